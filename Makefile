@@ -1,0 +1,43 @@
+# make verify       — everything CI runs (bounded): lint, types, tests, symbolic checks, bounded proofs
+# make verify-deep  — the same with thorough budgets
+# make serve        — Awari and Gothello referee servers on their default ports
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench serve play clean
+
+all: verify
+
+# The venv is rebuilt when pyproject.toml changes (the stamp is older than it).
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check spec impl tests proofs
+	$(VENV)/bin/ruff format --check spec impl tests proofs
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+test: $(STAMP)
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
+
+verify: lint typecheck test
+
+verify-deep: lint typecheck
+	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
+
+serve: $(STAMP)
+	@echo "the referee server is not built yet (issue 5)"; exit 1
+
+clean:
+	rm -rf $(VENV) .hypothesis .mypy_cache .ruff_cache

@@ -1,0 +1,657 @@
+"""Executable specification of Gothello: section 1 of *A Networked Gothello Referee:
+Specification* (Bart Massey, 2003; seed 001), schema by schema, in the paper's order.
+
+Read it beside the paper (or ../shared/notes/z-schemas.md §1.2).  Each definition
+carries the paper's name and quotes its Z in the docstring.
+
+Representation
+  * SQUARE == DIGIT × DIGIT is a pair (file, rank): the letter a–e of ``c3`` is the
+    first component, the digit the second, as in the original server gthd; the paper
+    does not say (erratum G22).
+  * A BOARD (``SQUARE → SQUAREVAL``) is a ``spec.z.Fun``: it is its set of pairs, so
+    every relational operator applies to it, and ``board[s]`` is ``board s``.
+  * SQUAREVAL and MOVE are free types: ``stone(p)`` and ``blank``; ``move(s)`` and
+    ``pass_`` (``pass`` is a Python keyword).
+  * HISTORY == seq MOVE is a tuple, most recent action first, so ``history 1`` is
+    ``history[0]``.
+  * An input ``move?`` is the parameter ``move_``.  Schemas are pure functions from
+    the before-state to an ``Outcome``; Ξ means the after-state equals the before.
+
+Literal and corrected readings
+  The literal reading of a schema keeps the paper's name with the suffix
+  ``_literal``; the unsuffixed name is the corrected schema that the referee uses.
+  Every difference is an erratum in proofs/ERRATA.md (G1 … G11) with a witness
+  test in tests/test_errata_gothello.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Final
+
+from spec import result as R
+from spec.contracts import ensure, require
+from spec.z import Fun, Rel, card, closure, cross, image, inverse, override, rres, rtclosure, upto
+
+# ─── Players, squares, boards ──────────────────────────────────────────────────
+
+
+class PLAYER(IntEnum):
+    """PLAYER ::= black | white"""
+
+    black = 0
+    white = 1
+
+
+@ensure(lambda p, result: result != p)
+def opponent(p: PLAYER) -> PLAYER:
+    """opponent : PLAYER ⤖ PLAYER
+    opponent white = black
+    opponent black = white
+    """
+    return {PLAYER.white: PLAYER.black, PLAYER.black: PLAYER.white}[p]
+
+
+DIGIT: Final = upto(1, 5)
+"""DIGIT == 1 .. 5"""
+
+SQUARE = tuple[int, int]
+"""SQUARE == DIGIT × DIGIT, as (file, rank)."""
+
+SQUARES: Final[frozenset[SQUARE]] = cross(DIGIT, DIGIT)
+"""The carrier set SQUARE."""
+
+
+@dataclass(frozen=True)
+class stone:
+    """SQUAREVAL's constructor stone⟨⟨PLAYER⟩⟩."""
+
+    player: PLAYER
+
+    def __repr__(self) -> str:
+        return f"stone({self.player.name})"
+
+
+class Blank(Enum):
+    """SQUAREVAL's constant blank."""
+
+    blank = "blank"
+
+    def __repr__(self) -> str:
+        return "blank"
+
+
+blank: Final = Blank.blank
+
+SQUAREVAL = stone | Blank
+"""SQUAREVAL ::= stone⟨⟨PLAYER⟩⟩ | blank"""
+
+BOARD = Fun[SQUARE, SQUAREVAL]
+"""BOARD == SQUARE → SQUAREVAL"""
+
+
+def is_BOARD(board: BOARD) -> bool:
+    """board : SQUARE → SQUAREVAL — a total function on SQUARE (Fun is functional)."""
+    return frozenset(s for (s, _) in board) == SQUARES
+
+
+@dataclass(frozen=True)
+class GothelloPosition:
+    """┌─ GothelloPosition ──
+    │ board : BOARD
+    │ to_move : PLAYER
+    └─────────────────────
+    """
+
+    board: BOARD
+    to_move: PLAYER
+
+
+@ensure(lambda result: is_BOARD(result.board))
+def InitGothelloPosition() -> GothelloPosition:
+    """┌─ InitGothelloPosition ──
+    │ GothelloPosition'
+    ├─────────────────────────
+    │ board' = SQUARE × {blank}
+    │ to_move' = black
+    └─────────────────────────
+    """
+    return GothelloPosition(board=Fun(cross(SQUARES, {blank})), to_move=PLAYER.black)
+
+
+# ─── Adjacency, groups, liberties ──────────────────────────────────────────────
+
+adjoins_literal: Final[Rel[SQUARE, SQUARE]] = frozenset(
+    ((d1, d), (d2, d)) for d in DIGIT for d1 in DIGIT for d2 in DIGIT if d2 == d1 + 1
+) | frozenset(((d, d1), (d, d2)) for d in DIGIT for d1 in DIGIT for d2 in DIGIT if d2 == d1 + 1)
+"""relation (_ adjoins _)
+_ adjoins _ : SQUARE ↔ SQUARE
+(_ adjoins _) = {d, d₁, d₂ : DIGIT | d₂ = d₁ + 1 • ((d₁, d), (d₂, d))}
+              ∪ {d, d₁, d₂ : DIGIT | d₂ = d₁ + 1 • ((d, d₁), (d, d₂))}
+
+As written it relates a square only to the next one up a file or rank: a1 adjoins
+a2, but a2 does not adjoin a1 (erratum G1).
+"""
+
+adjoins: Final[Rel[SQUARE, SQUARE]] = adjoins_literal | inverse(adjoins_literal)
+"""(_ adjoins _), corrected (G1): orthogonal adjacency, the written relation with its
+inverse, so that every square adjoins its two to four orthogonal neighbours."""
+
+
+def neighbor(board: BOARD, adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> Rel[SQUARE, SQUARE]:
+    """neighbor : BOARD → (SQUARE ↔ SQUARE)
+    ∀ board : BOARD • neighbor board =
+        {s₁, s₂ : SQUARE | s₁ adjoins s₂ ∧ board s₁ ≠ blank ∧ board s₁ = board s₂}
+
+    Adjacent stones of the same colour.  ``adjoins_`` selects the corrected (default)
+    or the literal adjacency.
+    """
+    return frozenset((s1, s2) for (s1, s2) in adjoins_ if board[s1] != blank and board[s1] == board[s2])
+
+
+def _stone_at(board: BOARD, s: SQUARE) -> bool:
+    return is_BOARD(board) and s in SQUARES and board[s] != blank
+
+
+@require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
+def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+    """group : BOARD → SQUARE → ℙ SQUARE
+    ∀ board : BOARD; s : SQUARE | board s ≠ blank •
+        group board s = (neighbor board)⁺ ⦇{s}⦈
+
+    As written, with the written adjacency: r⁺ is not reflexive, so a stone with no
+    same-coloured neighbour has an empty group (G2), and with the one-way adjacency
+    of G1 no stone is ever in its own group.
+    """
+    return image(closure(neighbor(board, adjoins_literal)), {s})
+
+
+@require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
+@ensure(lambda s, result: s in result, "s ∈ group board s")
+def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+    """group, corrected (G1, G2): the reflexive-transitive closure over the
+    symmetric adjacency — the maximal set of mutual neighbours containing s:
+
+        group board s = (neighbor board)* ⦇{s}⦈
+    """
+    return image(rtclosure(neighbor(board), SQUARES), {s})
+
+
+def adjoining_squares(ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+    """adjoining_squares : ℙ SQUARE → ℙ SQUARE
+    ∀ ss : ℙ SQUARE • adjoining_squares ss = (_ adjoins _) ⦇ss⦈ \\ ss
+    """
+    return image(adjoins_, ss) - ss
+
+
+def group_liberties(board: BOARD, ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+    """group_liberties : BOARD → ℙ SQUARE → ℙ SQUARE
+    ∀ board : BOARD; ss : ℙ SQUARE •
+        group_liberties board ss = adjoining_squares ss ∩ board∼ ⦇{blank}⦈
+    """
+    return adjoining_squares(ss, adjoins_) & image(inverse(board), {blank})
+
+
+@require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
+def liberties_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+    """liberties : BOARD → SQUARE → ℙ SQUARE
+    ∀ board : BOARD • liberties board = (group_liberties board) ∘ (group board)
+
+    As written (G1, G2): a lone stone has no liberties.
+    """
+    return group_liberties(board, group_literal(board, s), adjoins_literal)
+
+
+@require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
+def liberties(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+    """liberties board = (group_liberties board) ∘ (group board), over the corrected
+    adjacency and groups (G1, G2): the blank squares bordering s's group."""
+    return group_liberties(board, group(board, s))
+
+
+def stones(board: BOARD, p: PLAYER) -> int:
+    """#(board ▷ {stone p}), as GothelloGameOver counts them."""
+    return card(rres(board, {stone(p)}))
+
+
+# ─── Results, moves, history, the game ─────────────────────────────────────────
+
+RESULT = R.win[PLAYER] | R.Constant
+"""RESULT ::= win⟨⟨PLAYER⟩⟩ | draw | not_done | illegal_move"""
+win = R.win
+draw: Final = R.draw
+not_done: Final = R.not_done
+illegal_move: Final = R.illegal_move
+
+
+@dataclass(frozen=True)
+class move:
+    """MOVE's constructor move⟨⟨SQUARE⟩⟩."""
+
+    square: SQUARE
+
+    def __repr__(self) -> str:
+        return f"move({'abcde'[self.square[0] - 1]}{self.square[1]})"
+
+
+class Pass(Enum):
+    """MOVE's constant pass."""
+
+    pass_ = "pass"
+
+    def __repr__(self) -> str:
+        return "pass"
+
+
+pass_: Final = Pass.pass_
+
+MOVE = move | Pass
+"""MOVE ::= move⟨⟨SQUARE⟩⟩ | pass"""
+
+HISTORY = tuple[MOVE, ...]
+"""HISTORY == seq MOVE, most recent first (GothelloAction prepends)."""
+
+
+@dataclass(frozen=True)
+class GothelloGame:
+    """┌─ GothelloGame ──────
+    │ GothelloPosition
+    │ history : HISTORY
+    └─────────────────────
+    Components flattened, as in Z schema inclusion."""
+
+    board: BOARD
+    to_move: PLAYER
+    history: HISTORY
+
+
+def GothelloGame_invariant(g: GothelloGame) -> bool:
+    """The declarations' types: board is a BOARD."""
+    return is_BOARD(g.board)
+
+
+@ensure(lambda result: GothelloGame_invariant(result))
+def InitGothelloGame() -> GothelloGame:
+    """┌─ InitGothelloGame ──
+    │ InitGothelloPosition
+    │ history' : HISTORY
+    ├─────────────────────
+    │ history' = ∅
+    └─────────────────────
+    """
+    p = InitGothelloPosition()
+    return GothelloGame(board=p.board, to_move=p.to_move, history=())
+
+
+def GothelloAction(g: GothelloGame, move_: MOVE) -> HISTORY:
+    """┌─ GothelloAction ──────────
+    │ ΔGothelloGame
+    │ move? : MOVE
+    │ result! : RESULT
+    ├───────────────────────────
+    │ history' = ⟨move?⟩ ⁀ history
+    └───────────────────────────
+    The frame of every GothelloTurn disjunct: returns history'.
+    """
+    return (move_, *g.history)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One disjunct of GothelloTurn that holds, its result and its after-state.
+    ``undefined`` says why, when the disjunct holds only under one value of a term
+    that the schema leaves undefined (e.g. ``history 1`` of an empty history)."""
+
+    schema: str
+    result: RESULT
+    after: GothelloGame
+    undefined: str | None = None
+
+
+def _is_game(g: GothelloGame) -> bool:
+    return GothelloGame_invariant(g)
+
+
+def _cboard(g: GothelloGame, s: SQUARE) -> BOARD:
+    """cboard = board ⊕ {s ↦ stone to_move}"""
+    return Fun(override(g.board, frozenset({(s, stone(g.to_move))})))
+
+
+def _count_result(board: BOARD) -> RESULT:
+    """GothelloGameOver's result:  if black_stones > white_stones then win black
+    else if white_stones > black_stones then win white else draw"""
+    black_stones, white_stones = stones(board, PLAYER.black), stones(board, PLAYER.white)
+    if black_stones > white_stones:
+        return win(PLAYER.black)
+    if white_stones > black_stones:
+        return win(PLAYER.white)
+    return draw
+
+
+# ─── GothelloTurn's disjuncts, as written ──────────────────────────────────────
+
+
+@require(lambda g: _is_game(g))
+def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """┌─ GothelloIllegalMoveNonblank ──
+    │ GothelloAction
+    │ ΞGothelloPosition
+    ├────────────────────────────────
+    │ result! = illegal_move
+    │ ∃ s : SQUARE • move? = move s ∧ board s ≠ blank
+    └────────────────────────────────
+    As written the illegal attempt is recorded in the history (G8).
+    """
+    if not (isinstance(move_, move) and g.board[move_.square] != blank):
+        return None
+    return Outcome(
+        "GothelloIllegalMoveNonblank", illegal_move, GothelloGame(g.board, g.to_move, GothelloAction(g, move_))
+    )
+
+
+@require(lambda g: _is_game(g))
+def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """┌─ GothelloIllegalMoveBlocked ──
+    │ GothelloAction
+    │ ΞGothelloPosition
+    ├───────────────────────────────
+    │ result! = illegal_move
+    │ ∃ s : SQUARE; cboard : BOARD •
+    │     move? = move s ∧ cboard = board ⊕ {s ↦ stone to_move} ∧
+    │     #(liberties cboard s) = 0
+    └───────────────────────────────
+    As written: liberties as written (G1, G2), no ``board s = blank`` (G10), and the
+    attempt is recorded (G8).
+    """
+    if not isinstance(move_, move):
+        return None
+    s = move_.square
+    if card(liberties_literal(_cboard(g, s), s)) != 0:
+        return None
+    return Outcome(
+        "GothelloIllegalMoveBlocked", illegal_move, GothelloGame(g.board, g.to_move, GothelloAction(g, move_))
+    )
+
+
+def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+    """GothelloMove's captures, as written:
+
+        ∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0
+                                      then (group cboard s) × {stone to_move} else ∅
+        ∀ s : SQUARE • captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈)
+
+    ``(neighbor cboard) ⦇{s}⦈`` are the stones of s's *own* colour next to s, so no
+    opposing group is ever captured (G3).  capture_at is evaluated only where
+    captures uses it: elsewhere ``liberties cboard s`` is undefined (G4).
+    """
+    captured: Rel[SQUARE, SQUAREVAL] = frozenset()
+    for t in image(neighbor(cboard, adjoins_literal), {s}):
+        if card(liberties_literal(cboard, t)) == 0:
+            captured |= cross(group_literal(cboard, t), {stone(to_move)})
+    return captured
+
+
+@require(lambda g: _is_game(g))
+def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """┌─ GothelloMove ─────────────────────────────────────────────
+    │ GothelloAction
+    │ cboard : BOARD
+    │ capture_at, captures : SQUARE → SQUARE → SQUAREVAL
+    ├────────────────────────────────────────────────────────────
+    │ result! = not_done
+    │ ∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0
+    │                  then (group cboard s) × {stone to_move} else ∅
+    │ ∀ s : SQUARE • captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈)
+    │ ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
+    │     cboard = board ⊕ {s ↦ stone to_move} ∧
+    │     #(liberties cboard s) > 0 ∧
+    │     board' = cboard ⊕ (captures s)
+    │ to_move' = opponent to_move
+    └────────────────────────────────────────────────────────────
+    As written (G1–G5): ∅ is no total function (G5); see captures_literal.
+    """
+    if not (isinstance(move_, move) and g.board[move_.square] == blank):
+        return None
+    s = move_.square
+    cboard = _cboard(g, s)
+    if not card(liberties_literal(cboard, s)) > 0:
+        return None
+    board_ = Fun(override(cboard, captures_literal(cboard, g.to_move, s)))
+    return Outcome("GothelloMove", not_done, GothelloGame(board_, opponent(g.to_move), GothelloAction(g, move_)))
+
+
+@require(lambda g: _is_game(g))
+def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """┌─ GothelloPass ──────────
+    │ GothelloAction
+    │ ΞGothelloPosition
+    ├─────────────────────────
+    │ result! = not_done
+    │ move? = pass
+    │ history 1 ≠ pass
+    │ to_move' = opponent to_move
+    └─────────────────────────
+    ΞGothelloPosition says to_move' = to_move, the last line to_move' = opponent
+    to_move: no after-state satisfies both, so the schema never holds (G6).
+    """
+    if move_ != pass_:
+        return None
+    to_move_candidates = {g.to_move} & {opponent(g.to_move)}  # Ξ ∧ to_move' = opponent to_move
+    if not to_move_candidates:
+        return None
+    raise AssertionError("unreachable: {to_move} ∩ {opponent to_move} is empty")
+
+
+@require(lambda g: _is_game(g))
+def GothelloGameOver_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """┌─ GothelloGameOver ────────────────────────────────────
+    │ GothelloAction
+    │ ΞGothelloPosition
+    │ black_stones, white_stones : ℕ
+    ├───────────────────────────────────────────────────────
+    │ result! = if black_stones > white_stones then win black
+    │           else if white_stones > black_stones then win white else draw
+    │ move? = pass
+    │ history 1 = pass
+    │ black_stones = #(board ▷ {stone black})
+    │ white_stones = #(board ▷ {stone white})
+    └───────────────────────────────────────────────────────
+    On an empty history ``history 1`` is undefined (G7): the schema then holds if
+    that undefined term denotes pass, and the outcome says so.
+    """
+    if move_ != pass_:
+        return None
+    after = GothelloGame(g.board, g.to_move, GothelloAction(g, move_))
+    if not g.history:
+        return Outcome("GothelloGameOver", _count_result(g.board), after, undefined="history 1 of ⟨⟩")
+    if g.history[0] != pass_:
+        return None
+    return Outcome("GothelloGameOver", _count_result(g.board), after)
+
+
+def GothelloTurn_literal(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+    """GothelloTurn ≙ GothelloIllegalMoveNonblank ∨ GothelloIllegalMoveBlocked ∨
+                   GothelloMove ∨ GothelloPass ∨ GothelloGameOver,
+    as written: every disjunct that holds, with its outcome."""
+    disjuncts = (
+        GothelloIllegalMoveNonblank_literal,
+        GothelloIllegalMoveBlocked_literal,
+        GothelloMove_literal,
+        GothelloPass_literal,
+        GothelloGameOver_literal,
+    )
+    return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
+
+
+# ─── GothelloTurn's disjuncts, corrected ───────────────────────────────────────
+
+
+def game_over(g: GothelloGame) -> bool:
+    """The game has ended: the last two actions were passes (G9).  Illegal attempts
+    are not recorded (G8), so these are two accepted passes in succession."""
+    return len(g.history) >= 2 and g.history[0] == pass_ and g.history[1] == pass_
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloEnded (new, G9): after the game is over no action is accepted.
+
+    ΞGothelloGame;  #history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass
+    result! = illegal_move
+    """
+    if not game_over(g):
+        return None
+    return Outcome("GothelloEnded", illegal_move, g)
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloIllegalMoveNonblank, corrected: ΞGothelloGame — the attempt is not
+    recorded (G8) — and only while the game is on (G9)."""
+    if game_over(g) or not (isinstance(move_, move) and g.board[move_.square] != blank):
+        return None
+    return Outcome("GothelloIllegalMoveNonblank", illegal_move, g)
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloIllegalMoveBlocked, corrected: ``board s = blank`` (G10), liberties
+    corrected (G1, G2), ΞGothelloGame (G8), only while the game is on (G9).
+
+        ∃ s : SQUARE; cboard : BOARD • move? = move s ∧ board s = blank ∧
+            cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) = 0
+
+    The liberties are judged on cboard, before any capture.
+    """
+    if game_over(g) or not (isinstance(move_, move) and g.board[move_.square] == blank):
+        return None
+    s = move_.square
+    if card(liberties(_cboard(g, s), s)) != 0:
+        return None
+    return Outcome("GothelloIllegalMoveBlocked", illegal_move, g)
+
+
+@require(lambda cboard, s: _stone_at(cboard, s), "capture_at is used at stones only")
+def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+    """capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅
+
+    A partial function SQUARE ⇸ SQUAREVAL (G5), defined at stones only (G4)."""
+    if card(liberties(cboard, s)) == 0:
+        return cross(group(cboard, s), {stone(to_move)})
+    return frozenset()
+
+
+def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+    """captures, corrected (G3): the groups of opposing stones adjoining s that have
+    no liberties in cboard change to the mover's colour —
+
+        captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)
+    """
+    opposing = image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
+    captured: Rel[SQUARE, SQUAREVAL] = frozenset()
+    for t in opposing:
+        captured |= capture_at(cboard, to_move, t)
+    return captured
+
+
+def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
+    """GothelloMove's frame: to_move' = opponent to_move; history' = ⟨move?⟩ ⁀ history;
+    board' a BOARD."""
+    if result is None:
+        return True
+    a = result.after
+    return is_BOARD(a.board) and a.to_move == opponent(g.to_move) and a.history == GothelloAction(g, move_)
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, move_, result: _move_post(g, move_, result))
+def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloMove, corrected: captures as in ``captures`` (G3, G4, G5), liberties
+    corrected (G1, G2), only while the game is on (G9).  Otherwise as written:
+
+        ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
+            cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) > 0 ∧
+            board' = cboard ⊕ (captures s)
+        to_move' = opponent to_move;  result! = not_done
+    """
+    if game_over(g) or not (isinstance(move_, move) and g.board[move_.square] == blank):
+        return None
+    s = move_.square
+    cboard = _cboard(g, s)
+    if not card(liberties(cboard, s)) > 0:
+        return None
+    board_ = Fun(override(cboard, captures(cboard, g.to_move, s)))
+    return Outcome("GothelloMove", not_done, GothelloGame(board_, opponent(g.to_move), GothelloAction(g, move_)))
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, move_, result: _move_post(g, move_, result) and (result is None or result.after.board == g.board))
+def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloPass, corrected: board' = board in place of ΞGothelloPosition (G6);
+    a pass on the first action is a GothelloPass (G7); only while the game is on (G9).
+
+        move? = pass;  history = ⟨⟩ ∨ history 1 ≠ pass
+        board' = board;  to_move' = opponent to_move;  result! = not_done
+    """
+    if game_over(g) or move_ != pass_ or (g.history and g.history[0] == pass_):
+        return None
+    return Outcome("GothelloPass", not_done, GothelloGame(g.board, opponent(g.to_move), GothelloAction(g, move_)))
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move))
+def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloGameOver, corrected: ``history ≠ ⟨⟩`` guards ``history 1`` (G7); only
+    while the game is on (G9).  Otherwise as written: a pass right after an accepted
+    pass ends the game, and the player with more stones on the board wins."""
+    if game_over(g) or move_ != pass_ or not (g.history and g.history[0] == pass_):
+        return None
+    return Outcome(
+        "GothelloGameOver", _count_result(g.board), GothelloGame(g.board, g.to_move, GothelloAction(g, move_))
+    )
+
+
+def GothelloTurn(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+    """GothelloTurn, corrected:
+
+        GothelloTurn ≙ GothelloEnded ∨ GothelloIllegalMoveNonblank ∨
+                       GothelloIllegalMoveBlocked ∨ GothelloMove ∨ GothelloPass ∨ GothelloGameOver
+
+    every disjunct that holds, with its outcome.  Exactly one holds in every state
+    (proofs/)."""
+    disjuncts = (
+        GothelloEnded,
+        GothelloIllegalMoveNonblank,
+        GothelloIllegalMoveBlocked,
+        GothelloMove,
+        GothelloPass,
+        GothelloGameOver,
+    )
+    return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
+
+
+class SpecError(AssertionError):
+    """The corrected GothelloTurn did not give exactly one outcome."""
+
+
+@require(lambda g: _is_game(g))
+@ensure(lambda result: GothelloGame_invariant(result[1]))
+def referee(g: GothelloGame, move_: MOVE) -> tuple[RESULT, GothelloGame]:
+    """The referee's step: the single outcome of the corrected GothelloTurn."""
+    outcomes = GothelloTurn(g, move_)
+    if len(outcomes) != 1:
+        raise SpecError(f"GothelloTurn gave {outcomes!r} for {move_!r} in {g!r}")
+    (outcome,) = outcomes
+    return outcome.result, outcome.after
+
+
+def legal_moves(g: GothelloGame) -> tuple[MOVE, ...]:
+    """The actions the referee accepts: placements in file-then-rank order, then pass."""
+    if game_over(g):
+        return ()
+    candidates: list[MOVE] = [move(s) for s in sorted(SQUARES)]
+    return (*(m for m in candidates if referee(g, m)[0] != illegal_move), pass_)
