@@ -1,0 +1,73 @@
+"""The papers' move notation and board displays, shared by every engine.
+
+Awari pits are the letters a–f (north's row) and A–F (south's row), case-significant.
+Gothello squares are a letter a–e (the file, first component of SQUARE) and a digit
+1–5 (the rank), lowercase as gthd accepts them, or ``pass``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spec import awari as A
+from spec import gothello as G
+
+AWARI_PITS: dict[str, A.PIT] = {p.name: p for p in A.PIT}
+FILES = "abcde"
+
+
+def parse_pit(text: str) -> A.PIT | None:
+    """``a``–``f`` or ``A``–``F`` as a PIT, else None."""
+    return AWARI_PITS.get(text)
+
+
+def format_pit(pit: A.PIT) -> str:
+    return pit.name
+
+
+def parse_gothello(text: str) -> G.MOVE | None:
+    """``pass`` or a square ``[a-e][1-5]`` as a MOVE, else None."""
+    if text == "pass":
+        return G.pass_
+    if len(text) == 2 and text[0] in FILES and text[1] in "12345":
+        return G.move((FILES.index(text[0]) + 1, int(text[1])))
+    return None
+
+
+def format_gothello(m: G.MOVE) -> str:
+    if isinstance(m, G.move):
+        file, rank = m.square
+        return f"{FILES[file - 1]}{rank}"
+    return "pass"
+
+
+NORTH_ROW = (A.PIT.f, A.PIT.e, A.PIT.d, A.PIT.c, A.PIT.b, A.PIT.a)
+SOUTH_ROW = (A.PIT.A, A.PIT.B, A.PIT.C, A.PIT.D, A.PIT.E, A.PIT.F)
+
+
+def render_awari(board: Sequence[int], score: Sequence[int], to_move: A.PLAYER) -> list[str]:
+    """Awari as four lines: north's row read from north's left (f … a) over south's
+    row (A … F), each store at its owner's right, and the player to move::
+
+            f   e   d   c   b   a
+        [ 0]  4   4   4   4   4   4
+              4   4   4   4   4   4 [ 0]
+            A   B   C   D   E   F        south to move
+    """
+    north = "".join(f"{board[p]:4d}" for p in NORTH_ROW)
+    south = "".join(f"{board[p]:4d}" for p in SOUTH_ROW)
+    return [
+        "       f   e   d   c   b   a",
+        f"[{score[A.PLAYER.north]:2d}]{north}",
+        f"    {south} [{score[A.PLAYER.south]:2d}]",
+        f"       A   B   C   D   E   F        {to_move.name} to move",
+    ]
+
+
+GOTHELLO_CELL = {G.blank: ".", G.stone(G.PLAYER.black): "b", G.stone(G.PLAYER.white): "w"}
+
+
+def render_gothello(cell: dict[tuple[int, int], str]) -> list[str]:
+    """The 5 board lines of gthd's 382 display: rank 5 first, file a leftmost,
+    ``b``, ``w`` or ``.`` per square."""
+    return ["".join(cell[(file, rank)] for file in range(1, 6)) for rank in range(5, 0, -1)]

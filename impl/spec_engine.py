@@ -1,0 +1,93 @@
+"""The executable spec behind the engine interface: thin adapters over the spec's
+``referee``, so that the spec itself can referee a real game (``--engine spec``)
+and be compared with the fast engines through one interface."""
+
+from __future__ import annotations
+
+from spec import awari as A
+from spec import gothello as G
+
+from . import notation
+from .engine import Result
+
+
+class SpecAwari:
+    """Awari by the spec: states are spec AwariGame values."""
+
+    game = "awari"
+    kind = "spec"
+    players = (A.PLAYER.south, A.PLAYER.north)
+
+    def initial(self) -> A.AwariGame:
+        return A.InitAwari()
+
+    def to_move(self, state: A.AwariGame) -> A.PLAYER:
+        return state.to_move
+
+    def apply(self, state: A.AwariGame, action: A.PIT) -> tuple[Result[A.PLAYER], A.AwariGame]:
+        return A.referee(state, action)
+
+    def legal_moves(self, state: A.AwariGame) -> tuple[A.PIT, ...]:
+        return A.legal_moves(state)
+
+    def is_over(self, state: A.AwariGame) -> bool:
+        return A.game_over(state)
+
+    def counts(self, state: A.AwariGame) -> tuple[int, int]:
+        return state.score[A.PLAYER.north], state.score[A.PLAYER.south]
+
+    def parse_move(self, text: str) -> A.PIT | None:
+        return notation.parse_pit(text)
+
+    def format_move(self, action: A.PIT) -> str:
+        return notation.format_pit(action)
+
+    def render(self, state: A.AwariGame) -> list[str]:
+        return notation.render_awari(state.board, state.score, state.to_move)
+
+    def to_spec(self, state: A.AwariGame) -> A.AwariGame:
+        return state
+
+    def from_spec(self, game: A.AwariGame) -> A.AwariGame:
+        return game
+
+
+class SpecGothello:
+    """Gothello by the spec: states are spec GothelloGame values."""
+
+    game = "gothello"
+    kind = "spec"
+    players = (G.PLAYER.black, G.PLAYER.white)
+
+    def initial(self) -> G.GothelloGame:
+        return G.InitGothelloGame()
+
+    def to_move(self, state: G.GothelloGame) -> G.PLAYER:
+        return state.to_move
+
+    def apply(self, state: G.GothelloGame, action: G.MOVE) -> tuple[Result[G.PLAYER], G.GothelloGame]:
+        return G.referee(state, action)
+
+    def legal_moves(self, state: G.GothelloGame) -> tuple[G.MOVE, ...]:
+        return G.legal_moves(state)
+
+    def is_over(self, state: G.GothelloGame) -> bool:
+        return G.game_over(state)
+
+    def counts(self, state: G.GothelloGame) -> tuple[int, int]:
+        return G.stones(state.board, G.PLAYER.black), G.stones(state.board, G.PLAYER.white)
+
+    def parse_move(self, text: str) -> G.MOVE | None:
+        return notation.parse_gothello(text)
+
+    def format_move(self, action: G.MOVE) -> str:
+        return notation.format_gothello(action)
+
+    def render(self, state: G.GothelloGame) -> list[str]:
+        return notation.render_gothello({s: notation.GOTHELLO_CELL[v] for (s, v) in state.board})
+
+    def to_spec(self, state: G.GothelloGame) -> G.GothelloGame:
+        return state
+
+    def from_spec(self, game: G.GothelloGame) -> G.GothelloGame:
+        return game

@@ -1,0 +1,19 @@
+"""Hypothesis profiles, chosen explicitly by HYPOTHESIS_PROFILE (never implicitly:
+with CI=true hypothesis would otherwise load its own built-in ``ci`` profile).
+
+  ci        bounded, for ``make verify`` (the default)
+  thorough  for ``make verify-deep``
+The example database lives in .hypothesis/, which git ignores.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+settings.register_profile("thorough", max_examples=1500, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
