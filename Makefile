@@ -37,7 +37,11 @@ verify-deep: lint typecheck
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
 
 serve: $(STAMP)
-	@echo "the referee server is not built yet (issue 5)"; exit 1
+	$(VENV)/bin/referee serve all --forever
+
+bench: $(STAMP)
+	$(PY) -m impl.bench_engines
+	$(PY) -m impl.server.bench
 
 clean:
 	rm -rf $(VENV) .hypothesis .mypy_cache .ruff_cache
