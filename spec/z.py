@@ -61,6 +61,10 @@ class Fun(frozenset[tuple[X, Y]]):
     def __getitem__(self, x: X) -> Y:
         return self._map[x]
 
+    def __repr__(self) -> str:
+        pairs = sorted(self._map.items(), key=lambda kv: repr(kv[0]))
+        return "{" + ", ".join(f"{x!r} ↦ {y!r}" for x, y in pairs) + "}"
+
 
 def _subset(a: Iterable[object], b: AbstractSet[object]) -> bool:
     return all(x in b for x in a)

@@ -1,0 +1,157 @@
+"""Witnesses of the Gothello errata (proofs/ERRATA.md, G1–G10, G22): each test runs
+the literal reading of a schema on the erratum's witness and shows the problem, then
+what the corrected reading, which the referee uses, does instead."""
+
+from __future__ import annotations
+
+import random
+
+import icontract
+import pytest
+
+from spec import gothello as S
+from spec.gothello import PLAYER, GothelloTurn, GothelloTurn_literal, InitGothelloGame, pass_
+from spec.z import Fun, closure, dom, image
+from tests.gothello_states import board, game, mv, sq
+
+
+def schemas(outcomes: tuple[S.Outcome, ...]) -> list[str]:
+    return [o.schema for o in outcomes]
+
+
+def test_G1_adjoins_is_one_way() -> None:
+    """G1 — (_ adjoins _) relates a square only to the next one up its file or rank:
+    a1 adjoins a2, but not a2 a1.  So e5 adjoins nothing, and a stone on e5 can never
+    have a liberty: the literal turn refuses e5 on the empty board, even with a
+    reflexive group."""
+    assert (sq("a1"), sq("a2")) in S.adjoins_literal and (sq("a2"), sq("a1")) not in S.adjoins_literal
+    assert image(S.adjoins_literal, {sq("e5")}) == frozenset()
+    assert S.adjoining_squares(frozenset({sq("e5")}), S.adjoins_literal) == frozenset()
+    assert schemas(GothelloTurn_literal(InitGothelloGame(), mv("e5"))) == ["GothelloIllegalMoveBlocked"]
+    assert S.adjoins == S.adjoins_literal | frozenset((b, a) for (a, b) in S.adjoins_literal)
+
+
+def test_G2_a_lone_stone_has_an_empty_group() -> None:
+    """G2 — group board s = (neighbor board)⁺ ⦇{s}⦈: ⁺ is not reflexive, so a stone with
+    no same-coloured neighbour has group ∅ and no liberties — even over the symmetric
+    adjacency — and literally no first move is legal."""
+    b = board({"c3": "b"})
+    assert S.group_literal(b, sq("c3")) == frozenset()
+    assert image(closure(S.neighbor(b)), {sq("c3")}) == frozenset()
+    for s in S.SQUARES:
+        assert schemas(GothelloTurn_literal(InitGothelloGame(), S.move(s))) == ["GothelloIllegalMoveBlocked"]
+    assert S.group(b, sq("c3")) == {sq("c3")} and len(S.liberties(b, sq("c3"))) == 4
+
+
+def test_G3_captures_look_at_same_coloured_neighbours() -> None:
+    """G3 — captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈): neighbor relates s to
+    stones of its *own* colour, so the opposing groups are never examined.  White a1 is
+    left without liberties by black b1, yet the formula (even over corrected groups and
+    liberties) captures nothing."""
+    g = game({"a1": "w", "a2": "b"})
+    cboard = S._cboard(g, sq("b1"))
+    related = image(S.neighbor(cboard), {sq("b1")})
+    assert all(cboard[t] == S.stone(PLAYER.black) for t in related)
+    as_written = frozenset().union(*(S.capture_at(cboard, PLAYER.black, t) for t in related))
+    assert as_written == frozenset()
+    assert S.captures(cboard, PLAYER.black, sq("b1")) == {(sq("a1"), S.stone(PLAYER.black))}
+    (moved,) = GothelloTurn(g, mv("b1"))
+    assert moved.after.board[sq("a1")] == S.stone(PLAYER.black)
+
+
+def test_G4_capture_at_applies_liberties_at_blank_squares() -> None:
+    """G4 — ``∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0 …`` applies
+    liberties, defined only where ``board s ≠ blank``, to every square."""
+    with pytest.raises(icontract.ViolationError):
+        S.liberties(board(), sq("c3"))
+    with pytest.raises(icontract.ViolationError):
+        S.capture_at(board(), PLAYER.black, sq("c3"))
+
+
+def test_G5_capture_at_is_not_a_total_function() -> None:
+    """G5 — capture_at, captures : SQUARE → SQUARE → SQUAREVAL (total), yet their values
+    are ∅ or a group's squares only: partial functions (⇸)."""
+    cboard = S._cboard(game({"a1": "w", "a2": "b"}), sq("b1"))
+    for value in (S.capture_at(cboard, PLAYER.black, sq("b1")), S.captures(cboard, PLAYER.black, sq("b1"))):
+        assert dom(value) != S.SQUARES
+
+
+def test_G6_pass_contradicts_its_own_frame() -> None:
+    """G6 — GothelloPass has ΞGothelloPosition (to_move' = to_move) and to_move' =
+    opponent to_move: it never holds, so white's pass after black's c3 is covered by
+    no disjunct."""
+    (opened,) = GothelloTurn(InitGothelloGame(), mv("c3"))
+    assert S.GothelloPass_literal(opened.after, pass_) is None
+    assert GothelloTurn_literal(opened.after, pass_) == ()
+    (passed,) = GothelloTurn(opened.after, pass_)
+    assert passed.schema == "GothelloPass" and passed.after.to_move == PLAYER.black
+
+
+def test_G7_history_1_of_the_empty_history() -> None:
+    """G7 — a pass as the first action: ``history 1`` is undefined, so GothelloPass and
+    GothelloGameOver are undetermined; literally black's first pass may end the game
+    (drawn, 0–0)."""
+    (over,) = GothelloTurn_literal(InitGothelloGame(), pass_)
+    assert over.schema == "GothelloGameOver" and over.undefined and over.result == S.draw
+    (passed,) = GothelloTurn(InitGothelloGame(), pass_)
+    assert passed.schema == "GothelloPass" and passed.result == S.not_done
+
+
+def test_G8_illegal_attempts_break_a_pair_of_passes() -> None:
+    """G8 — GothelloAction records every action, illegal ones too: black c3, white pass,
+    black's illegal c3, black pass — literally the last two actions are not both passes,
+    so the game does not end."""
+    g = game({"c3": "b"}, PLAYER.black, (pass_, mv("c3")))
+    illegal = S.GothelloIllegalMoveNonblank_literal(g, mv("c3"))
+    assert illegal is not None and illegal.after.history[0] == mv("c3")
+    assert S.GothelloGameOver_literal(illegal.after, pass_) is None
+    (refused,) = GothelloTurn(g, mv("c3"))
+    assert refused.after == g
+    (over,) = GothelloTurn(refused.after, pass_)
+    assert over.schema == "GothelloGameOver" and over.result == S.win(PLAYER.black)
+
+
+def test_G9_nothing_ends_the_game() -> None:
+    """G9 — no schema stops play after GothelloGameOver: a third pass ends the game
+    again, and a placement is judged as if the game were on."""
+    done = game({"c3": "b"}, PLAYER.black, (pass_, pass_, mv("c3")))
+    (again,) = GothelloTurn_literal(done, pass_)
+    assert again.schema == "GothelloGameOver" and len(again.after.history) == 4
+    assert schemas(GothelloTurn_literal(done, mv("d4"))) == ["GothelloIllegalMoveBlocked"]  # judged, not refused
+    for action in (pass_, mv("c3"), mv("d4")):
+        (refused,) = GothelloTurn(done, action)
+        assert refused.schema == "GothelloEnded" and refused.after == done
+
+
+def test_G10_blocked_overlaps_nonblank() -> None:
+    """G10 — GothelloIllegalMoveBlocked lacks ``board s = blank``: on a full board a
+    placement is both Nonblank and Blocked (the paper claims the five are disjoint)."""
+    full = game(fill="b")
+    assert schemas(GothelloTurn_literal(full, mv("a1"))) == [
+        "GothelloIllegalMoveNonblank",
+        "GothelloIllegalMoveBlocked",
+    ]
+    assert schemas(GothelloTurn(full, mv("a1"))) == ["GothelloIllegalMoveNonblank"]
+
+
+def transpose(g: S.GothelloGame) -> S.GothelloGame:
+    def t(m: S.MOVE) -> S.MOVE:
+        return S.move((m.square[1], m.square[0])) if isinstance(m, S.move) else m
+
+    return S.GothelloGame(Fun(((r, f), v) for ((f, r), v) in g.board), g.to_move, tuple(t(m) for m in g.history))
+
+
+def test_G22_the_schemas_do_not_say_which_coordinate_is_the_file() -> None:
+    """G22 — SQUARE == DIGIT × DIGIT; nothing in the Z says whether ``c2`` is (3, 2) or
+    (2, 3): the rules commute with transposing the board, so both readings give the same
+    game.  We follow gthd: the letter is the first component."""
+    rng = random.Random(22)
+    g = InitGothelloGame()
+    for _ in range(40):
+        action = rng.choice(S.legal_moves(g))
+        result, after = S.referee(g, action)
+        mirrored = S.referee(transpose(g), transpose(S.GothelloGame(g.board, g.to_move, (action,))).history[0])
+        assert mirrored == (result, transpose(after))
+        g = after
+        if S.game_over(g):
+            break
