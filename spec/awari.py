@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Final
 
@@ -172,8 +172,11 @@ class AwariBoard:
     to_move: PLAYER
 
 
+@lru_cache(maxsize=1 << 16)
 def AwariBoard_invariant(s: AwariBoard) -> bool:
-    """The predicate of AwariBoard, with its declarations' types: Σ board + Σ score = 48."""
+    """The predicate of AwariBoard, with its declarations' types: Σ board + Σ score = 48.
+
+    Memoised: every contract of every schema asks it of every recorded position."""
     return is_BOARD(s.board) and is_SCORE(s.score) and Σ(graph(s.board)) + Σ(score_graph(s.score)) == 48
 
 
@@ -194,6 +197,7 @@ def InitAwariBoard() -> AwariBoard:
     )
 
 
+@cache
 @ensure(lambda result: card(result) == 6)
 def side(p: PLAYER) -> frozenset[PIT]:
     """side : PLAYER ↣ ℙ PIT
