@@ -1,0 +1,326 @@
+"""Awari, fast: the rules of spec/awari.py's corrected ``referee`` on packed rows.
+
+A position (θAwariBoard: board, score, to_move) is seen from the player to move, as
+three small ints, its *key* ``(mine, theirs, meta)``:
+
+    mine, theirs   the mover's row and the opponent's, byte j = the row's pit j
+                   (north: a–f, south: A–F; sowing runs up a row, then on to the
+                   other row's pit 0)
+    meta           score north | score south << 8 | to_move << 16
+
+No pit exceeds 48, so adding packed rows adds pit by pit, and every value fits a
+machine word (mypyc keeps them unboxed).  A state is ``(mine, theirs, meta,
+positions)``, positions being the keys of the spec's ``positions`` set.
+
+* Sowing ``n`` stones from pit ``j`` adds precomputed packed deltas to both rows and
+  clears ``j`` (``_SOW_MINE``, ``_SOW_THEIRS``); the last pit sown, when it is on
+  the opponent's row, comes from a table too (``_LAST``).
+* Capture walks clockwise (down the opponent's row) from the last pit while pits
+  hold 2 or 3 (Capture, corrected: A1).
+* Repetition is set membership of keys (NoMove's ``θAwariBoard ∈ positions``).
+
+Everything observable is the spec's: ``to_spec`` rebuilds the exact AwariGame, and
+tests/test_diff_awari.py checks each step against ``spec.awari.referee``.  No
+contracts here: this is the hot path.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from spec import awari as A
+from spec import result as R
+
+from . import notation
+from .engine import Result
+
+Key = tuple[int, int, int]
+"""A position: (mover's row, opponent's row, meta)."""
+
+AwariState = tuple[int, int, int, frozenset[Key]]
+"""(mine, theirs, meta, positions)."""
+
+_BYTE_SUM: Final = 0x010101010101
+"""``row * _BYTE_SUM >> 40 & 255`` sums a row's six bytes (no carries: sums ≤ 48)."""
+_TO_MOVE: Final = 1 << 16
+"""meta's to_move bit."""
+
+_PLAYERS: Final = (A.PLAYER.north, A.PLAYER.south)
+_PITS: Final = tuple(A.PIT)
+_WIN: Final[tuple[Result[A.PLAYER], Result[A.PLAYER]]] = (R.win(A.PLAYER.north), R.win(A.PLAYER.south))
+_DRAW: Final[Result[A.PLAYER]] = R.draw
+_NOT_DONE: Final[Result[A.PLAYER]] = R.not_done
+_ILLEGAL: Final[Result[A.PLAYER]] = R.illegal_move
+
+# The outcome of a sowing, as ``_play`` reports it.
+PLAYING: Final = 0
+"""not_done: the game goes on."""
+REFUSED: Final = 1
+"""illegal_move: the state does not change."""
+ENDED: Final = 2
+"""The game is over; the result is ``winner`` of the after-state's scores."""
+
+
+def _sow_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Sow's tables, indexed by ``j << 6 | n``: the packed stones that sowing n from
+    the mover's pit j adds to the mover's row and to the opponent's (trace 1 .. n,
+    the origin skipped: next_skip), and the opponent's pit sown last, or -1 when
+    the last pit sown is the mover's own."""
+    mine = [0] * (6 << 6)
+    theirs = [0] * (6 << 6)
+    last = [-1] * (6 << 6)
+    for j in range(6):
+        q = j  # 0–5 the mover's row, 6–11 the opponent's
+        added = [0, 0]
+        for n in range(1, 49):
+            q = (q + 1) % 12
+            if q == j:
+                q = (q + 1) % 12
+            added[q // 6] += 1 << (8 * (q % 6))
+            mine[j << 6 | n], theirs[j << 6 | n] = added
+            last[j << 6 | n] = q - 6 if q >= 6 else -1
+    return tuple(mine), tuple(theirs), tuple(last)
+
+
+_SOW_MINE, _SOW_THEIRS, _LAST = _sow_tables()
+
+
+# ─── Keys ──────────────────────────────────────────────────────────────────────
+
+
+def _row(board: A.BOARD, player: int) -> int:
+    """side player ◁ board, packed."""
+    row = 0
+    for j in range(6):
+        row |= board[6 * player + j] << (8 * j)
+    return row
+
+
+def pack(position: A.AwariBoard) -> Key:
+    """The key of a position."""
+    me = int(position.to_move)
+    meta = position.score[0] | position.score[1] << 8 | me << 16
+    return _row(position.board, me), _row(position.board, me ^ 1), meta
+
+
+def unpack(key: Key) -> A.AwariBoard:
+    """The position of a key, as the spec's AwariBoard."""
+    mine, theirs, meta = key
+    me = meta >> 16
+    rows = (mine, theirs) if me == 0 else (theirs, mine)
+    return A.AwariBoard(
+        board=tuple(rows[p // 6] >> (8 * (p % 6)) & 255 for p in range(12)),
+        score=(meta & 255, meta >> 8 & 255),
+        to_move=_PLAYERS[me],
+    )
+
+
+def _row_sum(row: int) -> int:
+    """Σ of a packed row."""
+    return (row * _BYTE_SUM) >> 40 & 255
+
+
+def _winner(meta: int) -> Result[A.PLAYER]:
+    """winner score (spec.awari.winner), from meta."""
+    north, south = meta & 255, meta >> 8 & 255
+    if north > south:
+        return _WIN[0]
+    if south > north:
+        return _WIN[1]
+    return _DRAW
+
+
+def _claimed(mine: int, theirs: int, meta: int) -> int:
+    """ClaimStones with board' = PIT × {0}: each player scores their own row.  The
+    meta after."""
+    me = meta >> 16
+    return meta + (_row_sum(mine) << (8 * me)) + (_row_sum(theirs) << (8 - 8 * me))
+
+
+# ─── Sowing and capturing ──────────────────────────────────────────────────────
+
+
+def _capture(theirs: int, last: int) -> tuple[int, int]:
+    """Capture, corrected (A1), from a vulnerable last pit of the opponent's row:
+    take it and each pit clockwise (down the row) holding 2 or 3.  The opponent's
+    row after, and the stones gained."""
+    gained = 0
+    q = last
+    while q >= 0:
+        c = theirs >> (q << 3) & 255
+        if c != 2 and c != 3:
+            break
+        gained += c
+        theirs -= c << (q << 3)
+        q -= 1
+    return theirs, gained
+
+
+def _feeds(mine: int, theirs: int, j: int) -> bool:
+    """feeds: the mover's non-empty pit j, sown and captured, leaves the opponent
+    some stones."""
+    n = mine >> (j << 3) & 255
+    i = j << 6 | n
+    after = theirs + _SOW_THEIRS[i]
+    last = _LAST[i]
+    if last >= 0:
+        c = after >> (last << 3) & 255
+        if c == 2 or c == 3:
+            after = _capture(after, last)[0]
+    return after != 0
+
+
+def _cannot_feed(mine: int, theirs: int) -> bool:
+    """CannotFeed's guard past NoMove's: the opponent's row is empty and no move of
+    the mover puts a stone in it."""
+    if theirs:
+        return False
+    return not any(mine >> (j << 3) & 255 and _feeds(mine, theirs, j) for j in range(6))
+
+
+def _ended(mine: int, theirs: int, meta: int, positions: frozenset[Key]) -> int:
+    """Status (WinMargin ∨ NoMove ∨ CannotFeed) of a state: -1 while the game goes on,
+    else the after-meta (positions' = positions ∪ {key}; the board after is the
+    same under WinMargin, empty under NoMove and CannotFeed)."""
+    if meta & 255 >= 25 or meta >> 8 & 255 >= 25:
+        return meta  # WinMargin: ΞAwariBoard
+    if not mine or (mine, theirs, meta) in positions or _cannot_feed(mine, theirs):
+        return _claimed(mine, theirs, meta)  # NoMove or CannotFeed
+    return -1
+
+
+def _play(mine: int, theirs: int, meta: int, seen: frozenset[Key], j: int) -> tuple[int, int, int, int, frozenset[Key]]:
+    """One sowing from the mover's non-empty pit j, in a state where the game goes
+    on (``_ended`` is -1); ``seen`` is positions ∪ {key} (AwariMove's positions').
+    Returns (PLAYING | REFUSED | ENDED, mine', theirs', meta', positions'), the
+    after-state seen from its own player to move:
+
+    * REFUSED when the opponent's row is empty and stays so (IllegalMove);
+    * ENDED by GrandSlam when the sowing empties a non-empty opposing row;
+    * otherwise NormalMove, then the start-of-turn conditions on the new position
+      (Status), which may end the game.
+    """
+    n = mine >> (j << 3) & 255
+    i = j << 6 | n
+    mine_ = mine - (n << (j << 3)) + _SOW_MINE[i]
+    theirs_ = theirs + _SOW_THEIRS[i]
+    last = _LAST[i]
+    meta_ = meta ^ _TO_MOVE
+    if last >= 0:
+        c = theirs_ >> (last << 3) & 255
+        if c == 2 or c == 3:
+            theirs_, gained = _capture(theirs_, last)
+            shift = (meta >> 16) << 3  # the mover's score field
+            meta_ += gained << shift
+            if theirs_ and meta_ >> shift & 255 >= 25:  # Status: WinMargin
+                return ENDED, theirs_, mine_, meta_, seen | {(theirs_, mine_, meta_)}
+    if not theirs_:
+        if not theirs:
+            return REFUSED, mine, theirs, meta, seen  # a failure to feed
+        # GrandSlam ⨟ ForfeitStones: the mover's row goes to the opponent; the turn passes.
+        return ENDED, 0, 0, meta_ + (_row_sum(mine_) << (8 - ((meta >> 16) << 3))), seen
+    # Status on the new position; its mover's row (theirs_) is non-empty: NoMove only by repetition.
+    key = (theirs_, mine_, meta_)
+    if key in seen or (not mine_ and _cannot_feed(theirs_, mine_)):
+        return ENDED, 0, 0, _claimed(theirs_, mine_, meta_), seen | {key}
+    return PLAYING, theirs_, mine_, meta_, seen
+
+
+# ─── The engine ────────────────────────────────────────────────────────────────
+
+INITIAL: Final[AwariState] = (0x040404040404, 0x040404040404, 1 << 16, frozenset())
+"""InitAwari: four stones in every pit, no score, south to move, no positions."""
+
+
+class ImplAwari:
+    """Awari by the fast rules: states are (mine, theirs, meta, positions)."""
+
+    game = "awari"
+    kind = "impl"
+    players = (A.PLAYER.south, A.PLAYER.north)
+
+    def initial(self) -> AwariState:
+        return INITIAL
+
+    def to_move(self, state: AwariState) -> A.PLAYER:
+        return _PLAYERS[state[2] >> 16]
+
+    def apply(self, state: AwariState, action: A.PIT) -> tuple[Result[A.PLAYER], AwariState]:
+        mine, theirs, meta, positions = state
+        seen = positions | {(mine, theirs, meta)}
+        ended = _ended(mine, theirs, meta, positions)
+        if ended >= 0:
+            board_kept = ended == meta  # WinMargin keeps the board; NoMove and CannotFeed empty it
+            return _winner(ended), (mine, theirs, ended, seen) if board_kept else (0, 0, ended, seen)
+        me = meta >> 16
+        j = int(action) - 6 * me
+        if not 0 <= j < 6 or not mine >> (j << 3) & 255:
+            return _ILLEGAL, state
+        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, j)
+        if outcome == REFUSED:
+            return _ILLEGAL, state
+        return (_winner(meta_) if outcome == ENDED else _NOT_DONE), (mine_, theirs_, meta_, seen_)
+
+    def legal_moves(self, state: AwariState) -> tuple[A.PIT, ...]:
+        mine, theirs, meta, positions = state
+        if _ended(mine, theirs, meta, positions) >= 0:
+            return ()
+        me = meta >> 16
+        return tuple(
+            _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and (theirs or _feeds(mine, theirs, j))
+        )
+
+    def is_over(self, state: AwariState) -> bool:
+        return _ended(*state) >= 0
+
+    def counts(self, state: AwariState) -> tuple[int, int]:
+        score = unpack(state[:3]).score
+        return score[0], score[1]
+
+    def parse_move(self, text: str) -> A.PIT | None:
+        return notation.parse_pit(text)
+
+    def format_move(self, action: A.PIT) -> str:
+        return notation.format_pit(action)
+
+    def render(self, state: AwariState) -> list[str]:
+        s = unpack(state[:3])
+        return notation.render_awari(s.board, s.score, s.to_move)
+
+    def to_spec(self, state: AwariState) -> A.AwariGame:
+        return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
+
+    def from_spec(self, game: A.AwariGame) -> AwariState:
+        mine, theirs, meta = pack(A.θAwariBoard(game))
+        return mine, theirs, meta, frozenset(pack(p) for p in game.positions)
+
+
+# ─── perft (impl/perft.py defines it) ──────────────────────────────────────────
+
+
+def perft(state: AwariState, depth: int) -> int:
+    """perft over the fast internals: a node's moves are its non-empty pits that
+    ``_play`` accepts, and every move to a leaf is played in full."""
+    mine, theirs, meta, positions = state
+    if depth == 0:
+        return 1
+    if _ended(mine, theirs, meta, positions) >= 0:
+        return 0
+    return _perft(mine, theirs, meta, positions, depth)
+
+
+def _perft(mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: int) -> int:
+    """perft of a state where the game goes on, depth ≥ 1."""
+    seen = positions | {(mine, theirs, meta)}  # every child's positions' (AwariMove), shared
+    total = 0
+    for j in range(6):
+        if not mine >> (j << 3) & 255:
+            continue
+        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, j)
+        if outcome == REFUSED:
+            continue
+        if depth == 1:
+            total += 1
+        elif outcome == PLAYING:
+            total += _perft(mine_, theirs_, meta_, seen_, depth - 1)
+    return total
