@@ -1,0 +1,12 @@
+"""The referee server of both papers' section 2: see PROTOCOL.md in this directory.
+
+Layers, outermost first: ``cli`` (the ``referee serve`` subcommand), ``server``
+(listening sockets, one game at a time per server number), ``net`` (line framing
+and bounded output), ``session`` (one game's state machine, through the Engine
+interface), ``protocol`` (the wire vocabulary), ``clock`` and ``records``.
+"""
+
+from .server import GameServer, ServerSpec, default_port, serve
+from .session import ConfigMessages, Limits, Settings
+
+__all__ = ["ConfigMessages", "GameServer", "Limits", "ServerSpec", "Settings", "default_port", "serve"]

@@ -1,0 +1,125 @@
+"""Connections: line framing of requests, bounded output, and closing.
+
+Requests end with CR (LF and CRLF are accepted too: both characters end a line and
+empty lines are skipped, as gthd skips them); responses end with CRLF.  Nothing a
+client does can make the server buffer without bound: an over-long line is cut
+and refused, and a client that does not read its responses is cut off once its
+unsent output passes ``write_limit`` — writes never wait on a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .session import Entity, LineError, Session
+
+_PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
+
+
+@dataclass(frozen=True)
+class NetLimits:
+    max_line: int = 512
+    """Longest request line in bytes, terminator excluded."""
+    write_limit: int = 64 * 1024
+    """Unsent output beyond which a connection is dropped as not reading."""
+    close_grace: float = 5.0
+    """Seconds a closing connection gets to flush its output before it is aborted."""
+
+
+def check_line(raw: bytes) -> str | LineError:
+    """A complete line as text, or why it is refused."""
+    if raw.translate(None, _PRINTABLE):
+        return LineError.NOT_ASCII
+    return raw.decode("ascii")
+
+
+class Connection(asyncio.Protocol):
+    """One client socket, attached to the session current when it connected."""
+
+    def __init__(self, attach: Callable[[Connection], tuple[Session, Entity] | None], limits: NetLimits) -> None:
+        self._attach, self.limits = attach, limits
+        self.address = "?"
+        self._transport: asyncio.Transport | None = None
+        self._buffer = bytearray()
+        self._skipping = False
+        """Discarding the rest of an over-long line."""
+        self._closing = False
+        self._target: tuple[Session, Entity] | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self._target = self._attach(self)
+        if self._target is None:  # the server has stopped taking games
+            self.close()
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        while not self._closing:
+            cut = _terminator(self._buffer)
+            if cut < 0:
+                if len(self._buffer) > self.limits.max_line:
+                    self._buffer.clear()
+                    if not self._skipping:
+                        self._skipping = True
+                        self._deliver(LineError.TOO_LONG)
+                return
+            raw = bytes(self._buffer[:cut])
+            del self._buffer[: cut + 1]
+            if self._skipping:  # the tail of a line already refused
+                self._skipping = False
+            elif len(raw) > self.limits.max_line:
+                self._deliver(LineError.TOO_LONG)
+            elif raw.strip(b" \t"):
+                self._deliver(check_line(raw))
+
+    def _deliver(self, line: str | LineError) -> None:
+        if self._target is not None:
+            session, entity = self._target
+            session.receive(entity, line)
+
+    def eof_received(self) -> bool:
+        """End of input is leaving, for observers too: a half-closed socket cannot
+        be told from a closed one until a write fails, and a place must not stay
+        taken by a client that has gone."""
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._closing = True
+        if not self.closed.done():
+            self.closed.set_result(None)
+        if self._target is not None:
+            session, entity = self._target
+            session.leave(entity)
+
+    def send(self, lines: Sequence[str]) -> None:
+        """Queue lines (CRLF-terminated); drop the client if it has stopped reading."""
+        transport = self._transport
+        if self._closing or transport is None:
+            return
+        transport.write("".join(line + "\r\n" for line in lines).encode("ascii", "replace"))
+        if transport.get_write_buffer_size() > self.limits.write_limit:
+            self._closing = True
+            transport.abort()
+
+    def close(self) -> None:
+        """Flush and close; abort if the client will not take the rest."""
+        transport = self._transport
+        if self._closing or transport is None:
+            return
+        self._closing = True
+        transport.close()
+        asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
+
+
+def _terminator(buffer: bytearray) -> int:
+    """Index of the first CR or LF, or -1."""
+    cr, lf = buffer.find(b"\r"), buffer.find(b"\n")
+    if cr < 0:
+        return lf
+    return cr if lf < 0 else min(cr, lf)
