@@ -1,0 +1,276 @@
+"""A small line client and in-process servers for the socket tests of the referee
+(tests/test_server_*.py).  Not a client library: it checks the wire as it reads
+(every response line ends with CRLF) and stops on any timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import random
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from impl.engine import KINDS
+from impl.engines import get_engine
+from impl.server import protocol as P
+from impl.server.cli import DEFAULT_CONFIG
+from impl.server.net import NetLimits
+from impl.server.server import GameServer, ServerSpec
+from impl.server.session import ConfigMessages, Limits, Settings
+
+T = TypeVar("T")
+TIMEOUT = 10.0
+"""Seconds any single read may take before a test fails."""
+
+
+def available_kinds() -> list[str]:
+    """The engine kinds that import: spec always, impl once it exists."""
+    return [k for k in KINDS if k == "spec" or importlib.util.find_spec("impl.awari") is not None]
+
+
+def run(coro: Callable[[], Awaitable[T]], timeout: float = 60.0) -> T:
+    """Run a test scenario in a fresh event loop, bounded in time."""
+
+    async def bounded() -> T:
+        return await asyncio.wait_for(coro(), timeout)
+
+    return asyncio.run(bounded())
+
+
+class Client:
+    """One connection: send request lines, read response lines."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.seen: list[str] = []
+
+    @classmethod
+    async def connect(cls, port: int, rcvbuf: int | None = None) -> Client:
+        if rcvbuf is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+            return cls(reader, writer)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        return cls(reader, writer)
+
+    async def send(self, line: str, end: str = "\r") -> None:
+        self.writer.write((line + end).encode("latin-1"))
+        await self.writer.drain()
+
+    async def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def line(self, timeout: float = TIMEOUT) -> str:
+        """The next response line, without its CRLF; EOFError at end of stream."""
+        raw = await asyncio.wait_for(self.reader.readline(), timeout)
+        if not raw:
+            raise EOFError("connection closed")
+        assert raw.endswith(b"\r\n"), f"response not CRLF-terminated: {raw!r}"
+        text = raw[:-2].decode("ascii")
+        self.seen.append(text)
+        return text
+
+    async def expect(self, *codes: int, timeout: float = TIMEOUT) -> str:
+        """The next line, which must carry one of ``codes``."""
+        text = await self.line(timeout)
+        assert text[:3].isdigit() and int(text[:3]) in codes, f"expected {codes}, got {text!r}"
+        return text
+
+    async def rest(self, timeout: float = TIMEOUT) -> list[str]:
+        """Every line until the server closes the connection."""
+        lines = []
+        while True:
+            try:
+                lines.append(await self.line(timeout))
+            except EOFError:
+                return lines
+
+    async def eof(self, timeout: float = TIMEOUT) -> bool:
+        """The server closed the connection with nothing more to read."""
+        return not await asyncio.wait_for(self.reader.read(1), timeout)
+
+    async def quiet(self, seconds: float = 0.2) -> bool:
+        """Nothing arrives for ``seconds``."""
+        try:
+            data = await asyncio.wait_for(self.reader.read(1), seconds)
+        except TimeoutError:
+            return True
+        raise AssertionError(f"unexpected data {data!r}")
+
+    async def close(self) -> None:
+        self.writer.close()
+        with suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+async def seat(port: int, request: str, *codes: int) -> tuple[Client, str]:
+    """Connect, check the greeting, send a seat request, expect one of ``codes``."""
+    client = await Client.connect(port)
+    await client.expect(0)
+    await client.send(request)
+    reply = await client.expect(*(codes or (100, 101)))
+    return client, reply
+
+
+async def role(client: Client) -> str:
+    """The 35x line, past any configuration messages (34x) before it."""
+    while True:
+        text = await client.line()
+        if text.startswith("35"):
+            return text
+        assert text.startswith("34"), text
+
+
+def make_server(
+    game: str,
+    kind: str = "spec",
+    *,
+    engine: Any = None,
+    time: tuple[float, float] | None = None,
+    config: ConfigMessages | None = None,
+    limits: Limits | None = None,
+    net: NetLimits | None = None,
+    forever: bool = False,
+    record_dir: Path | None = None,
+) -> GameServer:
+    config = config if config is not None else DEFAULT_CONFIG[game]
+    settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits(), record_dir)
+    spec = ServerSpec(settings, host="127.0.0.1", port=0, forever=forever, net=net or NetLimits(close_grace=1.0))
+    return GameServer(spec, engine if engine is not None else get_engine(game, kind))
+
+
+@asynccontextmanager
+async def serving(game: str, kind: str = "spec", **options: Any) -> AsyncIterator[GameServer]:
+    """A server on an ephemeral port of 127.0.0.1, stopped on exit."""
+    server = make_server(game, kind, **options)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+async def seat_players(port: int, game: str, names: tuple[str, str] = ("", "")) -> tuple[Client, Client]:
+    """Seat the first then the second player (named if given) and read up to their roles."""
+    vocab = P.VOCABULARIES[game]
+    clients = []
+    for side in (0, 1):
+        name = f" {P.quote_name(names[side])}" if names[side] else ""
+        client, _ = await seat(port, f"0.9.1 player {vocab.sides[side]}{name}")
+        clients.append(client)
+    for side, client in enumerate(clients):
+        assert (await role(client)).startswith(str(P.ROLE[side]))
+    return clients[0], clients[1]
+
+
+# ─── random games ───────────────────────────────────────────────────────────────
+
+
+@dataclass
+class Game:
+    """What a played game looked like from the players' side."""
+
+    plies: list[str] = field(default_factory=list)
+    """The accepted requests, as sent (``1 c3``, ``1 ... d4``)."""
+    final: dict[int, str] = field(default_factory=dict)
+    """Side → the 20x the final mover got (only the mover's entry is set)."""
+    status: str = ""
+    """The 32x line both players got."""
+    rejected: int = 0
+
+
+def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> list[str]:
+    """Moves worth trying, in random order: Awari, one's own pits; Gothello, empty
+    squares then pass.  The server's 291 tells which are illegal."""
+    if game == "awari":
+        pits = list("ABCDEF" if side == 0 else "abcdef")
+        rng.shuffle(pits)
+        return pits
+    squares = [f"{f}{r}" for f in "abcde" for r in "12345" if f"{f}{r}" not in occupied]
+    rng.shuffle(squares)
+    return [*squares, "pass"]
+
+
+async def read_display(observer: Client) -> list[str]:
+    """The 380/381 line, the 382 line and the board lines it announces."""
+    display = [await observer.expect(380, 381), await observer.expect(382)]
+    return display + [await observer.line() for _ in range(int(display[1].split()[1]))]
+
+
+async def watch(observer: Client) -> list[str]:
+    """An observer's start of game: any 34x, then 353 and the display."""
+    assert await role(observer) == "353 You will observe"
+    return await read_display(observer)
+
+
+async def ply(
+    players: tuple[Client, Client], side: int, serial: int, token: str, observers: tuple[Client, ...] = ()
+) -> tuple[str, str]:
+    """Send one move; return the mover's reply and, unless it is a 29x, the status
+    line, which every player and observer must have got alike."""
+    request = f"{serial} ... {token}" if side else f"{serial} {token}"
+    await players[side].send(request)
+    reply = await players[side].expect(200, 207, 201, 202, 203, 291, 299)
+    if reply[0] == "2" and reply[1] == "9":
+        return reply, ""
+    status = await players[side].line()
+    assert await players[1 - side].line() == status
+    for obs in observers:
+        assert await obs.line() == status
+        await read_display(obs)
+    return reply, status
+
+
+async def play_moves(
+    players: tuple[Client, Client], tokens: list[str], observers: tuple[Client, ...] = ()
+) -> list[tuple[str, str]]:
+    """Play ``tokens`` in turn from the start, all of which must be accepted."""
+    out = []
+    for i, token in enumerate(tokens):
+        reply, status = await ply(players, i % 2, i // 2 + 1, token, observers)
+        assert status, reply
+        out.append((reply, status))
+    return out
+
+
+async def play_random(
+    game: str,
+    players: tuple[Client, Client],
+    rng: random.Random,
+    observers: tuple[Client, ...] = (),
+    played: tuple[str, ...] = (),
+) -> Game:
+    """Play to the end by trial, after the moves ``played``: every accepted ply is
+    followed, for the mover, by 20x then the status line, which the opponent and
+    the observers get too."""
+    record = Game()
+    occupied = {token for token in played if token != "pass"}
+    side, serial = len(played) % 2, len(played) // 2 + 1
+    while True:
+        for token in candidates(game, side, occupied, rng):
+            reply, status = await ply(players, side, serial, token, observers)
+            if status:
+                break
+            record.rejected += 1
+        else:
+            raise AssertionError(f"no move accepted for side {side}")
+        record.plies.append(f"{serial} ... {token}" if side else f"{serial} {token}")
+        if token != "pass":
+            occupied.add(token)
+        if reply[:3] in ("201", "202", "203"):
+            record.final[side] = reply
+            record.status = status
+            return record
+        assert int(status[:3]) == P.moves_code(side, token == "pass", reply.startswith("207")), status
+        assert status.split()[1] == str(serial)
+        side = 1 - side
+        if side == 0:
+            serial += 1

@@ -1,0 +1,140 @@
+"""``referee serve`` as users run it: a real process, its JSON log lines and its
+game records; argument handling, engine fallback and the subcommand registry."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from impl import cli
+from impl.engines import get_engine
+from impl.server import cli as serve_cli
+from impl.server.session import ConfigMessages
+
+from .netclient import play_moves, run, seat_players
+
+
+def _parse(*argv: str) -> argparse.Namespace:
+    return cli.build_parser().parse_args(["serve", *argv])
+
+
+def test_one_game_process_with_log_and_record(tmp_path: Path) -> None:
+    """A one-game server process: it announces its port in a JSON log line, plays
+    a game, writes the record, and exits 0."""
+    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
+    command += ["--engine", "spec", "--record", str(tmp_path), "--log-level", "debug"]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        listen = json.loads(proc.stderr.readline())
+        assert listen["event"] == "listen" and listen["game"] == "gothello"
+
+        async def scenario() -> None:
+            players = await seat_players(listen["port"], "gothello", ("ann", ""))
+            await play_moves(players, ["c3", "pass", "pass"])
+
+        run(scenario)
+        assert proc.wait(timeout=20) == 0
+        events = [json.loads(line) for line in proc.stderr.read().splitlines()]
+    finally:
+        proc.kill()
+    names = [e["event"] for e in events]
+    for name in ("connect", "seat", "start", "move", "end", "record"):
+        assert name in names
+    end = events[names.index("end")]
+    assert end["result"] == "black wins" and end["termination"] == "move" and end["plies"] == 3
+    (record,) = tmp_path.iterdir()
+    text = record.read_text()
+    header, plies = text.split("\n\n")
+    assert plies.splitlines() == ["1 c3", "1 ... pass", "2 pass"]
+    fields = dict(line.split(": ", 1) for line in header.splitlines())
+    assert fields["Game"] == "gothello" and fields["Black"] == '"ann"' and fields["White"] == '""'
+    assert fields["Result"] == "black wins" and fields["Termination"] == "move"
+    assert fields["Score"] == "black 1 white 0" and fields["Plies"] == "3" and fields["Time"] == "none"
+
+
+def test_build_servers_ports_numbers_and_defaults() -> None:
+    servers = serve_cli.build_servers(_parse("all", "--server", "0", "3", "--engine", "spec"))
+    found = [(s.settings.vocab.game, s.settings.server, s.settings.config_messages) for s in servers]
+    assert found == [
+        ("awari", 0, ConfigMessages.ALL),
+        ("awari", 3, ConfigMessages.ALL),
+        ("gothello", 0, ConfigMessages.OBSERVERS),
+        ("gothello", 3, ConfigMessages.OBSERVERS),
+    ]
+    assert {s.spec.port for s in servers} == {None}
+    assert not any(s.spec.forever for s in servers)
+
+
+def test_build_servers_time_and_options(tmp_path: Path) -> None:
+    (one,) = serve_cli.build_servers(
+        _parse("awari", "--time", "30", "--forever", "--config-messages", "none", "--record", str(tmp_path))
+    )
+    assert one.settings.time == (30.0, 30.0) and one.spec.forever
+    assert one.settings.config_messages is ConfigMessages.NONE and one.settings.record_dir == tmp_path
+    (two,) = serve_cli.build_servers(_parse("gothello", "--time", "30", "20"))
+    assert two.settings.time == (30.0, 20.0)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["all", "--port", "0"],
+        ["gothello", "--server", "1", "2", "--port", "0"],
+        ["gothello", "--time", "1", "2", "3"],
+        ["gothello", "--time", "0"],
+        ["gothello", "--server", "-1"],
+    ],
+)
+def test_bad_arguments_exit_with_a_message(argv: list[str]) -> None:
+    with pytest.raises(SystemExit, match="referee serve"):
+        serve_cli.build_servers(_parse(*argv))
+
+
+def test_engine_fallback_and_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the fast engines: the default falls back to spec (logged); asking
+    for impl explicitly is an error that says what to do."""
+    def no_impl(game: str, kind: str = "impl") -> Any:
+        if kind == "impl":
+            raise ModuleNotFoundError("No module named 'impl.gothello'")
+        return get_engine(game, kind)
+
+    monkeypatch.setattr(serve_cli, "get_engine", no_impl)
+    assert serve_cli.load_engine("gothello", None).kind == "spec"
+    with pytest.raises(SystemExit, match="try --engine spec"):
+        serve_cli.load_engine("gothello", "impl")
+
+
+def test_port_in_use_is_reported() -> None:
+    async def scenario() -> int:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            return await asyncio.to_thread(
+                cli.main, ["serve", "gothello", "--port", str(port), "--host", "127.0.0.1", "--quiet"]
+            )
+        finally:
+            server.close()
+
+    assert run(scenario) == 1
+
+
+def add_command(subparsers: Any) -> None:
+    """A subcommand registered from another module, as ``play`` or ``match`` will be."""
+    parser = subparsers.add_parser("hello")
+    parser.add_argument("--times", type=int, default=1)
+    parser.set_defaults(run=lambda args: 40 + args.times)
+
+
+def test_other_modules_register_subcommands() -> None:
+    parser = cli.build_parser([*cli.COMMAND_MODULES, __name__])
+    args = parser.parse_args(["hello", "--times", "2"])
+    assert args.run(args) == 42
+    assert parser.parse_args(["serve", "awari"]).command == "serve"

@@ -1,0 +1,229 @@
+"""Hostile and sloppy clients: line terminators, empty, split, over-long and
+non-ASCII lines, floods of garbage, clients that never read, random bytes.  The
+connection goes on where the tables allow it, and nothing disturbs other games."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from impl.server.net import NetLimits
+from impl.server.session import Limits
+
+from .netclient import Client, play_moves, play_random, run, seat, seat_players, serving
+
+
+@pytest.mark.parametrize("end", ["\r", "\n", "\r\n", "\r\r", "\n\n\r"])
+def test_line_terminators_cr_lf_crlf_and_blank_lines(end: str) -> None:
+    """Any of CR, LF, CRLF ends a request; blank lines (gthd's Python client sends
+    ``\\r\\r``) are skipped without a reply."""
+
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            black = await Client.connect(server.port)
+            await black.expect(0)
+            await black.send("0.9.1 player black", end)
+            await black.expect(100)
+            _white, _ = await seat(server.port, "0.9.1 player white")
+            await black.expect(352)
+            await black.send("1 c3", end)
+            await black.expect(200)
+            await black.expect(311)
+            await black.send("", end)
+            assert await black.quiet(0.2)
+
+    run(scenario)
+
+
+def test_requests_split_across_packets() -> None:
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            black = await Client.connect(server.port)
+            await black.expect(0)
+            for byte in b"0.9 player black\r":
+                await black.send_raw(bytes([byte]))
+                await asyncio.sleep(0)
+            await black.expect(100)
+            _white, _ = await seat(server.port, "0.9 player white")
+            await black.expect(352)
+            await black.send_raw(b"1 c")
+            await asyncio.sleep(0.05)
+            await black.send_raw(b"3\r1")  # and the start of an out-of-turn line
+            await black.expect(200)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("size", [513, 100_000])
+def test_overlong_lines_199_before_seating_299_after(size: str) -> None:
+    """One refusal per over-long line however it arrives; the connection goes on."""
+
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            black = await Client.connect(server.port)
+            await black.expect(0)
+            await black.send_raw(b"x" * int(size) + b"\r")
+            assert await black.line() == "199 Request not understood (line too long)"
+            await black.send("0.9 player black")
+            await black.expect(100)
+            _white, _ = await seat(server.port, "0.9 player white")
+            await black.expect(352)
+            for chunk in range(0, int(size), 4096):
+                await black.send_raw(b"1" * min(4096, int(size) - chunk))
+            await black.send_raw(b"\r")
+            assert await black.line() == "299 Request not understood (line too long)"
+            await black.send("1 c3")
+            await black.expect(200)
+
+    run(scenario)
+
+
+def test_longest_line_is_accepted() -> None:
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            black = await Client.connect(server.port)
+            await black.expect(0)
+            await black.send("0.9 player black" + " " * (512 - 16))
+            await black.expect(100)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("raw", [b"1 c3\xff", b"\x001 c3", "1 c3 é".encode(), b"1\x1bc3", b"\x80"])
+def test_non_ascii_and_control_bytes_299(raw: bytes) -> None:
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            black, _white = await seat_players(server.port, "gothello")
+            await black.send_raw(raw + b"\r")
+            assert await black.line() == "299 Request not understood (non-ASCII or control character)"
+            await black.send("1 c3")
+            await black.expect(200)
+
+    run(scenario)
+
+
+def test_non_ascii_before_seating_199() -> None:
+    async def scenario() -> None:
+        async with serving("awari") as server:
+            client = await Client.connect(server.port)
+            await client.expect(0)
+            await client.send_raw('0.9 player south "é"\r'.encode())
+            assert (await client.line()).startswith("199 Request not understood (non-ASCII")
+
+    run(scenario)
+
+
+def test_garbage_bound_closes_an_observer() -> None:
+    async def scenario() -> None:
+        async with serving("gothello", limits=Limits(max_rejected=5)) as server:
+            obs, _ = await seat(server.port, "0.9 observer")
+            for _ in range(4):
+                await obs.send("garbage")
+                await obs.expect(299)
+            await obs.send("garbage")
+            await obs.expect(299)
+            assert await obs.eof()
+
+    run(scenario)
+
+
+def test_garbage_bound_resets_on_an_accepted_request() -> None:
+    """The bound counts refusals in a row: an accepted request starts it again."""
+
+    async def scenario() -> None:
+        async with serving("gothello", limits=Limits(max_rejected=3)) as server:
+            black, white = await seat_players(server.port, "gothello")
+            for request in ("nonsense", "nonsense", "1 c3", "nonsense", "nonsense"):
+                await black.send(request)
+                reply = await black.expect(299, 200)
+                if reply.startswith("200"):
+                    await black.expect(311)
+            await white.expect(311)
+            await white.send("1 ... d4")
+            await white.expect(200)
+            await black.expect(312)
+
+    run(scenario)
+
+
+def test_garbage_bound_on_a_player_is_a_disconnect_391() -> None:
+    async def scenario() -> None:
+        async with serving("gothello", limits=Limits(max_rejected=3)) as server:
+            black, white = await seat_players(server.port, "gothello")
+            for _ in range(3):
+                await black.send("9 z9")
+            assert [(await black.line())[:3] for _ in range(3)] == ["299"] * 3
+            assert await black.eof()
+            assert await white.line() == "391 Black disconnected, white wins"
+
+    run(scenario)
+
+
+def test_a_client_that_never_reads_is_dropped_and_stalls_nobody() -> None:
+    """A seated observer floods requests and reads none of the replies: once its
+    unsent output passes the write limit it is cut off, while a game goes on."""
+
+    async def scenario() -> None:
+        limits, net = Limits(max_rejected=10**9), NetLimits(write_limit=4096, close_grace=1.0)
+        async with serving("gothello", "spec", limits=limits, net=net) as server:
+            hog = await Client.connect(server.port, rcvbuf=1024)
+            await hog.send("0.9 observer")
+            players = await seat_players(server.port, "gothello")
+
+            async def flood() -> bool:
+                """Until the server cuts the connection (about 4 MB on Linux loopback)."""
+                try:
+                    for _ in range(20_000):
+                        await hog.send_raw(b"garbage\r" * 256)
+                except (ConnectionError, OSError):
+                    return True
+                return False
+
+            flooding = asyncio.ensure_future(flood())
+            record = await play_random("gothello", players, random.Random(5))
+            assert record.status[:2] == "32"
+            assert await flooding
+
+    run(scenario, timeout=60)
+
+
+def test_random_bytes_never_break_the_server() -> None:
+    """Seeded random byte strings from a player and an observer, then a normal game
+    on the same server still plays to the end."""
+    rng = random.Random(2024)
+    words = [b"1", b"...", b"c3", b"pass", b"resign", b"draw?", b"0.9", b"player", b"observer", b'"', b" ", b"\t"]
+
+    async def scenario() -> None:
+        async with serving("gothello", forever=True, limits=Limits(max_rejected=10**6)) as server:
+            fuzzer = await Client.connect(server.port)
+            observer, _ = await seat(server.port, "0.9 observer")
+            for _ in range(300):
+                if rng.random() < 0.5:
+                    junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+                else:
+                    junk = b" ".join(rng.choice(words) for _ in range(rng.randrange(1, 5)))
+                await fuzzer.send_raw(junk + rng.choice([b"\r", b"\n", b""]))
+                await observer.send_raw(junk + b"\r")
+            await fuzzer.close()
+            players = await seat_players(server.port, "gothello")
+            await players[0].send("resign")
+            await players[0].expect(204)
+            assert server.games >= 1
+
+    run(scenario)
+
+
+def test_idle_and_vanishing_connections_are_harmless() -> None:
+    async def scenario() -> None:
+        async with serving("awari") as server:
+            idle = await Client.connect(server.port)
+            for _ in range(5):
+                gone = await Client.connect(server.port)
+                await gone.close()
+            players = await seat_players(server.port, "awari")
+            await play_moves(players, ["A", "a"])
+            assert await idle.line() == "000 0.9.1 version Awari server says hello!"
+
+    run(scenario)
