@@ -1,0 +1,70 @@
+"""All four engines satisfy the engine interface (impl/engine.py): statically, by
+the assignments below that mypy --strict checks, and at run time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from impl import _build
+from impl.awari import AwariState, ImplAwari
+from impl.engine import GAMES, KINDS, Engine
+from impl.engines import get_engine
+from impl.gothello import GothelloState, ImplGothello
+from impl.spec_engine import SpecAwari, SpecGothello
+from spec import awari as A
+from spec import gothello as G
+
+SPEC_AWARI: Engine[A.AwariGame, A.PIT, A.PLAYER, A.AwariGame] = SpecAwari()
+IMPL_AWARI: Engine[AwariState, A.PIT, A.PLAYER, A.AwariGame] = ImplAwari()
+SPEC_GOTHELLO: Engine[G.GothelloGame, G.MOVE, G.PLAYER, G.GothelloGame] = SpecGothello()
+IMPL_GOTHELLO: Engine[GothelloState, G.MOVE, G.PLAYER, G.GothelloGame] = ImplGothello()
+
+MEMBERS = [
+    "game",
+    "kind",
+    "players",
+    "initial",
+    "to_move",
+    "apply",
+    "legal_moves",
+    "is_over",
+    "counts",
+    "parse_move",
+    "format_move",
+    "render",
+    "to_spec",
+    "from_spec",
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_registry_gives_each_engine(game: str, kind: str) -> None:
+    engine: Any = get_engine(game, kind)
+    assert (engine.game, engine.kind) == (game, kind)
+    for name in MEMBERS:
+        assert hasattr(engine, name), name
+    spec = get_engine(game, "spec")
+    assert engine.players == spec.players
+    assert engine.to_spec(engine.initial()) == spec.initial()
+    assert engine.to_move(engine.initial()) == engine.players[0]
+    assert engine.from_spec(engine.to_spec(engine.initial())) == engine.initial()
+
+
+def test_registry_refuses_unknown_engines() -> None:
+    with pytest.raises(ValueError):
+        get_engine("chess", "impl")
+    with pytest.raises(ValueError):
+        get_engine("awari", "fast")
+
+
+def test_compiled_build_is_current() -> None:
+    """A mypyc build of the fast engines (python -m impl._build) shadows the sources:
+    it must have been built from the sources as they are now."""
+    assert _build.stale() == [], "the compiled engines are stale: run `python -m impl._build` (or --clean)"
+    for game in ("awari", "gothello"):
+        assert _build.build_of(game) in ("mypyc", "python")
+        pure = _build.load_source(game)
+        assert str(pure.__file__).endswith(f"{game}.py")
