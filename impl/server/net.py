@@ -46,6 +46,8 @@ class Connection(asyncio.Protocol):
         self._skipping = False
         """Discarding the rest of an over-long line."""
         self._closing = False
+        self._pending: list[str] = []
+        self._flush_scheduled = False
         self._target: tuple[Session, Entity] | None = None
         self.closed = asyncio.get_running_loop().create_future()
 
@@ -98,11 +100,25 @@ class Connection(asyncio.Protocol):
             session.leave(entity)
 
     def send(self, lines: Sequence[str]) -> None:
-        """Queue lines (CRLF-terminated); drop the client if it has stopped reading."""
-        transport = self._transport
-        if self._closing or transport is None:
+        """Queue lines (CRLF-terminated).  Lines queued while one event is handled
+        go out in one write, after it."""
+        if self._closing or self._transport is None:
             return
-        transport.write("".join(line + "\r\n" for line in lines).encode("ascii", "replace"))
+        self._pending.extend(lines)
+        if len(self._pending) >= 256:  # a flood of refusals: write as it comes
+            self._flush()
+        elif not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write what is queued; drop the client if it has stopped reading."""
+        self._flush_scheduled = False
+        transport = self._transport
+        if self._closing or transport is None or not self._pending:
+            return
+        transport.write("".join(line + "\r\n" for line in self._pending).encode("ascii", "replace"))
+        self._pending.clear()
         if transport.get_write_buffer_size() > self.limits.write_limit:
             self._closing = True
             transport.abort()
@@ -111,6 +127,9 @@ class Connection(asyncio.Protocol):
         """Flush and close; abort if the client will not take the rest."""
         transport = self._transport
         if self._closing or transport is None:
+            return
+        self._flush()
+        if self._closing:
             return
         self._closing = True
         transport.close()
