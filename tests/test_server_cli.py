@@ -101,6 +101,7 @@ def test_bad_arguments_exit_with_a_message(argv: list[str]) -> None:
 def test_engine_fallback_and_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the fast engines: the default falls back to spec (logged); asking
     for impl explicitly is an error that says what to do."""
+
     def no_impl(game: str, kind: str = "impl") -> Any:
         if kind == "impl":
             raise ModuleNotFoundError("No module named 'impl.gothello'")

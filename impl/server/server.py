@@ -79,7 +79,7 @@ class GameServer:
 
     def _session_over(self, session: Session) -> None:
         self.games += 1
-        if self.spec.forever:
+        if self.spec.forever and self._session is not None:  # None: stopping
             self._session = self._new_session()
             return
         self._session = None
@@ -101,7 +101,8 @@ class GameServer:
             await asyncio.wait(pending, timeout=self.spec.net.close_grace + 1)
 
     async def stop(self) -> None:
-        """Stop listening and drop every connection (no result is recorded)."""
+        """Stop listening and drop every connection; a game in progress ends as
+        its players disconnect."""
         self._session = None
         if self._server is not None:
             self._server.close()

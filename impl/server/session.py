@@ -148,6 +148,13 @@ class Session:
         """A request line from ``ent`` (empty lines never reach here)."""
         if ent.state is State.DONE or self.phase is Phase.OVER:
             return
+        try:
+            self._receive(ent, line)
+        except Exception as exc:  # a bug here must end this game cleanly, not the server
+            if self.outcome is None:
+                self._abort(f"internal error on {line!r}: {exc!r}")
+
+    def _receive(self, ent: Entity, line: str | LineError) -> None:
         if isinstance(line, LineError):
             self._reject(ent, 199 if ent.state is State.INITIAL else 299, line.value)
         elif ent.state is State.INITIAL:
@@ -304,11 +311,7 @@ class Session:
         now = self.loop.time()
         if self._flagged(side, now):
             return
-        try:
-            result, after = self.engine.apply(self.state, move)
-        except Exception as exc:  # a broken engine must not take the server down
-            self._abort(f"engine failed on {action.token}: {exc!r}")
-            return
+        result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")
@@ -429,8 +432,8 @@ class Session:
     # ─── the end ───────────────────────────────────────────────────────────────
 
     def _abort(self, why: str) -> None:
-        """399 to everyone and no result: the rules could not be applied."""
-        self._log(logging.ERROR, "engine_error", error=why)
+        """399 to everyone and no result: the referee failed (the engine, or a bug)."""
+        self._log(logging.ERROR, "internal_error", error=why)
         self._end(None, "error", ["399 Unknown problem: the referee failed, game aborted"])
 
     def _end(self, winner: int | None, termination: str, status: list[str], now: float | None = None) -> None:
