@@ -8,11 +8,13 @@ import asyncio
 import importlib.util
 import random
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+
+import pytest
 
 from impl.engine import KINDS
 from impl.engines import get_engine
@@ -30,6 +32,30 @@ TIMEOUT = 10.0
 def available_kinds() -> list[str]:
     """The engine kinds that import: spec always, impl once it exists."""
     return [k for k in KINDS if k == "spec" or importlib.util.find_spec("impl.awari") is not None]
+
+
+_kind = "spec"
+
+
+@pytest.fixture(params=available_kinds(), autouse=True)
+def engine_kind(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Bound in a test module (``engine_kind = netclient.engine_kind``), it runs
+    each of its tests with every engine kind: servers made without an explicit
+    kind use this one."""
+    global _kind
+    previous, _kind = _kind, request.param
+    yield request.param
+    _kind = previous
+
+
+def current_kind() -> str:
+    """The engine kind of the running test."""
+    return _kind
+
+
+def fastest_kind() -> str:
+    """For work on the client side (choosing moves): impl when it exists."""
+    return available_kinds()[-1]
 
 
 def run(coro: Callable[[], Awaitable[T]], timeout: float = 60.0) -> T:
@@ -131,7 +157,7 @@ async def role(client: Client) -> str:
 
 def make_server(
     game: str,
-    kind: str = "spec",
+    kind: str | None = None,
     *,
     engine: Any = None,
     time: tuple[float, float] | None = None,
@@ -144,11 +170,11 @@ def make_server(
     config = config if config is not None else DEFAULT_CONFIG[game]
     settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits(), record_dir)
     spec = ServerSpec(settings, host="127.0.0.1", port=0, forever=forever, net=net or NetLimits(close_grace=1.0))
-    return GameServer(spec, engine if engine is not None else get_engine(game, kind))
+    return GameServer(spec, engine if engine is not None else get_engine(game, kind or _kind))
 
 
 @asynccontextmanager
-async def serving(game: str, kind: str = "spec", **options: Any) -> AsyncIterator[GameServer]:
+async def serving(game: str, kind: str | None = None, **options: Any) -> AsyncIterator[GameServer]:
     """A server on an ephemeral port of 127.0.0.1, stopped on exit."""
     server = make_server(game, kind, **options)
     await server.start()

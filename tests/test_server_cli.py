@@ -18,18 +18,19 @@ from impl.engines import get_engine
 from impl.server import cli as serve_cli
 from impl.server.session import ConfigMessages
 
-from .netclient import play_moves, run, seat_players
+from .netclient import available_kinds, play_moves, run, seat_players
 
 
 def _parse(*argv: str) -> argparse.Namespace:
     return cli.build_parser().parse_args(["serve", *argv])
 
 
-def test_one_game_process_with_log_and_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", available_kinds())
+def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None:
     """A one-game server process: it announces its port in a JSON log line, plays
     a game, writes the record, and exits 0."""
     command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
-    command += ["--engine", "spec", "--record", str(tmp_path), "--log-level", "debug"]
+    command += ["--engine", kind, "--record", str(tmp_path), "--log-level", "debug"]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
@@ -55,7 +56,8 @@ def test_one_game_process_with_log_and_record(tmp_path: Path) -> None:
     header, plies = text.split("\n\n")
     assert plies.splitlines() == ["1 c3", "1 ... pass", "2 pass"]
     fields = dict(line.split(": ", 1) for line in header.splitlines())
-    assert fields["Game"] == "gothello" and fields["Black"] == '"ann"' and fields["White"] == '""'
+    assert fields["Game"] == "gothello" and fields["Engine"] == kind
+    assert fields["Black"] == '"ann"' and fields["White"] == '""'
     assert fields["Result"] == "black wins" and fields["Termination"] == "move"
     assert fields["Score"] == "black 1 white 0" and fields["Plies"] == "3" and fields["Time"] == "none"
 

@@ -20,9 +20,10 @@ import pytest
 
 from impl.engines import get_engine
 
-from .netclient import Client, available_kinds, run, serving
+from . import netclient
+from .netclient import Client, fastest_kind, run, serving
 
-KINDS = available_kinds()
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
 class LegacyError(AssertionError):
@@ -178,9 +179,9 @@ def _other(side: str) -> str:
 async def legacy_game(flavours: tuple[str, str], seed: int, time: tuple[float, float] | None = None) -> list[str]:
     """Black with the first library, white with the second, random legal moves
     chosen locally; returns what each library concluded, then the server's 32x."""
-    engine = get_engine("gothello", KINDS[-1])
+    engine = get_engine("gothello", fastest_kind())
     rng = random.Random(seed)
-    async with serving("gothello", KINDS[-1], time=time) as server:
+    async with serving("gothello", time=time) as server:
         black = Legacy(flavours[0], "black", await Client.connect(server.port))
         white = Legacy(flavours[1], "white", await Client.connect(server.port))
         await asyncio.gather(black.start(), white.start())

@@ -13,9 +13,12 @@ from impl.engines import get_engine
 from impl.server import protocol as P
 from spec import result as R
 
-from .netclient import available_kinds, play_moves, play_random, read_display, run, seat, seat_players, serving
+from . import netclient
+from .netclient import play_moves, play_random, read_display, run, seat, seat_players, serving
 
-KINDS = available_kinds()
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
+
+
 GAMES = ("awari", "gothello")
 OPENING = {"awari": "C", "gothello": "c3"}
 
@@ -31,9 +34,8 @@ def replay(game: str, kind: str, tokens: list[str]) -> tuple[object, list[str]]:
     return result, engine.render(state)
 
 
-@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("game", GAMES)
-def test_complete_random_game(game: str, kind: str) -> None:
+def test_complete_random_game(game: str) -> None:
     """Greeting to close: an observer before the game and one joining mid-game,
     named players, config and roles, every ply answered 20x then 31x, the final
     20x and 32x agreeing with the rules, the final display, and every connection
@@ -41,7 +43,8 @@ def test_complete_random_game(game: str, kind: str) -> None:
     vocab = P.VOCABULARIES[game]
 
     async def scenario() -> None:
-        async with serving(game, kind) as server:
+        kind = netclient.current_kind()
+        async with serving(game) as server:
             early, _ = await seat(server.port, '0.9 observer "early"')
             players = await seat_players(server.port, game, ("alice", 'b"o"b'))
             assert [await early.line() for _ in range(5)] == [
@@ -101,9 +104,8 @@ ENDINGS = {
 MOVER_RESULT = {321: 201, 322: 202, 323: 201, 324: 202, 325: 203, 326: 203}
 
 
-@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(("game", "code"), [(g, c) for g in GAMES for c in sorted(ENDINGS[g])])
-def test_game_ending_move(game: str, code: int, kind: str) -> None:
+def test_game_ending_move(game: str, code: int) -> None:
     """Each of 321–326: the mover gets 201/202/203, everyone the 32x with the
     final move's full-move number, then the server closes every connection."""
     script = ENDINGS[game][code]
@@ -111,7 +113,7 @@ def test_game_ending_move(game: str, code: int, kind: str) -> None:
     vocab = P.VOCABULARIES[game]
 
     async def scenario() -> None:
-        async with serving(game, kind) as server:
+        async with serving(game) as server:
             players = await seat_players(server.port, game)
             results = await play_moves(players, tokens)
             for reply, status in results[:-1]:
@@ -133,7 +135,7 @@ def test_forever_hosts_game_after_game(game: str) -> None:
     the next game are seated afresh on the same port."""
 
     async def scenario() -> None:
-        async with serving(game, KINDS[-1], forever=True) as server:
+        async with serving(game, forever=True) as server:
             for n in (1, 2, 3):
                 first, second = await seat_players(server.port, game)
                 await second.send("resign")
@@ -163,8 +165,7 @@ def test_several_servers_in_one_process() -> None:
     """Games on different servers of one process are independent."""
 
     async def scenario() -> None:
-        kind = KINDS[-1]
-        async with serving("awari", kind) as a, serving("gothello", kind) as g1, serving("gothello", kind) as g2:
+        async with serving("awari") as a, serving("gothello") as g1, serving("gothello") as g2:
             pa = await seat_players(a.port, "awari")
             p1 = await seat_players(g1.port, "gothello")
             p2 = await seat_players(g2.port, "gothello")
@@ -182,15 +183,14 @@ SOAK = {"impl": (200, 30.0), "spec": (24, 40.0)}
 """Concurrent games per game, and the time bound in seconds."""
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_soak_many_concurrent_games(kind: str) -> None:
+def test_soak_many_concurrent_games() -> None:
     """Many random games at once on one process (half Awari, half Gothello, each on
     its own server), all finishing correctly within a time bound."""
-    count, bound = SOAK[kind]
+    count, bound = SOAK[netclient.current_kind()]
     games = [GAMES[i % 2] for i in range(count)]
 
     async def one(i: int, game: str) -> int:
-        async with serving(game, kind) as server:
+        async with serving(game) as server:
             players = await seat_players(server.port, game)
             record = await play_random(game, players, random.Random(i))
             assert record.status[:2] == "32"

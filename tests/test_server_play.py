@@ -11,17 +11,17 @@ import pytest
 from impl.engines import get_engine
 from impl.server import protocol as P
 
-from .netclient import available_kinds, play_moves, read_display, run, seat, seat_players, serving, watch
+from . import netclient
+from .netclient import play_moves, read_display, run, seat, seat_players, serving, watch
 
-KINDS = available_kinds()
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_moves_200_then_311_312_to_everyone(kind: str) -> None:
+def test_moves_200_then_311_312_to_everyone() -> None:
     """The mover gets 200 then the same 31x line as the opponent and observers."""
 
     async def scenario() -> None:
-        async with serving("gothello", kind) as server:
+        async with serving("gothello") as server:
             obs, _ = await seat(server.port, "0.9 observer")
             black, white = await seat_players(server.port, "gothello")
             assert [(await obs.line())[:3] for _ in range(5)] == ["341", "342", "343", "344", "353"]
@@ -46,12 +46,11 @@ def test_moves_200_then_311_312_to_everyone(kind: str) -> None:
     run(scenario)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_passes_315_316_with_serials_and_bare_pass(kind: str) -> None:
+def test_passes_315_316_with_serials_and_bare_pass() -> None:
     """Passes count as moves; ``<n> pass`` and a bare ``pass`` are both accepted."""
 
     async def scenario() -> None:
-        async with serving("gothello", kind) as server:
+        async with serving("gothello") as server:
             black, white = await seat_players(server.port, "gothello")
             (_, first), (_, second) = await play_moves((black, white), ["pass", "c3"])
             assert first == "315 1 pass is black move, game continues"
@@ -78,7 +77,6 @@ def test_pass_316_by_white() -> None:
     run(scenario)
 
 
-@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(
     ("game", "moves", "bad", "reply"),
     [
@@ -103,11 +101,11 @@ def test_pass_316_by_white() -> None:
         ("awari", ["A"], "1 ... A", "291 Illegal move A"),
     ],
 )
-def test_refused_moves_291_299_and_retry(kind: str, game: str, moves: list[str], bad: str, reply: str) -> None:
+def test_refused_moves_291_299_and_retry(game: str, moves: list[str], bad: str, reply: str) -> None:
     """A refused request changes nothing: the same player then moves normally."""
 
     async def scenario() -> None:
-        async with serving(game, kind) as server:
+        async with serving(game) as server:
             players = await seat_players(server.port, game)
             await play_moves(players, moves)
             side = len(moves) % 2

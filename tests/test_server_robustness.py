@@ -12,7 +12,10 @@ import pytest
 from impl.server.net import NetLimits
 from impl.server.session import Limits
 
+from . import netclient
 from .netclient import Client, play_moves, play_random, run, seat, seat_players, serving
+
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
 @pytest.mark.parametrize("end", ["\r", "\n", "\r\n", "\r\r", "\n\n\r"])
@@ -167,7 +170,7 @@ def test_a_client_that_never_reads_is_dropped_and_stalls_nobody() -> None:
 
     async def scenario() -> None:
         limits, net = Limits(max_rejected=10**9), NetLimits(write_limit=4096, close_grace=1.0)
-        async with serving("gothello", "spec", limits=limits, net=net) as server:
+        async with serving("gothello", limits=limits, net=net) as server:
             hog = await Client.connect(server.port, rcvbuf=1024)
             await hog.send("0.9 observer")
             players = await seat_players(server.port, "gothello")

@@ -8,7 +8,11 @@ import pytest
 from impl.server import protocol as P
 from impl.server.session import ConfigMessages, Limits
 
+from . import netclient
 from .netclient import Client, read_display, role, run, seat, seat_players, serving
+
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
+
 
 GAMES = ("awari", "gothello")
 

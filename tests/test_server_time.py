@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
+from . import netclient
+from .netclient import play_moves, read_display, role, run, seat, seat_players, serving, watch
 
-from .netclient import available_kinds, play_moves, read_display, role, run, seat, seat_players, serving, watch
-
-KINDS = available_kinds()
+engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
 def test_101_own_then_opponent_time_observers_second_then_first() -> None:
@@ -26,10 +25,9 @@ def test_101_own_then_opponent_time_observers_second_then_first() -> None:
     run(scenario)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_207_313_314_381_carry_the_movers_time(kind: str) -> None:
+def test_207_313_314_381_carry_the_movers_time() -> None:
     async def scenario() -> None:
-        async with serving("gothello", kind, time=(5.0, 9.0)) as server:
+        async with serving("gothello", time=(5.0, 9.0)) as server:
             obs, _ = await seat(server.port, "0.9 observer")
             black, white = await seat_players(server.port, "gothello")
             assert (await watch(obs))[0] == "381 1 5 9 b"
@@ -60,13 +58,12 @@ def test_317_318_timed_passes() -> None:
     run(scenario)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_flag_fall_362_first_player_silent(kind: str) -> None:
+def test_flag_fall_362_first_player_silent() -> None:
     """Nobody sends anything: the timer ends the game.  The flagged player gets 202
     then the status; the status is named after the side whose time ran out."""
 
     async def scenario() -> None:
-        async with serving("awari", kind, time=(0.3, 5.0)) as server:
+        async with serving("awari", time=(0.3, 5.0)) as server:
             obs, _ = await seat(server.port, "0.9 observer")
             south, north = await seat_players(server.port, "awari")
             await watch(obs)
