@@ -12,9 +12,9 @@ No pit exceeds 48, so adding packed rows adds pit by pit, and every value fits a
 machine word (mypyc keeps them unboxed).  A state is ``(mine, theirs, meta,
 positions)``, positions being the keys of the spec's ``positions`` set.
 
-* Sowing ``n`` stones from pit ``j`` adds precomputed packed deltas to both rows and
-  clears ``j`` (``_SOW_MINE``, ``_SOW_THEIRS``); the last pit sown, when it is on
-  the opponent's row, comes from a table too (``_LAST``).
+* Sowing ``n`` stones from pit ``j`` clears ``j`` and adds precomputed packed deltas
+  to both rows; the same table (``_SOW``) gives the last pit sown when it is on the
+  opponent's row.
 * Capture walks clockwise (down the opponent's row) from the last pit while pits
   hold 2 or 3 (Capture, corrected: A1).
 * Repetition is set membership of keys (NoMove's ``θAwariBoard ∈ positions``).
@@ -61,14 +61,12 @@ ENDED: Final = 2
 """The game is over; the result is ``winner`` of the after-state's scores."""
 
 
-def _sow_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Sow's tables, indexed by ``j << 6 | n``: the packed stones that sowing n from
-    the mover's pit j adds to the mover's row and to the opponent's (trace 1 .. n,
-    the origin skipped: next_skip), and the opponent's pit sown last, or -1 when
-    the last pit sown is the mover's own."""
-    mine = [0] * (6 << 6)
-    theirs = [0] * (6 << 6)
-    last = [-1] * (6 << 6)
+def _sow_table() -> tuple[tuple[int, int, int], ...]:
+    """Sow's table, indexed by ``8j << 3 | n`` (the pit's bit offset and its stones):
+    the packed stones that sowing n from the mover's pit j adds to the mover's row
+    and to the opponent's (trace 1 .. n, the origin skipped: next_skip), and the
+    opponent's pit sown last, or -1 when the last pit sown is the mover's own."""
+    table = [(0, 0, -1)] * (6 << 6)
     for j in range(6):
         q = j  # 0–5 the mover's row, 6–11 the opponent's
         added = [0, 0]
@@ -77,12 +75,13 @@ def _sow_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
             if q == j:
                 q = (q + 1) % 12
             added[q // 6] += 1 << (8 * (q % 6))
-            mine[j << 6 | n], theirs[j << 6 | n] = added
-            last[j << 6 | n] = q - 6 if q >= 6 else -1
-    return tuple(mine), tuple(theirs), tuple(last)
+            table[j << 6 | n] = (added[0], added[1], q - 6 if q >= 6 else -1)
+    return tuple(table)
 
 
-_SOW_MINE, _SOW_THEIRS, _LAST = _sow_tables()
+_SOW: Final = _sow_table()
+_SHIFTS: Final = (0, 8, 16, 24, 32, 40)
+"""The bit offset of each pit of a row."""
 
 
 # ─── Keys ──────────────────────────────────────────────────────────────────────
@@ -156,13 +155,12 @@ def _capture(theirs: int, last: int) -> tuple[int, int]:
     return theirs, gained
 
 
-def _feeds(mine: int, theirs: int, j: int) -> bool:
-    """feeds: the mover's non-empty pit j, sown and captured, leaves the opponent
-    some stones."""
-    n = mine >> (j << 3) & 255
-    i = j << 6 | n
-    after = theirs + _SOW_THEIRS[i]
-    last = _LAST[i]
+def _feeds(mine: int, theirs: int, sh: int) -> bool:
+    """feeds: the mover's non-empty pit at bit offset sh, sown and captured, leaves
+    the opponent some stones."""
+    n = mine >> sh & 255
+    _, added, last = _SOW[sh << 3 | n]
+    after = theirs + added
     if last >= 0:
         c = after >> (last << 3) & 255
         if c == 2 or c == 3:
@@ -175,7 +173,7 @@ def _cannot_feed(mine: int, theirs: int) -> bool:
     the mover puts a stone in it."""
     if theirs:
         return False
-    return not any(mine >> (j << 3) & 255 and _feeds(mine, theirs, j) for j in range(6))
+    return not any(mine >> sh & 255 and _feeds(mine, theirs, sh) for sh in _SHIFTS)
 
 
 def _ended(mine: int, theirs: int, meta: int, positions: frozenset[Key]) -> int:
@@ -189,8 +187,11 @@ def _ended(mine: int, theirs: int, meta: int, positions: frozenset[Key]) -> int:
     return -1
 
 
-def _play(mine: int, theirs: int, meta: int, seen: frozenset[Key], j: int) -> tuple[int, int, int, int, frozenset[Key]]:
-    """One sowing from the mover's non-empty pit j, in a state where the game goes
+def _play(
+    mine: int, theirs: int, meta: int, seen: frozenset[Key], sh: int
+) -> tuple[int, int, int, int, frozenset[Key]]:
+    """One sowing from the mover's non-empty pit at bit offset sh (8j for pit j of
+    the row), in a state where the game goes
     on (``_ended`` is -1); ``seen`` is positions ∪ {key} (AwariMove's positions').
     Returns (PLAYING | REFUSED | ENDED, mine', theirs', meta', positions'), the
     after-state seen from its own player to move:
@@ -200,11 +201,10 @@ def _play(mine: int, theirs: int, meta: int, seen: frozenset[Key], j: int) -> tu
     * otherwise NormalMove, then the start-of-turn conditions on the new position
       (Status), which may end the game.
     """
-    n = mine >> (j << 3) & 255
-    i = j << 6 | n
-    mine_ = mine - (n << (j << 3)) + _SOW_MINE[i]
-    theirs_ = theirs + _SOW_THEIRS[i]
-    last = _LAST[i]
+    n = mine >> sh & 255
+    add_mine, add_theirs, last = _SOW[sh << 3 | n]
+    mine_ = mine - (n << sh) + add_mine
+    theirs_ = theirs + add_theirs
     meta_ = meta ^ _TO_MOVE
     if last >= 0:
         c = theirs_ >> (last << 3) & 255
@@ -256,7 +256,7 @@ class ImplAwari:
         j = int(action) - 6 * me
         if not 0 <= j < 6 or not mine >> (j << 3) & 255:
             return _ILLEGAL, state
-        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, j)
+        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, j << 3)
         if outcome == REFUSED:
             return _ILLEGAL, state
         return (_winner(meta_) if outcome == ENDED else _NOT_DONE), (mine_, theirs_, meta_, seen_)
@@ -267,7 +267,7 @@ class ImplAwari:
             return ()
         me = meta >> 16
         return tuple(
-            _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and (theirs or _feeds(mine, theirs, j))
+            _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and (theirs or _feeds(mine, theirs, j << 3))
         )
 
     def is_over(self, state: AwariState) -> bool:
@@ -313,10 +313,10 @@ def _perft(mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: 
     """perft of a state where the game goes on, depth ≥ 1."""
     seen = positions | {(mine, theirs, meta)}  # every child's positions' (AwariMove), shared
     total = 0
-    for j in range(6):
-        if not mine >> (j << 3) & 255:
+    for sh in _SHIFTS:
+        if not mine >> sh & 255:
             continue
-        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, j)
+        outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, sh)
         if outcome == REFUSED:
             continue
         if depth == 1:
