@@ -313,14 +313,15 @@ def _perft(mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: 
     """perft of a state where the game goes on, depth ≥ 1."""
     seen = positions | {(mine, theirs, meta)}  # every child's positions' (AwariMove), shared
     total = 0
+    if depth == 1:  # the leaves: each move made in full, its after-state unused
+        for sh in _SHIFTS:
+            if mine >> sh & 255 and _play(mine, theirs, meta, seen, sh)[0] != REFUSED:
+                total += 1
+        return total
     for sh in _SHIFTS:
         if not mine >> sh & 255:
             continue
         outcome, mine_, theirs_, meta_, seen_ = _play(mine, theirs, meta, seen, sh)
-        if outcome == REFUSED:
-            continue
-        if depth == 1:
-            total += 1
-        elif outcome == PLAYING:
+        if outcome == PLAYING:
             total += _perft(mine_, theirs_, meta_, seen_, depth - 1)
     return total

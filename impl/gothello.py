@@ -245,16 +245,17 @@ def _perft(state: GothelloState, depth: int) -> int:
     mine, theirs, _, _ = state
     blank = _FULL ^ (mine | theirs)
     total = 0
-    while blank:
-        bit = blank & -blank
-        blank ^= bit
-        result, after = _step(state, bit.bit_length() - 1)
-        if result is _ILLEGAL:
-            continue
-        total += 1 if depth == 1 else _perft(after, depth - 1)
+    if depth == 1:  # the leaves: each move made in full, its after-state unused
+        for i in range(25):
+            if blank >> i & 1 and _step(state, i)[0] is not _ILLEGAL:
+                total += 1
+        return total + (_step(state, PASS)[0] is not _ILLEGAL)
+    for i in range(25):
+        if blank >> i & 1:
+            result, after = _step(state, i)
+            if result is _NOT_DONE:
+                total += _perft(after, depth - 1)
     result, after = _step(state, PASS)
-    if depth == 1:
-        total += 1
-    elif result is _NOT_DONE:
+    if result is _NOT_DONE:
         total += _perft(after, depth - 1)
     return total
