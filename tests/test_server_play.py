@@ -67,6 +67,20 @@ def test_passes_315_316_with_serials_and_bare_pass() -> None:
     run(scenario)
 
 
+def test_awari_serials_are_full_move_numbers() -> None:
+    """As in Gothello: south ``1 F``, north ``1 ... a``, both with the same number."""
+
+    async def scenario() -> None:
+        async with serving("awari") as server:
+            south, north = await seat_players(server.port, "awari")
+            statuses = [status for _, status in await play_moves((south, north), ["F", "a", "E"])]
+            assert [s.split(" is ")[0] for s in statuses] == ["311 1 F", "312 1 ... a", "311 2 E"]
+            await north.send("3 ... b")
+            assert await north.line() == "299 Illegal serial number (got 3 expected 2)"
+
+    run(scenario)
+
+
 def test_pass_316_by_white() -> None:
     async def scenario() -> None:
         async with serving("gothello") as server:
