@@ -91,20 +91,20 @@ def test_flag_fall_361_second_player_silent() -> None:
 
 
 def test_clocks_run_only_while_waiting_for_their_player() -> None:
-    """Each player uses 0.6 s of a 1 s clock per move: two moves each would flag,
+    """Each player uses 0.9 s of a 1.5 s clock per move: two moves each would flag,
     one each does not, whatever the opponent spends."""
 
     async def scenario() -> None:
-        async with serving("gothello", time=(1.0, 1.0)) as server:
+        async with serving("gothello", time=(1.5, 1.5)) as server:
             black, white = await seat_players(server.port, "gothello")
-            await asyncio.sleep(0.6)
+            await asyncio.sleep(0.9)
             await play_moves((black, white), ["c3"])
-            await asyncio.sleep(0.6)
+            await asyncio.sleep(0.9)
             await white.send("1 ... d4")
             assert (await white.line()).startswith("207 0 secs remaining")
             await white.line()
             await black.line()
-            assert await black.line(timeout=2) == "202 Your time expires, and you lose"
+            assert await black.line(timeout=3) == "202 Your time expires, and you lose"
             assert await white.line() == "362 White wins by Black time expiring"
 
     run(scenario)
@@ -112,13 +112,13 @@ def test_clocks_run_only_while_waiting_for_their_player() -> None:
 
 def test_draw_offer_runs_the_answerers_clock_only() -> None:
     async def scenario() -> None:
-        async with serving("awari", time=(0.5, 5.0)) as server:
+        async with serving("awari", time=(1.0, 5.0)) as server:
             south, north = await seat_players(server.port, "awari")
             await south.send("draw?")
             await south.expect(205)
             await south.line()
             await north.line()
-            await asyncio.sleep(0.8)  # longer than south's whole clock
+            await asyncio.sleep(1.3)  # longer than south's whole clock
             await north.send("nodraw")
             await north.expect(206)
             await north.line()
