@@ -1,0 +1,187 @@
+"""The client library's wire (impl/client/wire.py) line by line, and its errors
+against scripted fake servers: what our own server never sends."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+
+import pytest
+
+from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, ProtocolError
+from impl.client import wire as W
+
+from .clientkit import FakeServer, send
+
+PARSED: list[tuple[str, W.Message]] = [
+    ("000 0.9.1 version Gothello server says hello!", W.Greeting("0.9.1", "Gothello")),
+    ("100 Request accepted", W.Seated(None)),
+    ("101 30 20 Request accepted with time controls (you / opp)", W.Seated((30, 20))),
+    ("191 Other player holds requested side", W.Refused(191, "Other player holds requested side")),
+    ("299 Illegal serial number (got 2 expected 1)", W.Refused(299, "Illegal serial number (got 2 expected 1)")),
+    ("200 Move c3 accepted, continue playing", W.Accepted("c3", None)),
+    ("207 3 secs remaining after move F accepted, continue playing", W.Accepted("F", 3)),
+    ("201 Move pass accepted, You win", W.Finished(201, "pass", "Move pass accepted, You win")),
+    ("202 Your time expires, and you lose", W.Finished(202, None, "Your time expires, and you lose")),
+    ("203 Draw accepted, You draw", W.Finished(203, None, "Draw accepted, You draw")),
+    ("204 Resignation accepted", W.Acknowledged(204, "Resignation accepted")),
+    ("311 1 c3 is black move, game continues", W.Moved(1, 0, "c3", None)),
+    ("312 1 ... d4 is white move, game continues", W.Moved(1, 1, "d4", None)),
+    ("313 1 C 3 (secs) is south move, game continues", W.Moved(1, 0, "C", 3)),
+    ("314 2 ... a 8 (secs) is north move, game continues", W.Moved(2, 1, "a", 8)),
+    ("315 3 pass is black move, game continues", W.Moved(3, 0, "pass", None)),
+    ("318 2 ... pass 59 (secs) is white move, game continues", W.Moved(2, 1, "pass", 59)),
+    ("321 9 F and south wins", W.Ended(9, 0, "F", 0)),
+    ("322 9 F and south loses", W.Ended(9, 0, "F", 1)),
+    ("324 14 ... pass and white loses", W.Ended(14, 1, "pass", 0)),
+    ("326 14 ... pass and white draws", W.Ended(14, 1, "pass", None)),
+    ("327 Black wins by resignation", W.Resigned(1)),
+    ("328 North wins by resignation", W.Resigned(0)),
+    ("329 Draw accepted", W.DrawAgreed()),
+    ("332 Draw requested by north", W.DrawOffered(1)),
+    ("333 Draw refused by south", W.DrawRefused(0)),
+    ('341 "b""o""b" white player', W.PlayerName(1, 'b"o"b')),
+    ('342 "" south player', W.PlayerName(0, "")),
+    ('343 2 "eve" observer', W.ObserverName(2, "eve")),
+    ("344 2 observers", W.ObserverCount(2)),
+    ("351 You will play white", W.Role(1)),
+    ("352 You will play south", W.Role(0)),
+    ("353 You will observe", W.Role(None)),
+    ("361 Black wins by White time expiring", W.FlagFell(1)),
+    ("362 North wins by South time expiring", W.FlagFell(0)),
+    ("380 1 b", W.DisplayStatus(1, None, 0)),
+    ("381 4 12 30 n", W.DisplayStatus(4, (12, 30), 1)),
+    ("380 7 .", W.DisplayStatus(7, None, None)),
+    ("382 5 board lines follow", W.BoardFollows(5)),
+    ("391 Black disconnected, white wins", W.Disconnected(0)),
+    ("392 North disconnected, south wins", W.Disconnected(1)),
+    (
+        "399 Unknown problem: the referee failed, game aborted",
+        W.Aborted("Unknown problem: the referee failed, game aborted"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), PARSED)
+def test_parse(line: str, message: W.Message) -> None:
+    assert W.parse(line) == message
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["", "12", "1234 x", "abc def", "311 x c3 is black move", "312 1 d4 is white", "381 1 b", "380 1 q", "500 x"],
+)
+def test_parse_refuses_what_is_not_the_protocol(line: str) -> None:
+    with pytest.raises(ProtocolError):
+        W.parse(line)
+
+
+def test_requests() -> None:
+    assert W.seat_request("black") == "0.9.1 player black"
+    assert W.seat_request("?", 'b"o"b') == '0.9.1 player ? "b""o""b"'
+    assert W.observe_request("eve") == '0.9.1 observer "eve"'
+    assert W.move_request(3, 0, "c3") == "3 c3"
+    assert W.move_request(3, 1, "pass") == "3 ... pass"
+    with pytest.raises(ValueError):
+        W.quote_name("x" * 32)
+
+
+def test_line_buffer() -> None:
+    buffer = W.LineBuffer()
+    buffer.feed(b"000 a\r\n100 b")
+    assert buffer.pop() == "000 a" and buffer.pop() is None
+    buffer.feed(b"\n\xff\r\n")
+    assert buffer.pop() == "100 b"
+    with pytest.raises(ProtocolError, match="not ASCII"):
+        buffer.pop()
+
+
+def fake(script: Callable[[socket.socket, Callable[[], str]], None]) -> FakeServer:
+    return FakeServer(script)
+
+
+def test_the_wrong_game_is_a_protocol_error() -> None:
+    srv = fake(lambda conn, line: send(conn, "000 0.9.1 version Gothello server says hello!"))
+    with pytest.raises(ProtocolError, match="this is a Gothello server, not Awari"):
+        Client.connect("awari", port=srv.port, timeout=5)
+    srv.close()
+
+
+def test_an_unknown_line_is_a_protocol_error() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Awari server says hello!")
+        assert line() == "0.9.1 player south"
+        send(conn, "100 Request accepted", "352 You will play south", "hello")
+
+    srv = fake(script)
+    client = Client.connect("awari", port=srv.port, timeout=5)
+    client.seat("south")
+    client.wait_started()
+    with pytest.raises(ProtocolError, match="expected a 3-digit code"):
+        client.next_message()
+    srv.close()
+
+
+def test_a_move_the_rules_refuse_is_a_protocol_error() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Awari server says hello!")
+        line()
+        send(conn, "100 Request accepted", "351 You will play north", "311 1 a is south move, game continues")
+
+    srv = fake(script)
+    client = Client.connect("awari", port=srv.port, timeout=5)
+    client.seat("north")
+    with pytest.raises(ProtocolError, match="accepted a, which the rules refuse"):
+        client.wait()
+    srv.close()
+
+
+def test_a_role_we_did_not_ask_for_is_a_protocol_error() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Gothello server says hello!")
+        line()
+        send(conn, "100 Request accepted", "351 You will play white")
+
+    srv = fake(script)
+    client = Client.connect("gothello", port=srv.port, timeout=5)
+    client.seat("black")
+    with pytest.raises(ProtocolError, match="asked for black, told to play white"):
+        client.wait_started()
+    srv.close()
+
+
+def test_a_closed_connection_mid_game_is_connection_lost() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Gothello server says hello!")
+        line()
+        send(conn, "100 Request accepted", "351 You will play white")
+
+    srv = fake(script)
+    client = Client.connect("gothello", port=srv.port, timeout=5)
+    client.seat("white")
+    with pytest.raises(ConnectionLost, match="closed the connection mid-game"):
+        client.wait()
+    srv.close()
+
+
+def test_silence_is_a_timeout() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Gothello server says hello!")
+        line()
+        time.sleep(0.4)
+
+    srv = fake(script)
+    client = Client.connect("gothello", port=srv.port, timeout=0.2)
+    with pytest.raises(ClientTimeout, match=r"within 0\.2 s"):
+        client.seat("black")
+    client.close()
+    srv.close()
+
+
+def test_no_server_is_connect_failed() -> None:
+    sock = socket.create_server(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    with pytest.raises(ConnectFailed, match=f"cannot connect to the awari server at 127.0.0.1:{port}"):
+        Client.connect("awari", port=port)
