@@ -1,0 +1,14 @@
+"""Computer players for both games: ``random`` and ``search``, played through the
+client library by ``base.play``; ``referee player`` runs one (players/cli.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Player, play
+from .random_player import RandomPlayer
+from .search_player import SearchPlayer
+
+PLAYERS: dict[str, Callable[..., Player]] = {"random": RandomPlayer, "search": SearchPlayer}
+
+__all__ = ["PLAYERS", "Player", "RandomPlayer", "SearchPlayer", "play"]

@@ -1,0 +1,76 @@
+"""``referee player {random|search} GAME``: one computer player, connected to a
+referee server, playing one game to its end."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from impl.client import Client, ClientError
+
+from . import PLAYERS
+from .base import Player, log, play
+from .search_player import DEFAULT_BUDGET, SearchPlayer
+
+
+def add_connection_arguments(p: argparse.ArgumentParser) -> None:
+    """--host, --server / --port, --side and --name: how a player reaches its seat."""
+    p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--server", type=int, default=0, metavar="N", help="server number: port 29046+N / 29068+N")
+    where.add_argument("--port", type=int, help="connect to this port instead")
+    p.add_argument("--side", default="?", help="south/north, black/white, or ? for either (default ?)")
+    p.add_argument("--name", help="the name the server shows (default: the player's)")
+
+
+def add_command(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "player",
+        help="run a computer player against a server",
+        description="Connect a computer player to a referee server and play one game. "
+        "random: a uniformly random legal move; search: alpha-beta on the fast engine, "
+        "thinking for a share of its clock (or --budget seconds without time controls).",
+    )
+    p.add_argument("kind", choices=sorted(PLAYERS), help="which player")
+    p.add_argument("game", choices=["awari", "gothello"])
+    add_connection_arguments(p)
+    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    p.add_argument("--seed", type=int, help="random: seed")
+    p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
+    p.set_defaults(run=run)
+
+
+def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None) -> Player:
+    return SearchPlayer(budget) if kind == "search" else PLAYERS[kind](seed)
+
+
+def setup_logging(quiet: bool) -> None:
+    """Human-readable lines on stderr, for the player's log only."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    log.handlers[:] = [handler]
+    log.setLevel(logging.ERROR if quiet else logging.INFO)
+    log.propagate = False
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.quiet)
+    if args.budget <= 0:
+        raise SystemExit("referee player: --budget must be positive")
+    player = make_player(args.kind, args.budget, args.seed)
+    try:
+        with Client.connect(args.game, args.host, args.server, args.port) as client:
+            client.seat(args.side, args.name if args.name is not None else player.name)
+            result = play(client, player)
+            side = client.sides[client.side or 0]
+            outcome = "won" if result.winner == client.side else "drew" if result.winner is None else "lost"
+            counts = client.counts()
+            print(f"{player.name} played {side}: {client.describe_result()}, {counts[0]}-{counts[1]}: {outcome}")
+            if isinstance(player, SearchPlayer):
+                log.info("%s", player.summary())
+    except ClientError as exc:
+        log.error("%s", exc)
+        return 1
+    return 0

@@ -1,0 +1,70 @@
+"""Awari positions for the search (search.py), on the fast engine's packed rows
+(impl/awari.py): a position is its key ``(mine, theirs, meta)``, seen from the
+player to move, and a move is the bit offset ``8j`` of the mover's pit j.
+
+Repetition (NoMove's ``θAwariBoard ∈ positions``) is checked against the
+positions of the game so far, not those along a line of the search: exact at the
+root, an approximation deeper, where a repetition is rare."""
+
+from __future__ import annotations
+
+from impl import awari as AW
+from spec import awari as A
+
+from .search import Child, final_value
+
+Position = tuple[int, int, int]
+_SHIFTS = AW._SHIFTS
+_PLAYING, _ENDED = AW.PLAYING, AW.ENDED
+_play, _row_sum = AW._play, AW._row_sum
+
+STORE_WEIGHT = 3
+"""A stone in the store, against one on the mover's own row (which the mover claims
+if the game ends by NoMove or CannotFeed, but may yet lose to a capture)."""
+
+
+class AwariRules:
+    """The search's view of Awari, for one game's history of positions."""
+
+    def __init__(self, seen: frozenset[AW.Key]) -> None:
+        self.seen = seen
+
+    def key(self, pos: Position) -> Position:
+        return pos
+
+    def evaluate(self, pos: Position) -> int:
+        """The store difference, weighted, plus the stones on each side's row."""
+        mine, theirs, meta = pos
+        me8 = (meta >> 16) << 3
+        stores = (meta >> me8 & 255) - (meta >> (8 - me8) & 255)
+        return STORE_WEIGHT * stores + _row_sum(mine) - _row_sum(theirs)
+
+    def children(self, pos: Position) -> list[Child]:
+        """Each sowing the rules accept; captures are tried first, wins before all."""
+        mine, theirs, meta = pos
+        me8 = (meta >> 16) << 3
+        store = meta >> me8 & 255
+        out: list[Child] = []
+        for sh in _SHIFTS:
+            if not mine >> sh & 255:
+                continue
+            outcome, mine_, theirs_, meta_, _ = _play(mine, theirs, meta, self.seen, sh)
+            if outcome == _PLAYING:  # the after-state is seen from the opponent
+                out.append((sh, (mine_, theirs_, meta_), 0, (meta_ >> me8 & 255) - store))
+            elif outcome == _ENDED:
+                value = final_value((meta_ >> me8 & 255) - (meta_ >> (8 - me8) & 255))
+                out.append((sh, None, value, value))
+        return out
+
+
+def root(state: AW.AwariState) -> tuple[AwariRules, list[Child]]:
+    """The rules for a game's state (where the game goes on) and its legal moves."""
+    mine, theirs, meta, positions = state
+    rules = AwariRules(positions | {(mine, theirs, meta)})
+    return rules, rules.children((mine, theirs, meta))
+
+
+def token(state: AW.AwariState, move: int) -> str:
+    """The pit letter of a move (``8j``) of the player to move."""
+    me = state[2] >> 16
+    return A.PIT(6 * me + (move >> 3)).name
