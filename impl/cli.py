@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: list[str] = [
     "impl.server.cli",  # referee serve
     "impl.players.cli",  # referee player
+    "impl.match",  # referee match
 ]
 
 
