@@ -1,6 +1,7 @@
 # make verify       — everything CI runs (bounded): lint, types, tests, symbolic checks, bounded proofs
 # make verify-deep  — the same with thorough budgets
 # make serve        — Awari and Gothello referee servers on their default ports
+# make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
@@ -38,6 +39,12 @@ verify-deep: lint typecheck
 
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever
+
+# A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
+GAME ?= gothello
+play: $(STAMP)
+	$(VENV)/bin/referee play --game $(GAME) $(if $(SIDE),--side '$(SIDE)') $(if $(BUDGET),--budget $(BUDGET)) \
+		$(if $(TIME),--time $(TIME))
 
 bench: $(STAMP)
 	$(PY) -m impl.bench_engines

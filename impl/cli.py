@@ -16,6 +16,7 @@ COMMAND_MODULES: list[str] = [
     "impl.server.cli",  # referee serve
     "impl.players.cli",  # referee player
     "impl.match",  # referee match
+    "impl.terminal",  # referee client, referee play
 ]
 
 

@@ -1,0 +1,359 @@
+"""The terminal client for people: ``referee client GAME`` plays on any referee
+server, ``referee play`` (``make play``) against our search player on a server
+started here.
+
+It shows the board after every move (Awari: both rows, stores and pit letters, as
+impl/notation.render_awari draws them; Gothello: the 5×5 grid with its files and
+ranks), the clocks and whose turn it is, and reads the person's moves line by
+line.  A malformed or illegal move is refused here, with the reason, before
+anything is sent: the client library keeps the position on the fast engine.  The
+server's messages are shown as they come, also while the person is typing (the
+opponent resigns, a flag falls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import os
+import select
+import sys
+import threading
+from typing import Any, TextIO
+
+from impl.client import Client, ClientError, MoveRefused, Result
+from impl.client import wire as W
+from impl.client.local import LocalServer, ServerOptions
+from impl.notation import FILES
+from impl.players.base import log as player_log
+from impl.players.base import play
+from impl.players.cli import add_connection_arguments
+from impl.players.search_player import DEFAULT_BUDGET, SearchPlayer
+
+HELP = {
+    "awari": "a pit letter sows it: south's pits are A-F, north's a-f (case matters)",
+    "gothello": "a square places a stone: a1-e5 (file letter, rank digit), or pass",
+}
+COMMANDS = (
+    "other commands: moves (the legal moves), board, time, resign, help, quit (resigns);"
+    " Awari only: draw? (offer a draw), draw / nodraw (answer an offer)"
+)
+
+
+# ─── what is shown ─────────────────────────────────────────────────────────────
+
+
+def board_lines(client: Client) -> list[str]:
+    """The position: Awari as render_awari draws it; Gothello with coordinates."""
+    if client.game == "awari":
+        return client.render()
+    files = "    " + " ".join(FILES)
+    rows = [f" {5 - i}  {' '.join(row)}  {5 - i}" for i, row in enumerate(client.render())]
+    return [files, *rows, files]
+
+
+def clock(seconds: float) -> str:
+    """m:ss, rounded up: a clock shows 0:00 only once it has run out."""
+    whole = math.ceil(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def clock_line(client: Client) -> str:
+    if not client.timed:
+        return "no time controls"
+    left = [client.time_left(side) or 0.0 for side in (0, 1)]
+    return f"clocks: {client.sides[0]} {clock(left[0])}, {client.sides[1]} {clock(left[1])}"
+
+
+def turn_line(client: Client) -> str:
+    """Whose turn it is, from the person's point of view."""
+    if client.result is not None:
+        return ""
+    if client.must_answer_draw:
+        return f"{client.sides[1 - (client.side or 0)]} offers a draw: type draw to accept, nodraw to refuse"
+    if client.offer is not None:
+        return f"your draw offer awaits {client.sides[1 - client.offer]}'s answer"
+    mover = client.to_move
+    if mover is None:
+        return "waiting for the game to start"
+    if mover == client.side:
+        return f"your move ({client.sides[mover]}, move {client.serial})"
+    return f"{client.sides[mover]} to move; waiting"
+
+
+def result_line(client: Client, result: Result) -> str:
+    counts = client.counts()
+    what = "stores" if client.game == "awari" else "stones"
+    line = f"game over: {result.describe(client.sides)} ({what} {counts[0]}-{counts[1]})"
+    if client.side is not None and result.termination != "error":
+        line += ": you " + ("draw" if result.winner is None else "win" if result.winner == client.side else "lose")
+    return line
+
+
+# ─── checking a move before it is sent ─────────────────────────────────────────
+
+
+def why_illegal(client: Client, token: str) -> str | None:
+    """None if ``token`` is a legal move for us now, else the reason in words."""
+    action = client.engine.parse_move(token)
+    if action is None:
+        return f"{token!r} is not a move: {HELP[client.game]}"
+    if token in client.legal_moves():
+        return None
+    side = client.side or 0
+    if client.game == "awari":
+        mine = "ABCDEF" if side == 0 else "abcdef"
+        if token not in mine:
+            return f"{token} is {client.sides[1 - side]}'s pit: yours are {mine[0]}-{mine[-1]}"
+        if client.engine.to_spec(client.state).board[int(action)] == 0:
+            return f"{token} is empty"
+        return f"{token} leaves {client.sides[1 - side]} without stones: sow into their empty row"
+    file, rank = FILES.index(token[0]), int(token[1])
+    if client.render()[5 - rank][file] != ".":
+        return f"{token} is occupied"
+    return f"{token} is illegal: the new stone's group would have no liberty"
+
+
+# ─── the session ───────────────────────────────────────────────────────────────
+
+
+class Terminal:
+    """A person's game on a seated client: input from ``stdin_fd``, output to ``out``."""
+
+    def __init__(self, client: Client, out: TextIO, stdin_fd: int) -> None:
+        self.client, self.out, self.fd = client, out, stdin_fd
+        self._input = b""
+        self._eof = False
+        self._prompted = False
+        client.on_message = self._on_message
+
+    def say(self, *lines: str) -> None:
+        if self._prompted:
+            self.out.write("\n")
+            self._prompted = False
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def show(self) -> None:
+        c = self.client
+        self.say("", *board_lines(c), clock_line(c), turn_line(c))
+
+    def _on_message(self, msg: W.Message) -> None:
+        """The server's reports, as they are applied to the client's position."""
+        c, sides = self.client, self.client.sides
+        if isinstance(msg, W.Role) and msg.side is not None:
+            first = "moving first" if msg.side == 0 else f"{sides[0]} moves first"
+            opponent = c.names[1 - msg.side]
+            versus = f" against {opponent}" if opponent else ""
+            self.say(f"The game starts: you play {sides[msg.side]}{versus}, {first}.")
+            self.show()
+        elif isinstance(msg, W.Moved | W.Ended):
+            who = "you" if msg.side == c.side else sides[msg.side]
+            self.say(f"{who} played {msg.move}" if who == "you" else f"{who} plays {msg.move}")
+            if isinstance(msg, W.Moved):
+                self.show()
+            else:
+                self.say("", *board_lines(c))
+        elif isinstance(msg, W.Resigned):
+            self.say(f"{sides[msg.side]} resigns")
+        elif isinstance(msg, W.DrawOffered):
+            self.say(f"{sides[msg.side]} offers a draw", turn_line(c))
+        elif isinstance(msg, W.DrawRefused):
+            self.say(f"{sides[msg.side]} refuses the draw", turn_line(c))
+        elif isinstance(msg, W.FlagFell):
+            self.say(f"{sides[msg.side]}'s time has run out")
+        elif isinstance(msg, W.Disconnected):
+            self.say(f"{sides[msg.side]} has left the game")
+        elif isinstance(msg, W.Aborted):
+            self.say(f"the referee failed: {msg.text}")
+        if c.result is not None and isinstance(msg, W.FINAL):
+            self.say(result_line(c, c.result))
+
+    def run(self) -> Result | None:
+        """Play to the end of the game (or of the input); the result."""
+        c = self.client
+        self.say("Seated; waiting for the game to start.")
+        c.wait_started()
+        while c.result is None:
+            if (c.my_turn or c.must_answer_draw) and not self._prompted:
+                left = c.time_left(c.side or 0)
+                self.out.write(f"[{clock(left)}] " if left is not None else "")
+                self.out.write(f"{c.sides[c.side or 0]} {c.serial}> ")
+                self.out.flush()
+                self._prompted = True
+            line = self._next_event()
+            if line is not None:
+                self._prompted = False
+                self._command(line.strip())
+            if self._eof and c.result is None:
+                self.say("end of input: resigning")
+                c.resign()
+        return c.result
+
+    def _next_event(self) -> str | None:
+        """Wait for the server or the person; a line the person typed, if any."""
+        if b"\n" in self._input:
+            return self._pop_line()
+        if self.client.has_pending():
+            self.client.poll()
+            return None
+        server = self.client.fileno()
+        ready = select.select([server, self.fd], [], [])[0]
+        if server in ready:
+            self.client.poll()
+        if self.fd in ready:
+            data = os.read(self.fd, 4096)
+            self._input += data.replace(b"\r", b"\n")
+            if not data:
+                self._eof = True
+                return self._pop_line() if self._input.strip() else None
+            return self._pop_line() if b"\n" in self._input else None
+        return None
+
+    def _pop_line(self) -> str:
+        line, _, self._input = self._input.partition(b"\n")
+        return line.decode("utf-8", "replace")
+
+    def _command(self, text: str) -> None:
+        c = self.client
+        if not text:
+            return
+        if text in ("help", "?"):
+            self.say(HELP[c.game], COMMANDS)
+        elif text == "board":
+            self.show()
+        elif text == "time":
+            self.say(clock_line(c))
+        elif text == "moves":
+            self.say("legal moves: " + (" ".join(c.legal_moves()) if c.my_turn else "none (not your turn)"))
+        elif text in ("resign", "quit", "exit"):
+            c.resign()
+        elif text in ("draw?", "draw", "nodraw"):
+            self._draw(text)
+        else:
+            self._move(text)
+
+    def _draw(self, text: str) -> None:
+        c = self.client
+        if c.game != "awari":
+            self.say("Gothello has no draw offers")
+        elif text == "draw?" and not c.my_turn:
+            self.say("you may offer a draw only on your turn")
+        elif text == "draw?" and c.offer_refused:
+            self.say("your offer was refused: offer again after the next move")
+        elif text != "draw?" and not c.must_answer_draw:
+            self.say("there is no draw offer to answer")
+        else:
+            self._send(lambda: c.offer_draw() if text == "draw?" else c.answer_draw(text == "draw"))
+
+    def _move(self, token: str) -> None:
+        c = self.client
+        if c.must_answer_draw:
+            self.say(turn_line(c))
+        elif not c.my_turn:
+            self.say(f"not your turn: {turn_line(c)}")
+        else:
+            reason = why_illegal(c, token)
+            if reason is not None:
+                self.say(reason + " (moves: legal moves, help: help)")
+            else:
+                self._send(lambda: c.move(token))
+
+    def _send(self, request: Any) -> None:
+        try:
+            request()
+        except MoveRefused as exc:  # our check and the server disagree: show the server's word
+            self.say(f"the server refused it: {exc.code} {exc.text}")
+
+
+def human_game(client: Client, side: str, name: str, out: TextIO = sys.stdout, fd: int | None = None) -> int:
+    """Seat ``client`` for a person and play; the exit status."""
+    terminal = Terminal(client, out, sys.stdin.fileno() if fd is None else fd)
+    client.seat(side, name)
+    terminal.run()
+    return 0
+
+
+# ─── referee client / referee play ─────────────────────────────────────────────
+
+
+def add_command(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "client",
+        help="play a game in the terminal on a referee server",
+        description="Play Awari or Gothello in the terminal against whoever else connects to the server.",
+    )
+    p.add_argument("game", choices=["awari", "gothello"])
+    add_connection_arguments(p)
+    p.set_defaults(run=run_client)
+    q = subparsers.add_parser(
+        "play",
+        help="play the search player in the terminal (make play)",
+        description="Start a referee server here and play our search player on it in the terminal.",
+    )
+    q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
+    q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
+    q.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    q.add_argument("--time", type=float, nargs="+", metavar=("SECS", "SECS_SECOND"), help="time controls")
+    q.add_argument("--name", default="you", help="your name (default you)")
+    q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
+    q.set_defaults(run=run_play)
+
+
+def run_client(args: argparse.Namespace) -> int:
+    try:
+        with Client.connect(args.game, args.host, args.server, args.port) as client:
+            return human_game(client, args.side, args.name or "")
+    except ClientError as exc:
+        print(f"referee client: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _search_opponent(game: str, port: int, side: str, budget: float) -> threading.Thread:
+    """The search player on its own connection, in a thread."""
+
+    def main() -> None:
+        try:
+            with Client.connect(game, port=port) as client:
+                client.seat(side, "search")
+                play(client, SearchPlayer(budget))
+        except ClientError as exc:
+            player_log.error("%s", exc)
+
+    thread = threading.Thread(target=main, name="search-player", daemon=True)
+    thread.start()
+    return thread
+
+
+def run_play(args: argparse.Namespace) -> int:
+    sides = W.SIDES[args.game]
+    side = args.side or sides[0]
+    if side not in (*sides, "?"):
+        raise SystemExit(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
+    if args.time is not None and (len(args.time) > 2 or min(args.time) <= 0):
+        raise SystemExit("referee play: --time takes one or two positive numbers of seconds")
+    handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    player_log.handlers[:] = [handler]
+    player_log.setLevel(logging.INFO)
+    player_log.propagate = False
+    clocks = (args.time[0], args.time[-1]) if args.time else None
+    opponent = "?" if side == "?" else sides[1 - sides.index(side)]
+    try:
+        with LocalServer(ServerOptions(args.game, time=clocks)) as server:
+            print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
+            print(HELP[args.game] + "; help for more.")
+            thread = _search_opponent(args.game, server.port, opponent, args.budget)
+            with Client.connect(args.game, port=server.port) as client:
+                status = human_game(client, side, args.name)
+            thread.join(5.0)
+            return status
+    except ClientError as exc:
+        print(f"referee play: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

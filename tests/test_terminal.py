@@ -1,0 +1,137 @@
+"""The terminal client for people (impl/terminal.py), driven through a pseudo-
+terminal as a person would type: ``referee client`` against a scripted opponent
+on our server, and ``referee play`` (what ``make play`` runs) against the search
+player on the server it starts itself."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+from impl.client import Result
+
+from .clientkit import connect, server
+
+TIMEOUT = 15.0
+
+
+class Pty:
+    """A command on a pseudo-terminal: type lines, wait for text."""
+
+    def __init__(self, argv: list[str]) -> None:
+        master, slave = pty.openpty()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.output = ""
+        self.seen = 0
+
+    def _read(self, timeout: float) -> bool:
+        if not select.select([self.master], [], [], timeout)[0]:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # EIO: the command has exited and its terminal is gone
+            return False
+        self.output += data.decode("utf-8", "replace").replace("\r\n", "\n")
+        return bool(data)
+
+    def expect(self, text: str, timeout: float = TIMEOUT) -> str:
+        """Wait for ``text`` after what was matched before; the output up to it."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output[self.seen :]:
+            left = deadline - time.monotonic()
+            if left <= 0 or (not self._read(left) and self.proc.poll() is not None):
+                raise AssertionError(f"{text!r} not in output:\n{self.output[self.seen :]}")
+        end = self.output.index(text, self.seen) + len(text)
+        chunk, self.seen = self.output[self.seen : end], end
+        return chunk
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def finish(self) -> int:
+        """The exit status, once the command has ended by itself."""
+        return self.proc.wait(TIMEOUT)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
+
+
+def referee(*args: str) -> list[str]:
+    return [sys.executable, "-m", "impl.cli", *args]
+
+
+def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
+    with server("gothello") as local:
+        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", "--name", "ann"))
+        try:
+            person.expect("waiting for the game to start")
+            white = connect("gothello", local.port)
+            white.seat("white", "bot")
+            white.wait_started()
+            person.expect("you play black, moving first")  # no names: Gothello players get no 341/342
+            board = person.expect("black 1> ")
+            assert "    a b c d e\n 5  . . . . .  5\n" in board and "no time controls" in board
+            person.type("zz")
+            person.expect("'zz' is not a move: a square places a stone: a1-e5")
+            person.type("c3")
+            person.expect("you played c3")
+            assert " 3  . . b . .  3" in person.expect("white to move; waiting")
+            white.wait()
+            white.move("a2")
+            person.expect("white plays a2")
+            person.expect("your move (black, move 2)")
+            person.type("c3")
+            person.expect("c3 is occupied")
+            person.type("c4")
+            person.expect("you played c4")
+            white.wait()
+            white.move("b1")
+            person.expect("black 3> ")
+            person.type("a1")
+            person.expect("a1 is illegal: the new stone's group would have no liberty")
+            person.type("draw?")
+            person.expect("Gothello has no draw offers")
+            person.type("moves")
+            assert "a1" not in person.expect("\n", 5).split()  # the rest of the line follows
+            person.type("resign")
+            person.expect("game over: white wins by resignation (stones 2-2): you lose")
+            assert person.finish() == 0
+            white.wait()
+            assert white.result == Result(1, "resignation")
+        finally:
+            person.kill()
+
+
+def test_make_play_awari_against_the_search_player() -> None:
+    """``referee play``: its own server, the search player, clocks in the display."""
+    person = Pty(referee("play", "--game", "awari", "--side", "south", "--budget", "0.02", "--time", "120"))
+    try:
+        person.expect("you play south against search, moving first")
+        shown = person.expect("south 1> ")
+        assert "       A   B   C   D   E   F        south to move" in shown
+        assert re.search(r"clocks: south [12]:\d\d, north 2:00\n.*\n\[[12]:\d\d\] south 1> $", shown), shown
+        person.type("a")
+        person.expect("a is north's pit: yours are A-F")
+        person.type("C")
+        person.expect("you played C")
+        person.expect("north plays ")
+        person.expect("south 2> ")
+        person.type("nodraw")
+        person.expect("there is no draw offer to answer")
+        person.type("quit")
+        person.expect("game over: north wins by resignation")
+        assert person.finish() == 0
+    finally:
+        person.kill()
