@@ -20,9 +20,9 @@ node (a pass after an accepted pass ends the game).
 Repetition: perft follows the referee and nothing else.  The state carries Awari's
 ``positions`` exactly as the referee records them, so a sowing that repeats a
 position ends the game (NoMove) like any other game-ending move; perft itself never
-merges transpositions or cuts the tree on a repeated position.  This is the only
-reading under which the spec and the fast engine, each following its own
-referee, must give the same counts.
+merges transpositions or cuts the tree on a repeated position ("repetition is
+ignored" in issue 3's sense).  Since it follows the referee exactly, the spec and
+the fast engine must give the same counts.
 
 Two implementations:
 * ``perft`` over the engine interface alone: every action of the game is tried

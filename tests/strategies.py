@@ -46,8 +46,12 @@ def awari_game(
 @st.composite
 def awari_positions(draw: st.DrawFn) -> A.AwariBoard:
     """Any well-formed AwariBoard: 48 stones over 12 pits and 2 stores."""
-    on_board = draw(st.one_of(st.integers(0, 48), st.integers(0, 12), st.just(48)))
-    north = draw(st.integers(0, 48 - on_board))
+    if draw(st.booleans()):
+        on_board = draw(st.one_of(st.integers(0, 48), st.integers(0, 12), st.just(48)))
+        north = draw(st.integers(0, 48 - on_board))
+    else:  # both scores close to the winning margin of 25
+        north = draw(st.integers(16, 24))
+        on_board = 48 - north - draw(st.integers(16, min(24, 48 - north)))
     rows = draw(st.sampled_from((range(12), range(6), range(6, 12))))  # sometimes a row is empty
     support = draw(st.one_of(st.just(list(rows)), st.lists(st.sampled_from(rows), min_size=1, max_size=3)))
     board = [0] * 12
@@ -83,14 +87,14 @@ def awari_arbitrary(draw: st.DrawFn) -> A.AwariGame:
     return A.game_of(s, frozenset(positions))
 
 
-@st.composite
-def awari_reachable(draw: st.DrawFn, max_steps: int = 300) -> A.AwariGame:
-    """A state reached from InitAwari by a random playout on the fast engine."""
+def _awari_playout(draw: st.DrawFn, g: A.AwariGame, max_steps: int) -> A.AwariGame:
+    """g after a random playout on the fast engine: mostly legal moves, sometimes
+    any pit; at the end of the game it usually stops, and sometimes goes on."""
     engine = ImplAwari()
-    state = engine.initial()
+    state = engine.from_spec(g)
     for _ in range(draw(st.integers(0, max_steps))):
         legal = engine.legal_moves(state)
-        if not legal and draw(st.integers(0, 3)) == 0:  # usually stop at the end, sometimes go on
+        if not legal and draw(st.integers(0, 3)) == 0:
             break
         if legal and draw(st.integers(0, 5)) > 0:
             action = legal[draw(st.integers(0, len(legal) - 1))]
@@ -100,7 +104,20 @@ def awari_reachable(draw: st.DrawFn, max_steps: int = 300) -> A.AwariGame:
     return engine.to_spec(state)
 
 
-awari_states = st.one_of(awari_reachable(), awari_arbitrary())
+@st.composite
+def awari_reachable(draw: st.DrawFn, max_steps: int = 300) -> A.AwariGame:
+    """A state reached from InitAwari by a random playout."""
+    return _awari_playout(draw, A.InitAwari(), max_steps)
+
+
+@st.composite
+def awari_played(draw: st.DrawFn, max_steps: int = 30) -> A.AwariGame:
+    """A short random playout from an arbitrary state: endgames (grand slams,
+    starving rows, repetitions) with positions recorded by play."""
+    return _awari_playout(draw, draw(awari_arbitrary()), max_steps)
+
+
+awari_states = st.one_of(awari_reachable(), awari_arbitrary(), awari_played())
 
 # ─── Gothello ──────────────────────────────────────────────────────────────────
 

@@ -177,7 +177,7 @@ class GothelloLockstep(RuleBasedStateMachine):
 TestGothelloLockstep = GothelloLockstep.TestCase
 TestGothelloLockstep.settings = settings(
     settings.default,
-    max_examples=max(4, settings().max_examples // 2),
+    max_examples=max(20, settings().max_examples // 5),
     stateful_step_count=150,
     # whole games are long by nature: the smallest run is a whole game too
     suppress_health_check=[*settings().suppress_health_check, HealthCheck.large_base_example],
