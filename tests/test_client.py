@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from impl.client import GameOver, MoveRefused, Result, SeatRefused
+from impl.client import MoveRefused, NotPlaying, Result, SeatRefused
 from impl.client import wire as W
 from impl.server.session import ConfigMessages
 
@@ -39,7 +39,7 @@ def test_random_game_with_an_observer(game: str) -> None:
         assert observer.board == first.render()  # the final display is the client's position
         assert sum(isinstance(m, W.DisplayStatus) for m in seen) == plies + 1
         assert isinstance(seen[-2], W.DisplayStatus) and seen[-2].to_move is None
-        with pytest.raises(GameOver):
+        with pytest.raises(NotPlaying):
             first.move(first.legal_moves()[0] if first.legal_moves() else "pass")
 
 
@@ -107,7 +107,7 @@ def test_resignation_by_the_player_not_to_move(game: str) -> None:
         first.next_message()  # our turn: wait() would not read
         assert first.result == Result(0, "resignation")
         assert first.describe_result().endswith("wins by resignation")
-        with pytest.raises(GameOver):
+        with pytest.raises(NotPlaying):
             second.resign()
 
 

@@ -1,6 +1,7 @@
 """A client library for the referee servers of both games (impl/server/PROTOCOL.md):
-``Client`` to play or observe, its errors, the wire messages, and ``LocalServer``
-to run a server in this process."""
+``Client`` to play or observe, and its errors.  ``wire`` holds the protocol's
+lines; ``local.LocalServer`` runs our server in a thread of this process (it is
+the one module here that imports the server)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from .errors import (
     ClientError,
     ClientTimeout,
     ConnectionLost,
-    GameOver,
     MoveRefused,
+    NotPlaying,
     ProtocolError,
     Refused,
     SeatRefused,
@@ -23,8 +24,8 @@ __all__ = [
     "ClientTimeout",
     "ConnectFailed",
     "ConnectionLost",
-    "GameOver",
     "MoveRefused",
+    "NotPlaying",
     "ProtocolError",
     "Refused",
     "Result",

@@ -33,7 +33,7 @@ from impl.engines import get_engine
 from spec import result as R
 
 from . import wire as W
-from .errors import ClientTimeout, ConnectionLost, GameOver, MoveRefused, ProtocolError, SeatRefused
+from .errors import ClientError, ClientTimeout, ConnectionLost, MoveRefused, NotPlaying, ProtocolError, SeatRefused
 
 TERMINATIONS = ("move", "resignation", "agreement", "time", "disconnect", "error")
 """How a game ended, in the words of the server's records (PROTOCOL.md §13)."""
@@ -230,7 +230,7 @@ class Client:
 
     def _seat(self, request: str) -> None:
         if self._seated:
-            raise GameOver("already seated")
+            raise ClientError("already seated")
         self._send(request)
         msg = self._read()
         if isinstance(msg, W.Refused):
@@ -317,7 +317,7 @@ class Client:
 
     def _player_side(self) -> int:
         if self.side is None:
-            raise GameOver("observers may not act" if self.observing else "the game has not started")
+            raise NotPlaying("observers may not act" if self.observing else "the game has not started")
         return self.side
 
     def _act(self, request: str) -> None:
@@ -325,7 +325,7 @@ class Client:
         line it sends everyone (§7: 20x then 31x/32x; §8: 204/205/206 then 32x/33x)."""
         self._player_side()
         if self.over:
-            raise GameOver(f"the game is over ({self.describe_result()}): cannot send {request!r}")
+            raise NotPlaying(f"the game is over ({self.describe_result()}): cannot send {request!r}")
         self.poll()  # whatever has arrived: the game may have ended meanwhile
         if self.over:
             return

@@ -43,5 +43,6 @@ class ClientTimeout(ClientError):
     """The server sent nothing for longer than the client's timeout."""
 
 
-class GameOver(ClientError):
-    """A request made after the game ended."""
+class NotPlaying(ClientError):
+    """A request in play made when we cannot play: before the game has started,
+    after it has ended, or as an observer."""
