@@ -39,9 +39,10 @@ def test_random_against_random_alternating_sides(tmp_path: Path) -> None:
 
 def test_referee_match_with_command_line_players() -> None:
     """Player A by placeholders, player B by the environment; search stats in the table."""
-    a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 0.02"
+    # Seeded, and depth-bound rather than time-bound: the same games every run.
+    a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 10 --depth 4"
     env = '"$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"'
-    b = f"sh -c 'exec {PYTHON} -m impl.cli player random {env}'"
+    b = f"sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
     command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -50,7 +50,7 @@ def test_random_against_random(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("search_side", [0, 1])
 def test_search_beats_random(game: str, search_side: int) -> None:
-    search = SearchPlayer(budget=0.02)
+    search = SearchPlayer(budget=10.0, max_depth=3)  # depth-bound, not time-bound: the same game every run
     chosen: list[Player] = [RandomPlayer(search_side), RandomPlayer(search_side)]
     chosen[search_side] = search
     a, b = match(game, chosen[0], chosen[1])
@@ -101,12 +101,11 @@ def test_referee_player_command() -> None:
     """``referee player random`` in its own process, against a search player here."""
     with server("gothello") as local:
         command = [sys.executable, "-m", "impl.cli", "player", "random", "gothello", "--port", str(local.port)]
-        proc = subprocess.Popen(
-            [*command, "--side", "white"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+        command += ["--side", "white", "--seed", "7"]
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         client = connect("gothello", local.port)
         client.seat("black")
-        result = play(client, SearchPlayer(budget=0.02))
+        result = play(client, SearchPlayer(budget=10.0, max_depth=3))
         out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 0, err
     assert result == Result(0, "move")

@@ -37,13 +37,14 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
     p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    p.add_argument("--depth", type=int, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     p.set_defaults(run=run)
 
 
-def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None) -> Player:
-    return SearchPlayer(budget) if kind == "search" else PLAYERS[kind](seed)
+def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64) -> Player:
+    return SearchPlayer(budget, depth) if kind == "search" else PLAYERS[kind](seed)
 
 
 def setup_logging(quiet: bool) -> None:
@@ -57,9 +58,9 @@ def setup_logging(quiet: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.quiet)
-    if args.budget <= 0:
-        raise SystemExit("referee player: --budget must be positive")
-    player = make_player(args.kind, args.budget, args.seed)
+    if args.budget <= 0 or args.depth < 1:
+        raise SystemExit("referee player: --budget must be positive, --depth at least 1")
+    player = make_player(args.kind, args.budget, args.seed, args.depth)
     try:
         with Client.connect(args.game, args.host, args.server, args.port) as client:
             client.seat(args.side, args.name if args.name is not None else player.name)
