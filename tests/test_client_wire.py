@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, ProtocolError
+from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, ProtocolError, Result
 from impl.client import wire as W
 
 from .clientkit import FakeServer, send
@@ -185,3 +185,19 @@ def test_no_server_is_connect_failed() -> None:
     sock.close()
     with pytest.raises(ConnectFailed, match=f"cannot connect to the awari server at 127.0.0.1:{port}"):
         Client.connect("awari", port=port)
+
+
+def test_399_aborts_the_game_without_a_result() -> None:
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, "000 0.9.1 version Gothello server says hello!")
+        line()
+        send(conn, "100 Request accepted", "351 You will play white")
+        send(conn, "399 Unknown problem: the referee failed, game aborted")
+
+    srv = fake(script)
+    client = Client.connect("gothello", port=srv.port, timeout=5)
+    client.seat("white")
+    client.wait()
+    assert client.result == Result(None, "error")
+    assert client.describe_result() == "aborted (the referee failed)"
+    srv.close()
