@@ -46,14 +46,20 @@ def awari_game(
 @st.composite
 def awari_positions(draw: st.DrawFn) -> A.AwariBoard:
     """Any well-formed AwariBoard: 48 stones over 12 pits and 2 stores."""
-    if draw(st.booleans()):
+    mode = draw(st.integers(0, 2))
+    if mode == 0:  # any split, often a finished game (a score of 25 or more)
         on_board = draw(st.one_of(st.integers(0, 48), st.integers(0, 12), st.just(48)))
         north = draw(st.integers(0, 48 - on_board))
+    elif mode == 1:  # a game in play: no score above 24
+        on_board = draw(st.integers(0, 24).map(lambda n: 48 - n))
+        north = draw(st.integers(0, 48 - on_board))
     else:  # both scores close to the winning margin of 25
-        north = draw(st.integers(16, 24))
-        on_board = 48 - north - draw(st.integers(16, min(24, 48 - north)))
-    rows = draw(st.sampled_from((range(12), range(6), range(6, 12))))  # sometimes a row is empty
-    support = draw(st.one_of(st.just(list(rows)), st.lists(st.sampled_from(rows), min_size=1, max_size=3)))
+        north = draw(st.integers(18, 24))
+        on_board = 48 - north - draw(st.integers(18, min(24, 48 - north)))
+    rows = draw(st.sampled_from((range(12), range(12), range(12), range(6), range(6, 12))))  # a row may be empty
+    support = list(rows)
+    if draw(st.integers(0, 3)) == 0:  # the stones piled in a few pits
+        support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=3))
     board = [0] * 12
     for pit in draw(st.lists(st.sampled_from(support), min_size=on_board, max_size=on_board)):
         board[pit] += 1
@@ -79,7 +85,7 @@ def awari_arbitrary(draw: st.DrawFn) -> A.AwariGame:
     """Any well-formed AwariGame."""
     s = draw(awari_positions())
     positions = set(draw(st.lists(awari_positions(), max_size=3)))
-    if draw(st.booleans()):
+    if draw(st.integers(0, 7)) == 0:  # the game is over by repetition
         positions.add(s)
     successors = _successors(s)
     if successors:
@@ -89,18 +95,26 @@ def awari_arbitrary(draw: st.DrawFn) -> A.AwariGame:
 
 def _awari_playout(draw: st.DrawFn, g: A.AwariGame, max_steps: int) -> A.AwariGame:
     """g after a random playout on the fast engine: mostly legal moves, sometimes
-    any pit; at the end of the game it usually stops, and sometimes goes on."""
+    any pit.  Either a random number of steps, stopping (usually) at the end of the
+    game, or to the end of the game and then a few steps back: the moves that end
+    games are then exercised too."""
     engine = ImplAwari()
     state = engine.from_spec(g)
-    for _ in range(draw(st.integers(0, max_steps))):
+    to_the_end = draw(st.booleans())
+    steps = max_steps if to_the_end else draw(st.integers(0, max_steps))
+    trail = [state]
+    for _ in range(steps):
         legal = engine.legal_moves(state)
-        if not legal and draw(st.integers(0, 3)) == 0:
+        if not legal and (to_the_end or draw(st.integers(0, 3)) == 0):
             break
         if legal and draw(st.integers(0, 5)) > 0:
             action = legal[draw(st.integers(0, len(legal) - 1))]
         else:
             action = draw(awari_actions)
         _, state = engine.apply(state, action)
+        trail.append(state)
+    if to_the_end:
+        state = trail[-1 - draw(st.integers(0, min(4, len(trail) - 1)))]
     return engine.to_spec(state)
 
 
