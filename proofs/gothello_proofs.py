@@ -1,0 +1,498 @@
+"""Well-foundedness of GothelloTurn, literal and corrected, by z3 over every 5×5 board,
+side to move, action and history (proofs/gothello_smt.py has the encoding).
+
+  (a) disjoint      no two disjuncts hold together
+  (b) total         some disjunct holds
+  (c) deterministic each disjunct allows one after-state and result
+  (d) satisfiable   each disjunct holds somewhere
+  (e) defined       which disjuncts hold does not depend on an undefined term
+                    (history 1 of ⟨⟩, history 2 of a shorter history)
+  invariants        illegal actions change nothing; a placement adds one stone and
+                    recolours only whole captured opposing groups, all of them
+
+On the literal schemas every failure is classified: each erratum comes with a
+predicate on the before-state, z3 proves that every counterexample satisfies one of
+them, and one witness per erratum is decoded and replayed on spec/gothello.py.
+
+Run: ``python -m proofs.gothello_proofs`` (exit 1 on any unexpected result).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from proofs import gothello_smt as E
+from proofs.gothello_smt import Frame, Post, Pre, Relation
+from spec import gothello as S
+from spec.z import Fun
+
+Classifier = Callable[[Pre], Any]
+
+
+# ─── Decoding a model into the spec's terms ───────────────────────────────────
+
+
+def square(i: int) -> S.SQUARE:
+    return (i // 5 + 1, i % 5 + 1)
+
+
+def action_of(code: int) -> S.MOVE:
+    return S.pass_ if code == E.PASS else S.move(square(code))
+
+
+def board_of(black: int, white: int) -> S.BOARD:
+    def val(i: int) -> S.SQUAREVAL:
+        if black >> i & 1:
+            return S.stone(S.PLAYER.black)
+        if white >> i & 1:
+            return S.stone(S.PLAYER.white)
+        return S.blank
+
+    return Fun((square(i), val(i)) for i in range(E.N))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A concrete before-state and action, as the spec's terms."""
+
+    game: S.GothelloGame
+    action: S.MOVE
+
+    def __str__(self) -> str:
+        stones = ", ".join(
+            f"{'b' if v == S.stone(S.PLAYER.black) else 'w'} {'abcde'[s[0] - 1]}{s[1]}"
+            for s, v in sorted(self.game.board)
+            if v != S.blank
+        )
+        hist = ", ".join(repr(m) for m in self.game.history)
+        return f"[{stones or 'empty'}] {self.game.to_move.name} to move, history ⟨{hist}⟩, action {self.action!r}"
+
+
+def witness(model: Any, pre: Pre) -> Witness:
+    def num(x: Any) -> int:
+        return int(model.eval(x, model_completion=True).as_long())
+
+    hlen = num(pre.hlen)
+    history = tuple(action_of(num(h)) for h in (pre.h1, pre.h2)[:hlen])
+    to_move = S.PLAYER.white if z3.is_true(model.eval(pre.white, model_completion=True)) else S.PLAYER.black
+    game = S.GothelloGame(board_of(num(pre.black), num(pre.white_stones)), to_move, history)
+    return Witness(game, action_of(num(pre.action)))
+
+
+def assignment(game: S.GothelloGame, action: S.MOVE, pre: Pre, h_free: bool = False) -> list[tuple[Any, Any]]:
+    """The values of ``pre`` for a spec state (histories longer than 2 keep their
+    first two actions: the abstraction).  With ``h_free`` the undefined hᵢ are left
+    out (free); otherwise they are 0."""
+    black = sum(1 << i for i in range(E.N) if game.board[square(i)] == S.stone(S.PLAYER.black))
+    white = sum(1 << i for i in range(E.N) if game.board[square(i)] == S.stone(S.PLAYER.white))
+    hs = [code(m) for m in game.history[:2]]
+    pairs = [
+        (pre.black, E.bv(black)),
+        (pre.white_stones, E.bv(white)),
+        (pre.white, z3.BoolVal(game.to_move == S.PLAYER.white)),
+        (pre.action, z3.BitVecVal(code(action), 5)),
+        (pre.hlen, z3.BitVecVal(min(len(game.history), 2), 2)),
+    ]
+    pairs += [(h, z3.BitVecVal(v, 5)) for h, v in zip((pre.h1, pre.h2), hs, strict=False)]
+    if not h_free:
+        pairs += [(h, z3.BitVecVal(0, 5)) for h in (pre.h1, pre.h2)[len(hs) :]]
+    return pairs
+
+
+def concrete(game: S.GothelloGame, action: S.MOVE, pre: Pre, h_free: bool = False) -> Any:
+    """Constraints fixing ``pre`` to a spec state (see ``assignment``)."""
+    return z3.And([x == v for x, v in assignment(game, action, pre, h_free)])
+
+
+def code(m: S.MOVE) -> int:
+    if isinstance(m, S.move):
+        file, rank = m.square
+        return 5 * (file - 1) + (rank - 1)
+    return E.PASS
+
+
+# ─── Queries ──────────────────────────────────────────────────────────────────
+
+
+def solve(*constraints: Any, timeout_ms: int = 600_000) -> Any:
+    """A model of the constraints, or None when they are unsatisfiable.  Quantifier-
+    free queries go to z3's bit-blasting QF_BV solver, which is faster on them."""
+    quantified = any(_has_quantifier(c) for c in constraints)
+    s = z3.Solver() if quantified else z3.SolverFor("QF_BV")
+    s.set("timeout", timeout_ms)
+    s.add(*constraints)
+    verdict = s.check()
+    if verdict == z3.unknown:
+        raise RuntimeError(f"z3 returned unknown: {s.reason_unknown()}")
+    return s.model() if verdict == z3.sat else None
+
+
+def _has_quantifier(e: Any) -> bool:
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if z3.is_quantifier(x):
+            return True
+        if x.get_id() not in seen:
+            seen.add(x.get_id())
+            todo.extend(x.children())
+    return False
+
+
+def holds(rel: Relation, pre: Pre, tag: str) -> Any:
+    """pre D: some after-state and result satisfy D (∃ post • D)."""
+    post = Post.fresh(tag)
+    return z3.Exists(post.variables(), z3.And(post.wellformed(), rel(pre, post)))
+
+
+def with_undefined(pre: Pre, h1: Any, h2: Any) -> Pre:
+    return Pre(pre.black, pre.white_stones, pre.white, pre.action, pre.hlen, h1, h2)
+
+
+# ─── Errata as predicates on the before-state ─────────────────────────────────
+
+
+def g10(pre: Pre) -> Any:
+    """G10: a placement on an occupied square (Blocked lacks board s = blank)."""
+    return Frame.of(pre).occupied()
+
+
+def g6(pre: Pre) -> Any:
+    """G6: a pass that does not follow a pass (GothelloPass never holds)."""
+    return z3.And(pre.action == E.PASS, pre.hlen != 0, pre.h1 != E.PASS)
+
+
+def g7(pre: Pre) -> Any:
+    """G7: a pass on the empty history: history 1 is undefined (with G6)."""
+    return z3.And(pre.action == E.PASS, pre.hlen == 0)
+
+
+def g8(pre: Pre) -> Any:
+    """G8: an illegal attempt is recorded in the history (every illegal placement)."""
+    return z3.Not(Frame.of(pre).is_pass)
+
+
+def g3(pre: Pre) -> Any:
+    """G3: an opposing group adjoining the placed stone is left without liberties."""
+    f = Frame.of(pre)
+    blank = f.blank & ~f.sbit
+    return z3.Or(
+        [z3.And(t & f.theirs != 0, E.liberties(E.group(t, f.theirs), blank) == 0) for t in E.directions(f.sbit)]
+    )
+
+
+@dataclass
+class Finding:
+    theorem: str
+    reading: str
+    what: str
+    errata: tuple[str, ...]
+    witness: Witness | None
+    replay: str
+
+
+@dataclass
+class Report:
+    """Findings of one reading, and the timings of each theorem."""
+
+    reading: str
+    findings: list[Finding]
+    timings: dict[str, float]
+    problems: list[str]
+
+    def fail(self, message: str) -> None:
+        self.problems.append(message)
+        print("  UNEXPECTED:", message, flush=True)
+
+
+def classify(
+    report: Report,
+    theorem: str,
+    what: str,
+    failure: Callable[[Pre], Any],
+    classes: dict[str, Classifier],
+    replay: Callable[[Witness], str],
+) -> None:
+    """Find a witness of each erratum class among the failures, then prove that no
+    failure lies outside every class (a new finding if one does)."""
+    pre = Pre.fresh()
+    base = z3.And(pre.wellformed(), failure(pre))
+    if solve(base) is None:
+        return
+    for errata, predicate in classes.items():
+        model = solve(base, predicate(pre))
+        if model is not None:
+            w = witness(model, pre)
+            report.findings.append(Finding(theorem, report.reading, what, tuple(errata.split("+")), w, replay(w)))
+    outside = solve(base, *[z3.Not(p(pre)) for p in classes.values()])
+    if outside is not None:
+        w = witness(outside, pre)
+        report.findings.append(Finding(theorem, report.reading, what, ("NEW",), w, replay(w)))
+        report.fail(f"{theorem} {what}: a counterexample matching no erratum: {w} — {replay(w)}")
+
+
+def names_on(reading: str, w: Witness) -> str:
+    turn = S.GothelloTurn_literal if reading == "literal" else S.GothelloTurn
+    outcomes = turn(w.game, w.action)
+    return "spec: " + (
+        ", ".join(o.schema + (f" (only if {o.undefined} is pass)" if o.undefined else "") for o in outcomes)
+        or "no disjunct holds"
+    )
+
+
+# ─── The theorems ─────────────────────────────────────────────────────────────
+
+
+def timed(report: Report, name: str, run: Callable[[], None]) -> None:
+    start = time.perf_counter()
+    run()
+    report.timings[name] = time.perf_counter() - start
+    print(f"  {name}: {report.timings[name]:.1f} s", flush=True)
+
+
+def both(r1: Relation, r2: Relation) -> Callable[[Pre], Any]:
+    """pre r1 ∧ pre r2."""
+    return lambda pre: z3.And(holds(r1, pre, "1"), holds(r2, pre, "2"))
+
+
+def disjoint(report: Report, rels: dict[str, Relation], expected: dict[tuple[str, str], dict[str, Classifier]]) -> None:
+    for (n1, r1), (n2, r2) in itertools.combinations(rels.items(), 2):
+        classes = expected.get((n1, n2), {})
+        classify(
+            report,
+            "(a) disjoint",
+            f"{n1} ∧ {n2}",
+            both(r1, r2),
+            classes,
+            lambda w: names_on(report.reading, w),
+        )
+
+
+def total(report: Report, rels: dict[str, Relation], classes: dict[str, Classifier]) -> None:
+    classify(
+        report,
+        "(b) total",
+        "no disjunct holds",
+        lambda pre: z3.And([z3.Not(holds(r, pre, n)) for n, r in rels.items()]),
+        classes,
+        lambda w: names_on(report.reading, w),
+    )
+
+
+def deterministic(report: Report, rels: dict[str, Relation]) -> None:
+    for name, rel in rels.items():
+        p1, p2 = Post.fresh("1"), Post.fresh("2")
+
+        def two(pre: Pre, rel: Relation = rel, p1: Post = p1, p2: Post = p2) -> Any:
+            return z3.And(p1.wellformed(), p2.wellformed(), rel(pre, p1), rel(pre, p2), p1.differs(p2))
+
+        classify(
+            report, "(c) deterministic", f"{name} has two outcomes", two, {}, lambda w: names_on(report.reading, w)
+        )
+
+
+def satisfiable(report: Report, rels: dict[str, Relation], dead: dict[str, str]) -> None:
+    for name, rel in rels.items():
+        pre, post = Pre.fresh(), Post.fresh("")
+        model = solve(pre.wellformed(), post.wellformed(), rel(pre, post))
+        if model is None:
+            errata = dead.get(name)
+            report.findings.append(
+                Finding("(d) satisfiable", report.reading, f"{name} never holds", (errata or "NEW",), None, "")
+            )
+            if errata is None:
+                report.fail(f"(d) {name} never holds")
+        else:
+            w = witness(model, pre)
+            if name not in names_on(report.reading, w):
+                report.fail(f"(d) z3 says {name} holds on {w}, the spec says {names_on(report.reading, w)}")
+
+
+def defined(report: Report, rels: dict[str, Relation], classes: dict[str, Classifier]) -> None:
+    """(e) Whether each disjunct holds is the same under every value of the undefined
+    terms: history 1 when #history = 0, history 2 when #history < 2."""
+    for name, rel in rels.items():
+        u1, u2 = z3.BitVec("u1", 5), z3.BitVec("u2", 5)
+
+        def depends(pre: Pre, rel: Relation = rel, u1: Any = u1, u2: Any = u2) -> Any:
+            other = with_undefined(pre, z3.If(pre.hlen == 0, u1, pre.h1), z3.If(pre.hlen != 2, u2, pre.h2))
+            return z3.And(z3.ULE(u1, E.PASS), z3.ULE(u2, E.PASS), holds(rel, pre, "a") != holds(rel, other, "b"))
+
+        classify(
+            report,
+            "(e) defined",
+            f"{name} depends on an undefined term",
+            depends,
+            classes,
+            lambda w: names_on(report.reading, w),
+        )
+
+
+def illegal_changes_nothing(report: Report, rels: dict[str, Relation], classes: dict[str, Classifier]) -> None:
+    for name, rel in rels.items():
+        post = Post.fresh("")
+
+        def changes(pre: Pre, rel: Relation = rel, post: Post = post) -> Any:
+            return z3.And(
+                post.wellformed(), rel(pre, post), post.result == E.ILLEGAL, z3.Not(Frame.of(pre).xi_game(post))
+            )
+
+        classify(
+            report,
+            "(i) illegal changes nothing",
+            f"{name} changes the state",
+            changes,
+            classes,
+            lambda w: names_on(report.reading, w),
+        )
+
+
+def placement_laws(
+    report: Report, rel: Relation, classes: dict[str, dict[str, Classifier]], abstract: bool = False
+) -> None:
+    """(ii) a placement adds exactly one stone, on s, of the mover's colour;
+    (iii) it recolours only opposing stones, in whole groups without liberties in
+    cboard, each adjoining s; (iv) every such group is recoloured.
+
+    With ``abstract`` the corrected groups are any sets satisfying the group lemmas
+    (E.AbstractGroups), which the unrolled closure does (``group_lemmas_hold``)."""
+    post = Post.fresh("")
+    groups = E.AbstractGroups() if abstract else None
+
+    def parts(pre: Pre) -> tuple[Frame, Any, Any, Any]:
+        f = Frame.of(pre)
+        mine_ = z3.If(pre.white, post.white_stones, post.black)
+        changed = ((pre.black ^ post.black) | (pre.white_stones ^ post.white_stones)) & ~f.sbit
+        return f, mine_, changed, f.blank & ~f.sbit
+
+    def adds_one(pre: Pre) -> Any:
+        f, mine_, _, blank_c = parts(pre)
+        blank_ = E.bv(E.FULL) & ~(post.black | post.white_stones)
+        return z3.And(blank_ == blank_c, mine_ & f.sbit != 0)
+
+    def recolours_whole_captured_groups(pre: Pre) -> Any:
+        f, mine_, changed, blank_c = parts(pre)
+        near = E.bv(0)
+        for t in E.directions(f.sbit):
+            near = near | z3.If(t & f.theirs != 0, E.group(t, f.theirs), E.bv(0))
+        return z3.And(
+            changed & ~f.theirs == 0,  # only opposing stones change…
+            changed & ~mine_ == 0,  # …to the mover's colour
+            E.adj(changed) & f.theirs & ~changed == 0,  # whole groups
+            E.adj(changed) & blank_c == 0,  # without liberties in cboard
+            changed & ~near == 0,  # adjoining s
+        )
+
+    def captures_all(pre: Pre) -> Any:
+        f, _, changed, blank_c = parts(pre)
+        return z3.And(
+            [
+                z3.Implies(z3.And(t & f.theirs != 0, E.liberties(E.group(t, f.theirs), blank_c) == 0), t & changed != 0)
+                for t in E.directions(f.sbit)
+            ]
+        )
+
+    for law, prop in (
+        ("(ii) a placement adds one stone", adds_one),
+        ("(iii) only captured groups change colour", recolours_whole_captured_groups),
+        ("(iv) every captured group changes colour", captures_all),
+    ):
+
+        def fails(pre: Pre, prop: Callable[[Pre], Any] = prop) -> Any:
+            E.ABSTRACT = groups
+            try:
+                claim = z3.And(post.wellformed(), rel(pre, post), z3.Not(prop(pre)))
+                return z3.And(claim, *(groups.lemmas if groups else []))
+            finally:
+                E.ABSTRACT = None
+
+        classify(report, law, "GothelloMove", fails, classes.get(law, {}), lambda w: names_on(report.reading, w))
+
+
+def closure_bounds_are_fixpoints(report: Report) -> None:
+    """The unrolled closures have reached their fixpoint (one more step adds nothing),
+    and the unrolled group satisfies the lemmas that AbstractGroups assumes — for
+    every seed of at most one square and every set of stones.  One query per seed:
+    z3 folds a constant seed through the unrolling, which is much faster."""
+    stones = z3.BitVec("stones", E.N)
+    for seed in [E.bv(0)] + [E.bv(1 << i) for i in range(E.N)]:
+        # The corrected group's fixpoint is its last lemma (closed under adjacency).
+        for lemma in E.group_lemmas(seed, stones, E.group_unrolled(seed, stones)).children():
+            if solve(z3.Not(lemma)) is not None:
+                report.fail(f"the unrolled group does not satisfy the group lemma {lemma}")
+        literal = E.group_literal(seed, stones)
+        if solve(literal | (E.adj_literal(literal) & stones) != literal) is not None:
+            report.fail(f"group_literal: {E.ITERATIONS} steps do not reach the fixpoint")
+
+
+# ─── Both readings ────────────────────────────────────────────────────────────
+
+LITERAL_OVERLAPS: dict[tuple[str, str], dict[str, Classifier]] = {
+    ("GothelloIllegalMoveNonblank", "GothelloIllegalMoveBlocked"): {"G10": g10},
+}
+LITERAL_GAPS: dict[str, Classifier] = {"G6": g6, "G6+G7": g7}
+LITERAL_DEAD = {"GothelloPass": "G6"}
+LITERAL_UNDEFINED: dict[str, Classifier] = {"G7": g7}
+LITERAL_ILLEGAL: dict[str, Classifier] = {"G8": g8}
+LITERAL_PLACEMENT: dict[str, dict[str, Classifier]] = {"(iv) every captured group changes colour": {"G3": g3}}
+
+
+def run_literal() -> Report:
+    report = Report("literal", [], {}, [])
+    rels = E.LITERAL
+    timed(report, "(a) disjoint", lambda: disjoint(report, rels, LITERAL_OVERLAPS))
+    timed(report, "(b) total", lambda: total(report, rels, LITERAL_GAPS))
+    timed(report, "(c) deterministic", lambda: deterministic(report, rels))
+    timed(report, "(d) satisfiable", lambda: satisfiable(report, rels, LITERAL_DEAD))
+    timed(report, "(e) defined", lambda: defined(report, rels, LITERAL_UNDEFINED))
+    timed(report, "(i) illegal", lambda: illegal_changes_nothing(report, rels, LITERAL_ILLEGAL))
+    timed(report, "(ii–iv) placement", lambda: placement_laws(report, rels["GothelloMove"], LITERAL_PLACEMENT))
+    return report
+
+
+def run_corrected() -> Report:
+    report = Report("corrected", [], {}, [])
+    rels = E.CORRECTED
+    timed(report, "bounds", lambda: closure_bounds_are_fixpoints(report))
+    timed(report, "(a) disjoint", lambda: disjoint(report, rels, {}))
+    timed(report, "(b) total", lambda: total(report, rels, {}))
+    timed(report, "(c) deterministic", lambda: deterministic(report, rels))
+    timed(report, "(d) satisfiable", lambda: satisfiable(report, rels, {}))
+    timed(report, "(e) defined", lambda: defined(report, rels, {}))
+    timed(report, "(i) illegal", lambda: illegal_changes_nothing(report, rels, {}))
+    timed(report, "(ii–iv) placement", lambda: placement_laws(report, rels["GothelloMove"], {}, abstract=True))
+    return report
+
+
+EXPECTED_LITERAL_ERRATA = frozenset({"G3", "G6", "G7", "G8", "G10"})
+
+
+def main() -> int:
+    start = time.perf_counter()
+    print("GothelloTurn, literal", flush=True)
+    literal = run_literal()
+    for f in literal.findings:
+        print(f"  {f.theorem}: {f.what} → {'+'.join(f.errata)}\n      {f.witness or ''}  {f.replay}")
+    found = {e for f in literal.findings for e in f.errata}
+    if found != EXPECTED_LITERAL_ERRATA:
+        literal.fail(f"literal findings {sorted(found)}, expected {sorted(EXPECTED_LITERAL_ERRATA)}")
+    print("GothelloTurn, corrected", flush=True)
+    corrected = run_corrected()
+    for f in corrected.findings:
+        corrected.fail(f"{f.theorem}: {f.what}: {f.witness} {f.replay}")
+    print(f"total {time.perf_counter() - start:.1f} s")
+    problems = literal.problems + corrected.problems
+    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
