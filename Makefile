@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench serve play clean
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc serve play clean
 
 all: verify
 
@@ -46,9 +46,15 @@ play: $(STAMP)
 	$(VENV)/bin/referee play --game $(GAME) $(if $(SIDE),--side '$(SIDE)') $(if $(BUDGET),--budget $(BUDGET)) \
 		$(if $(TIME),--time $(TIME))
 
-bench: $(STAMP)
+# Optional: compile the fast engines with mypyc (the pure-Python sources stay the fallback).
+mypyc: $(STAMP)
+	$(PY) -m impl._build
+
+# The engine bench times the mypyc build and the pure-Python sources, so it builds first.
+bench: mypyc
 	$(PY) -m impl.bench_engines
 	$(PY) -m impl.server.bench
 
 clean:
-	rm -rf $(VENV) .hypothesis .mypy_cache .ruff_cache
+	-test -x $(PY) && $(PY) -m impl._build --clean
+	rm -rf $(VENV) build .hypothesis .mypy_cache .ruff_cache
