@@ -10,6 +10,7 @@ def position(pits: dict[str, int], north: int, south: int, to_move: PLAYER) -> A
     board = [0] * 12
     for name, n in pits.items():
         board[PIT[name]] = n
+    assert sum(board) + north + south == 48, "an AwariBoard holds 48 stones"
     return AwariBoard(tuple(board), (north, south), to_move)
 
 

@@ -32,17 +32,6 @@ awari_actions = st.sampled_from(tuple(A.PIT))
 """Any pit: on either side, empty or not."""
 
 
-def awari_game(
-    pits: dict[str, int], north: int, south: int, to_move: A.PLAYER, positions: frozenset[A.AwariBoard] = frozenset()
-) -> A.AwariGame:
-    """An AwariGame from its non-empty pits by name (for pinned examples)."""
-    board = [0] * 12
-    for name, n in pits.items():
-        board[A.PIT[name]] = n
-    assert sum(board) + north + south == 48, "an AwariBoard holds 48 stones"
-    return A.AwariGame(tuple(board), (north, south), to_move, positions)
-
-
 @st.composite
 def awari_positions(draw: st.DrawFn) -> A.AwariBoard:
     """Any well-formed AwariBoard: 48 stones over 12 pits and 2 stores."""

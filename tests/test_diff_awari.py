@@ -15,9 +15,10 @@ from impl.spec_engine import SpecAwari
 from spec import awari as A
 from spec import result as R
 
+from .awari_states import game
+from .differential import check_observers, check_step
 from .strategies import (
     awari_arbitrary,
-    awari_game,
     awari_played,
     awari_reachable,
     awari_states,
@@ -38,45 +39,25 @@ def _after(g: A.AwariGame, pit: str) -> A.AwariBoard:
 
 _START = A.InitAwari()
 # Pinned states, each exercising one outcome of AwariRef.
-GRAND_SLAM = awari_game({"a": 1, "b": 1, "A": 3, "F": 2}, 20, 21, S)  # F takes a and b: north's row emptied
-MUST_FEED = awari_game({"A": 1, "F": 1, "c": 0}, 23, 23, S)  # north starves: A is illegal, F feeds
-CANNOT_FEED = awari_game({"A": 1}, 23, 24, S)  # north starves and no sowing reaches it
+GRAND_SLAM = game({"a": 1, "b": 1, "A": 3, "F": 2}, 20, 21, S)  # F takes a and b: north's row emptied
+MUST_FEED = game({"A": 1, "F": 1, "c": 0}, 23, 23, S)  # north starves: A is illegal, F feeds
+CANNOT_FEED = game({"A": 1}, 23, 24, S)  # north starves and no sowing reaches it
 REPEATS = A.game_of(A.θAwariBoard(_START), frozenset({_after(_START, "A")}))  # sowing A repeats a position
-WIN_MARGIN = awari_game({"a": 2, "B": 3}, 25, 18, N)  # already over: north has 25
-NO_MOVE = awari_game({"A": 5}, 20, 23, N)  # north, to move, has no stones
-CAPTURE_TO_25 = awari_game({"a": 1, "b": 3, "F": 1}, 20, 23, S)  # F captures a: south reaches 25
-LAPS = awari_game({"A": 30}, 9, 9, S)  # 30 stones sown round the board
-FINISHED = awari_game({}, 24, 24, N)  # an emptied board: NoMove on every action
-STRANDED = awari_game({"b": 1, "F": 1}, 22, 24, S)  # F empties south's row; north cannot feed it back
+WIN_MARGIN = game({"a": 2, "B": 3}, 25, 18, N)  # already over: north has 25
+NO_MOVE = game({"A": 5}, 20, 23, N)  # north, to move, has no stones
+CAPTURE_TO_25 = game({"a": 1, "b": 3, "F": 1}, 20, 23, S)  # F captures a: south reaches 25
+LAPS = game({"A": 30}, 9, 9, S)  # 30 stones sown round the board
+FINISHED = game({}, 24, 24, N)  # an emptied board: NoMove on every action
+STRANDED = game({"b": 1, "F": 1}, 22, 24, S)  # F empties south's row; north cannot feed it back
 PINNED = (GRAND_SLAM, MUST_FEED, CANNOT_FEED, REPEATS, WIN_MARGIN, NO_MOVE, CAPTURE_TO_25, LAPS, FINISHED, STRANDED)
-
-
-def check_step(engine: Any, g: A.AwariGame, action: A.PIT) -> None:
-    """One referee step: the same result and the same next state."""
-    expected_result, expected_next = A.referee(g, action)
-    state = engine.from_spec(g)
-    assert engine.to_spec(state) == g, "from_spec / to_spec round trip"
-    result, after = engine.apply(state, action)
-    assert result == expected_result, f"{action.name} in {g}"
-    assert engine.to_spec(after) == expected_next, f"{action.name} in {g}"
-
-
-def check_observers(engine: Any, g: A.AwariGame) -> None:
-    """Everything else the interface shows of a state."""
-    state = engine.from_spec(g)
-    assert engine.to_move(state) == SPEC.to_move(g)
-    assert engine.is_over(state) == SPEC.is_over(g)
-    assert engine.legal_moves(state) == SPEC.legal_moves(g)
-    assert engine.counts(state) == SPEC.counts(g)
-    assert engine.render(state) == SPEC.render(g)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
 @pytest.mark.parametrize("g", PINNED, ids=lambda g: str(g.board))
 def test_pinned_states(engine: Any, g: A.AwariGame) -> None:
     for action in A.PIT:
-        check_step(engine, g, action)
-    check_observers(engine, g)
+        check_step(SPEC, engine, g, action)
+    check_observers(SPEC, engine, g)
 
 
 def test_pinned_states_show_their_outcomes() -> None:
@@ -96,7 +77,7 @@ def test_pinned_states_show_their_outcomes() -> None:
 @given(g=awari_reachable())
 def test_reachable_states_every_action(engine: Any, g: A.AwariGame) -> None:
     for action in A.PIT:
-        check_step(engine, g, action)
+        check_step(SPEC, engine, g, action)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
@@ -105,13 +86,13 @@ def test_reachable_states_every_action(engine: Any, g: A.AwariGame) -> None:
 @example(g=STRANDED)
 def test_arbitrary_states_every_action(engine: Any, g: A.AwariGame) -> None:
     for action in A.PIT:
-        check_step(engine, g, action)
+        check_step(SPEC, engine, g, action)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
 @given(g=awari_states)
 def test_observers(engine: Any, g: A.AwariGame) -> None:
-    check_observers(engine, g)
+    check_observers(SPEC, engine, g)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)

@@ -15,6 +15,7 @@ from impl.spec_engine import SpecGothello
 from spec import gothello as G
 from spec import result as R
 
+from .differential import check_observers, check_step
 from .strategies import (
     SQUARES,
     gothello_arbitrary,
@@ -50,32 +51,12 @@ FIRST_PASS = gothello_game([".....", ".....", ".....", ".....", "....."], B)  # 
 PINNED = (BLOCKED, CAPTURE, JOINS, ALREADY_DEAD, DEAD_NEIGHBOUR, PASSED, FINISHED, FULL, FIRST_PASS)
 
 
-def check_step(engine: Any, g: G.GothelloGame, action: G.MOVE) -> None:
-    """One referee step: the same result and the same next state."""
-    expected_result, expected_next = G.referee(g, action)
-    state = engine.from_spec(g)
-    assert engine.to_spec(state) == g, "from_spec / to_spec round trip"
-    result, after = engine.apply(state, action)
-    assert result == expected_result, f"{action!r} in {g}"
-    assert engine.to_spec(after) == expected_next, f"{action!r} in {g}"
-
-
-def check_observers(engine: Any, g: G.GothelloGame) -> None:
-    """Everything else the interface shows of a state."""
-    state = engine.from_spec(g)
-    assert engine.to_move(state) == SPEC.to_move(g)
-    assert engine.is_over(state) == SPEC.is_over(g)
-    assert engine.legal_moves(state) == SPEC.legal_moves(g)
-    assert engine.counts(state) == SPEC.counts(g)
-    assert engine.render(state) == SPEC.render(g)
-
-
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
 @pytest.mark.parametrize("g", PINNED, ids=lambda g: "/".join(SPEC.render(g)))
 def test_pinned_states(engine: Any, g: G.GothelloGame) -> None:
     for action in ACTIONS:
-        check_step(engine, g, action)
-    check_observers(engine, g)
+        check_step(SPEC, engine, g, action)
+    check_observers(SPEC, engine, g)
 
 
 def test_pinned_states_show_their_outcomes() -> None:
@@ -95,7 +76,7 @@ def test_pinned_states_show_their_outcomes() -> None:
 @given(g=gothello_reachable())
 def test_reachable_states_every_action(engine: Any, g: G.GothelloGame) -> None:
     for action in ACTIONS:
-        check_step(engine, g, action)
+        check_step(SPEC, engine, g, action)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
@@ -104,13 +85,13 @@ def test_reachable_states_every_action(engine: Any, g: G.GothelloGame) -> None:
 @example(g=ALREADY_DEAD)
 def test_arbitrary_states_every_action(engine: Any, g: G.GothelloGame) -> None:
     for action in ACTIONS:
-        check_step(engine, g, action)
+        check_step(SPEC, engine, g, action)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
 @given(g=gothello_states)
 def test_observers(engine: Any, g: G.GothelloGame) -> None:
-    check_observers(engine, g)
+    check_observers(SPEC, engine, g)
 
 
 @pytest.mark.parametrize("engine", IMPLS, ids=lambda e: type(e).__module__)
