@@ -19,6 +19,7 @@ import pytest
 from impl.engine import KINDS
 from impl.engines import get_engine
 from impl.server import protocol as P
+from impl.server.bench import candidates
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerSpec
@@ -211,18 +212,6 @@ class Game:
     status: str = ""
     """The 32x line both players got."""
     rejected: int = 0
-
-
-def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> list[str]:
-    """Moves worth trying, in random order: Awari, one's own pits; Gothello, empty
-    squares then pass.  The server's 291 tells which are illegal."""
-    if game == "awari":
-        pits = list("ABCDEF" if side == 0 else "abcdef")
-        rng.shuffle(pits)
-        return pits
-    squares = [f"{f}{r}" for f in "abcde" for r in "12345" if f"{f}{r}" not in occupied]
-    rng.shuffle(squares)
-    return [*squares, "pass"]
 
 
 async def read_display(observer: Client) -> list[str]:

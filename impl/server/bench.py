@@ -98,7 +98,9 @@ class Player:
         self.writer.close()
 
 
-def _candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> list[str]:
+def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> list[str]:
+    """Moves worth trying, in random order: Awari, one's own pits; Gothello, empty
+    squares then pass.  The server's 291 tells which are illegal."""
     if game == "awari":
         pits = list("ABCDEF" if side == 0 else "abcdef")
         rng.shuffle(pits)
@@ -117,7 +119,7 @@ async def _one_game(port: int, game: str, rng: random.Random, stats: Stats) -> N
         side, serial = 0, 1
         while True:
             mover, other = players[side], players[1 - side]
-            for token in _candidates(game, side, occupied, rng):
+            for token in candidates(game, side, occupied, rng):
                 mover.writer.write(f"{serial}{' ...' if side else ''} {token}\r".encode())
                 sent = time.perf_counter()
                 reply = await mover.line()
