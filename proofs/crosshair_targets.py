@@ -1,0 +1,322 @@
+"""Thin wrappers with primitive signatures, so that crosshair can search the spec's
+own contracts where it cannot build the spec's arguments itself (proofs/README.md,
+"CrossHair"): Gothello boards are ``spec.z.Fun`` (a frozenset with a dict inside),
+AwariGame carries a set of positions, and spec.z's iter_ / closure / rtclosure are
+generic over one TypeVar on both sides (crosshair 0.0.112 crashes unifying it).
+
+Each wrapper (its decorators written out: icontract and crosshair read a condition
+from its decorator's source text) takes tuples of ints and restates the spec function's preconditions in
+a form crosshair handles well (``all(x >= 0 …) and sum(…) …``, never an ``and``
+inside ``all``; the spec's own, with their memoised invariants, left crosshair
+unable to meet them).  Its body checks that the restatement implies the spec's
+preconditions, runs the function's body and ensures that the function's own
+postconditions hold (proofs/contract_check.py).  Positions are a flag: ∅ or {θ}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from crosshair import deep_realize
+
+from proofs.contract_check import postconditions_hold, preconditions_hold
+from spec import awari as A
+from spec import gothello as G
+from spec import z as Z
+from spec.contracts import ensure, require
+from spec.z import Fun
+
+# ─── spec.z over small sets of ints ────────────────────────────────────────────
+
+Pairs = frozenset[tuple[int, int]]
+
+
+def _within(r: Pairs, n: int) -> bool:
+    return (
+        all(x >= 0 for x, _ in r)
+        and all(y >= 0 for _, y in r)
+        and all(x < n for x, _ in r)
+        and all(y < n for _, y in r)
+    )
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@ensure(lambda result: result)
+def closure(r: Pairs, n: int) -> bool:
+    return postconditions_hold(Z.closure, r=r)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@ensure(lambda result: result)
+def rtclosure(r: Pairs, n: int) -> bool:
+    carrier = frozenset(range(n))
+    return postconditions_hold(Z.rtclosure, r=r, carrier=carrier)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda k: 0 <= k <= 6)
+@require(lambda r, n: _within(r, n))
+@ensure(lambda result: result)
+def iter_(k: int, r: Pairs, n: int) -> bool:
+    carrier = frozenset(range(n))
+    return preconditions_hold(Z.iter_, n=k, r=r, carrier=carrier) and postconditions_hold(
+        Z.iter_, n=k, r=r, carrier=carrier
+    )
+
+
+# ─── Awari over tuples ─────────────────────────────────────────────────────────
+
+
+def _awari_stones(board: tuple[int, ...], north: int, south: int) -> bool:
+    return all(n >= 0 for n in board) and north >= 0 and south >= 0 and sum(board) + north + south == 48
+
+
+def _position(board: tuple[int, ...], north: int, south: int, south_to_move: bool) -> A.AwariBoard:
+    return A.AwariBoard(tuple(board), (north, south), A.PLAYER.south if south_to_move else A.PLAYER.north)
+
+
+def _game(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool) -> A.AwariGame:
+    s = _position(board, north, south, south_to_move)
+    return A.game_of(s, frozenset({s}) if seen else frozenset())
+
+
+def realized(*args: Any) -> Any:
+    """The arguments as concrete values.  The Awari schemas' bodies call contracted
+    functions with memoised invariants, on which crosshair's symbolic values fail
+    ("Unable to meet precondition"); realized, crosshair still chooses the inputs
+    by solving the wrapper's preconditions and the path so far, and runs the spec
+    concretely."""
+    return deep_realize(args)
+
+
+def _checked(f: Callable[..., Any], **kwargs: object) -> bool:
+    """The wrapper's preconditions restate f's in a form crosshair handles; check
+    that they imply f's (a failure here is a wrapper bug), then f's postconditions."""
+    if not preconditions_hold(f, **kwargs):
+        raise AssertionError(f"the wrapper admitted an input outside pre {f}")
+    return postconditions_hold(f, **kwargs)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda north, south: north < 25 and south < 25)
+@require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
+@require(lambda board, move: board[move] > 0)
+@ensure(lambda result: result)
+def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+    board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
+    return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda north, south: north < 25 and south < 25)
+@require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
+@require(lambda board, move: board[move] > 0)
+@ensure(lambda result: result)
+def Sow_Capture_literal(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+    board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
+    return _checked(A.Sow_Capture_literal, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+
+
+def _awari_check(
+    f: Callable[..., Any], board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    board, north, south, south_to_move, seen, move = realized(board, north, south, south_to_move, seen, move)
+    return _checked(f, g=_game(board, north, south, south_to_move, seen), move=A.PIT(move))
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.WinMargin, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def NoMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.NoMove, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def CannotFeed(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.CannotFeed, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.IllegalMove, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.GrandSlam, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def NormalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    return _awari_check(A.NormalMove, board, north, south, south_to_move, seen, move)
+
+
+@require(lambda board: len(board) == 12)
+@require(lambda board, north, south: _awari_stones(board, north, south))
+@require(lambda move: 0 <= move < 12)
+@ensure(lambda result: result)
+def referee(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+    """referee ensures AwariGame' and raises SpecError unless exactly one determined
+    outcome holds: a counterexample here is a well-foundedness failure."""
+    return _awari_check(A.referee, board, north, south, south_to_move, seen, move)
+
+
+# ─── Gothello over tuples ──────────────────────────────────────────────────────
+
+CELL: tuple[G.SQUAREVAL, ...] = (G.blank, G.stone(G.PLAYER.black), G.stone(G.PLAYER.white))
+"""A cell code: 0 blank, 1 black, 2 white."""
+
+
+def _square(i: int) -> G.SQUARE:
+    return (i // 5 + 1, i % 5 + 1)
+
+
+def _cells_ok(cells: tuple[int, ...]) -> bool:
+    return len(cells) == 25 and all(c >= 0 for c in cells) and all(c <= 2 for c in cells)
+
+
+def _board(cells: tuple[int, ...]) -> G.BOARD:
+    return Fun((_square(i), CELL[c]) for i, c in enumerate(cells))
+
+
+def _action(code: int) -> G.MOVE:
+    return G.pass_ if code == 25 else G.move(_square(code))
+
+
+def _history_ok(history: tuple[int, ...]) -> bool:
+    return len(history) <= 3 and all(h >= 0 for h in history) and all(h <= 25 for h in history)
+
+
+def _gothello(cells: tuple[int, ...], white: bool, history: tuple[int, ...]) -> G.GothelloGame:
+    to_move = G.PLAYER.white if white else G.PLAYER.black
+    return G.GothelloGame(_board(cells), to_move, tuple(_action(h) for h in history))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def group(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.group, board=_board(cells), s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def group_literal(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.group_literal, board=_board(cells), s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def liberties(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.liberties, board=_board(cells), s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.liberties_literal, board=_board(cells), s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def capture_at(cells: tuple[int, ...], white: bool, s: int) -> bool:
+    to_move = G.PLAYER.white if white else G.PLAYER.black
+    return _checked(G.capture_at, cboard=_board(cells), to_move=to_move, s=_square(s))
+
+
+def _turn_check(
+    f: Callable[..., Any], cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int
+) -> bool:
+    return _checked(f, g=_gothello(cells, white, history), move_=_action(action))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloEnded(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloEnded, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloIllegalMoveNonblank, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloIllegalMoveBlocked, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloMove, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloPass, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloGameOver, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    """referee raises SpecError unless exactly one disjunct holds."""
+    return _turn_check(G.referee, cells, white, history, action)

@@ -1,0 +1,77 @@
+"""crosshair diffbehavior between each impl transition function and its spec
+counterpart (proofs/diff_adapters.py), after a planted-difference canary:
+``python -m proofs.run_diffbehavior [--deep]``.
+
+A pair passes when crosshair says "No differences found" and exits 0; any other
+outcome (a difference, a crash, a timeout) fails.  The canary must find its
+planted difference.  diffbehavior always runs its whole budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from proofs.diff_adapters import PAIRS
+
+CROSSHAIR = ".venv/bin/crosshair"
+CANARY = ("proofs.diff_adapters.capture_impl", "proofs.canary.capture_forgets_the_chain")
+
+
+@dataclass
+class Diff:
+    name: str
+    pair: tuple[str, str]
+    code: int
+    output: str
+    seconds: float
+
+
+def diffbehavior(name: str, pair: tuple[str, str], budget: float) -> Diff:
+    start = time.perf_counter()
+    cmd = ["timeout", str(int(budget * 4 + 60)), CROSSHAIR, "diffbehavior", f"--per_condition_timeout={budget}", *pair]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return Diff(name, pair, done.returncode, done.stdout + done.stderr, time.perf_counter() - start)
+
+
+def passed(d: Diff) -> bool:
+    return d.code == 0 and "No differences found" in d.output
+
+
+def found(d: Diff) -> bool:
+    return d.code == 1 and "Given:" in d.output
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deep", action="store_true", help="a longer budget per pair")
+    args = parser.parse_args(argv)
+    budget = 60.0 if args.deep else 10.0
+    start = time.perf_counter()
+    jobs = [("canary", CANARY)] + [
+        (n, (f"proofs.diff_adapters.{a}", f"proofs.diff_adapters.{b}")) for n, (a, b) in PAIRS.items()
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # crosshair is a process: two cores
+        diffs = list(pool.map(lambda job: diffbehavior(job[0], job[1], budget), jobs))
+    problems = []
+    for d in diffs:
+        verdict = [ln for ln in d.output.splitlines() if "No differences found" in ln or "Given:" in ln][:1]
+        print(f"{d.name:14} {d.seconds:6.1f} s  exit {d.code}  {verdict[0].strip() if verdict else '(no verdict)'}")
+        if d.name == "canary":
+            if not found(d):
+                problems.append("the canary's planted difference was not found:\n" + d.output)
+        elif not passed(d):
+            problems.append(f"{d.name}: {' vs '.join(d.pair)}\n{d.output}")
+    print(f"diffbehavior total {time.perf_counter() - start:.1f} s, {budget} s per pair")
+    for p in problems:
+        print("FAILED:", p)
+    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

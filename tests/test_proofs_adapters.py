@@ -1,0 +1,90 @@
+"""The adapters and wrappers that crosshair searches (proofs/diff_adapters.py,
+proofs/crosshair_targets.py) run on concrete inputs and agree where they should:
+otherwise a crosshair "nothing found" could hide a broken adapter."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from proofs import canary
+from proofs import crosshair_targets as T
+from proofs import diff_adapters as D
+
+
+def awari_input(rng: random.Random) -> tuple[tuple[int, ...], int, int, bool, int]:
+    board = [0] * 12
+    k = rng.choice((rng.randint(0, 48), rng.randint(0, 8)))
+    for _ in range(k):
+        board[rng.randrange(12)] += 1
+    north = rng.randint(0, 48 - k)
+    return tuple(board), north, 48 - k - north, rng.random() < 0.5, rng.randrange(12)
+
+
+def gothello_input(rng: random.Random) -> tuple[tuple[int, ...], bool, tuple[int, ...], int]:
+    cells = tuple(rng.choice((0, 0, 1, 2)) for _ in range(25))
+    history = tuple(rng.choice((25, 25, rng.randrange(25))) for _ in range(rng.randint(0, 3)))
+    return cells, rng.random() < 0.5, history, rng.randrange(26)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_diff_adapters_agree_on_random_inputs(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(200):
+        args = awari_input(rng)
+        board, north, south, south_to_move, pit = args
+        assert D.sow_spec(*args) == D.sow_impl(*args)
+        assert D.capture_spec(*args) == D.capture_impl(*args)
+        seen = rng.random() < 0.3
+        assert D.awari_move_spec(board, north, south, south_to_move, seen, pit) == D.awari_move_impl(
+            board, north, south, south_to_move, seen, pit
+        )
+    for _ in range(40):
+        cells, white, history, action = gothello_input(rng)
+        s = rng.randrange(25)
+        assert D.group_spec(cells, s) == D.group_impl(cells, s)
+        assert D.gothello_turn_spec(cells, white, history, action) == D.gothello_turn_impl(
+            cells, white, history, action
+        )
+
+
+def test_the_adapters_reject_invalid_inputs_alike() -> None:
+    assert D.sow_spec((1,), 0, 0, True, 0) is None and D.sow_impl((1,), 0, 0, True, 0) is None
+    assert D.group_spec((0,) * 25, 3) is None and D.group_impl((0,) * 25, 3) is None
+
+
+def test_the_diffbehavior_canary_differs_from_capture() -> None:
+    """The planted bug shows on the witness crosshair reported."""
+    args = ((1, 5, 2, 13, 13, 2, 2, 2, 2, 2, 2, 2), 0, 0, False, 11)
+    assert D.capture_impl(*args) != canary.capture_forgets_the_chain(*args)
+
+
+def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
+    rng = random.Random(3)
+    start = ((4,) * 12, 0, 0, True)
+    assert T.Sow_Capture(*start, 7) and T.Sow_Capture_literal(*start, 7)
+    for wrapper in (T.WinMargin, T.NoMove, T.CannotFeed, T.IllegalMove, T.GrandSlam, T.NormalMove, T.referee):
+        for seen in (False, True):
+            assert wrapper(*start, seen, 7)
+            assert wrapper(*start, seen, 2)
+    for _ in range(10):
+        cells, white, history, action = gothello_input(rng)
+        for turn in (
+            T.GothelloEnded,
+            T.GothelloIllegalMoveNonblank,
+            T.GothelloIllegalMoveBlocked,
+            T.GothelloMove,
+            T.GothelloPass,
+            T.GothelloGameOver,
+            T.gothello_referee,
+        ):
+            assert turn(cells, white, history, action)
+        stones = [i for i, c in enumerate(cells) if c]
+        if stones:
+            s = rng.choice(stones)
+            for f in (T.group, T.group_literal, T.liberties, T.liberties_literal):
+                assert f(cells, s)
+            assert T.capture_at(cells, white, s)
+    assert T.closure(frozenset({(0, 1), (1, 2)}), 3) and T.rtclosure(frozenset({(0, 1)}), 2)
+    assert T.iter_(2, frozenset({(0, 1), (1, 2)}), 3)
