@@ -1,0 +1,31 @@
+"""A pytest plugin registering the hypothesis profile ``crosshair``: the differential
+properties of tests/test_diff_*.py with hypothesis-crosshair as the backend, so that
+crosshair's solver, not hypothesis's random choices, picks the inputs.
+
+    HYPOTHESIS_PROFILE=crosshair pytest -p proofs.hypothesis_crosshair tests/test_diff_*.py
+
+tests/conftest.py loads the profile named by HYPOTHESIS_PROFILE; a ``-p`` plugin is
+imported before it, so the profile exists by then.  (tests/conftest.py is not ours
+to edit.)  The backend is slow (../shared/notes/toolchain.md: 100 examples in about
+a minute), hence few examples: this is a complement to the exhaustive runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+EXAMPLES = int(os.environ.get("CROSSHAIR_EXAMPLES", "25"))
+
+settings.register_profile(
+    "crosshair",
+    backend="crosshair",
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
+# Outside tests/ (the canary) no conftest loads it.
+if os.environ.get("HYPOTHESIS_PROFILE") == "crosshair":
+    settings.load_profile("crosshair")
