@@ -215,6 +215,24 @@ class Report:
         self.problems.append(message)
 
 
+def smallest(pre: Pre, *constraints: Any) -> Any:
+    """A model with as few stones, and as short a history, as z3 finds by descent:
+    witnesses fit to read."""
+    model = solve(*constraints)
+    while model is not None:
+        stones = model.eval(E.popcount(pre.black | pre.white_stones), model_completion=True).as_long()
+        hlen = model.eval(pre.hlen, model_completion=True).as_long()
+        smaller = z3.Or(
+            z3.ULT(E.popcount(pre.black | pre.white_stones), stones),
+            z3.And(E.popcount(pre.black | pre.white_stones) == stones, z3.ULT(pre.hlen, hlen)),
+        )
+        better = solve(*constraints, smaller)
+        if better is None:
+            return model
+        model = better
+    return None
+
+
 def classify(
     report: Report,
     theorem: str,
@@ -230,7 +248,7 @@ def classify(
     if solve(base) is None:
         return
     for errata, predicate in classes.items():
-        model = solve(base, predicate(pre))
+        model = smallest(pre, base, predicate(pre))
         if model is not None:
             w = witness(model, pre)
             report.findings.append(Finding(theorem, report.reading, what, tuple(errata.split("+")), w, replay(w)))
