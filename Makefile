@@ -33,9 +33,41 @@ test: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
 
 verify: lint typecheck test
+	$(PROOFS_BOUNDED)
 
 verify-deep: lint typecheck
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
+	$(MAKE) --no-print-directory proofs
+
+# Proofs and symbolic checks (proofs/README.md says what each proves, its scope and
+# its time).  Every step exits non-zero on failure.  SPEC_CONTRACTS=0 runs the spec
+# without its contracts for the large exhaustive scopes; a smaller scope runs with
+# them on.  The bounded set runs in verify, the full set in proofs and verify-deep.
+define PROOFS_BOUNDED
+$(PY) -m proofs.run_crosshair
+$(PY) -m proofs.run_diffbehavior
+$(PY) -m proofs.gothello_proofs
+$(PY) -m proofs.awari_proofs
+SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 3
+$(PY) -m proofs.awari_exhaustive --stones 2
+SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence awari --stones 2
+$(PY) -m proofs.equivalence awari --stones 1
+$(PY) -m proofs.equivalence gothello --plies 2
+endef
+
+proofs: $(STAMP)
+	$(PY) -m proofs.run_crosshair --deep
+	$(PY) -m proofs.run_diffbehavior --deep
+	$(PY) -m proofs.run_hypothesis_crosshair
+	$(PY) -m proofs.gothello_proofs
+	$(PY) -m proofs.awari_proofs
+	SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 4
+	SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 2 --all-splits
+	$(PY) -m proofs.awari_exhaustive --stones 2
+	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence awari --stones 4
+	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence gothello --plies 3
+	$(PY) -m proofs.equivalence awari --stones 2
+	$(PY) -m proofs.equivalence gothello --plies 2
 
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever

@@ -62,6 +62,7 @@ def _normal_move_never(g: A.AwariGame, move: A.PIT) -> A.Outcome | None:
 
 @require(lambda board: len(board) == 12)
 @require(lambda board, north, south: T._awari_stones(board, north, south))
+@require(lambda board, north, south: sum(board) <= 6 and north < 25 and south < 25)  # few stones: a fast canary
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def awari_wrapped(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:

@@ -2,7 +2,8 @@
 own contracts where it cannot build the spec's arguments itself (proofs/README.md,
 "CrossHair"): Gothello boards are ``spec.z.Fun`` (a frozenset with a dict inside),
 AwariGame carries a set of positions, and spec.z's iter_ / closure / rtclosure are
-generic over one TypeVar on both sides (crosshair 0.0.112 crashes unifying it).
+generic over one TypeVar on both sides (crosshair 0.0.112 crashes unifying it), and
+rres / nrres crash it at longer budgets.
 
 Each wrapper (its decorators written out: icontract and crosshair read a condition
 from its decorator's source text) takes tuples of ints and restates the spec function's preconditions in
@@ -39,6 +40,25 @@ def _within(r: Pairs, n: int) -> bool:
         and all(x < n for x, _ in r)
         and all(y < n for _, y in r)
     )
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda t: all(y >= 0 for y in t))
+@ensure(lambda result: result)
+def rres(r: Pairs, t: frozenset[int], n: int) -> bool:
+    """spec.z.rres directly crashes crosshair at 10 s a condition (an internal
+    AttributeError on its TypeVar-generic relation); over ints it does not."""
+    return postconditions_hold(Z.rres, r=r, t=t)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda t: all(y >= 0 for y in t))
+@ensure(lambda result: result)
+def nrres(r: Pairs, t: frozenset[int], n: int) -> bool:
+    """As rres."""
+    return postconditions_hold(Z.nrres, r=r, t=t)
 
 
 @require(lambda n: 0 <= n <= 6)

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deep", action="store_true", help="a longer budget per pair")
     args = parser.parse_args(argv)
-    budget = 60.0 if args.deep else 10.0
+    budget = 60.0 if args.deep else 6.0
     start = time.perf_counter()
     jobs = [("canary", CANARY)] + [
         (n, (f"proofs.diff_adapters.{a}", f"proofs.diff_adapters.{b}")) for n, (a, b) in PAIRS.items()

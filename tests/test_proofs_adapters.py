@@ -88,3 +88,4 @@ def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
             assert T.capture_at(cells, white, s)
     assert T.closure(frozenset({(0, 1), (1, 2)}), 3) and T.rtclosure(frozenset({(0, 1)}), 2)
     assert T.iter_(2, frozenset({(0, 1), (1, 2)}), 3)
+    assert T.rres(frozenset({(0, 1), (1, 2)}), frozenset({2}), 3) and T.nrres(frozenset({(0, 1)}), frozenset({1}), 2)
