@@ -28,22 +28,15 @@ def _arguments(condition: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     return {name: kwargs[name] for name in condition.condition_args}
 
 
-def preconditions_hold(f: Callable[..., Any], **kwargs: Any) -> bool:
+def preconditions_hold(f: Callable[..., Any], /, **kwargs: Any) -> bool:
     """f's preconditions hold for these arguments (icontract: any group, all of it)."""
     groups = getattr(_checker(f), "__preconditions__", [])
     return not groups or any(all(c.condition(**_arguments(c, kwargs)) for c in group) for group in groups)
 
 
-def postconditions_hold(f: Callable[..., Any], **kwargs: Any) -> bool:
+def postconditions_hold(f: Callable[..., Any], /, **kwargs: Any) -> bool:
     """Run f's body (not its contract checker) and evaluate f's postconditions."""
     checker = _checker(f)
     result = checker.__wrapped__(**kwargs)
     posts = getattr(checker, "__postconditions__", [])
     return all(c.condition(**_arguments(c, {**kwargs, "result": result})) for c in posts)
-
-
-def runs(f: Callable[..., Any], **kwargs: Any) -> bool:
-    """Run f's body for a function whose contract is only its preconditions: it must
-    not raise (a SpecError, say, when a disjunction is not exactly one outcome)."""
-    _checker(f).__wrapped__(**kwargs)
-    return True

@@ -3,7 +3,8 @@ own contracts where it cannot build the spec's arguments itself (proofs/README.m
 "CrossHair"): Gothello boards are ``spec.z.Fun`` (a frozenset with a dict inside),
 AwariGame carries a set of positions, and spec.z's iter_ / closure / rtclosure are
 generic over one TypeVar on both sides (crosshair 0.0.112 crashes unifying it), and
-rres / nrres crash it at longer budgets.
+the other relational operators crash it at 10 s a condition (image, apply, rres,
+nrres: internal errors on their TypeVar-generic relations).
 
 Each wrapper (its decorators written out: icontract and crosshair read a condition
 from its decorator's source text) takes tuples of ints and restates the spec function's preconditions in
@@ -40,6 +41,67 @@ def _within(r: Pairs, n: int) -> bool:
         and all(x < n for x, _ in r)
         and all(y < n for _, y in r)
     )
+
+
+def _z_checked(f: Callable[..., Any], /, **kwargs: object) -> bool:
+    """f's preconditions, restated by the wrapper, hold (a wrapper bug otherwise);
+    then f's postconditions on its body's result."""
+    if not preconditions_hold(f, **kwargs):
+        raise AssertionError(f"the wrapper admitted an input outside pre {f}")
+    return postconditions_hold(f, **kwargs)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda s: all(x >= 0 for x in s))
+@ensure(lambda result: result)
+def image(r: Pairs, s: frozenset[int], n: int) -> bool:
+    return _z_checked(Z.image, r=r, s=s)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@ensure(lambda result: result)
+def inverse(r: Pairs, n: int) -> bool:
+    return _z_checked(Z.inverse, r=r)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda s: all(x >= 0 for x in s))
+@ensure(lambda result: result)
+def dres(s: frozenset[int], r: Pairs, n: int) -> bool:
+    return _z_checked(Z.dres, s=s, r=r)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda s: all(x >= 0 for x in s))
+@ensure(lambda result: result)
+def ndres(s: frozenset[int], r: Pairs, n: int) -> bool:
+    return _z_checked(Z.ndres, s=s, r=r)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda r, n: _within(r, n))
+@require(lambda q, n: _within(q, n))
+@ensure(lambda result: result)
+def override(r: Pairs, q: Pairs, n: int) -> bool:
+    return _z_checked(Z.override, r=r, q=q)
+
+
+@require(lambda r: all(x >= 0 for x, _ in r) and all(y >= 0 for _, y in r))
+@ensure(lambda result: result)
+def sigma(r: Pairs) -> bool:
+    return _z_checked(Z.sigma, r=r)
+
+
+@require(lambda n: 0 <= n <= 6)
+@require(lambda f, n: _within(f, n))
+@require(lambda f, x: sum(1 for (a, _) in f if a == x) == 1)
+@ensure(lambda result: result)
+def apply(f: Pairs, x: int, n: int) -> bool:
+    return _z_checked(Z.apply, f=f, x=x)
 
 
 @require(lambda n: 0 <= n <= 6)
@@ -112,7 +174,7 @@ def realized(*args: Any) -> Any:
     return deep_realize(args)
 
 
-def _checked(f: Callable[..., Any], **kwargs: object) -> bool:
+def _checked(f: Callable[..., Any], /, **kwargs: object) -> bool:
     """The wrapper's preconditions restate f's in a form crosshair handles; check
     that they imply f's (a failure here is a wrapper bug), then f's postconditions."""
     if not preconditions_hold(f, **kwargs):

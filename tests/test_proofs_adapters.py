@@ -89,3 +89,7 @@ def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
     assert T.closure(frozenset({(0, 1), (1, 2)}), 3) and T.rtclosure(frozenset({(0, 1)}), 2)
     assert T.iter_(2, frozenset({(0, 1), (1, 2)}), 3)
     assert T.rres(frozenset({(0, 1), (1, 2)}), frozenset({2}), 3) and T.nrres(frozenset({(0, 1)}), frozenset({1}), 2)
+    r = frozenset({(0, 1), (1, 2), (2, 2)})
+    assert T.image(r, frozenset({0, 1}), 3) and T.inverse(r, 3) and T.override(r, frozenset({(0, 0)}), 3)
+    assert T.dres(frozenset({1}), r, 3) and T.ndres(frozenset({1}), r, 3)
+    assert T.sigma(r) and T.apply(r, 1, 3)
