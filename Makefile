@@ -35,8 +35,13 @@ test: $(STAMP)
 verify: lint typecheck test
 	$(PROOFS_BOUNDED)
 
+# The thorough suite on the mypyc build, where the differential tests check the compiled
+# engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
+# then the full proofs on the pure-Python build, which crosshair can trace.
 verify-deep: lint typecheck
+	$(PY) -m impl._build
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
+	$(PY) -m impl._build --clean
 	$(MAKE) --no-print-directory proofs
 
 # Proofs and symbolic checks (proofs/README.md says what each proves, its scope and

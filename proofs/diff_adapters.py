@@ -9,18 +9,29 @@ with ==.
   awari_move   spec referee, via get_engine   ImplAwari.apply (to_spec of the next state)
   group        spec.gothello.group/liberties  impl.gothello._group/_free
   gothello_turn spec referee, via get_engine  ImplGothello.apply (to_spec of the next state)
+
+The impl side is always the pure-Python source (impl._build.load_source), also when
+a mypyc build is installed, because crosshair can only trace Python code.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from crosshair import deep_realize
 
-from impl import awari as IA
-from impl import gothello as IG
+from impl import _build
 from impl.engines import get_engine
 from spec import awari as A
 from spec import gothello as G
 from spec.z import Fun
+
+if TYPE_CHECKING:
+    from impl import awari as IA
+    from impl import gothello as IG
+else:  # crosshair traces Python, not a mypyc build: always the pure-Python sources
+    IA = _build.load_source("awari")
+    IG = _build.load_source("gothello")
 
 Board = tuple[int, ...]
 
@@ -136,7 +147,7 @@ def awari_move_impl(
 ) -> AwariOutcome | None:
     if not (_awari_ok(board, north, south) and 0 <= move < 12):
         return None
-    engine = get_engine("awari", "impl")
+    engine = IA.ImplAwari()
     state = engine.from_spec(_awari_game(board, north, south, south_to_move, seen))
     result, after = engine.apply(state, A.PIT(move))
     return _awari_outcome(result, engine.to_spec(after))
@@ -211,7 +222,7 @@ def gothello_turn_spec(cells: Board, white: bool, history: tuple[int, ...], acti
 def gothello_turn_impl(cells: Board, white: bool, history: tuple[int, ...], action: int) -> GothelloOutcome | None:
     if not (_cells_ok(cells) and _history_ok(history) and 0 <= action <= 25):
         return None
-    engine = get_engine("gothello", "impl")
+    engine = IG.ImplGothello()
     result, after = engine.apply(engine.from_spec(_gothello_game(cells, white, history)), _action(action))
     return _gothello_outcome(result, engine.to_spec(after))
 

@@ -126,10 +126,10 @@ def groups(deep: bool) -> list[list[str]]:
     return [first, second]
 
 
-KNOWN = {
-    "when calling ClaimStones(": "ClaimStones has no precondition score : SCORE; board : BOARD (reported)",
-    "when calling ForfeitStones(": "ForfeitStones has no precondition score : SCORE; board : BOARD (reported)",
-}
+# Counterexamples already reported against spec/ and awaiting a fix there (substring of
+# the report line -> why).  Empty: the last two (ClaimStones and ForfeitStones lacked
+# their declared `score : SCORE; board : BOARD` as a precondition) were fixed in spec/.
+KNOWN: dict[str, str] = {}
 
 
 @dataclass

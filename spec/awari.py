@@ -415,6 +415,7 @@ def winner(s: SCORE) -> RESULT:
     return draw
 
 
+@require(lambda score, board: is_SCORE(score) and is_BOARD(board), "score : SCORE; board : BOARD")
 @ensure(lambda score, board, result: sum(result) == sum(score) + sum(board), "no stone is lost")
 def ClaimStones(score: SCORE, board: BOARD) -> SCORE:
     """┌─ ClaimStones ─────────
@@ -428,6 +429,7 @@ def ClaimStones(score: SCORE, board: BOARD) -> SCORE:
     return to_SCORE(fn(lambda p: score[p] + Σ(dres(side(p), graph(board))), PLAYER))
 
 
+@require(lambda score, board: is_SCORE(score) and is_BOARD(board), "score : SCORE; board : BOARD")
 @ensure(lambda score, board, result: sum(result) == sum(score) + sum(board), "no stone is lost")
 def ForfeitStones(score: SCORE, board: BOARD) -> SCORE:
     """┌─ ForfeitStones ───────
