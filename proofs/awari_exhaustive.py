@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from proofs.verdict import verdict
 from spec import awari as A
 from spec.contracts import ENABLED as CONTRACTS
 
@@ -271,10 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     tally = run(args.stones, args.all_splits, args.workers)
     problems = report(tally, args.stones, args.all_splits)
     print(f"  {tally.cases} (state, action) cases in {time.perf_counter() - start:.1f} s")
-    for p in problems:
-        print("UNEXPECTED:", p)
-    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
-    return 1 if problems else 0
+    return verdict(problems, "UNEXPECTED:")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import z3
 from proofs import awari_smt as E
 from proofs.awari_exhaustive import successor
 from proofs.awari_smt import Pre
+from proofs.verdict import verdict
 from spec import awari as A
 
 MAIN = ("WinMargin", "NoMove", "CannotFeed", "IllegalMove", "GrandSlam", "NormalMove")
@@ -164,11 +165,7 @@ def main() -> int:
             print("  " + line)
         problems += found
     print("  (c) deterministic: by construction (every after-state component is one term)")
-    for p in problems:
-        print("UNEXPECTED:", p)
-    print(f"total {time.perf_counter() - start:.1f} s (two processes)")
-    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
-    return 1 if problems else 0
+    return verdict(problems, "UNEXPECTED:", f"total {time.perf_counter() - start:.1f} s (two processes)")
 
 
 if __name__ == "__main__":

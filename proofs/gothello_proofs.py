@@ -33,6 +33,7 @@ import z3
 
 from proofs import gothello_smt as E
 from proofs.gothello_smt import Frame, Post, Pre, Relation
+from proofs.verdict import verdict
 from spec import gothello as S
 from spec.z import Fun
 
@@ -570,11 +571,7 @@ def main() -> int:
     if found != EXPECTED_LITERAL_ERRATA:
         literal.fail(f"literal findings {sorted(found)}, expected {sorted(EXPECTED_LITERAL_ERRATA)}")
     problems = [p for r in reports.values() for p in r.problems]
-    for p in problems:
-        print("UNEXPECTED:", p)
-    print(f"total {time.perf_counter() - start:.1f} s (two processes)")
-    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
-    return 1 if problems else 0
+    return verdict(problems, "UNEXPECTED:", f"total {time.perf_counter() - start:.1f} s (two processes)")
 
 
 if __name__ == "__main__":

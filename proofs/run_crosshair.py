@@ -20,6 +20,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from proofs.verdict import verdict
+
 CROSSHAIR = ".venv/bin/crosshair"
 
 CANARY = {
@@ -217,10 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         problems += [f"{run.targets[0]}: {p}" for p in judge(run)]
     print(f"crosshair total {time.perf_counter() - start:.1f} s")
-    for p in problems:
-        print("FAILED:", p)
-    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
-    return 1 if problems else 0
+    return verdict(problems)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from proofs.diff_adapters import PAIRS
+from proofs.verdict import verdict
 
 CROSSHAIR = ".venv/bin/crosshair"
 CANARY = ("proofs.diff_adapters.capture_impl", "proofs.canary.capture_forgets_the_chain")
@@ -63,18 +64,15 @@ def main(argv: list[str] | None = None) -> int:
         diffs = list(pool.map(lambda job: diffbehavior(*job), jobs))
     problems = []
     for d in diffs:
-        verdict = [ln for ln in d.output.splitlines() if "No differences found" in ln or "Given:" in ln][:1]
-        print(f"{d.name:14} {d.seconds:6.1f} s  exit {d.code}  {verdict[0].strip() if verdict else '(no verdict)'}")
+        said = [ln for ln in d.output.splitlines() if "No differences found" in ln or "Given:" in ln][:1]
+        print(f"{d.name:14} {d.seconds:6.1f} s  exit {d.code}  {said[0].strip() if said else '(no verdict)'}")
         if d.name == "canary":
             if not found(d):
                 problems.append("the canary's planted difference was not found:\n" + d.output)
         elif not passed(d):
             problems.append(f"{d.name}: {' vs '.join(d.pair)}\n{d.output}")
     print(f"diffbehavior total {time.perf_counter() - start:.1f} s, {budget} s per pair")
-    for p in problems:
-        print("FAILED:", p)
-    print("OK" if not problems else f"FAILED: {len(problems)} problem(s)")
-    return 1 if problems else 0
+    return verdict(problems)
 
 
 if __name__ == "__main__":
