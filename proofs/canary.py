@@ -63,7 +63,8 @@ def _normal_move_never(g: A.AwariGame, move: A.PIT) -> A.Outcome | None:
 @require(lambda board: len(board) == 12)
 @require(lambda board, north, south: T._awari_stones(board, north, south))
 @require(lambda board, north, south: sum(board) <= 6 and north < 25 and south < 25)  # few stones: a fast canary
-@require(lambda move: 0 <= move < 12)
+@require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
+@require(lambda board, move: board[move] > 0 and sum(board[:6]) > 0 and sum(board[6:]) > 0)  # mostly NormalMove
 @ensure(lambda result: result)
 def awari_wrapped(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     """The Awari wrappers' path: realized primitives, a spec game, a contract."""
