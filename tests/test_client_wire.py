@@ -101,22 +101,36 @@ def fake(script: Callable[[socket.socket, Callable[[], str]], None]) -> FakeServ
     return FakeServer(script)
 
 
+GREETING = {
+    "awari": "000 0.9.1 version Awari server says hello!",
+    "gothello": "000 0.9.1 version Gothello server says hello!",
+}
+
+
+def seated(game: str, side: str, *replies: str) -> tuple[FakeServer, Client]:
+    """A fake server that greets, reads the seat request for side, sends replies and
+    closes; and a client that has sent that request."""
+
+    def script(conn: socket.socket, line: Callable[[], str]) -> None:
+        send(conn, GREETING[game])
+        assert line() == W.seat_request(side)
+        send(conn, *replies)
+
+    srv = fake(script)
+    client = Client.connect(game, port=srv.port, timeout=5)
+    client.seat(side)
+    return srv, client
+
+
 def test_the_wrong_game_is_a_protocol_error() -> None:
-    srv = fake(lambda conn, line: send(conn, "000 0.9.1 version Gothello server says hello!"))
+    srv = fake(lambda conn, line: send(conn, GREETING["gothello"]))
     with pytest.raises(ProtocolError, match="this is a Gothello server, not Awari"):
         Client.connect("awari", port=srv.port, timeout=5)
     srv.close()
 
 
 def test_an_unknown_line_is_a_protocol_error() -> None:
-    def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Awari server says hello!")
-        assert line() == "0.9.1 player south"
-        send(conn, "100 Request accepted", "352 You will play south", "hello")
-
-    srv = fake(script)
-    client = Client.connect("awari", port=srv.port, timeout=5)
-    client.seat("south")
+    srv, client = seated("awari", "south", "100 Request accepted", "352 You will play south", "hello")
     client.wait_started()
     with pytest.raises(ProtocolError, match="expected a 3-digit code"):
         client.next_message()
@@ -124,42 +138,23 @@ def test_an_unknown_line_is_a_protocol_error() -> None:
 
 
 def test_a_move_the_rules_refuse_is_a_protocol_error() -> None:
-    def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Awari server says hello!")
-        line()
-        send(conn, "100 Request accepted", "351 You will play north", "311 1 a is south move, game continues")
-
-    srv = fake(script)
-    client = Client.connect("awari", port=srv.port, timeout=5)
-    client.seat("north")
+    srv, client = seated(
+        "awari", "north", "100 Request accepted", "351 You will play north", "311 1 a is south move, game continues"
+    )
     with pytest.raises(ProtocolError, match="accepted a, which the rules refuse"):
         client.wait()
     srv.close()
 
 
 def test_a_role_we_did_not_ask_for_is_a_protocol_error() -> None:
-    def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Gothello server says hello!")
-        line()
-        send(conn, "100 Request accepted", "351 You will play white")
-
-    srv = fake(script)
-    client = Client.connect("gothello", port=srv.port, timeout=5)
-    client.seat("black")
+    srv, client = seated("gothello", "black", "100 Request accepted", "351 You will play white")
     with pytest.raises(ProtocolError, match="asked for black, told to play white"):
         client.wait_started()
     srv.close()
 
 
 def test_a_closed_connection_mid_game_is_connection_lost() -> None:
-    def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Gothello server says hello!")
-        line()
-        send(conn, "100 Request accepted", "351 You will play white")
-
-    srv = fake(script)
-    client = Client.connect("gothello", port=srv.port, timeout=5)
-    client.seat("white")
+    srv, client = seated("gothello", "white", "100 Request accepted", "351 You will play white")
     with pytest.raises(ConnectionLost, match="closed the connection mid-game"):
         client.wait()
     srv.close()
@@ -167,7 +162,7 @@ def test_a_closed_connection_mid_game_is_connection_lost() -> None:
 
 def test_silence_is_a_timeout() -> None:
     def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Gothello server says hello!")
+        send(conn, GREETING["gothello"])
         line()
         time.sleep(0.4)
 
@@ -188,15 +183,13 @@ def test_no_server_is_connect_failed() -> None:
 
 
 def test_399_aborts_the_game_without_a_result() -> None:
-    def script(conn: socket.socket, line: Callable[[], str]) -> None:
-        send(conn, "000 0.9.1 version Gothello server says hello!")
-        line()
-        send(conn, "100 Request accepted", "351 You will play white")
-        send(conn, "399 Unknown problem: the referee failed, game aborted")
-
-    srv = fake(script)
-    client = Client.connect("gothello", port=srv.port, timeout=5)
-    client.seat("white")
+    srv, client = seated(
+        "gothello",
+        "white",
+        "100 Request accepted",
+        "351 You will play white",
+        "399 Unknown problem: the referee failed, game aborted",
+    )
     client.wait()
     assert client.result == Result(None, "error")
     assert client.describe_result() == "aborted (the referee failed)"
