@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +61,55 @@ def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None
     assert fields["Black"] == '"ann"' and fields["White"] == '""'
     assert fields["Result"] == "black wins" and fields["Termination"] == "move"
     assert fields["Score"] == "black 1 white 0" and fields["Plies"] == "3" and fields["Time"] == "none"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """Ctrl-C or a kill mid-game: every connection gets 399 and is closed, the game
+    is recorded as aborted (termination shutdown) with its moves, and the process
+    exits with 128 + the signal number."""
+    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
+    proc = subprocess.Popen([*command, "--record", str(tmp_path), "--forever"], stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        listen = json.loads(proc.stderr.readline())
+
+        async def scenario() -> list[list[str]]:
+            players = await seat_players(listen["port"], "gothello")
+            await play_moves(players, ["c3"])
+            proc.send_signal(signum)
+            return [await p.rest() for p in players]
+
+        for lines in run(scenario):
+            assert lines == ["399 Unknown problem: the server is shutting down, game aborted"]
+        assert proc.wait(timeout=20) == 128 + signum
+        events = [json.loads(line) for line in proc.stderr.read().splitlines()]
+    finally:
+        proc.kill()
+    stopping = next(e for e in events if e["event"] == "stopping")
+    assert stopping["signal"] == signum.name
+    end = next(e for e in events if e["event"] == "end")
+    assert end["result"] == "aborted" and end["termination"] == "shutdown" and end["plies"] == 1
+    (record,) = tmp_path.iterdir()
+    header, plies = record.read_text().split("\n\n")
+    fields = dict(line.split(": ", 1) for line in header.splitlines())
+    assert fields["Result"] == "aborted" and fields["Termination"] == "shutdown"
+    assert plies.splitlines() == ["1 c3"]
+
+
+def test_a_signal_between_games_stops_the_server_cleanly() -> None:
+    """With nobody playing, SIGTERM stops a --forever server at once, no record."""
+    command = [sys.executable, "-m", "impl.cli", "serve", "awari", "--port", "0", "--host", "127.0.0.1", "--forever"]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        json.loads(proc.stderr.readline())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 128 + signal.SIGTERM
+    finally:
+        proc.kill()
 
 
 def test_build_servers_ports_numbers_and_defaults() -> None:

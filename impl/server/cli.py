@@ -97,10 +97,10 @@ def run(args: argparse.Namespace) -> int:
     setup_logging("warning" if args.quiet else args.log_level)
     servers = build_servers(args)
     try:
-        asyncio.run(serve(servers))
-    except KeyboardInterrupt:
+        signum = asyncio.run(serve(servers))
+    except KeyboardInterrupt:  # before the handlers were installed
         return 130
     except OSError as exc:
         event(logging.ERROR, "listen_failed", error=str(exc))
         return 1
-    return 0
+    return 0 if signum is None else 128 + signum  # the shell's convention for a signal

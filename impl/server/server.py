@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,9 +102,11 @@ class GameServer:
             await asyncio.wait(pending, timeout=self.spec.net.close_grace + 1)
 
     async def stop(self) -> None:
-        """Stop listening and drop every connection; a game in progress ends as
-        its players disconnect."""
-        self._session = None
+        """Stop listening, abort a game in progress (399 to everyone, and its record
+        written: Session.shutdown), and close every connection."""
+        session, self._session = self._session, None
+        if session is not None:
+            session.shutdown()
         if self._server is not None:
             self._server.close()
         for conn in list(self._connections):
@@ -116,8 +119,38 @@ class GameServer:
         event(level, what, game=self.settings.vocab.game, server=self.settings.server, **fields)
 
 
-async def serve(servers: Sequence[GameServer]) -> None:
-    """Start every server, and return when all of them have stopped."""
-    for server in servers:
-        await server.start()
-    await asyncio.gather(*(server.wait() for server in servers))
+async def serve(servers: Sequence[GameServer]) -> int | None:
+    """Start every server, and return when all of them have stopped: None, or the
+    number of the signal (SIGINT, SIGTERM) on which they were stopped, aborting the
+    games in progress (GameServer.stop)."""
+    loop = asyncio.get_running_loop()
+    caught: list[int] = []
+    stopping = asyncio.Event()
+
+    def on_signal(signum: int) -> None:
+        caught.append(signum)
+        stopping.set()
+
+    handled = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+            handled.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no Unix signals
+            pass
+    try:
+        for server in servers:
+            await server.start()
+        finished = asyncio.ensure_future(asyncio.gather(*(server.wait() for server in servers)))
+        signalled = asyncio.ensure_future(stopping.wait())
+        either: set[asyncio.Future[Any]] = {finished, signalled}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        signalled.cancel()
+        if caught:
+            event(logging.WARNING, "stopping", signal=signal.Signals(caught[0]).name)
+            await asyncio.gather(*(server.stop() for server in servers))
+        await finished
+    finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+    return caught[0] if caught else None

@@ -436,6 +436,14 @@ class Session:
         self._log(logging.ERROR, "internal_error", error=why)
         self._end(None, "error", ["399 Unknown problem: the referee failed, game aborted"])
 
+    def shutdown(self) -> None:
+        """The server is stopping: a game in progress is aborted with 399 to everyone
+        and recorded (termination ``shutdown``, no result); a game still seating has
+        nothing to record and its connections are just closed by the server."""
+        if self.phase is Phase.PLAYING:
+            self._log(logging.WARNING, "shutdown")
+            self._end(None, "shutdown", ["399 Unknown problem: the server is shutting down, game aborted"])
+
     def _end(self, winner: int | None, termination: str, status: list[str], now: float | None = None) -> None:
         """The game is over: the final status to everyone (observers with the final
         display), the record, and every connection closed."""
@@ -462,7 +470,7 @@ class Session:
     def _record(self, winner: int | None, termination: str) -> GameRecord:
         sides = self.vocab.sides
         result = "draw" if winner is None else f"{sides[winner]} wins"
-        result = "aborted" if termination == "error" else result
+        result = "aborted" if termination in ("error", "shutdown") else result
         counts = self.engine.counts(self.state)
         score = " ".join(f"{sides[s]} {counts[int(p)]}" for s, p in enumerate(self.engine.players))
         names = tuple(p.name if p else "" for p in self.players)
