@@ -230,3 +230,23 @@ def test_idle_and_vanishing_connections_are_harmless() -> None:
             assert await idle.line() == "000 0.9.1 version Awari server says hello!"
 
     run(scenario)
+
+
+def test_connections_beyond_the_bound_get_199_and_are_closed() -> None:
+    """NetLimits.max_connections: idle sockets cannot pile up without bound; a
+    place freed by a closed connection is taken again, and the game goes on."""
+
+    async def scenario() -> None:
+        async with serving("gothello", net=NetLimits(close_grace=1.0, max_connections=3)) as server:
+            players = await seat_players(server.port, "gothello")
+            idle = await Client.connect(server.port)
+            refused = await Client.connect(server.port)
+            assert await refused.rest() == ["199 Server full (at most 3 connections), try again later"]
+            await idle.close()
+            await asyncio.sleep(0.2)
+            observer, _ = await seat(server.port, "0.9.1 observer", 100)
+            await play_moves(players, ["c3"])
+            while await observer.line() != "311 1 c3 is black move, game continues":
+                pass  # its role, the display, then the move
+
+    run(scenario)

@@ -26,6 +26,10 @@ class NetLimits:
     """Unsent output beyond which a connection is dropped as not reading."""
     close_grace: float = 5.0
     """Seconds a closing connection gets to flush its output before it is aborted."""
+    max_connections: int = 256
+    """Open connections one server holds at once (players, observers and clients
+    not yet seated); one more gets 199 and is closed, so that idle sockets cannot
+    exhaust the process's file descriptors."""
 
 
 def check_line(raw: bytes) -> str | LineError:
@@ -57,7 +61,7 @@ class Connection(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self._target = self._attach(self)
-        if self._target is None:  # the server has stopped taking games
+        if self._target is None:  # the server has stopped taking games, or is full
             self.close()
 
     def data_received(self, data: bytes) -> None:

@@ -74,6 +74,11 @@ class GameServer:
     def _attach(self, conn: Connection) -> tuple[Session, Entity] | None:
         if self._session is None:
             return None
+        limit = self.spec.net.max_connections
+        if len(self._connections) >= limit:
+            self._log(logging.WARNING, "server_full", address=conn.address, connections=limit)
+            conn.send([f"199 Server full (at most {limit} connections), try again later"])
+            return None
         self._connections.add(conn)
         conn.closed.add_done_callback(lambda _: self._connections.discard(conn))
         return self._session, self._session.join(conn)
