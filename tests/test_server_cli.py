@@ -26,16 +26,22 @@ def _parse(*argv: str) -> argparse.Namespace:
     return cli.build_parser().parse_args(["serve", *argv])
 
 
+def _serve_process(*argv: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """``referee serve ARGV`` on a free port of 127.0.0.1, and its first log line
+    (the ``listen`` event, which names the port)."""
+    command = [sys.executable, "-m", "impl.cli", "serve", *argv, "--port", "0", "--host", "127.0.0.1"]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    return proc, json.loads(proc.stderr.readline())
+
+
 @pytest.mark.parametrize("kind", available_kinds())
 def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None:
     """A one-game server process: it announces its port in a JSON log line, plays
     a game, writes the record, and exits 0."""
-    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
-    command += ["--engine", kind, "--record", str(tmp_path), "--log-level", "debug"]
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    proc, listen = _serve_process("gothello", "--engine", kind, "--record", str(tmp_path), "--log-level", "debug")
     try:
         assert proc.stderr is not None
-        listen = json.loads(proc.stderr.readline())
         assert listen["event"] == "listen" and listen["game"] == "gothello"
 
         async def scenario() -> None:
@@ -70,11 +76,9 @@ def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
     """Ctrl-C or a kill mid-game: every connection gets 399 and is closed, the game
     is recorded as aborted (termination shutdown) with its moves, and the process
     exits with 128 + the signal number."""
-    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
-    proc = subprocess.Popen([*command, "--record", str(tmp_path), "--forever"], stderr=subprocess.PIPE, text=True)
+    proc, listen = _serve_process("gothello", "--record", str(tmp_path), "--forever")
     try:
         assert proc.stderr is not None
-        listen = json.loads(proc.stderr.readline())
 
         async def scenario() -> list[list[str]]:
             players = await seat_players(listen["port"], "gothello")
@@ -101,11 +105,9 @@ def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
 
 def test_a_signal_between_games_stops_the_server_cleanly() -> None:
     """With nobody playing, SIGTERM stops a --forever server at once, no record."""
-    command = [sys.executable, "-m", "impl.cli", "serve", "awari", "--port", "0", "--host", "127.0.0.1", "--forever"]
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    proc, listen = _serve_process("awari", "--forever")
     try:
-        assert proc.stderr is not None
-        json.loads(proc.stderr.readline())
+        assert listen["event"] == "listen" and listen["game"] == "awari"
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 128 + signal.SIGTERM
     finally:

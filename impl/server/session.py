@@ -55,6 +55,10 @@ class State(Enum):
     DONE = "done"
 
 
+ABORTED = frozenset({"error", "shutdown"})
+"""The terminations of a game ended by Session._aborted, without a result."""
+
+
 class Phase(Enum):
     SEATING = "seating"
     PLAYING = "playing"
@@ -434,7 +438,7 @@ class Session:
     def _abort(self, why: str) -> None:
         """399 to everyone and no result: the referee failed (the engine, or a bug)."""
         self._log(logging.ERROR, "internal_error", error=why)
-        self._end(None, "error", ["399 Unknown problem: the referee failed, game aborted"])
+        self._aborted("error", "the referee failed")
 
     def shutdown(self) -> None:
         """The server is stopping: a game in progress is aborted with 399 to everyone
@@ -442,7 +446,11 @@ class Session:
         nothing to record and its connections are just closed by the server."""
         if self.phase is Phase.PLAYING:
             self._log(logging.WARNING, "shutdown")
-            self._end(None, "shutdown", ["399 Unknown problem: the server is shutting down, game aborted"])
+            self._aborted("shutdown", "the server is shutting down")
+
+    def _aborted(self, termination: str, reason: str) -> None:
+        """End without a result: 399 to everyone, the record says ``aborted``."""
+        self._end(None, termination, [f"399 Unknown problem: {reason}, game aborted"])
 
     def _end(self, winner: int | None, termination: str, status: list[str], now: float | None = None) -> None:
         """The game is over: the final status to everyone (observers with the final
@@ -470,7 +478,7 @@ class Session:
     def _record(self, winner: int | None, termination: str) -> GameRecord:
         sides = self.vocab.sides
         result = "draw" if winner is None else f"{sides[winner]} wins"
-        result = "aborted" if termination in ("error", "shutdown") else result
+        result = "aborted" if termination in ABORTED else result
         counts = self.engine.counts(self.state)
         score = " ".join(f"{sides[s]} {counts[int(p)]}" for s, p in enumerate(self.engine.players))
         names = tuple(p.name if p else "" for p in self.players)
