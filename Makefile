@@ -33,7 +33,7 @@ test: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest
 
 verify: lint typecheck test
-	$(PROOFS_BOUNDED)
+	$(PY) -m proofs.manifest --run bounded
 
 # The thorough suite on the mypyc build, where the differential tests check the compiled
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
@@ -44,35 +44,12 @@ verify-deep: lint typecheck
 	$(PY) -m impl._build --clean
 	$(MAKE) --no-print-directory proofs
 
-# Proofs and symbolic checks (proofs/README.md says what each proves, its scope and
-# its time).  Every step exits non-zero on failure.  SPEC_CONTRACTS=0 runs the spec
-# without its contracts for the large exhaustive scopes; a smaller scope runs with
-# them on.  The bounded set runs in verify, the full set in proofs and verify-deep.
-define PROOFS_BOUNDED
-$(PY) -m proofs.run_crosshair
-$(PY) -m proofs.run_diffbehavior
-$(PY) -m proofs.gothello_proofs
-$(PY) -m proofs.awari_proofs
-SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 3
-$(PY) -m proofs.awari_exhaustive --stones 2
-SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence awari --stones 2
-$(PY) -m proofs.equivalence awari --stones 1
-$(PY) -m proofs.equivalence gothello --plies 2
-endef
-
+# Proofs and symbolic checks: proofs/manifest.py lists every step (its command, scope,
+# what it trusts, its time) and runs the bounded list (in verify) or the full one (in
+# proofs and verify-deep); proofs/README.md says what each proves.  A step that fails
+# stops the run with a non-zero status.
 proofs: $(STAMP)
-	$(PY) -m proofs.run_crosshair --deep
-	$(PY) -m proofs.run_diffbehavior --deep
-	$(PY) -m proofs.run_hypothesis_crosshair
-	$(PY) -m proofs.gothello_proofs
-	$(PY) -m proofs.awari_proofs
-	SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 4
-	SPEC_CONTRACTS=0 $(PY) -m proofs.awari_exhaustive --stones 2 --all-splits
-	$(PY) -m proofs.awari_exhaustive --stones 2
-	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence awari --stones 4
-	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence gothello --plies 3
-	$(PY) -m proofs.equivalence awari --stones 2
-	$(PY) -m proofs.equivalence gothello --plies 2
+	$(PY) -m proofs.manifest --run full
 
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from impl.engines import get_engine
-from proofs.awari_exhaustive import boards, successor
+from proofs.awari.exhaustive import boards, successor
 from spec import awari as A
 from spec import gothello as G
 from spec.contracts import ENABLED as CONTRACTS

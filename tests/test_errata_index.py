@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from proofs.awari_exhaustive import EXPECTED_LITERAL
-from proofs.gothello_proofs import EXPECTED_LITERAL_ERRATA
+from proofs.awari.exhaustive import EXPECTED_LITERAL
+from proofs.gothello.theorems import EXPECTED_LITERAL_ERRATA
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = re.compile(r"^### ([AG]\d+) — .*?(\*\*\[theorem [^\]]+\]\*\*)?$", re.MULTILINE)

@@ -1,5 +1,5 @@
-"""The adapters and wrappers that crosshair searches (proofs/diff_adapters.py,
-proofs/crosshair_targets.py) run on concrete inputs and agree where they should:
+"""The adapters and wrappers that crosshair searches (proofs/crosshair/diff_adapters.py,
+proofs/crosshair/targets.py) run on concrete inputs and agree where they should:
 otherwise a crosshair "nothing found" could hide a broken adapter."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from proofs import canary
-from proofs import crosshair_targets as T
-from proofs import diff_adapters as D
+from proofs.crosshair import canary
+from proofs.crosshair import diff_adapters as D
+from proofs.crosshair import targets as T
 
 
 def awari_input(rng: random.Random) -> tuple[tuple[int, ...], int, int, bool, int]:

@@ -1,6 +1,6 @@
 """crosshair diffbehavior between each impl transition function and its spec
-counterpart (proofs/diff_adapters.py), after a planted-difference canary:
-``python -m proofs.run_diffbehavior [--deep]``.
+counterpart (proofs/crosshair/diff_adapters.py), after a planted-difference canary:
+``python -m proofs.crosshair.diffbehavior [--deep]``.
 
 A pair passes when crosshair says "No differences found" and exits 0; any other
 outcome (a difference, a crash, a timeout) fails.  The canary must find its
@@ -16,11 +16,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from proofs.diff_adapters import PAIRS
+from proofs.crosshair.diff_adapters import PAIRS
 from proofs.verdict import verdict
 
 CROSSHAIR = ".venv/bin/crosshair"
-CANARY = ("proofs.diff_adapters.capture_impl", "proofs.canary.capture_forgets_the_chain")
+CANARY = ("proofs.crosshair.diff_adapters.capture_impl", "proofs.crosshair.canary.capture_forgets_the_chain")
 CANARY_BUDGET = 20.0
 """crosshair found the canary's difference after about 10 s of search, and not in 6 s:
 a fixed budget comfortably above that.  (The pairs get 10 s in the bounded run, about
@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     budget = 60.0 if args.deep else 10.0
     start = time.perf_counter()
     jobs = [("canary", CANARY, CANARY_BUDGET)] + [
-        (n, (f"proofs.diff_adapters.{a}", f"proofs.diff_adapters.{b}"), budget) for n, (a, b) in PAIRS.items()
+        (n, (f"proofs.crosshair.diff_adapters.{a}", f"proofs.crosshair.diff_adapters.{b}"), budget)
+        for n, (a, b) in PAIRS.items()
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:  # crosshair is a process: two cores
         diffs = list(pool.map(lambda job: diffbehavior(*job), jobs))

@@ -168,7 +168,7 @@ def group_lemmas(seed: BV, stones: BV, g: BV) -> Bool:
 
 class AbstractGroups:
     """Groups as fresh vectors constrained only by ``group_lemmas`` (proved of the
-    unrolled closure once, in ``gothello_proofs.group_lemmas_hold``): the placement
+    unrolled closure once, in ``proofs.gothello.theorems.closure_bounds_are_fixpoints``): the placement
     laws are proved for every such set, hence for the group itself."""
 
     def __init__(self) -> None:

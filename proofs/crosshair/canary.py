@@ -8,18 +8,18 @@ is a contract violation of the kind the real checks look for, reached the same w
     postcondition on the function itself (spec.contracts, so SPEC_CONTRACTS=0 also
     silences the canary);
   * ``wrapped_sow``: the same bug behind the wrapper machinery of
-    proofs/contract_check.py;
+    proofs/crosshair/contract_check.py;
   * ``awari_wrapped`` and ``gothello_wrapped``: planted false claims about the spec
     (NormalMove never holds; no group has four stones), reached exactly as
-    proofs/crosshair_targets.py reaches the spec's contracts.  (A subtler planted
+    proofs/crosshair/targets.py reaches the spec's contracts.  (A subtler planted
     claim, "GrandSlam never holds", was not found in 60 s through the realized
     Awari path: proofs/README.md.)
 """
 
 from __future__ import annotations
 
-from proofs import crosshair_targets as T
-from proofs.contract_check import postconditions_hold, preconditions_hold
+from proofs.crosshair import targets as T
+from proofs.crosshair.contract_check import postconditions_hold, preconditions_hold
 from spec import awari as A
 from spec import gothello as G
 from spec.contracts import ensure, require
@@ -91,9 +91,9 @@ def gothello_wrapped(cells: tuple[int, ...], s: int) -> bool:
 def capture_forgets_the_chain(
     board: tuple[int, ...], north: int, south: int, south_to_move: bool, last: int
 ) -> tuple[tuple[int, ...], int, int] | None:
-    """A diffbehavior canary: proofs.diff_adapters.capture_impl with a planted bug —
+    """A diffbehavior canary: proofs.crosshair.diff_adapters.capture_impl with a planted bug —
     only the last pit sown is taken, not the pits before it."""
-    from proofs import diff_adapters as D
+    from proofs.crosshair import diff_adapters as D
 
     if not (D._awari_ok(board, north, south) and 0 <= last < 12):
         return None

@@ -1,7 +1,7 @@
 """The differential hypothesis properties (tests/test_diff_*.py) under the
-hypothesis-crosshair backend, after a canary: ``python -m proofs.run_hypothesis_crosshair``.
+hypothesis-crosshair backend, after a canary: ``python -m proofs.crosshair.hypothesis_backend``.
 
-The canary (proofs/hypothesis_canary.py) must fail exactly its planted test and pass
+The canary (proofs/crosshair/hypothesis_canary.py) must fail exactly its planted test and pass
 the check that the backend is crosshair; then the two test files run in parallel
 (two cores), CROSSHAIR_EXAMPLES examples per property (default 10).
 """
@@ -15,7 +15,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-PYTEST = [sys.executable, "-m", "pytest", "-p", "proofs.hypothesis_crosshair"]
+PYTEST = [sys.executable, "-m", "pytest", "-p", "proofs.crosshair.hypothesis_profile"]
 
 
 def pytest(*args: str) -> tuple[int, str, float]:
@@ -33,7 +33,7 @@ def summary(output: str) -> str:
 
 def main() -> int:
     start = time.perf_counter()
-    code, out, seconds = pytest("proofs/hypothesis_canary.py")
+    code, out, seconds = pytest("proofs/crosshair/hypothesis_canary.py")
     print(f"canary: exit {code}, {summary(out)}, {seconds:.1f} s", flush=True)
     if code != 1 or "1 failed, 1 passed" not in summary(out):
         print(out)

@@ -12,7 +12,7 @@ a form crosshair handles well (``all(x >= 0 …) and sum(…) …``, never an ``
 inside ``all``; the spec's own, with their memoised invariants, left crosshair
 unable to meet them).  Its body checks that the restatement implies the spec's
 preconditions, runs the function's body and ensures that the function's own
-postconditions hold (proofs/contract_check.py).  Positions are a flag: ∅ or {θ}.
+postconditions hold (proofs/crosshair/contract_check.py).  Positions are a flag: ∅ or {θ}.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from crosshair import deep_realize
 
-from proofs.contract_check import postconditions_hold, preconditions_hold
+from proofs.crosshair.contract_check import postconditions_hold, preconditions_hold
 from spec import awari as A
 from spec import gothello as G
 from spec import z as Z

@@ -1,5 +1,5 @@
 """A planted difference that the hypothesis-crosshair run must report (a failing
-test) before its passes count: proofs/run_hypothesis_crosshair.py runs it first and
+test) before its passes count: proofs/crosshair/hypothesis_backend.py runs it first and
 expects pytest to fail with a falsifying example."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs.canary import capture_forgets_the_chain
-from proofs.diff_adapters import capture_impl
+from proofs.crosshair.canary import capture_forgets_the_chain
+from proofs.crosshair.diff_adapters import capture_impl
 
 
 @given(

@@ -1,4 +1,4 @@
-"""The z3 encoding of the corrected AwariRef (proofs/awari_smt.py) agrees with
+"""The z3 encoding of the corrected AwariRef (proofs/awari/encoding.py) agrees with
 spec/awari.py on concrete states: the disjunct whose guard holds is the one the spec
 reports, with the same after-state, positions and result."""
 
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import z3
 
-from proofs import awari_smt as E
-from proofs.awari_exhaustive import successor
-from proofs.awari_proofs import game_of
-from proofs.awari_smt import Pre
+from proofs.awari import encoding as E
+from proofs.awari.encoding import Pre
+from proofs.awari.exhaustive import successor
+from proofs.awari.theorems import game_of
 from spec import awari as A
 
 RESULTS = {

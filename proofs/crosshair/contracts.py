@@ -1,10 +1,10 @@
 """crosshair over the contracts of spec/ (spec.z, spec.awari, spec.gothello), with the
-planted-bug canary first: ``python -m proofs.run_crosshair [--deep]``.
+planted-bug canary first: ``python -m proofs.crosshair.contracts [--deep]``.
 
 crosshair's exit status alone cannot be trusted (0 means "found nothing", also when
 contracts are off; 1 also on an internal crash), so each run is judged from its
 ``--report_all`` lines and its stderr:
-  * the canary (proofs/canary.py) must report every planted violation;
+  * the canary (proofs/crosshair/canary.py) must report every planted violation;
   * every target must report at least one analysed condition;
   * "Unable to meet precondition" (a vacuous pass), a traceback, or "no checkable
     functions" fails the run, and so does every counterexample ("error:") except
@@ -25,10 +25,10 @@ from proofs.verdict import verdict
 CROSSHAIR = ".venv/bin/crosshair"
 
 CANARY = {
-    "proofs.canary.sow_loses_a_stone": "a seed lost on a full lap",
-    "proofs.canary.wrapped_sow": "the same, through proofs/contract_check.py",
-    "proofs.canary.awari_wrapped": "a false claim about the spec's NormalMove, through the Awari wrappers",
-    "proofs.canary.gothello_wrapped": "a false claim about the spec's group, through the Gothello wrappers",
+    "proofs.crosshair.canary.sow_loses_a_stone": "a seed lost on a full lap",
+    "proofs.crosshair.canary.wrapped_sow": "the same, through proofs/crosshair/contract_check.py",
+    "proofs.crosshair.canary.awari_wrapped": "a false claim about the spec's NormalMove, through the Awari wrappers",
+    "proofs.crosshair.canary.gothello_wrapped": "a false claim about the spec's group, through the Gothello wrappers",
 }
 
 DIRECT_Z = [f"spec.z.{f}" for f in ("image", "inverse", "dres", "ndres", "override", "sigma", "apply")]
@@ -56,7 +56,7 @@ DIRECT_AWARI_GAME = [
 ]
 DIRECT_GOTHELLO = [f"spec.gothello.{f}" for f in ("opponent", "InitGothelloPosition", "InitGothelloGame")]
 WRAPPED_Z = [
-    f"proofs.crosshair_targets.{f}"
+    f"proofs.crosshair.targets.{f}"
     for f in (
         "image",
         "inverse",
@@ -73,7 +73,7 @@ WRAPPED_Z = [
     )
 ]
 WRAPPED_AWARI = [
-    f"proofs.crosshair_targets.{f}"
+    f"proofs.crosshair.targets.{f}"
     for f in (
         "Sow_Capture",
         "Sow_Capture_literal",
@@ -87,7 +87,7 @@ WRAPPED_AWARI = [
     )
 ]
 WRAPPED_GOTHELLO = [
-    f"proofs.crosshair_targets.{f}"
+    f"proofs.crosshair.targets.{f}"
     for f in (
         "group",
         "group_literal",
@@ -113,7 +113,7 @@ VERIFY_ONLY_DEEP = {
     "spec.awari.Sow",
     "spec.awari.referee",
     # Realized AwariGame wrappers: one path can take 15–100 s under crosshair's tracing.
-    *(f"proofs.crosshair_targets.{f}" for f in ("CannotFeed", "IllegalMove", "GrandSlam", "NormalMove", "referee")),
+    *(f"proofs.crosshair.targets.{f}" for f in ("CannotFeed", "IllegalMove", "GrandSlam", "NormalMove", "referee")),
 }
 """Left to ``--deep``: the bounded run's budget is too small for these."""
 

@@ -1,5 +1,5 @@
 """Well-foundedness of GothelloTurn, literal and corrected, by z3 over every 5×5 board,
-side to move, action and history (proofs/gothello_smt.py has the encoding).
+side to move, action and history (proofs/gothello/encoding.py has the encoding).
 
   (a) disjoint      no two disjuncts hold together
   (b) total         some disjunct holds
@@ -16,7 +16,7 @@ On the literal schemas every failure is classified: each erratum comes with a
 predicate on the before-state, z3 proves that every counterexample satisfies one of
 them, and one witness per erratum is decoded and replayed on spec/gothello.py.
 
-Run: ``python -m proofs.gothello_proofs`` (exit 1 on any unexpected result).
+Run: ``python -m proofs.gothello.theorems`` (exit 1 on any unexpected result).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from typing import Any
 
 import z3
 
-from proofs import gothello_smt as E
-from proofs.gothello_smt import Frame, Post, Pre, Relation
+from proofs.gothello import encoding as E
+from proofs.gothello.encoding import Frame, Post, Pre, Relation
 from proofs.verdict import verdict
 from spec import gothello as S
 from spec.z import Fun

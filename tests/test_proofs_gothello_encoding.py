@@ -1,4 +1,4 @@
-"""The z3 encoding of GothelloTurn (proofs/gothello_smt.py) agrees with spec/gothello.py
+"""The z3 encoding of GothelloTurn (proofs/gothello/encoding.py) agrees with spec/gothello.py
 on concrete states: every disjunct, literal and corrected, holds on the same states,
 with the same after-state and result; groups and liberties have the same values.
 Without this the proofs could be about a different referee."""
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import z3
 
-from proofs import gothello_smt as E
-from proofs.gothello_proofs import assignment, board_of, code, concrete, square
-from proofs.gothello_smt import Post, Pre
+from proofs.gothello import encoding as E
+from proofs.gothello.encoding import Post, Pre
+from proofs.gothello.theorems import assignment, board_of, code, concrete, square
 from spec import gothello as S
 
 
@@ -137,8 +137,8 @@ def bits(squares: frozenset[S.SQUARE]) -> int:
 
 
 def test_the_witness_decoder_inverts_concrete() -> None:
-    """proofs.gothello_proofs.concrete and witness are inverse on histories of length ≤ 2."""
-    from proofs.gothello_proofs import witness
+    """proofs.gothello.theorems.concrete and witness are inverse on histories of length ≤ 2."""
+    from proofs.gothello.theorems import witness
 
     rng = random.Random(7)
     for _ in range(20):

@@ -1,12 +1,12 @@
 """Well-foundedness and invariants of the corrected AwariRef by z3, over every
 AwariBoard (all boards and score splits with 48 stones), both sides to move, every
-action and every set of positions (proofs/awari_smt.py has the encoding):
+action and every set of positions (proofs/awari/encoding.py has the encoding):
 
   (a) disjoint      no two disjuncts hold together (nor two NormalMove ⨟ Status cases)
   (b) total         some disjunct holds
   (c) deterministic each disjunct assigns every after-state component one term of
                     the before-state (by construction of the encoding; the spec's own
-                    functions are checked by proofs/awari_exhaustive.py)
+                    functions are checked by proofs/awari/exhaustive.py)
   (d) satisfiable   each disjunct and each NormalMove ⨟ Status case holds somewhere
   (i) 48 stones     every after-state is an AwariBoard: naturals, Σ board + Σ score = 48
   (ii) illegal      an illegal action changes nothing, positions included
@@ -15,7 +15,7 @@ action and every set of positions (proofs/awari_smt.py has the encoding):
 Witnesses of (d) are replayed on spec/awari.py.  The literal schemas are covered by
 the exhaustive run (their free after-states do not fit this functional encoding).
 
-Run: ``python -m proofs.awari_proofs`` (exit 1 on any unexpected result).
+Run: ``python -m proofs.awari.theorems`` (exit 1 on any unexpected result).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import Any
 
 import z3
 
-from proofs import awari_smt as E
-from proofs.awari_exhaustive import successor
-from proofs.awari_smt import Pre
+from proofs.awari import encoding as E
+from proofs.awari.encoding import Pre
+from proofs.awari.exhaustive import successor
 from proofs.verdict import verdict
 from spec import awari as A
 

@@ -1,5 +1,5 @@
 """Pairs of thin adapters, spec and impl, with identical primitive signatures, for
-``crosshair diffbehavior`` (proofs/run_diffbehavior.py).  Each pair shares one
+``crosshair diffbehavior`` (proofs/crosshair/diffbehavior.py).  Each pair shares one
 validity check, so that both sides return None on an input outside the domain and
 the search is only about valid states; each returns plain tuples of ints, compared
 with ==.

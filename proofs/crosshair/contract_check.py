@@ -3,7 +3,7 @@
 crosshair cannot build some spec arguments itself (a ``spec.z.Fun`` board, an
 AwariGame's set of positions), and when it meets a call to a function that has
 contracts it may skip the body and assume the postconditions.  So a wrapper in
-proofs/crosshair_targets.py takes primitive arguments, builds the spec's, requires
+proofs/crosshair/targets.py takes primitive arguments, builds the spec's, requires
 the spec function's own preconditions, runs the function's *body* (icontract keeps
 it as ``__wrapped__``) and returns whether the function's own postconditions hold —
 the contracts as written in spec/, evaluated by icontract's records of them.

@@ -18,7 +18,7 @@ illegal action changes nothing, (iii) an accepted sowing that does not end the g
 passes the turn.  Literal failures are classified as errata (proofs/ERRATA.md); the
 corrected referee must have none.
 
-Run: ``python -m proofs.awari_exhaustive --stones N`` (exit 1 on anything unexpected).
+Run: ``python -m proofs.awari.exhaustive --stones N`` (exit 1 on anything unexpected).
 ``SPEC_CONTRACTS=0`` runs the spec without its contracts (faster; say so).
 """
 

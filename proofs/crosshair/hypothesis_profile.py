@@ -2,7 +2,7 @@
 properties of tests/test_diff_*.py with hypothesis-crosshair as the backend, so that
 crosshair's solver, not hypothesis's random choices, picks the inputs.
 
-    HYPOTHESIS_PROFILE=crosshair pytest -p proofs.hypothesis_crosshair tests/test_diff_*.py
+    HYPOTHESIS_PROFILE=crosshair pytest -p proofs.crosshair.hypothesis_profile tests/test_diff_*.py
 
 tests/conftest.py loads the profile named by HYPOTHESIS_PROFILE; a ``-p`` plugin is
 imported before it, so the profile exists by then.  (tests/conftest.py is not ours

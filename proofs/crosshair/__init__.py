@@ -1,0 +1,1 @@
+"""CrossHair and hypothesis-crosshair: symbolic searches over the spec contracts and impl ≡ spec."""

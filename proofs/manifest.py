@@ -1,0 +1,288 @@
+"""The one list of proof steps: what each runs, over which scope, what it trusts, how
+long it took, and whether it belongs to the bounded run (``make verify``) or only to
+the full one (``make proofs``, ``make verify-deep``).  The Makefile runs the lists from
+here and tests/test_proofs_manifest.py checks that proofs/README.md shows this table.
+
+    python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
+    python -m proofs.manifest --list bounded|full  print the commands
+    python -m proofs.manifest --table              print the README's table
+
+Times are wall-clock seconds measured on the 2-core development machine (proofs/README.md
+says under which load); a step's time is its last measured figure, not a limit.  Steps
+of proofs/awari/refinement*.py and proofs/gothello/refinement*.py join STEPS as more
+entries (one ``Step`` each); nothing else needs to change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+Run = Literal["bounded", "full"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One proof step: a ``python -m`` command and what it establishes."""
+
+    name: str
+    module: str
+    args: tuple[str, ...]
+    runs: frozenset[Run]
+    """bounded: in ``make verify`` (and so in ``make proofs`` too, unless a full variant
+    of the same module replaces it); full: in ``make proofs`` only."""
+    scope: str
+    trusts: str
+    seconds: int
+    contracts: bool = True
+    """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
+
+    @property
+    def argv(self) -> list[str]:
+        return [sys.executable, "-m", self.module, *self.args]
+
+    @property
+    def command(self) -> str:
+        prefix = "" if self.contracts else "SPEC_CONTRACTS=0 "
+        return f"{prefix}python -m {' '.join([self.module, *self.args])}"
+
+
+BOTH: frozenset[Run] = frozenset({"bounded", "full"})
+BOUNDED: frozenset[Run] = frozenset({"bounded"})
+FULL: frozenset[Run] = frozenset({"full"})
+
+Z3 = "z3 5.4; the encoding ≡ spec tests (tests/test_proofs_*_encoding.py)"
+SPEC = "spec/ as executable Python"
+CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        "CrossHair over the spec contracts",
+        "proofs.crosshair.contracts",
+        (),
+        BOUNDED,
+        "49 of 56 targets, 2 s CPU a condition (canaries 10 s)",
+        CROSSHAIR,
+        75,
+    ),
+    Step(
+        "CrossHair over the spec contracts",
+        "proofs.crosshair.contracts",
+        ("--deep",),
+        FULL,
+        "all 56 targets, 10 s CPU a condition",
+        CROSSHAIR,
+        390,
+    ),
+    Step(
+        "CrossHair diffbehavior, impl vs spec",
+        "proofs.crosshair.diffbehavior",
+        (),
+        BOUNDED,
+        "5 pairs, 10 s CPU a pair (canary 20 s)",
+        CROSSHAIR,
+        60,
+    ),
+    Step(
+        "CrossHair diffbehavior, impl vs spec",
+        "proofs.crosshair.diffbehavior",
+        ("--deep",),
+        FULL,
+        "5 pairs, 60 s CPU a pair (canary 20 s)",
+        CROSSHAIR,
+        185,
+    ),
+    Step(
+        "hypothesis-crosshair backend",
+        "proofs.crosshair.hypothesis_backend",
+        (),
+        FULL,
+        "the differential properties, 10 examples each, no example database",
+        CROSSHAIR + "; hypothesis 6.170",
+        140,
+    ),
+    Step(
+        "GothelloTurn well-founded, literal errata (z3)",
+        "proofs.gothello.theorems",
+        (),
+        BOTH,
+        "every 5×5 board, both sides, 26 actions, every history",
+        Z3,
+        55,
+    ),
+    Step(
+        "AwariRef corrected well-founded (z3)",
+        "proofs.awari.theorems",
+        (),
+        BOTH,
+        "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set",
+        Z3,
+        30,
+    ),
+    Step(
+        "AwariRef literal + corrected, exhaustive",
+        "proofs.awari.exhaustive",
+        ("--stones", "3"),
+        BOUNDED,
+        "boards of ≤ 3 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; the score-band argument (§1.3)",
+        35,
+        contracts=False,
+    ),
+    Step(
+        "AwariRef literal + corrected, exhaustive",
+        "proofs.awari.exhaustive",
+        ("--stones", "4"),
+        FULL,
+        "boards of ≤ 4 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; the score-band argument (§1.3)",
+        70,
+        contracts=False,
+    ),
+    Step(
+        "AwariRef literal + corrected, exhaustive",
+        "proofs.awari.exhaustive",
+        ("--stones", "2", "--all-splits"),
+        FULL,
+        "boards of ≤ 2 stones, every score split (checks the band argument)",
+        SPEC,
+        9,
+        contracts=False,
+    ),
+    Step(
+        "AwariRef literal + corrected, exhaustive",
+        "proofs.awari.exhaustive",
+        ("--stones", "2"),
+        BOTH,
+        "boards of ≤ 2 stones, band score splits, contracts on",
+        SPEC,
+        14,
+    ),
+    Step(
+        "spec ≡ impl, Awari",
+        "proofs.equivalence",
+        ("awari", "--stones", "2"),
+        BOUNDED,
+        "boards of ≤ 2 stones, every score split, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; impl via get_engine",
+        8,
+        contracts=False,
+    ),
+    Step(
+        "spec ≡ impl, Awari",
+        "proofs.equivalence",
+        ("awari", "--stones", "4"),
+        FULL,
+        "boards of ≤ 4 stones, every score split, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; impl via get_engine",
+        145,
+        contracts=False,
+    ),
+    Step(
+        "spec ≡ impl, Awari",
+        "proofs.equivalence",
+        ("awari", "--stones", "1"),
+        BOUNDED,
+        "boards of ≤ 1 stone, contracts on",
+        SPEC + "; impl via get_engine",
+        3,
+    ),
+    Step(
+        "spec ≡ impl, Awari",
+        "proofs.equivalence",
+        ("awari", "--stones", "2"),
+        FULL,
+        "boards of ≤ 2 stones, contracts on",
+        SPEC + "; impl via get_engine",
+        23,
+    ),
+    Step(
+        "spec ≡ impl, Gothello",
+        "proofs.equivalence",
+        ("gothello", "--plies", "3"),
+        FULL,
+        "every state within 3 plies of the start, 26 actions each",
+        SPEC + "; impl via get_engine",
+        37,
+        contracts=False,
+    ),
+    Step(
+        "spec ≡ impl, Gothello",
+        "proofs.equivalence",
+        ("gothello", "--plies", "2"),
+        BOTH,
+        "every state within 2 plies of the start, 26 actions each, contracts on",
+        SPEC + "; impl via get_engine",
+        4,
+    ),
+)
+
+
+def steps(run: Run) -> list[Step]:
+    return [s for s in STEPS if run in s.runs]
+
+
+def table() -> str:
+    """The README's proof table: one row per step, in run order."""
+    rows = [
+        "| step | command | make verify | make proofs | scope | trusts | time |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in STEPS:
+        mark = {True: "✓", False: ""}
+        rows.append(
+            f"| {s.name} | `{s.command}` | {mark['bounded' in s.runs]} | {mark['full' in s.runs]} "
+            f"| {s.scope} | {s.trusts} | ≈ {s.seconds} s |"
+        )
+    return "\n".join(rows)
+
+
+def run_steps(run: Run, keep_going: bool) -> int:
+    """Run the steps one after another; the first failure ends the run unless
+    ``keep_going``.  Each step's own output goes straight through."""
+    start = time.perf_counter()
+    failed: list[str] = []
+    timings: list[tuple[Step, float, int]] = []
+    for s in steps(run):
+        print(f"\n=== {s.name}: {s.command}", flush=True)
+        t0 = time.perf_counter()
+        env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
+        code = subprocess.run(s.argv, env=env, check=False).returncode
+        timings.append((s, time.perf_counter() - t0, code))
+        if code != 0:
+            failed.append(s.command)
+            if not keep_going:
+                break
+    print(f"\n=== {run} proof steps")
+    for s, seconds, code in timings:
+        print(f"  {'ok  ' if code == 0 else 'FAIL'} {seconds:7.1f} s  (expected ≈ {s.seconds} s)  {s.command}")
+    print(f"  total {time.perf_counter() - start:.1f} s")
+    print("OK" if not failed else f"FAILED: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--run", choices=("bounded", "full"), help="run the steps")
+    what.add_argument("--list", choices=("bounded", "full"), help="print the commands")
+    what.add_argument("--table", action="store_true", help="print the README's table")
+    parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
+    args = parser.parse_args(argv)
+    if args.table:
+        print(table())
+        return 0
+    if args.list:
+        for s in steps(args.list):
+            print(s.command)
+        return 0
+    return run_steps(args.run, args.keep_going)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
