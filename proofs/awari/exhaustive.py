@@ -32,12 +32,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from proofs.awari import errata
 from proofs.verdict import verdict
 from spec import awari as A
 from spec.contracts import ENABLED as CONTRACTS
 
-EXPECTED_LITERAL = frozenset({"A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A12", "A15"})
-"""The errata the literal run must find (with a witness each) once the scope allows."""
+EXPECTED_LITERAL = frozenset(errata.PREDICATES)
+"""The errata the literal run must find (with a witness each) once the scope allows:
+every erratum proofs/awari/errata.py has a predicate for."""
 
 LITERAL_DISJUNCTS = ("NormalMove", "WinMargin", "NoMove", "GrandSlam", "IllegalMove", "IllegalMove (feeding clause)")
 CORRECTED_DISJUNCTS = (
@@ -121,62 +123,32 @@ def describe(g: A.AwariGame) -> str:
 # ─── The literal reading ──────────────────────────────────────────────────────
 
 
-def opp_stones(g: A.AwariGame, board: A.BOARD) -> int:
-    return sum(board[p] for p in A.side(A.opponent(g.to_move)))
-
-
-def feeds_literally(g: A.AwariGame, move: A.PIT) -> bool:
-    """``move`` can be sown and leaves the opponent stones under the literal capture."""
-    s = A.θAwariBoard(g)
-    if not A._sow_pre(s, move):
-        return False
-    after, _, _ = A.Sow_Capture_literal(s, move)
-    return opp_stones(g, after.board) > 0
-
-
-def overlap_errata(g: A.AwariGame, move: A.PIT, pair: tuple[str, str]) -> str:
-    if "NoMove" in pair:
-        return "A12"  # θAwariBoard ∈ positions is excluded by no other disjunct
-    if set(pair) == {"NormalMove", "GrandSlam"}:
-        after, _, _ = A.Sow_Capture_literal(A.θAwariBoard(g), move)
-        return "A4" if opp_stones(g, after.board) == 0 else "A3"
-    return "NEW"
-
-
-def gap_errata(g: A.AwariGame, move: A.PIT) -> str:
-    others = [m for m in A.side(g.to_move) if m != move and feeds_literally(g, m)]
-    errata = ["A15" if others else "A8"]
-    if A.feeds(g, move):
-        errata.insert(0, "A1")  # the literal capture takes the last pit sown, the only stones fed
-    return "+".join(errata)
-
-
-NONDETERMINISM = {"IllegalMove": "A5", "WinMargin": "A6", "NoMove": "A7"}
-
-
 def check_literal(t: Tally, g: A.AwariGame, move: A.PIT) -> None:
+    """Every theorem on the literal reading at one case; each failure is put down to
+    the errata whose predicates hold there (proofs/awari/errata.py), or to NEW."""
     outcomes = A.AwariRef_literal(g, move)
-    names = [o.schema for o in outcomes]
-    t.held["literal"] |= set(names)
-    for pair in itertools.combinations(names, 2):
-        t.add("literal", "(a) disjoint", overlap_errata(g, move, pair), g, move, " ∧ ".join(pair))
+    t.held["literal"] |= {o.schema for o in outcomes}
+
+    def fail(theorem: str, involved: tuple[A.Outcome, ...], detail: str) -> None:
+        t.add("literal", theorem, errata.classify(errata.Failure(theorem, g, move, involved)), g, move, detail)
+
+    for pair in itertools.combinations(outcomes, 2):
+        fail("(a) disjoint", pair, " ∧ ".join(o.schema for o in pair))
     if not outcomes:
-        t.add("literal", "(b) total", gap_errata(g, move), g, move, "no disjunct holds")
+        fail("(b) total", (), "no disjunct holds")
     for o in outcomes:
         n = o.after.completions()
         if n != 1:
-            t.add("literal", "(c) deterministic", NONDETERMINISM.get(o.schema, "NEW"), g, move, f"{o.schema}: {n}")
+            fail("(c) deterministic", (o,), f"{o.schema}: {n}")
         if o.after.board is not None and o.after.score is not None and sum(o.after.board) + sum(o.after.score) != 48:
-            t.add("literal", "(i) 48 stones", "NEW", g, move, o.schema)
+            fail("(i) 48 stones", (o,), o.schema)
         if o.result == A.illegal_move:
             if move in A.side(g.to_move) and g.board[move] > 0:
                 t.held["literal"].add("IllegalMove (feeding clause)")
-            if n != 1:
-                t.add("literal", "(ii) illegal changes nothing", "A5", g, move, f"{n} after-states")
-            if o.after.positions != g.positions:
-                t.add("literal", "(ii) illegal changes nothing", "A9", g, move, "positions' ≠ positions")
-        if o.schema == "NormalMove" and o.after.to_move != A.opponent(g.to_move):
-            t.add("literal", "(iii) the turn passes", "A2", g, move, "to_move' = to_move")
+            if n != 1 or o.after.positions != g.positions:
+                fail("(ii) illegal changes nothing", (o,), f"{n} after-states, positions' {len(o.after.positions)}")
+        if o.result == A.not_done and o.after.to_move != A.opponent(g.to_move):
+            fail("(iii) the turn passes", (o,), f"{o.schema}: to_move' = {o.after.to_move}")
 
 
 # ─── The corrected reading ────────────────────────────────────────────────────
@@ -236,10 +208,10 @@ def run(stones: int, every: bool, workers: int) -> Tally:
 def report(t: Tally, stones: int, every: bool) -> list[str]:
     """Print the findings; return the problems."""
     problems = []
-    for (reading, theorem, errata), n in sorted(t.counts.items()):
-        print(f"  {reading:9} {theorem:30} {errata:10} {n:8}×  e.g. {t.witnesses[(reading, theorem, errata)]}")
-        if reading == "corrected" or "NEW" in errata:
-            problems.append(f"{reading} {theorem} {errata}: {t.witnesses[(reading, theorem, errata)]}")
+    for (reading, theorem, label), n in sorted(t.counts.items()):
+        print(f"  {reading:9} {theorem:30} {label:10} {n:8}×  e.g. {t.witnesses[(reading, theorem, label)]}")
+        if reading == "corrected" or "NEW" in label:
+            problems.append(f"{reading} {theorem} {label}: {t.witnesses[(reading, theorem, label)]}")
     for reading, expected in (("literal", LITERAL_DISJUNCTS), ("corrected", CORRECTED_DISJUNCTS)):
         for name in expected:
             if name not in t.held[reading]:
@@ -249,7 +221,7 @@ def report(t: Tally, stones: int, every: bool) -> list[str]:
                     problems.append(f"{reading} (d): {name} never held in this scope")
     found = {e for (r, _, es) in t.counts for e in es.split("+") if r == "literal"}
     if "IllegalMove (feeding clause)" not in t.held["literal"]:
-        found.add("A15")
+        found.add(errata.DEAD_CLAUSE)
     missing = EXPECTED_LITERAL - found
     print(f"  literal errata found: {' '.join(sorted(found, key=lambda e: int(e[1:])))}")
     if missing and stones >= 2:

@@ -24,6 +24,8 @@ import itertools
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import z3
@@ -72,84 +74,112 @@ def main_disjuncts(pre: Pre) -> dict[str, Any]:
     return guards
 
 
+@dataclass
+class Side:
+    """The encoding for one side to move, and what its theorems found."""
+
+    me: int
+    pre: Pre
+    ok: Any
+    ds: dict[str, E.Disjunct]
+    guards: dict[str, Any]
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @staticmethod
+    def of(me: int) -> Side:
+        pre = Pre.fresh(me)
+        return Side(me, pre, pre.wellformed(), E.disjuncts(pre), main_disjuncts(pre))
+
+    def report(self, theorem: str, what: str, model: Any) -> None:
+        g, move = game_of(model, self.pre)
+        spec = [o.schema for o in A.AwariRef(g, move)]
+        self.problems.append(f"{theorem} {what}: {g} move {move.name} → spec {spec}")
+
+
+def disjuncts_are_disjoint(c: Side) -> None:
+    """(a) No two disjuncts hold together, nor two of the NormalMove ⨟ Status cases."""
+    pairs = [(n1, n2, c.guards[n1], c.guards[n2]) for n1, n2 in itertools.combinations(MAIN, 2)]
+    cases = [n for n in c.ds if n.startswith("NormalMove")]
+    pairs += [(n1, n2, c.ds[n1].guard, c.ds[n2].guard) for n1, n2 in itertools.combinations(cases, 2)]
+    for n1, n2, g1, g2 in pairs:
+        if (m := solve(c.ok, g1, g2)) is not None:
+            c.report("(a)", f"{n1} ∧ {n2}", m)
+
+
+def some_disjunct_holds(c: Side) -> None:
+    """(b) For every state and action some disjunct holds."""
+    if (m := solve(c.ok, *[z3.Not(g) for g in c.guards.values()])) is not None:
+        c.report("(b)", "no disjunct holds", m)
+
+
+def each_disjunct_is_satisfiable(c: Side) -> None:
+    """(d) Each disjunct (and NormalMove ⨟ Status case) holds somewhere; its witness,
+    replayed on the spec, is reported by the spec as that disjunct."""
+    for name, d in c.ds.items():
+        m = solve(c.ok, d.guard)
+        if m is None:
+            c.problems.append(f"(d) {name} never holds")
+            continue
+        g, move = game_of(m, c.pre)
+        spec = [o.schema for o in A.AwariRef(g, move)]
+        c.lines.append(f"(d) {name}: e.g. {g.board} {g.score} {g.to_move.name}, move {move.name}")
+        if spec != [name]:
+            c.problems.append(f"(d) z3 says {name} on {g} move {move.name}, the spec says {spec}")
+
+
+def every_after_state_is_an_awari_board(c: Side) -> None:
+    """(i) Every after-state has natural pits and scores, and Σ board + Σ score = 48."""
+    for name, d in c.ds.items():
+        a = d.after
+        board_ok = z3.And(*[x >= 0 for x in a.board], a.score[0] >= 0, a.score[1] >= 0)
+        sums = z3.Sum(a.board) + a.score[0] + a.score[1] == 48
+        if (m := solve(c.ok, d.guard, z3.Not(z3.And(board_ok, sums)))) is not None:
+            c.report("(i)", f"{name} loses or makes stones", m)
+
+
+def illegal_changes_nothing(c: Side) -> None:
+    """(ii) An illegal action leaves board, score, side to move and positions as they were."""
+    for name, d in c.ds.items():
+        a = d.after
+        same = z3.And(
+            *[x == y for x, y in zip(a.board, c.pre.board, strict=True)],
+            a.score[0] == c.pre.score[0],
+            a.score[1] == c.pre.score[1],
+            z3.BoolVal(a.to_move == c.me),
+            z3.Not(a.add),
+            z3.Not(a.add_next),
+        )
+        if (m := solve(c.ok, d.guard, a.result == E.ILLEGAL, z3.Not(same))) is not None:
+            c.report("(ii)", f"{name} is illegal and changes the state", m)
+
+
+def the_turn_passes(c: Side) -> None:
+    """(iii) After a move that does not end the game the opponent is to move."""
+    for name, d in c.ds.items():
+        if d.after.to_move != 1 - c.me and (m := solve(c.ok, d.guard, d.after.result == E.NOT_DONE)) is not None:
+            c.report("(iii)", f"{name} goes on without passing the turn", m)
+
+
+THEOREMS: dict[str, Callable[[Side], None]] = {
+    "(a) disjoint": disjuncts_are_disjoint,
+    "(b) total": some_disjunct_holds,
+    "(d) satisfiable": each_disjunct_is_satisfiable,
+    "(i) 48 stones": every_after_state_is_an_awari_board,
+    "(ii) illegal changes nothing": illegal_changes_nothing,
+    "(iii) alternate": the_turn_passes,
+}
+
+
 def check_side(me: int) -> tuple[dict[str, float], list[str], list[str]]:
     """Every theorem for one side to move: (timings, findings, problems)."""
+    c = Side.of(me)
     timings: dict[str, float] = {}
-    lines: list[str] = []
-    problems: list[str] = []
-    pre = Pre.fresh(me)
-    ok = pre.wellformed()
-    ds = E.disjuncts(pre)
-    guards = main_disjuncts(pre)
-
-    def report(theorem: str, what: str, model: Any) -> None:
-        g, move = game_of(model, pre)
-        problems.append(f"{theorem} {what}: {g} move {move.name} → spec {[o.schema for o in A.AwariRef(g, move)]}")
-
-    def _a() -> None:
-        pairs = [(n1, n2, guards[n1], guards[n2]) for n1, n2 in itertools.combinations(MAIN, 2)]
-        cases = [n for n in ds if n.startswith("NormalMove")]
-        pairs += [(n1, n2, ds[n1].guard, ds[n2].guard) for n1, n2 in itertools.combinations(cases, 2)]
-        for n1, n2, g1, g2 in pairs:
-            if (m := solve(ok, g1, g2)) is not None:
-                report("(a)", f"{n1} ∧ {n2}", m)
-
-    def _b() -> None:
-        if (m := solve(ok, *[z3.Not(g) for g in guards.values()])) is not None:
-            report("(b)", "no disjunct holds", m)
-
-    def _d() -> None:
-        for name, d in ds.items():
-            m = solve(ok, d.guard)
-            if m is None:
-                problems.append(f"(d) {name} never holds")
-                continue
-            g, move = game_of(m, pre)
-            spec = [o.schema for o in A.AwariRef(g, move)]
-            lines.append(f"(d) {name}: e.g. {g.board} {g.score} {g.to_move.name}, move {move.name}")
-            if spec != [name]:
-                problems.append(f"(d) z3 says {name} on {g} move {move.name}, the spec says {spec}")
-
-    def _i() -> None:
-        for name, d in ds.items():
-            a = d.after
-            board_ok = z3.And(*[x >= 0 for x in a.board], a.score[0] >= 0, a.score[1] >= 0)
-            sums = z3.Sum(a.board) + a.score[0] + a.score[1] == 48
-            if (m := solve(ok, d.guard, z3.Not(z3.And(board_ok, sums)))) is not None:
-                report("(i)", f"{name} loses or makes stones", m)
-
-    def _ii() -> None:
-        for name, d in ds.items():
-            a = d.after
-            same = z3.And(
-                *[x == y for x, y in zip(a.board, pre.board, strict=True)],
-                a.score[0] == pre.score[0],
-                a.score[1] == pre.score[1],
-                z3.BoolVal(a.to_move == me),
-                z3.Not(a.add),
-                z3.Not(a.add_next),
-            )
-            if (m := solve(ok, d.guard, a.result == E.ILLEGAL, z3.Not(same))) is not None:
-                report("(ii)", f"{name} is illegal and changes the state", m)
-
-    def _iii() -> None:
-        for name, d in ds.items():
-            if d.after.to_move != 1 - me and (m := solve(ok, d.guard, d.after.result == E.NOT_DONE)) is not None:
-                report("(iii)", f"{name} goes on without passing the turn", m)
-
-    theorems = {
-        "(a) disjoint": _a,
-        "(b) total": _b,
-        "(d) satisfiable": _d,
-        "(i) 48 stones": _i,
-        "(ii) illegal changes nothing": _ii,
-        "(iii) alternate": _iii,
-    }
-    for name, theorem in theorems.items():
+    for name, theorem in THEOREMS.items():
         start = time.perf_counter()
-        theorem()
+        theorem(c)
         timings[name] = time.perf_counter() - start
-    return timings, lines, problems
+    return timings, c.lines, c.problems
 
 
 def main() -> int:

@@ -103,3 +103,20 @@ def capture_forgets_the_chain(
         scores[me] += out[last]
         out[last] = 0
     return tuple(out), scores[0], scores[1]
+
+
+def capture_takes_four(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, last: int
+) -> tuple[tuple[int, ...], int, int] | None:
+    """The hypothesis-crosshair canary: proofs.crosshair.diff_adapters.capture_impl
+    with a planted wrong capture rule — a last pit of 4 is taken too."""
+    from proofs.crosshair import diff_adapters as D
+
+    if not (D._awari_ok(board, north, south) and 0 <= last < 12):
+        return None
+    if (last >= 6) != south_to_move and board[last] == 4:  # the planted rule
+        out, scores = list(board), [north, south]
+        scores[int(south_to_move)] += out[last]
+        out[last] = 0
+        return tuple(out), scores[0], scores[1]
+    return D.capture_impl(board, north, south, south_to_move, last)

@@ -133,6 +133,9 @@ def groups(deep: bool) -> list[list[str]]:
 # their declared `score : SCORE; board : BOARD` as a precondition) were fixed in spec/.
 KNOWN: dict[str, str] = {}
 
+RETRY = 5
+"""A target that passed vacuously is run once more with this many times its budget."""
+
 
 @dataclass
 class Run:
@@ -144,8 +147,9 @@ class Run:
 
 def crosshair(targets: list[str], per_condition: float) -> Run:
     start = time.perf_counter()
-    # Bound the wall clock too: crosshair can run away (../shared/notes/toolchain.md).
-    limit = int(60 + 3 * per_condition * 10 * len(targets))
+    # crosshair's budget is CPU time; bound the wall clock too, since crosshair can run
+    # away (docs/toolchain.md) — generously, so that a loaded machine does not fail it.
+    limit = int(300 + 60 * per_condition * len(targets))
     cmd = [
         "timeout",
         str(limit),
@@ -208,6 +212,15 @@ def main(argv: list[str] | None = None) -> int:
     targets = [t for g in groups(args.deep) for t in g]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda t: crosshair([t], per_condition), targets))
+    # A vacuous pass can be the solver's wall-clock query limits under load rather than
+    # an unsatisfiable precondition: such a target gets one more run at RETRY times the
+    # budget, and only that run is judged.
+    vacuous = [i for i, r in enumerate(runs) if "Unable to meet precondition" in r.stdout]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        retried = list(pool.map(lambda i: crosshair(runs[i].targets, RETRY * per_condition), vacuous))
+    for i, run in zip(vacuous, retried, strict=True):
+        print(f"  retried {run.targets[0]} at {RETRY * per_condition} s a condition (vacuous at {per_condition} s)")
+        runs[i] = run
     print(f"{len(targets)} targets, {per_condition} s per condition:")
     for run in runs:
         lines = run.stdout.splitlines() or ["(no result)"]

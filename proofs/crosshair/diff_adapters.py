@@ -117,12 +117,20 @@ def capture_impl(board: Board, north: int, south: int, south_to_move: bool, last
     return _unrows(mine, theirs, me), scores[0], scores[1]
 
 
-AwariOutcome = tuple[str, Board, int, int, bool, int]
-"""result, board', north', south', south to move', #positions'."""
+AwariPosition = tuple[Board, int, int, bool]
+"""board, north, south, south to move."""
+AwariOutcome = tuple[str, Board, int, int, bool, tuple[AwariPosition, ...]]
+"""result, board', north', south', south to move', positions' (sorted): the whole set,
+not its size, so that a wrong position recorded in place of the right one differs."""
+
+
+def _position(p: A.AwariBoard) -> AwariPosition:
+    return tuple(p.board), p.score[0], p.score[1], p.to_move == A.PLAYER.south
 
 
 def _awari_outcome(result: object, g: A.AwariGame) -> AwariOutcome:
-    return str(result), g.board, g.score[0], g.score[1], g.to_move == A.PLAYER.south, len(g.positions)
+    positions = tuple(sorted(_position(p) for p in g.positions))
+    return str(result), g.board, g.score[0], g.score[1], g.to_move == A.PLAYER.south, positions
 
 
 def _awari_game(board: Board, north: int, south: int, south_to_move: bool, seen: bool) -> A.AwariGame:
