@@ -1,6 +1,6 @@
 """Hypothesis strategies for the differential tests: spec states of both games, built
 to be well formed by construction (random ints are almost never valid boards:
-../shared/notes/toolchain.md), and every kind of action.
+docs/toolchain.md), and every kind of action.
 
 Two families of states per game:
 * *reachable*: random playouts from the initial state, mostly legal moves with

@@ -143,12 +143,14 @@ def witnesses() -> Iterator[tuple[str, Case]]:
         left = 48 - sum(board)
         return name, (A.AwariBoard(board, score or (left // 2, left - left // 2), south), A.PIT(move), False, False)
 
-    # Capture chains: F (pit 11) with n stones ends at north pit n − 1; the pits before
-    # it (down to a) hold 1 or 2 and become 2 or 3.
+    # Capture chains: F (pit 11) with n stones ends at north pit n − 1; the chain's pits
+    # hold 1 or 2 and become 2 or 3; pit a holds 4 (5 after) unless in the chain.
     for length in range(1, 6):
         for end in range(length - 1, 6):
             chain = {p: 1 + (p % 2) for p in range(end - length + 1, end + 1)}
-            yield case(f"chain of {length} ending at pit {end}", {11: end + 1, 0: 4, 5: 1, **chain}, 11)
+            # South's pits A–C hold 30 stones, so that no capture wins the game outright.
+            pits = {6: 10, 7: 10, 8: 10, 11: end + 1, 0: 4, 5: 1, **chain}
+            yield case(f"chain of {length} ending at pit {end}", pits, 11)
     # A chain broken by a pit that is not vulnerable (4 stones) in the middle.
     yield case("chain broken by a pit of 4", {11: 5, 0: 1, 1: 1, 2: 3, 3: 1, 4: 1}, 11)
     yield case("last pit not vulnerable", {11: 3, 0: 1, 1: 1, 2: 3}, 11)

@@ -67,6 +67,29 @@ def game_of(model: Any, pre: Pre) -> tuple[A.AwariGame, A.PIT]:
     return A.game_of(s, frozenset(positions)), move
 
 
+def after_differs(model: Any, pre: Pre, after: E.After, g: A.AwariGame, outcome: A.Outcome) -> str | None:
+    """The replay of a witness compares the whole after-state: the encoding's board,
+    scores, side to move, result and positions' (under the model) against the spec's."""
+
+    def num(x: Any) -> int:
+        return int(model.eval(x, model_completion=True).as_long())
+
+    def true(x: Any) -> bool:
+        return bool(z3.is_true(model.eval(x, model_completion=True)))
+
+    spec = outcome.after.state()
+    theta = A.θAwariBoard(g)
+    mine = (
+        tuple(num(x) for x in after.board),
+        (num(after.score[0]), num(after.score[1])),
+        after.to_move,
+        E.RESULT_NAMES[num(after.result)],
+        true(z3.Or(after.add, pre.rep)),
+    )
+    theirs = (spec.board, spec.score, int(spec.to_move), str(outcome.result), theta in spec.positions)
+    return None if mine == theirs else f"the encoding's after-state {mine}, the spec's {theirs}"
+
+
 def main_disjuncts(pre: Pre) -> dict[str, Any]:
     ds = E.disjuncts(pre)
     guards = {n: d.guard for n, d in ds.items() if not n.startswith("NormalMove")}
@@ -122,10 +145,13 @@ def each_disjunct_is_satisfiable(c: Side) -> None:
             c.problems.append(f"(d) {name} never holds")
             continue
         g, move = game_of(m, c.pre)
-        spec = [o.schema for o in A.AwariRef(g, move)]
+        outcomes = A.AwariRef(g, move)
+        spec = [o.schema for o in outcomes]
         c.lines.append(f"(d) {name}: e.g. {g.board} {g.score} {g.to_move.name}, move {move.name}")
         if spec != [name]:
             c.problems.append(f"(d) z3 says {name} on {g} move {move.name}, the spec says {spec}")
+        elif (diff := after_differs(m, c.pre, d.after, g, outcomes[0])) is not None:
+            c.problems.append(f"(d) {name} on {g} move {move.name}: {diff}")
 
 
 def every_after_state_is_an_awari_board(c: Side) -> None:

@@ -1,7 +1,7 @@
 """Planted bugs that crosshair must find (exit 1) before any of its passes count.
 
 crosshair exits 0 when it finds nothing, also when contracts are disabled or the
-analysis never reached a function body (../shared/notes/toolchain.md).  Each canary
+analysis never reached a function body (docs/toolchain.md).  Each canary
 is a contract violation of the kind the real checks look for, reached the same way:
 
   * ``sow_loses_a_stone``: a sowing that drops a stone on a full lap, with its

@@ -3,10 +3,10 @@ test) before its passes count: proofs/crosshair/hypothesis_backend.py runs it fi
 expects pytest to fail with a falsifying example.
 
 The planted bug is a wrong capture rule (a pit of 4 is taken too).  Its budget is its
-own, CANARY_EXAMPLES, measured: with no example database the backend found it in
-0 of 5 runs at 10 examples and 1 of 1 at 30; at CANARY_EXAMPLES it was found in every
-one of 20 runs (proofs/README.md).  The planted forgotten chain was found at 100
-examples but missed at 50, so it stays the diffbehavior canary only."""
+own, CANARY_EXAMPLES, measured with the profile's empty database: the bug was found in
+0 of 5 runs at 10 examples and in 20 of 20 runs at 40 (docs/toolchain.md).  A planted
+forgotten chain was missed at 10–50 examples and found at 100, so it stays the
+diffbehavior canary only."""
 
 from __future__ import annotations
 
