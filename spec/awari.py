@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
 from functools import cache, lru_cache
 from math import comb
 from typing import Final
@@ -36,6 +35,7 @@ from typing import Final
 from spec import result as R
 from spec.contracts import ensure, require
 from spec.z import (
+    FreeType,
     Rel,
     apply,
     card,
@@ -57,7 +57,7 @@ from spec.z import (
 # ─── Players and pits ──────────────────────────────────────────────────────────
 
 
-class PLAYER(IntEnum):
+class PLAYER(FreeType):
     """PLAYER ::= north | south"""
 
     north = 0
@@ -73,7 +73,7 @@ def opponent(p: PLAYER) -> PLAYER:
     return {PLAYER.north: PLAYER.south, PLAYER.south: PLAYER.north}[p]
 
 
-class PIT(IntEnum):
+class PIT(FreeType):
     """PIT ::= a | b | c | d | e | f | A | B | C | D | E | F
 
     Named counter-clockwise from the north-east corner: north's row a–f, then

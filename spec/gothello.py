@@ -27,17 +27,17 @@ Literal and corrected readings
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum
 from typing import Final
 
 from spec import result as R
 from spec.contracts import ensure, require
-from spec.z import Fun, Rel, card, closure, cross, image, inverse, override, rres, rtclosure, upto
+from spec.z import FreeType, Fun, Rel, card, closure, cross, image, inverse, override, rres, rtclosure, upto
 
 # ─── Players, squares, boards ──────────────────────────────────────────────────
 
 
-class PLAYER(IntEnum):
+class PLAYER(FreeType):
     """PLAYER ::= black | white"""
 
     black = 0

@@ -39,7 +39,7 @@ def test_pits_named_counterclockwise_from_the_north_east() -> None:
     """ "Starting from the NE corner and moving counterclockwise, the pits are named by
     the letters a through f, first in lowercase and then in uppercase.\""""
     assert [apply(S.pit_order, i).name for i in range(1, 13)] == list("abcdefABCDEF")
-    assert [apply(S.next, p) for p in PIT] == [PIT((p + 1) % 12) for p in PIT]
+    assert [apply(S.next, p) for p in PIT] == [PIT((p.value + 1) % 12) for p in PIT]
     assert S.prev == frozenset((b, a) for (a, b) in S.next)
 
 
