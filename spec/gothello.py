@@ -496,14 +496,17 @@ def game_over(g: GothelloGame) -> bool:
 @require(lambda g: _is_game(g))
 @ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
 def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
-    """GothelloEnded (new, G9): after the game is over no action is accepted.
+    """GothelloEnded (new, G9): after the game is over every action is answered with
+    the final result and changes nothing — as Awari's WinMargin and NoMove answer
+    every action once the game is over (one game-over semantics, G26).
 
     ΞGothelloGame;  #history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass
-    result! = illegal_move
+    result! = if black_stones > white_stones then win black
+              else if white_stones > black_stones then win white else draw
     """
     if not game_over(g):
         return None
-    return Outcome("GothelloEnded", illegal_move, g)
+    return Outcome("GothelloEnded", _count_result(g.board), g)
 
 
 @require(lambda g: _is_game(g))
