@@ -683,14 +683,19 @@ def GrandSlam_literal(g: AwariGame, move: PIT) -> Outcome | None:
     return Outcome("GrandSlam", winner(score_), After(board_, score_, captured.to_move, positions_))
 
 
-def _normal_move_boards_elsewhere(move: PIT) -> list[BOARD]:
-    """board' of NormalMove bindings with m.move = move from another state: the
-    initial board with the owner of ``move`` to play.  A sample of the bindings the
-    literal quantifiers range over, enough to decide them (IllegalMove_literal)."""
+@cache
+def normal_move_binding(move: PIT) -> BOARD:
+    """board' of one binding of the literal NormalMove with ``m.move = move``: sowing
+    ``move`` from the initial board, its owner to play.  Every pit but ``move`` and the
+    last one sown (A1) then holds stones, on both rows: whoever ``opp_stones`` counts
+    for, ``opp_stones m.board' > 0``.  IllegalMove_literal decides its quantifiers with
+    these witnesses."""
     owner = PLAYER.north if move in side(PLAYER.north) else PLAYER.south
     start = game_of(AwariBoard(InitAwariBoard().board, (0, 0), owner), frozenset())
     m = NormalMove_literal(start, move)
-    return [m.after.board] if m is not None and m.after.board is not None else []
+    if m is None or m.after.board is None:
+        raise SpecError(f"no NormalMove binding from the initial board for {move.name}")
+    return m.after.board
 
 
 @require(lambda g: _is_game(g))
@@ -707,22 +712,24 @@ def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     │ result = illegal_move
     └────────────────────────────────────────────────────────────────────
 
-    The quantifiers range over *all* bindings of NormalMove, from any state (A15).
-    A NormalMove from the initial board with ``m.move = move`` leaves the current
-    opponent's row non-empty, which refutes the ∀: the feeding disjunct never holds.
-    The after-state is free but for positions' (A5); ``move`` is undeclared in
-    AwariMove (A10).
+    The quantifiers range over *all* bindings of NormalMove, from any state (A15), so
+    they are decided by witnesses (``normal_move_binding``): the binding with
+    ``m.move = move`` feeds, which refutes the ∀; one with ``m.move ≠ move`` feeds,
+    which proves the ∃.  The feeding disjunct is therefore false in every state.  The
+    after-state is free but for positions' (A5); ``move`` is undeclared in AwariMove
+    (A10): it is this schema's input.
     """
     positions_, opp_stones = AwariMove(g)
     if not (_scores_below_25(θAwariBoard(g)) and any(g.board[p] > 0 for p in side(g.to_move))):
         return None
-    fails_to_feed = False
-    if opp_stones(g.board) == 0:
-        # ∀ over all bindings ⊇ ∀ over this sample: false on the sample decides it.
-        all_starve = all(opp_stones(b) == 0 for b in _normal_move_boards_elsewhere(move))
-        if all_starve:
-            raise SpecError("IllegalMove_literal: the sample of NormalMove bindings does not decide the ∀")
-        fails_to_feed = all_starve
+    # ∀ m : NormalMove | m.move = move • opp_stones m.board' = 0 is false if a binding
+    # feeds; ∃ m : NormalMove | m.move ≠ move • opp_stones m.board' > 0 is true if one does.
+    refuted = opp_stones(normal_move_binding(move)) > 0
+    witnessed = any(opp_stones(normal_move_binding(m)) > 0 for m in PIT if m is not move)
+    if not (refuted and witnessed):
+        raise SpecError(f"IllegalMove_literal: no witness decides the quantifiers for {move.name}")
+    all_starve, some_other_feeds = False, True  # decided by the witnesses above
+    fails_to_feed = opp_stones(g.board) == 0 and all_starve and some_other_feeds
     if not (move not in side(g.to_move) or g.board[move] == 0 or fails_to_feed):
         return None
     return Outcome("IllegalMove", illegal_move, After(None, None, None, positions_))

@@ -32,7 +32,22 @@ from typing import Final
 
 from spec import result as R
 from spec.contracts import ensure, require
-from spec.z import FreeType, Fun, Rel, card, closure, cross, image, inverse, override, rres, rtclosure, upto
+from spec.z import (
+    FreeType,
+    Fun,
+    Rel,
+    card,
+    closure,
+    cross,
+    dom,
+    image,
+    inverse,
+    is_function,
+    override,
+    rres,
+    rtclosure,
+    upto,
+)
 
 # ─── Players, squares, boards ──────────────────────────────────────────────────
 
@@ -139,15 +154,24 @@ adjoins: Final[Rel[SQUARE, SQUARE]] = adjoins_literal | inverse(adjoins_literal)
 inverse, so that every square adjoins its two to four orthogonal neighbours."""
 
 
-def neighbor(board: BOARD, adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> Rel[SQUARE, SQUARE]:
+def _neighbor(board: BOARD, adjacency: Rel[SQUARE, SQUARE]) -> Rel[SQUARE, SQUARE]:
+    return frozenset((s1, s2) for (s1, s2) in adjacency if board[s1] != blank and board[s1] == board[s2])
+
+
+def neighbor_literal(board: BOARD) -> Rel[SQUARE, SQUARE]:
     """neighbor : BOARD → (SQUARE ↔ SQUARE)
     ∀ board : BOARD • neighbor board =
         {s₁, s₂ : SQUARE | s₁ adjoins s₂ ∧ board s₁ ≠ blank ∧ board s₁ = board s₂}
 
-    Adjacent stones of the same colour.  ``adjoins_`` selects the corrected (default)
-    or the literal adjacency.
+    As written, over the written, one-way adjacency (G1).
     """
-    return frozenset((s1, s2) for (s1, s2) in adjoins_ if board[s1] != blank and board[s1] == board[s2])
+    return _neighbor(board, adjoins_literal)
+
+
+def neighbor(board: BOARD) -> Rel[SQUARE, SQUARE]:
+    """neighbor, corrected (G1): the same definition over the corrected ``adjoins`` —
+    adjacent stones of the same colour, a symmetric relation."""
+    return _neighbor(board, adjoins)
 
 
 def _stone_at(board: BOARD, s: SQUARE) -> bool:
@@ -164,7 +188,7 @@ def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     same-coloured neighbour has an empty group (G2), and with the one-way adjacency
     of G1 no stone is ever in its own group.
     """
-    return image(closure(neighbor(board, adjoins_literal)), {s})
+    return image(closure(neighbor_literal(board)), {s})
 
 
 @require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
@@ -178,19 +202,33 @@ def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     return image(rtclosure(neighbor(board), SQUARES), {s})
 
 
-def adjoining_squares(ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+def adjoining_squares_literal(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """adjoining_squares : ℙ SQUARE → ℙ SQUARE
     ∀ ss : ℙ SQUARE • adjoining_squares ss = (_ adjoins _) ⦇ss⦈ \\ ss
+
+    As written, over the written, one-way adjacency (G1): only the squares above.
     """
-    return image(adjoins_, ss) - ss
+    return image(adjoins_literal, ss) - ss
 
 
-def group_liberties(board: BOARD, ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+def adjoining_squares(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """adjoining_squares, corrected (G1): over the corrected ``adjoins``."""
+    return image(adjoins, ss) - ss
+
+
+def group_liberties_literal(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """group_liberties : BOARD → ℙ SQUARE → ℙ SQUARE
     ∀ board : BOARD; ss : ℙ SQUARE •
         group_liberties board ss = adjoining_squares ss ∩ board∼ ⦇{blank}⦈
+
+    As written, with the written adjoining_squares (G1).
     """
-    return adjoining_squares(ss, adjoins_) & image(inverse(board), {blank})
+    return adjoining_squares_literal(ss) & image(inverse(board), {blank})
+
+
+def group_liberties(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """group_liberties, corrected (G1): with the corrected adjoining_squares."""
+    return adjoining_squares(ss) & image(inverse(board), {blank})
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
@@ -200,7 +238,7 @@ def liberties_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
 
     As written (G1, G2): a lone stone has no liberties.
     """
-    return group_liberties(board, group_literal(board, s), adjoins_literal)
+    return group_liberties_literal(board, group_literal(board, s))
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
@@ -374,22 +412,45 @@ def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome 
     )
 
 
-def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
-    """GothelloMove's captures, as written:
+def capture_at_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL] | None:
+    """GothelloMove's capture_at at one square, as written:
 
         ∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0
                                       then (group cboard s) × {stone to_move} else ∅
+
+    The ∀ ranges over every square.  At a stone the value is determined; at a blank
+    square it is not: group is declared total but its axiom constrains it only where
+    ``board s ≠ blank``, so ``group cboard s``, hence ``liberties cboard s`` and
+    ``capture_at s``, may be anything there (G4, G28).  None stands for that loose value.
+    """
+    if cboard[s] == blank:
+        return None
+    if card(liberties_literal(cboard, s)) == 0:
+        return cross(group_literal(cboard, s), {stone(to_move)})
+    return frozenset()
+
+
+def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+    """GothelloMove's captures at one square, as written:
+
         ∀ s : SQUARE • captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈)
 
     ``(neighbor cboard) ⦇{s}⦈`` are the stones of s's *own* colour next to s, so no
-    opposing group is ever captured (G3).  capture_at is evaluated only where
-    captures uses it: elsewhere ``liberties cboard s`` is undefined (G4).
+    opposing group is ever captured (G3).  They are stones, so capture_at is
+    determined at each of them.
     """
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
-    for t in image(neighbor(cboard, adjoins_literal), {s}):
-        if card(liberties_literal(cboard, t)) == 0:
-            captured |= cross(group_literal(cboard, t), {stone(to_move)})
+    for t in image(neighbor_literal(cboard), {s}):
+        value = capture_at_literal(cboard, to_move, t)
+        assert value is not None, "neighbor relates stones only"
+        captured |= value
     return captured
+
+
+def is_total_SQUAREVAL(r: Rel[SQUARE, SQUAREVAL]) -> bool:
+    """r ∈ SQUARE → SQUAREVAL: a total function on SQUARE (the declared type of the
+    values of capture_at and captures)."""
+    return is_function(r) and dom(r) == SQUARES
 
 
 @require(lambda g: _is_game(g))
@@ -409,12 +470,23 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     │     board' = cboard ⊕ (captures s)
     │ to_move' = opponent to_move
     └────────────────────────────────────────────────────────────
-    As written (G1–G5): ∅ is no total function (G5); see captures_literal.
+    As written (G1–G5): the declarations make every value of capture_at and captures
+    a *total* function SQUARE → SQUAREVAL, and the ∀s constrain them at every square.
+    At a stone t of cboard, capture_at t is ∅ or ``group cboard t × {…}``; the written
+    group never contains a1 (nothing adjoins a1 as written, G1), so neither is total.
+    cboard holds at least the placed stone, so no binding satisfies the schema: as
+    written GothelloMove never holds (G5).  The rest of the predicate is evaluated as
+    written, should the declared type ever admit a binding.
     """
     if not (isinstance(move_, move) and g.board[move_.square] == blank):
         return None
     s = move_.square
     cboard = _cboard(g, s)
+    determined = (capture_at_literal(cboard, g.to_move, t) for t in SQUARES)
+    if not all(v is None or is_total_SQUAREVAL(v) for v in determined):
+        return None  # capture_at : SQUARE → SQUARE → SQUAREVAL has no value here (G5)
+    if not all(is_total_SQUAREVAL(captures_literal(cboard, g.to_move, t)) for t in SQUARES):
+        return None  # captures likewise
     if not card(liberties_literal(cboard, s)) > 0:
         return None
     board_ = Fun(override(cboard, captures_literal(cboard, g.to_move, s)))
@@ -437,10 +509,16 @@ def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """
     if move_ != pass_:
         return None
-    to_move_candidates = {g.to_move} & {opponent(g.to_move)}  # Ξ ∧ to_move' = opponent to_move
-    if not to_move_candidates:
+    if g.history and g.history[0] == pass_:
         return None
-    raise AssertionError("unreachable: {to_move} ∩ {opponent to_move} is empty")
+    # ΞGothelloPosition fixes board' = board and to_move' = to_move; the last line asks
+    # to_move' = opponent to_move.  The after-states satisfying every line:
+    to_moves = [p for p in PLAYER if p == g.to_move and p == opponent(g.to_move)]
+    if not to_moves:
+        return None
+    (to_move_,) = to_moves
+    undefined = None if g.history else "history 1 of ⟨⟩"
+    return Outcome("GothelloPass", not_done, GothelloGame(g.board, to_move_, GothelloAction(g, move_)), undefined)
 
 
 @require(lambda g: _is_game(g))
