@@ -26,6 +26,7 @@ Literal and corrected readings
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -124,6 +125,8 @@ class GothelloPosition:
 
 
 @ensure(lambda result: is_BOARD(result.board))
+@ensure(lambda result: result.board == cross(SQUARES, {blank}), "board' = SQUARE × {blank}")
+@ensure(lambda result: result.to_move is PLAYER.black, "to_move' = black")
 def InitGothelloPosition() -> GothelloPosition:
     """┌─ InitGothelloPosition ──
     │ GothelloPosition'
@@ -132,7 +135,7 @@ def InitGothelloPosition() -> GothelloPosition:
     │ to_move' = black
     └─────────────────────────
     """
-    return GothelloPosition(board=Fun(cross(SQUARES, {blank})), to_move=PLAYER.black)
+    return GothelloPosition(board=Fun((s, blank) for s in SQUARES), to_move=PLAYER.black)
 
 
 # ─── Adjacency, groups, liberties ──────────────────────────────────────────────
@@ -191,15 +194,28 @@ def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     return image(closure(neighbor_literal(board)), {s})
 
 
+_ADJACENT: Final[dict[SQUARE, frozenset[SQUARE]]] = {s: image(adjoins, {s}) for s in SQUARES}
+"""(_ adjoins _) ⦇{s}⦈ for each square, corrected adjacency (G1)."""
+
+
 @require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
 @ensure(lambda s, result: s in result, "s ∈ group board s")
+@ensure(lambda board, s, result: result == image(rtclosure(neighbor(board), SQUARES), {s}), "(neighbor board)* ⦇{s}⦈")
 def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """group, corrected (G1, G2): the reflexive-transitive closure over the
     symmetric adjacency — the maximal set of mutual neighbours containing s:
 
         group board s = (neighbor board)* ⦇{s}⦈
+
+    The body floods from s; the contract states the closure.
     """
-    return image(rtclosure(neighbor(board), SQUARES), {s})
+    found, frontier = {s}, [s]
+    while frontier:
+        for u in _ADJACENT[frontier.pop()]:
+            if u not in found and board[u] == board[s]:
+                found.add(u)
+                frontier.append(u)
+    return frozenset(found)
 
 
 def adjoining_squares_literal(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
@@ -242,10 +258,14 @@ def liberties_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
+@ensure(
+    lambda board, s, result: result == group_liberties(board, group(board, s)),
+    "(group_liberties board) ∘ (group board)",
+)
 def liberties(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """liberties board = (group_liberties board) ∘ (group board), over the corrected
     adjacency and groups (G1, G2): the blank squares bordering s's group."""
-    return group_liberties(board, group(board, s))
+    return frozenset(u for t in group(board, s) for u in _ADJACENT[t] if board[u] == blank)
 
 
 def stones(board: BOARD, p: PLAYER) -> int:
@@ -367,10 +387,114 @@ def _count_result(board: BOARD) -> RESULT:
     return draw
 
 
+# ─── The disjuncts' preconditions and after-state equations ───────────────────
+#
+# Each GothelloTurn disjunct's contract says that it holds exactly when its
+# precondition (``pre_…``) holds, and that its outcome satisfies the schema's
+# equations, in the paper's vocabulary, apart from the bodies that compute them.
+
+
+def ended(g: GothelloGame) -> bool:
+    """#history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass  (GothelloEnded's guard, G9)"""
+    return len(g.history) >= 2 and g.history[0] == pass_ and g.history[1] == pass_
+
+
+def placed_on(move_: MOVE, g: GothelloGame, blank_: bool) -> SQUARE | None:
+    """The s of ``∃ s : SQUARE • move? = move s ∧ board s = blank`` (or ``≠ blank``), if any."""
+    squares = [s for s in SQUARES if move_ == move(s) and (g.board[s] == blank) == blank_]
+    return squares[0] if squares else None
+
+
+def cboard_liberties(g: GothelloGame, s: SQUARE, liberties_: Callable[[BOARD, SQUARE], frozenset[SQUARE]]) -> int:
+    """#(liberties cboard s) with cboard = board ⊕ {s ↦ stone to_move}"""
+    return card(liberties_(Fun(override(g.board, frozenset({(s, stone(g.to_move))}))), s))
+
+
+def pre_GothelloEnded(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloEnded:  #history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass"""
+    return ended(g)
+
+
+def pre_GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloIllegalMoveNonblank, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s ≠ blank"""
+    return not ended(g) and placed_on(move_, g, blank_=False) is not None
+
+
+def pre_GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloIllegalMoveBlocked, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧
+    board s = blank ∧ #(liberties (board ⊕ {s ↦ stone to_move}) s) = 0"""
+    s = placed_on(move_, g, blank_=True)
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) == 0
+
+
+def pre_GothelloMove(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloMove, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
+    #(liberties (board ⊕ {s ↦ stone to_move}) s) > 0"""
+    s = placed_on(move_, g, blank_=True)
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) > 0
+
+
+def pre_GothelloPass(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloPass, corrected:  the game is on;  move? = pass;  history = ⟨⟩ ∨ history 1 ≠ pass"""
+    return not ended(g) and move_ == pass_ and (g.history == () or g.history[0] != pass_)
+
+
+def pre_GothelloGameOver(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloGameOver, corrected:  the game is on;  move? = pass;  history ≠ ⟨⟩ ∧ history 1 = pass"""
+    return not ended(g) and move_ == pass_ and g.history != () and g.history[0] == pass_
+
+
+def holds_iff(pre: Callable[[GothelloGame, MOVE], bool]) -> Callable[[GothelloGame, MOVE, Outcome | None], bool]:
+    """The contract "the disjunct holds exactly when ``pre`` does"."""
+    return lambda g, move_, result: (result is not None) == pre(g, move_)
+
+
+def xi_game(g: GothelloGame, o: Outcome | None) -> bool:
+    """ΞGothelloGame:  θGothelloGame' = θGothelloGame"""
+    return o is None or o.after == g
+
+
+def recorded(g: GothelloGame, move_: MOVE, o: Outcome | None) -> bool:
+    """GothelloAction:  history' = ⟨move?⟩ ⁀ history"""
+    return o is None or o.after.history == (move_, *g.history)
+
+
+def counted(o: Outcome | None) -> bool:
+    """result! = if black_stones > white_stones then win black else if white_stones > black_stones
+    then win white else draw;  black_stones = #(board ▷ {stone black});  white_stones = #(board ▷ {stone white})"""
+    if o is None:
+        return True
+    black_stones, white_stones = (
+        card(rres(o.after.board, {stone(PLAYER.black)})),
+        card(rres(o.after.board, {stone(PLAYER.white)})),
+    )
+    expected = (
+        win(PLAYER.black) if black_stones > white_stones else win(PLAYER.white) if white_stones > black_stones else draw
+    )
+    return o.result == expected
+
+
+def moved_board(g: GothelloGame, move_: MOVE, o: Outcome) -> bool:
+    """board' = cboard ⊕ (captures s), cboard = board ⊕ {s ↦ stone to_move}"""
+    assert isinstance(move_, move)
+    s = move_.square
+    cboard = Fun(override(g.board, frozenset({(s, stone(g.to_move))})))
+    return o.after.board == override(cboard, captures(cboard, g.to_move, s))
+
+
 # ─── GothelloTurn's disjuncts, as written ──────────────────────────────────────
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: placed_on(move_, g, blank_=False) is not None),
+    "∃ s : SQUARE • move? = move s ∧ board s ≠ blank",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board == g.board and result.after.to_move == g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveNonblank ──
     │ GothelloAction
@@ -389,6 +513,15 @@ def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: isinstance(move_, move) and cboard_liberties(g, move_.square, liberties_literal) == 0),
+    "∃ s : SQUARE; cboard : BOARD • move? = move s ∧ cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) = 0",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board == g.board and result.after.to_move == g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveBlocked ──
     │ GothelloAction
@@ -454,6 +587,7 @@ def is_total_SQUAREVAL(r: Rel[SQUARE, SQUAREVAL]) -> bool:
 
 
 @require(lambda g: _is_game(g))
+@ensure(lambda result: result is None, "no binding satisfies GothelloMove as written (G5)")
 def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloMove ─────────────────────────────────────────────
     │ GothelloAction
@@ -494,6 +628,7 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(lambda result: result is None, "ΞGothelloPosition ∧ to_move' = opponent to_move is unsatisfiable (G6)")
 def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloPass ──────────
     │ GothelloAction
@@ -522,6 +657,16 @@ def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: move_ == pass_ and (g.history == () or g.history[0] == pass_)),
+    "move? = pass;  history 1 = pass  (or undefined, on ⟨⟩: G7)",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloGameOver_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloGameOver ────────────────────────────────────
     │ GothelloAction
@@ -572,7 +717,9 @@ def game_over(g: GothelloGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloEnded), "pre GothelloEnded")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloEnded (new, G9): after the game is over every action is answered with
     the final result and changes nothing — as Awari's WinMargin and NoMove answer
@@ -588,7 +735,9 @@ def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloIllegalMoveNonblank), "pre GothelloIllegalMoveNonblank")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveNonblank, corrected: ΞGothelloGame — the attempt is not
     recorded (G8) — and only while the game is on (G9)."""
@@ -598,7 +747,9 @@ def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloIllegalMoveBlocked), "pre GothelloIllegalMoveBlocked")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveBlocked, corrected: ``board s = blank`` (G10), liberties
     corrected (G1, G2), ΞGothelloGame (G8), only while the game is on (G9).
@@ -617,25 +768,43 @@ def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda cboard, s: _stone_at(cboard, s), "capture_at is used at stones only")
+@ensure(
+    lambda cboard, to_move, s, result: (
+        result == (cross(group(cboard, s), {stone(to_move)}) if card(liberties(cboard, s)) == 0 else frozenset())
+    ),
+    "capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅",
+)
 def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅
 
     A partial function SQUARE ⇸ SQUAREVAL (G5), defined at stones only (G4)."""
-    if card(liberties(cboard, s)) == 0:
-        return cross(group(cboard, s), {stone(to_move)})
-    return frozenset()
+    if liberties(cboard, s):
+        return frozenset()
+    return frozenset((t, stone(to_move)) for t in group(cboard, s))
 
 
+@ensure(
+    lambda cboard, to_move, s, result: (
+        result
+        == frozenset().union(
+            *(
+                capture_at(cboard, to_move, t)
+                for t in image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
+            )
+        )
+    ),
+    "captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)",
+)
 def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """captures, corrected (G3): the groups of opposing stones adjoining s that have
     no liberties in cboard change to the mover's colour —
 
         captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)
     """
-    opposing = image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
-    for t in opposing:
-        captured |= capture_at(cboard, to_move, t)
+    for t in _ADJACENT[s]:
+        if cboard[t] == stone(opponent(to_move)):
+            captured |= capture_at(cboard, to_move, t)
     return captured
 
 
@@ -649,7 +818,10 @@ def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: _move_post(g, move_, result))
+@ensure(holds_iff(pre_GothelloMove), "pre GothelloMove")
+@ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
+@ensure(lambda g, move_, result: result is None or moved_board(g, move_, result), "board' = cboard ⊕ (captures s)")
+@ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
 def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloMove, corrected: captures as in ``captures`` (G3, G4, G5), liberties
     corrected (G1, G2), only while the game is on (G9).  Otherwise as written:
@@ -670,7 +842,10 @@ def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: _move_post(g, move_, result) and (result is None or result.after.board == g.board))
+@ensure(holds_iff(pre_GothelloPass), "pre GothelloPass")
+@ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
+@ensure(lambda g, result: result is None or result.after.board == g.board, "board' = board")
+@ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
 def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloPass, corrected: board' = board in place of ΞGothelloPosition (G6);
     a pass on the first action is a GothelloPass (G7); only while the game is on (G9).
@@ -684,7 +859,13 @@ def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move))
+@ensure(holds_iff(pre_GothelloGameOver), "pre GothelloGameOver")
+@ensure(
+    lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloGameOver, corrected: ``history ≠ ⟨⟩`` guards ``history 1`` (G7); only
     while the game is on (G9).  Otherwise as written: a pass right after an accepted
