@@ -628,10 +628,10 @@ def _is_game(g: AwariGame) -> bool:
 
 
 def _after_ok(outcome: Outcome | None) -> bool:
-    """A determined after-state satisfies AwariBoard ∧ Positions."""
-    if outcome is None or outcome.after.completions() != 1:
+    """The after-state is determined (one binding) and satisfies AwariBoard' ∧ Positions'."""
+    if outcome is None:
         return True
-    return AwariGame_invariant(outcome.after.state())
+    return outcome.after.completions() == 1 and AwariGame_invariant(outcome.after.state())
 
 
 # ─── The disjuncts' preconditions and after-state equations ───────────────────
@@ -1010,7 +1010,7 @@ def _cannot_feed_pre(g: AwariGame) -> bool:
 
 @require(lambda g: _is_game(g))
 @ensure(holds_iff(pre_WinMargin), "pre WinMargin")
-@ensure(lambda result: _after_ok(result))
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(
     lambda g, result: (
         result is None
@@ -1033,7 +1033,7 @@ def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(holds_iff(pre_NoMove), "pre NoMove")
-@ensure(lambda result: _after_ok(result))
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
 @ensure(lambda g, result: result is None or result.after.to_move == g.to_move, "to_move' = to_move")
@@ -1051,7 +1051,7 @@ def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(holds_iff(pre_CannotFeed), "pre CannotFeed")
-@ensure(lambda result: _after_ok(result))
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
 @ensure(lambda g, result: result is None or result.after.to_move == g.to_move, "to_move' = to_move")
@@ -1098,7 +1098,7 @@ def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(holds_iff(pre_GrandSlam), "pre GrandSlam")
-@ensure(lambda result: _after_ok(result))
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(
     lambda g, move, result: result is None or result.after.score == forfeited(g, move), "Sow ⨟ Capture ⨟ ForfeitStones"
 )
@@ -1135,7 +1135,7 @@ def Status(g: AwariGame, move: PIT) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(holds_iff(pre_NormalMove), "pre NormalMove")
-@ensure(lambda result: _after_ok(result))
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, move, result: result is None or normal_move_then_status(g, move, result), "NormalMove ⨟ Status")
 def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
     """NormalMove, corrected, followed by the start-of-turn conditions (A2, A4, A11, A12):
