@@ -172,8 +172,9 @@ class ImplGothello:
         return _PLAYERS[state[2]]
 
     def apply(self, state: GothelloState, action: G.MOVE) -> tuple[Result[G.PLAYER], GothelloState]:
-        if _over(state[3]):
-            return _ILLEGAL, state  # GothelloEnded
+        mine, theirs, to_move, history = state
+        if _over(history):  # GothelloEnded: the final result again, nothing changes
+            return _count_result(*((mine, theirs) if to_move == 0 else (theirs, mine))), state
         return _step(state, code(action))
 
     def legal_moves(self, state: GothelloState) -> tuple[G.MOVE, ...]:

@@ -54,12 +54,12 @@ def render_awari(board: Sequence[int], score: Sequence[int], to_move: A.PLAYER) 
               4   4   4   4   4   4 [ 0]
             A   B   C   D   E   F        south to move
     """
-    north = "".join(f"{board[p]:4d}" for p in NORTH_ROW)
-    south = "".join(f"{board[p]:4d}" for p in SOUTH_ROW)
+    north = "".join(f"{board[p.value]:4d}" for p in NORTH_ROW)
+    south = "".join(f"{board[p.value]:4d}" for p in SOUTH_ROW)
     return [
         "       f   e   d   c   b   a",
-        f"[{score[A.PLAYER.north]:2d}]{north}",
-        f"    {south} [{score[A.PLAYER.south]:2d}]",
+        f"[{score[A.PLAYER.north.value]:2d}]{north}",
+        f"    {south} [{score[A.PLAYER.south.value]:2d}]",
         f"       A   B   C   D   E   F        {to_move.name} to move",
     ]
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
 from functools import cache, lru_cache
 from math import comb
 from typing import Final
@@ -36,6 +35,7 @@ from typing import Final
 from spec import result as R
 from spec.contracts import ensure, require
 from spec.z import (
+    FreeType,
     Rel,
     apply,
     card,
@@ -57,7 +57,7 @@ from spec.z import (
 # ─── Players and pits ──────────────────────────────────────────────────────────
 
 
-class PLAYER(IntEnum):
+class PLAYER(FreeType):
     """PLAYER ::= north | south"""
 
     north = 0
@@ -73,7 +73,7 @@ def opponent(p: PLAYER) -> PLAYER:
     return {PLAYER.north: PLAYER.south, PLAYER.south: PLAYER.north}[p]
 
 
-class PIT(IntEnum):
+class PIT(FreeType):
     """PIT ::= a | b | c | d | e | f | A | B | C | D | E | F
 
     Named counter-clockwise from the north-east corner: north's row a–f, then
@@ -180,7 +180,10 @@ def AwariBoard_invariant(s: AwariBoard) -> bool:
     return is_BOARD(s.board) and is_SCORE(s.score) and Σ(graph(s.board)) + Σ(score_graph(s.score)) == 48
 
 
-@ensure(lambda result: AwariBoard_invariant(result))
+@ensure(lambda result: AwariBoard_invariant(result), "AwariBoard'")
+@ensure(lambda result: graph(result.board) == cross(PITS, {4}), "board' = PIT × {4}")
+@ensure(lambda result: score_graph(result.score) == cross(frozenset(PLAYER), {0}), "score' = PLAYER × {0}")
+@ensure(lambda result: result.to_move is PLAYER.south, "to_move' = south")
 def InitAwariBoard() -> AwariBoard:
     """┌─ InitAwariBoard ─────
     │ AwariBoard'
@@ -190,35 +193,38 @@ def InitAwariBoard() -> AwariBoard:
     │ to_move' = south
     └──────────────────────
     """
-    return AwariBoard(
-        board=to_BOARD(cross(PITS, {4})),
-        score=to_SCORE(cross(frozenset(PLAYER), {0})),
-        to_move=PLAYER.south,
-    )
+    return AwariBoard(board=(4,) * 12, score=(0, 0), to_move=PLAYER.south)
 
 
 @cache
 @ensure(lambda result: card(result) == 6)
+@ensure(lambda p, result: p is not PLAYER.north or result == ran(dres(upto(1, 6), pit_order)), "side north")
+@ensure(lambda p, result: p is not PLAYER.south or result == PITS - ran(dres(upto(1, 6), pit_order)), "side south")
 def side(p: PLAYER) -> frozenset[PIT]:
     """side : PLAYER ↣ ℙ PIT
     side north = ran ((1 .. 6) ◁ pit_order)
     side south = PIT \\ (side north)
+
+    North's row is the first six pits of pit_order, whose values are 0 … 5.
     """
-    north = ran(dres(upto(1, 6), pit_order))
-    return north if p is PLAYER.north else PITS - north
+    return frozenset(q for q in PIT if (q.value < 6) == (p is PLAYER.north))
 
 
 # ─── Sowing ────────────────────────────────────────────────────────────────────
 
 
 @cache
+@ensure(
+    lambda p, result: result == override(next, frozenset({(apply(prev, p), apply(next, p))})),
+    "next ⊕ {prev p ↦ next p}",
+)
 def next_skip(p: PIT) -> Rel[PIT, PIT]:
     """next_skip : PIT → PIT → PIT
     ∀ p : PIT • next_skip p = next ⊕ {prev p ↦ next p}
 
     Sowing from p, the step after ``prev p`` jumps over p.
     """
-    return override(next, frozenset({(apply(prev, p), apply(next, p))}))
+    return frozenset((q, apply(next, apply(next, q)) if apply(next, q) == p else apply(next, q)) for q in PIT)
 
 
 @cache
@@ -257,6 +263,8 @@ def _sow_pre(s: AwariBoard, move: PIT) -> bool:
 @require(lambda s, move: move in side(s.to_move), "move ∈ side to_move")
 @require(lambda s, move: s.board[move] > 0, "board move > 0")
 @ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
+@ensure(lambda s, move, result: result[1] == trace(move)(s.board[move]), "to_capture = (trace move) (board move)")
+@ensure(lambda s, move, result: result[0].board == sown_board(s.board, move), "board' = let emptied … • λ p • …")
 @ensure(lambda s, result: result[0].score == s.score, "score' = score")
 @ensure(lambda s, result: result[0].to_move == s.to_move, "to_move' = to_move")
 def Sow(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT]:
@@ -276,14 +284,25 @@ def Sow(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT]:
     │ to_move' = to_move
     └───────────────────────────────────────────────────
 
-    Returns (θAwariBoard', to_capture).
+    Returns (θAwariBoard', to_capture).  The body sows stone by stone; the contract
+    states the schema's equations.
     """
-    n = s.board[move]
-    emptied = override(graph(s.board), frozenset({(move, 0)}))
-    sown = fn(trace(move), upto(1, n))  # (1 .. board move) ◁ (trace move)
-    board_ = to_BOARD(fn(lambda p: apply(emptied, p) + card(rres(sown, {p})), PIT))
-    to_capture = trace(move)(n)
-    return AwariBoard(board=board_, score=s.score, to_move=s.to_move), to_capture
+    board = list(s.board)
+    board[move] = 0
+    pit = move
+    for _ in range(s.board[move]):
+        pit = apply(next_skip(move), pit)
+        board[pit] += 1
+    return AwariBoard(board=tuple(board), score=s.score, to_move=s.to_move), pit
+
+
+def sown_board(board: BOARD, move: PIT) -> BOARD:
+    """Sow's board', as the schema defines it:
+    board' = let emptied == board ⊕ {move ↦ 0}; sown == (1 .. board move) ◁ (trace move)
+             • (λ p : PIT • emptied p + #(sown ▷ {p}))"""
+    emptied = override(graph(board), frozenset({(move, 0)}))
+    sown = fn(trace(move), upto(1, board[move]))
+    return to_BOARD(fn(lambda p: apply(emptied, p) + card(rres(sown, {p})), PIT))
 
 
 # ─── Capturing ─────────────────────────────────────────────────────────────────
@@ -310,31 +329,51 @@ def _harvest(vul: frozenset[PIT]) -> Rel[PIT, PIT]:
 
 
 def _captured(s: AwariBoard, captures: frozenset[PIT]) -> AwariBoard:
-    """Capture's after-state, given the set of captured pits:
-    board' = board ⊕ (captures × {0})
-    score' to_move = score to_move + Σ (captures ◁ board)
-    score' (opponent to_move) = score (opponent to_move)
-    to_move' = to_move
-    """
-    gained = Σ(dres(captures, graph(s.board)))
-    score_ = override(score_graph(s.score), frozenset({(s.to_move, s.score[s.to_move] + gained)}))
-    return AwariBoard(
-        board=to_BOARD(override(graph(s.board), cross(captures, {0}))),
-        score=to_SCORE(score_),
-        to_move=s.to_move,
-    )
+    """Capture's after-state, given the set of captured pits, computed pit by pit."""
+    board, score = list(s.board), list(s.score)
+    for p in captures:
+        score[s.to_move] += board[p]
+        board[p] = 0
+    return AwariBoard(board=tuple(board), score=tuple(score), to_move=s.to_move)
 
 
-def _capture_post(s: AwariBoard, result: tuple[AwariBoard, frozenset[PIT]]) -> bool:
-    """Capture's after-state predicates that are not definitions: AwariBoard',
-    score' (opponent to_move) = score (opponent to_move), to_move' = to_move."""
-    after, _ = result
+def _harvested(s: AwariBoard, start: PIT) -> frozenset[PIT]:
+    """The pits taken walking clockwise (prev) from ``start`` while each next one is
+    vulnerable: ``start`` and the chain of vulnerable pits before it."""
+    vul = vulnerable(s)
+    taken, p = {start}, start
+    while p in vul and (q := apply(prev, p)) in vul and q not in taken:
+        taken.add(q)
+        p = q
+    return frozenset(taken)
+
+
+# Capture's equations, stated over its after-state and ``captures``:
+
+
+def _board_after_capture(s: AwariBoard, result: tuple[AwariBoard, frozenset[PIT]]) -> bool:
+    """board' = board ⊕ (captures × {0})"""
+    after, captures = result
+    return graph(after.board) == override(graph(s.board), cross(captures, {0}))
+
+
+def _score_after_capture(s: AwariBoard, result: tuple[AwariBoard, frozenset[PIT]]) -> bool:
+    """score' to_move = score to_move + Σ (captures ◁ board);  score' (opponent to_move) = score (opponent to_move)"""
+    after, captures = result
     them = opponent(s.to_move)
-    return AwariBoard_invariant(after) and after.score[them] == s.score[them] and after.to_move == s.to_move
+    gained = Σ(dres(captures, graph(s.board)))
+    return after.score[s.to_move] == s.score[s.to_move] + gained and after.score[them] == s.score[them]
 
 
 @require(lambda s: AwariBoard_invariant(s), "AwariBoard")
-@ensure(lambda s, result: _capture_post(s, result))
+@ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
+@ensure(
+    lambda s, to_capture, result: result[1] == reachable(_harvest(vulnerable(s)), frozenset({to_capture})),
+    "captures = let vul == … • reachable (vul ◁ prev ▷ vul) {to_capture}",
+)
+@ensure(lambda s, result: _board_after_capture(s, result), "board' = board ⊕ (captures × {0})")
+@ensure(lambda s, result: _score_after_capture(s, result), "score' to_move = …; score' (opponent to_move) = …")
+@ensure(lambda s, result: result[0].to_move == s.to_move, "to_move' = to_move")
 def Capture_literal(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
     """┌─ Capture ────────────────────────────────────────────────────
     │ ΔAwariBoard
@@ -351,16 +390,24 @@ def Capture_literal(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozens
 
     As written: since r* is reflexive on PIT, ``to_capture ∈ captures`` always, so the
     last pit sown is captured whatever it holds and whoever owns it (erratum A1).
-    Returns (θAwariBoard', captures).
+    Returns (θAwariBoard', captures).  The body walks the pits; the contract states
+    the schema.
     """
-    vul = vulnerable(s)
-    captures = reachable(_harvest(vul), frozenset({to_capture}))
+    captures = _harvested(s, to_capture)
     return _captured(s, captures), captures
 
 
 @require(lambda s: AwariBoard_invariant(s), "AwariBoard")
-@ensure(lambda s, result: _capture_post(s, result))
-@ensure(lambda s, result: result[1] <= vulnerable(s), "captures ⊆ vul")
+@ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
+@ensure(
+    lambda s, to_capture, result: (
+        result[1] == reachable(_harvest(vulnerable(s)), frozenset({to_capture}) & vulnerable(s))
+    ),
+    "captures = let vul == … • reachable (vul ◁ prev ▷ vul) ({to_capture} ∩ vul)",
+)
+@ensure(lambda s, result: _board_after_capture(s, result), "board' = board ⊕ (captures × {0})")
+@ensure(lambda s, result: _score_after_capture(s, result), "score' to_move = …; score' (opponent to_move) = …")
+@ensure(lambda s, result: result[0].to_move == s.to_move, "to_move' = to_move")
 def Capture(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
     """Capture, corrected (A1): the harvest starts only if the last pit sown is
     vulnerable — on the opponent's side and holding 2 or 3 —
@@ -369,8 +416,7 @@ def Capture(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]
 
     and the other predicates are as written.  Returns (θAwariBoard', captures).
     """
-    vul = vulnerable(s)
-    captures = reachable(_harvest(vul), frozenset({to_capture}) & vul)
+    captures = _harvested(s, to_capture) if to_capture in vulnerable(s) else frozenset()
     return _captured(s, captures), captures
 
 
@@ -416,7 +462,10 @@ def winner(s: SCORE) -> RESULT:
 
 
 @require(lambda score, board: is_SCORE(score) and is_BOARD(board), "score : SCORE; board : BOARD")
-@ensure(lambda score, board, result: sum(result) == sum(score) + sum(board), "no stone is lost")
+@ensure(
+    lambda score, board, result: all(result[p] == score[p] + Σ(dres(side(p), graph(board))) for p in PLAYER),
+    "∀ p : PLAYER • score' p = score p + Σ (side p ◁ board)",
+)
 def ClaimStones(score: SCORE, board: BOARD) -> SCORE:
     """┌─ ClaimStones ─────────
     │ score, score' : SCORE
@@ -426,11 +475,14 @@ def ClaimStones(score: SCORE, board: BOARD) -> SCORE:
     └───────────────────────
     Each player adds the stones on their own row.  Returns score'.
     """
-    return to_SCORE(fn(lambda p: score[p] + Σ(dres(side(p), graph(board))), PLAYER))
+    return tuple(score[p] + sum(board[q] for q in side(p)) for p in PLAYER)
 
 
 @require(lambda score, board: is_SCORE(score) and is_BOARD(board), "score : SCORE; board : BOARD")
-@ensure(lambda score, board, result: sum(result) == sum(score) + sum(board), "no stone is lost")
+@ensure(
+    lambda score, board, result: all(result[p] == score[p] + Σ(dres(side(opponent(p)), graph(board))) for p in PLAYER),
+    "∀ p : PLAYER • score' p = score p + Σ (side (opponent p) ◁ board)",
+)
 def ForfeitStones(score: SCORE, board: BOARD) -> SCORE:
     """┌─ ForfeitStones ───────
     │ score, score' : SCORE
@@ -440,7 +492,7 @@ def ForfeitStones(score: SCORE, board: BOARD) -> SCORE:
     └───────────────────────
     Each player receives the stones left on the *opponent's* row.  Returns score'.
     """
-    return to_SCORE(fn(lambda p: score[p] + Σ(dres(side(opponent(p)), graph(board))), PLAYER))
+    return tuple(score[p] + sum(board[q] for q in side(opponent(p))) for p in PLAYER)
 
 
 # ─── Positions and the game state ──────────────────────────────────────────────
@@ -576,16 +628,183 @@ def _is_game(g: AwariGame) -> bool:
 
 
 def _after_ok(outcome: Outcome | None) -> bool:
-    """A determined after-state satisfies AwariBoard ∧ Positions."""
-    if outcome is None or outcome.after.completions() != 1:
+    """The after-state is determined (one binding) and satisfies AwariBoard' ∧ Positions'."""
+    if outcome is None:
         return True
-    return AwariGame_invariant(outcome.after.state())
+    return outcome.after.completions() == 1 and AwariGame_invariant(outcome.after.state())
+
+
+# ─── The disjuncts' preconditions and after-state equations ───────────────────
+#
+# Each AwariRef disjunct's contract says that it holds exactly when its precondition
+# (``pre_…``) holds, and that its outcome satisfies the schema's equations.  They are
+# written here in the paper's vocabulary, apart from the bodies that compute them.
+
+
+def opp_stones(g: AwariGame, b: BOARD) -> int:
+    """AwariMove's  opp_stones b = Σ ((side (opponent to_move)) ◁ b)"""
+    return Σ(dres(side(opponent(g.to_move)), graph(b)))
+
+
+def own_stones(g: AwariGame) -> int:
+    """Σ (side to_move ◁ board)"""
+    return Σ(dres(side(g.to_move), graph(g.board)))
+
+
+def scores_below_25(g: AwariGame) -> bool:
+    """∀ p : PLAYER • score p < 25"""
+    return all(apply(score_graph(g.score), p) < 25 for p in PLAYER)
+
+
+def pre_Sow(g: AwariGame, move: PIT) -> bool:
+    """pre Sow:  ∀ p : PLAYER • score p < 25;  move ∈ side to_move;  board move > 0"""
+    return scores_below_25(g) and move in side(g.to_move) and apply(graph(g.board), move) > 0
+
+
+def sow_capture_board(g: AwariGame, move: PIT) -> BOARD:
+    """(Sow ⨟ Capture).board': the board after sowing ``move`` and capturing."""
+    return Sow_Capture(θAwariBoard(g), move)[0].board
+
+
+def pre_WinMargin(g: AwariGame, move: PIT) -> bool:
+    """pre WinMargin:  ∃ p : PLAYER • score p ≥ 25"""
+    return not scores_below_25(g)
+
+
+def pre_NoMove(g: AwariGame, move: PIT) -> bool:
+    """pre NoMove:  ∀ p : PLAYER • score p < 25;  θAwariBoard ∈ positions ∨ Σ (side to_move ◁ board) = 0"""
+    return scores_below_25(g) and (θAwariBoard(g) in g.positions or own_stones(g) == 0)
+
+
+def pre_CannotFeed(g: AwariGame, move: PIT) -> bool:
+    """pre CannotFeed:  ∀ p • score p < 25;  θAwariBoard ∉ positions;  Σ (side to_move ◁ board) > 0;
+    opp_stones board = 0;  ¬ ∃ m : side to_move • opp_stones (Sow ⨟ Capture)[m].board' > 0"""
+    return (
+        scores_below_25(g)
+        and θAwariBoard(g) not in g.positions
+        and own_stones(g) > 0
+        and opp_stones(g, g.board) == 0
+        and not any(pre_Sow(g, m) and opp_stones(g, sow_capture_board(g, m)) > 0 for m in side(g.to_move))
+    )
+
+
+def game_on(g: AwariGame) -> bool:
+    """¬ pre WinMargin ∧ ¬ pre NoMove ∧ ¬ pre CannotFeed: the player to move may move."""
+    return not (pre_WinMargin(g, PIT.a) or pre_NoMove(g, PIT.a) or pre_CannotFeed(g, PIT.a))
+
+
+def pre_IllegalMove(g: AwariGame, move: PIT) -> bool:
+    """pre IllegalMove, corrected:  the game is on;  move ∉ side to_move ∨ board move = 0 ∨
+    (opp_stones board = 0 ∧ opp_stones (Sow ⨟ Capture).board' = 0)"""
+    return game_on(g) and (
+        not pre_Sow(g, move) or (opp_stones(g, g.board) == 0 and opp_stones(g, sow_capture_board(g, move)) == 0)
+    )
+
+
+def pre_GrandSlam(g: AwariGame, move: PIT) -> bool:
+    """pre GrandSlam, corrected:  the game is on;  pre Sow;  opp_stones board > 0;
+    opp_stones (Sow ⨟ Capture).board' = 0"""
+    return (
+        game_on(g)
+        and pre_Sow(g, move)
+        and opp_stones(g, g.board) > 0
+        and opp_stones(g, sow_capture_board(g, move)) == 0
+    )
+
+
+def pre_NormalMove(g: AwariGame, move: PIT) -> bool:
+    """pre NormalMove, corrected:  the game is on;  pre Sow;  opp_stones (Sow ⨟ Capture).board' > 0"""
+    return game_on(g) and pre_Sow(g, move) and opp_stones(g, sow_capture_board(g, move)) > 0
+
+
+def forfeited(g: AwariGame, move: PIT) -> SCORE:
+    """(Sow ⨟ Capture ⨟ ForfeitStones).score':
+    ∀ p : PLAYER • score' p = score p + Σ (side (opponent p) ◁ board), over Sow ⨟ Capture's after-state"""
+    captured = Sow_Capture(θAwariBoard(g), move)[0]
+    return tuple(captured.score[p] + Σ(dres(side(opponent(p)), graph(captured.board))) for p in PLAYER)
+
+
+def normal_move_then_status(g: AwariGame, move: PIT, o: Outcome) -> bool:
+    """NormalMove ≙ AwariMove ∧ (Sow ⨟ Capture) ∧ to_move' = opponent to_move ∧ result = not_done,
+    followed by Status: the outcome is NormalMove's own, or, if the new position ends
+    the game, that end condition's outcome on it."""
+    captured = Sow_Capture(θAwariBoard(g), move)[0]
+    moved = AwariGame(captured.board, captured.score, opponent(g.to_move), g.positions | {θAwariBoard(g)})
+    ended = Status(moved, move)
+    if ended is None:
+        return o.schema == "NormalMove" and o.result == not_done and o.after.state() == moved
+    return (o.schema, o.result, o.after) == ("NormalMove ⨟ " + ended.schema, ended.result, ended.after)
+
+
+def pre_NormalMove_literal(g: AwariGame, move: PIT) -> bool:
+    """pre NormalMove, as written:  pre Sow;  opp_stones board = 0 ⇒ opp_stones board' > 0
+    (board' of Sow ⨟ Capture as written, A1)"""
+    return pre_Sow(g, move) and (
+        opp_stones(g, g.board) != 0 or opp_stones(g, Sow_Capture_literal(θAwariBoard(g), move)[0].board) > 0
+    )
+
+
+def pre_GrandSlam_literal(g: AwariGame, move: PIT) -> bool:
+    """pre GrandSlam, as written:  pre Sow;  opp_stones board > 0  (opp_stones board' = 0 always holds, A3)"""
+    return pre_Sow(g, move) and opp_stones(g, g.board) > 0
+
+
+def pre_IllegalMove_literal(g: AwariGame, move: PIT) -> bool:
+    """pre IllegalMove, as written:  ∀ p • score p < 25;  ∃ p : side to_move • board p > 0;
+    move ∉ side to_move ∨ board move = 0  (the feeding disjunct is false in every state, A15)"""
+    return (
+        scores_below_25(g) and own_stones(g) > 0 and (move not in side(g.to_move) or apply(graph(g.board), move) == 0)
+    )
+
+
+def literal_sow_capture(g: AwariGame, move: PIT, o: Outcome) -> bool:
+    """(Sow ⨟ Capture)'s after-state, as written (A1, A2: to_move' = to_move)."""
+    captured = Sow_Capture_literal(θAwariBoard(g), move)[0]
+    return (o.after.board, o.after.score, o.after.to_move) == (captured.board, captured.score, captured.to_move)
+
+
+def forfeited_literal(g: AwariGame, move: PIT) -> SCORE:
+    """(Sow ⨟ Capture ⨟ ForfeitStones).score', Capture as written."""
+    captured = Sow_Capture_literal(θAwariBoard(g), move)[0]
+    return tuple(captured.score[p] + Σ(dres(side(opponent(p)), graph(captured.board))) for p in PLAYER)
+
+
+def holds_iff(pre: Callable[[AwariGame, PIT], bool]) -> Callable[[AwariGame, PIT, Outcome | None], bool]:
+    """The contract "the disjunct holds exactly when ``pre`` does"."""
+    return lambda g, move, result: (result is not None) == pre(g, move)
+
+
+def positions_recorded(g: AwariGame, o: Outcome | None) -> bool:
+    """AwariMove:  positions' = positions ∪ {θAwariBoard}"""
+    return o is None or o.after.positions == g.positions | {θAwariBoard(g)}
+
+
+def result_is_winner(o: Outcome | None) -> bool:
+    """result = winner score'"""
+    return o is None or (o.after.score is not None and o.result == winner(o.after.score))
+
+
+def claims_stones(g: AwariGame, o: Outcome | None) -> bool:
+    """ClaimStones:  ∀ p : PLAYER • score' p = score p + Σ (side p ◁ board)"""
+    return o is None or (
+        o.after.score is not None
+        and all(o.after.score[p] == g.score[p] + Σ(dres(side(p), graph(g.board))) for p in PLAYER)
+    )
+
+
+def board_emptied(o: Outcome | None) -> bool:
+    """board' = PIT × {0}"""
+    return o is None or (o.after.board is not None and graph(o.after.board) == cross(PITS, {0}))
 
 
 # ─── AwariRef's disjuncts, as written ──────────────────────────────────────────
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_WinMargin), "pre WinMargin")
+@ensure(lambda g, result: result is None or result.after.score == g.score, "score' = score")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def WinMargin_literal(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ WinMargin ──────────────
     │ AwariMove
@@ -610,6 +829,10 @@ def _no_move_pre(g: AwariGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_NoMove), "pre NoMove")
+@ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def NoMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ NoMove ──────────────────────────────────────
     │ AwariMove
@@ -631,6 +854,10 @@ def NoMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_NormalMove_literal), "pre NormalMove, as written")
+@ensure(lambda g, move, result: result is None or literal_sow_capture(g, move, result), "Sow ⨟ Capture")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result is None or result.result == not_done, "result = not_done")
 def NormalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ NormalMove ──────────────────────────────────────────────
     │ AwariMove
@@ -655,6 +882,11 @@ def NormalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_GrandSlam_literal), "pre GrandSlam, as written")
+@ensure(lambda g, move, result: result is None or result.after.score == forfeited_literal(g, move), "… ⨟ ForfeitStones")
+@ensure(lambda result: board_emptied(result), "board' forced empty by AwariBoard'")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def GrandSlam_literal(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ GrandSlam ──────────────────────────────────
     │ AwariMove
@@ -683,17 +915,25 @@ def GrandSlam_literal(g: AwariGame, move: PIT) -> Outcome | None:
     return Outcome("GrandSlam", winner(score_), After(board_, score_, captured.to_move, positions_))
 
 
-def _normal_move_boards_elsewhere(move: PIT) -> list[BOARD]:
-    """board' of NormalMove bindings with m.move = move from another state: the
-    initial board with the owner of ``move`` to play.  A sample of the bindings the
-    literal quantifiers range over, enough to decide them (IllegalMove_literal)."""
+@cache
+def normal_move_binding(move: PIT) -> BOARD:
+    """board' of one binding of the literal NormalMove with ``m.move = move``: sowing
+    ``move`` from the initial board, its owner to play.  Every pit but ``move`` and the
+    last one sown (A1) then holds stones, on both rows: whoever ``opp_stones`` counts
+    for, ``opp_stones m.board' > 0``.  IllegalMove_literal decides its quantifiers with
+    these witnesses."""
     owner = PLAYER.north if move in side(PLAYER.north) else PLAYER.south
     start = game_of(AwariBoard(InitAwariBoard().board, (0, 0), owner), frozenset())
     m = NormalMove_literal(start, move)
-    return [m.after.board] if m is not None and m.after.board is not None else []
+    if m is None or m.after.board is None:
+        raise SpecError(f"no NormalMove binding from the initial board for {move.name}")
+    return m.after.board
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_IllegalMove_literal), "pre IllegalMove, as written")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
 def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ IllegalMove ──────────────────────────────────────────────────────
     │ AwariMove
@@ -707,22 +947,24 @@ def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     │ result = illegal_move
     └────────────────────────────────────────────────────────────────────
 
-    The quantifiers range over *all* bindings of NormalMove, from any state (A15).
-    A NormalMove from the initial board with ``m.move = move`` leaves the current
-    opponent's row non-empty, which refutes the ∀: the feeding disjunct never holds.
-    The after-state is free but for positions' (A5); ``move`` is undeclared in
-    AwariMove (A10).
+    The quantifiers range over *all* bindings of NormalMove, from any state (A15), so
+    they are decided by witnesses (``normal_move_binding``): the binding with
+    ``m.move = move`` feeds, which refutes the ∀; one with ``m.move ≠ move`` feeds,
+    which proves the ∃.  The feeding disjunct is therefore false in every state.  The
+    after-state is free but for positions' (A5); ``move`` is undeclared in AwariMove
+    (A10): it is this schema's input.
     """
     positions_, opp_stones = AwariMove(g)
     if not (_scores_below_25(θAwariBoard(g)) and any(g.board[p] > 0 for p in side(g.to_move))):
         return None
-    fails_to_feed = False
-    if opp_stones(g.board) == 0:
-        # ∀ over all bindings ⊇ ∀ over this sample: false on the sample decides it.
-        all_starve = all(opp_stones(b) == 0 for b in _normal_move_boards_elsewhere(move))
-        if all_starve:
-            raise SpecError("IllegalMove_literal: the sample of NormalMove bindings does not decide the ∀")
-        fails_to_feed = all_starve
+    # ∀ m : NormalMove | m.move = move • opp_stones m.board' = 0 is false if a binding
+    # feeds; ∃ m : NormalMove | m.move ≠ move • opp_stones m.board' > 0 is true if one does.
+    refuted = opp_stones(normal_move_binding(move)) > 0
+    witnessed = any(opp_stones(normal_move_binding(m)) > 0 for m in PIT if m is not move)
+    if not (refuted and witnessed):
+        raise SpecError(f"IllegalMove_literal: no witness decides the quantifiers for {move.name}")
+    all_starve, some_other_feeds = False, True  # decided by the witnesses above
+    fails_to_feed = opp_stones(g.board) == 0 and all_starve and some_other_feeds
     if not (move not in side(g.to_move) or g.board[move] == 0 or fails_to_feed):
         return None
     return Outcome("IllegalMove", illegal_move, After(None, None, None, positions_))
@@ -767,8 +1009,17 @@ def _cannot_feed_pre(g: AwariGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda result: _after_ok(result))
-@ensure(lambda g, result: result is None or result.after.board == g.board, "ΞAwariBoard")
+@ensure(holds_iff(pre_WinMargin), "pre WinMargin")
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
+@ensure(
+    lambda g, result: (
+        result is None
+        or (result.after.board, result.after.score, result.after.to_move) == (g.board, g.score, g.to_move)
+    ),
+    "ΞAwariBoard",
+)
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
     """WinMargin, corrected (A6): ΞAwariBoard — nothing but positions changes.
 
@@ -781,7 +1032,13 @@ def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda result: _after_ok(result))
+@ensure(holds_iff(pre_NoMove), "pre NoMove")
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
+@ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
+@ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
+@ensure(lambda g, result: result is None or result.after.to_move == g.to_move, "to_move' = to_move")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
     """NoMove, corrected (A7): to_move' = to_move; board' = PIT × {0} (as AwariBoard'
     forces).  Otherwise as written: the game ends, each player claiming their row."""
@@ -793,7 +1050,13 @@ def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda result: _after_ok(result))
+@ensure(holds_iff(pre_CannotFeed), "pre CannotFeed")
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
+@ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
+@ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
+@ensure(lambda g, result: result is None or result.after.to_move == g.to_move, "to_move' = to_move")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def CannotFeed(g: AwariGame, move: PIT) -> Outcome | None:
     """CannotFeed (new, A8): the opponent has no stones and no move can give them any.
     The paper's disjuncts leave this case uncovered; the rule "a player must leave
@@ -812,7 +1075,9 @@ def CannotFeed(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(holds_iff(pre_IllegalMove), "pre IllegalMove")
 @ensure(lambda g, result: result is None or result.after.state() == g, "ΞAwariGame")
+@ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
 def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
     """IllegalMove, corrected:
     * ΞAwariBoard ∧ ΞPositions: nothing changes, and the position is not recorded
@@ -832,7 +1097,15 @@ def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda result: _after_ok(result))
+@ensure(holds_iff(pre_GrandSlam), "pre GrandSlam")
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
+@ensure(
+    lambda g, move, result: result is None or result.after.score == forfeited(g, move), "Sow ⨟ Capture ⨟ ForfeitStones"
+)
+@ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
+@ensure(lambda g, result: result is None or result.after.to_move == opponent(g.to_move), "to_move' = opponent to_move")
+@ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
+@ensure(lambda result: result_is_winner(result), "result = winner score'")
 def GrandSlam(g: AwariGame, move: PIT) -> Outcome | None:
     """GrandSlam, corrected (A3): the guard is on the board after Capture, before
     ForfeitStones; the move passes the turn (A2); only while the game is on (A12).
@@ -861,7 +1134,9 @@ def Status(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda result: _after_ok(result))
+@ensure(holds_iff(pre_NormalMove), "pre NormalMove")
+@ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
+@ensure(lambda g, move, result: result is None or normal_move_then_status(g, move, result), "NormalMove ⨟ Status")
 def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
     """NormalMove, corrected, followed by the start-of-turn conditions (A2, A4, A11, A12):
 

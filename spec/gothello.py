@@ -26,18 +26,34 @@ Literal and corrected readings
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum
 from typing import Final
 
 from spec import result as R
 from spec.contracts import ensure, require
-from spec.z import Fun, Rel, card, closure, cross, image, inverse, override, rres, rtclosure, upto
+from spec.z import (
+    FreeType,
+    Fun,
+    Rel,
+    card,
+    closure,
+    cross,
+    dom,
+    image,
+    inverse,
+    is_function,
+    override,
+    rres,
+    rtclosure,
+    upto,
+)
 
 # ─── Players, squares, boards ──────────────────────────────────────────────────
 
 
-class PLAYER(IntEnum):
+class PLAYER(FreeType):
     """PLAYER ::= black | white"""
 
     black = 0
@@ -109,6 +125,8 @@ class GothelloPosition:
 
 
 @ensure(lambda result: is_BOARD(result.board))
+@ensure(lambda result: result.board == cross(SQUARES, {blank}), "board' = SQUARE × {blank}")
+@ensure(lambda result: result.to_move is PLAYER.black, "to_move' = black")
 def InitGothelloPosition() -> GothelloPosition:
     """┌─ InitGothelloPosition ──
     │ GothelloPosition'
@@ -117,7 +135,7 @@ def InitGothelloPosition() -> GothelloPosition:
     │ to_move' = black
     └─────────────────────────
     """
-    return GothelloPosition(board=Fun(cross(SQUARES, {blank})), to_move=PLAYER.black)
+    return GothelloPosition(board=Fun((s, blank) for s in SQUARES), to_move=PLAYER.black)
 
 
 # ─── Adjacency, groups, liberties ──────────────────────────────────────────────
@@ -139,15 +157,24 @@ adjoins: Final[Rel[SQUARE, SQUARE]] = adjoins_literal | inverse(adjoins_literal)
 inverse, so that every square adjoins its two to four orthogonal neighbours."""
 
 
-def neighbor(board: BOARD, adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> Rel[SQUARE, SQUARE]:
+def _neighbor(board: BOARD, adjacency: Rel[SQUARE, SQUARE]) -> Rel[SQUARE, SQUARE]:
+    return frozenset((s1, s2) for (s1, s2) in adjacency if board[s1] != blank and board[s1] == board[s2])
+
+
+def neighbor_literal(board: BOARD) -> Rel[SQUARE, SQUARE]:
     """neighbor : BOARD → (SQUARE ↔ SQUARE)
     ∀ board : BOARD • neighbor board =
         {s₁, s₂ : SQUARE | s₁ adjoins s₂ ∧ board s₁ ≠ blank ∧ board s₁ = board s₂}
 
-    Adjacent stones of the same colour.  ``adjoins_`` selects the corrected (default)
-    or the literal adjacency.
+    As written, over the written, one-way adjacency (G1).
     """
-    return frozenset((s1, s2) for (s1, s2) in adjoins_ if board[s1] != blank and board[s1] == board[s2])
+    return _neighbor(board, adjoins_literal)
+
+
+def neighbor(board: BOARD) -> Rel[SQUARE, SQUARE]:
+    """neighbor, corrected (G1): the same definition over the corrected ``adjoins`` —
+    adjacent stones of the same colour, a symmetric relation."""
+    return _neighbor(board, adjoins)
 
 
 def _stone_at(board: BOARD, s: SQUARE) -> bool:
@@ -164,33 +191,60 @@ def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     same-coloured neighbour has an empty group (G2), and with the one-way adjacency
     of G1 no stone is ever in its own group.
     """
-    return image(closure(neighbor(board, adjoins_literal)), {s})
+    return image(closure(neighbor_literal(board)), {s})
+
+
+_ADJACENT: Final[dict[SQUARE, frozenset[SQUARE]]] = {s: image(adjoins, {s}) for s in SQUARES}
+"""(_ adjoins _) ⦇{s}⦈ for each square, corrected adjacency (G1)."""
 
 
 @require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
 @ensure(lambda s, result: s in result, "s ∈ group board s")
+@ensure(lambda board, s, result: result == image(rtclosure(neighbor(board), SQUARES), {s}), "(neighbor board)* ⦇{s}⦈")
 def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """group, corrected (G1, G2): the reflexive-transitive closure over the
     symmetric adjacency — the maximal set of mutual neighbours containing s:
 
         group board s = (neighbor board)* ⦇{s}⦈
+
+    The body floods from s; the contract states the closure.
     """
-    return image(rtclosure(neighbor(board), SQUARES), {s})
+    found, frontier = {s}, [s]
+    while frontier:
+        for u in _ADJACENT[frontier.pop()]:
+            if u not in found and board[u] == board[s]:
+                found.add(u)
+                frontier.append(u)
+    return frozenset(found)
 
 
-def adjoining_squares(ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+def adjoining_squares_literal(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """adjoining_squares : ℙ SQUARE → ℙ SQUARE
     ∀ ss : ℙ SQUARE • adjoining_squares ss = (_ adjoins _) ⦇ss⦈ \\ ss
+
+    As written, over the written, one-way adjacency (G1): only the squares above.
     """
-    return image(adjoins_, ss) - ss
+    return image(adjoins_literal, ss) - ss
 
 
-def group_liberties(board: BOARD, ss: frozenset[SQUARE], adjoins_: Rel[SQUARE, SQUARE] = adjoins) -> frozenset[SQUARE]:
+def adjoining_squares(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """adjoining_squares, corrected (G1): over the corrected ``adjoins``."""
+    return image(adjoins, ss) - ss
+
+
+def group_liberties_literal(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """group_liberties : BOARD → ℙ SQUARE → ℙ SQUARE
     ∀ board : BOARD; ss : ℙ SQUARE •
         group_liberties board ss = adjoining_squares ss ∩ board∼ ⦇{blank}⦈
+
+    As written, with the written adjoining_squares (G1).
     """
-    return adjoining_squares(ss, adjoins_) & image(inverse(board), {blank})
+    return adjoining_squares_literal(ss) & image(inverse(board), {blank})
+
+
+def group_liberties(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """group_liberties, corrected (G1): with the corrected adjoining_squares."""
+    return adjoining_squares(ss) & image(inverse(board), {blank})
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
@@ -200,14 +254,18 @@ def liberties_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
 
     As written (G1, G2): a lone stone has no liberties.
     """
-    return group_liberties(board, group_literal(board, s), adjoins_literal)
+    return group_liberties_literal(board, group_literal(board, s))
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
+@ensure(
+    lambda board, s, result: result == group_liberties(board, group(board, s)),
+    "(group_liberties board) ∘ (group board)",
+)
 def liberties(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """liberties board = (group_liberties board) ∘ (group board), over the corrected
     adjacency and groups (G1, G2): the blank squares bordering s's group."""
-    return group_liberties(board, group(board, s))
+    return frozenset(u for t in group(board, s) for u in _ADJACENT[t] if board[u] == blank)
 
 
 def stones(board: BOARD, p: PLAYER) -> int:
@@ -329,10 +387,114 @@ def _count_result(board: BOARD) -> RESULT:
     return draw
 
 
+# ─── The disjuncts' preconditions and after-state equations ───────────────────
+#
+# Each GothelloTurn disjunct's contract says that it holds exactly when its
+# precondition (``pre_…``) holds, and that its outcome satisfies the schema's
+# equations, in the paper's vocabulary, apart from the bodies that compute them.
+
+
+def ended(g: GothelloGame) -> bool:
+    """#history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass  (GothelloEnded's guard, G9)"""
+    return len(g.history) >= 2 and g.history[0] == pass_ and g.history[1] == pass_
+
+
+def placed_on(move_: MOVE, g: GothelloGame, blank_: bool) -> SQUARE | None:
+    """The s of ``∃ s : SQUARE • move? = move s ∧ board s = blank`` (or ``≠ blank``), if any."""
+    squares = [s for s in SQUARES if move_ == move(s) and (g.board[s] == blank) == blank_]
+    return squares[0] if squares else None
+
+
+def cboard_liberties(g: GothelloGame, s: SQUARE, liberties_: Callable[[BOARD, SQUARE], frozenset[SQUARE]]) -> int:
+    """#(liberties cboard s) with cboard = board ⊕ {s ↦ stone to_move}"""
+    return card(liberties_(Fun(override(g.board, frozenset({(s, stone(g.to_move))}))), s))
+
+
+def pre_GothelloEnded(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloEnded:  #history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass"""
+    return ended(g)
+
+
+def pre_GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloIllegalMoveNonblank, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s ≠ blank"""
+    return not ended(g) and placed_on(move_, g, blank_=False) is not None
+
+
+def pre_GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloIllegalMoveBlocked, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧
+    board s = blank ∧ #(liberties (board ⊕ {s ↦ stone to_move}) s) = 0"""
+    s = placed_on(move_, g, blank_=True)
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) == 0
+
+
+def pre_GothelloMove(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloMove, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
+    #(liberties (board ⊕ {s ↦ stone to_move}) s) > 0"""
+    s = placed_on(move_, g, blank_=True)
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) > 0
+
+
+def pre_GothelloPass(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloPass, corrected:  the game is on;  move? = pass;  history = ⟨⟩ ∨ history 1 ≠ pass"""
+    return not ended(g) and move_ == pass_ and (g.history == () or g.history[0] != pass_)
+
+
+def pre_GothelloGameOver(g: GothelloGame, move_: MOVE) -> bool:
+    """pre GothelloGameOver, corrected:  the game is on;  move? = pass;  history ≠ ⟨⟩ ∧ history 1 = pass"""
+    return not ended(g) and move_ == pass_ and g.history != () and g.history[0] == pass_
+
+
+def holds_iff(pre: Callable[[GothelloGame, MOVE], bool]) -> Callable[[GothelloGame, MOVE, Outcome | None], bool]:
+    """The contract "the disjunct holds exactly when ``pre`` does"."""
+    return lambda g, move_, result: (result is not None) == pre(g, move_)
+
+
+def xi_game(g: GothelloGame, o: Outcome | None) -> bool:
+    """ΞGothelloGame:  θGothelloGame' = θGothelloGame"""
+    return o is None or o.after == g
+
+
+def recorded(g: GothelloGame, move_: MOVE, o: Outcome | None) -> bool:
+    """GothelloAction:  history' = ⟨move?⟩ ⁀ history"""
+    return o is None or o.after.history == (move_, *g.history)
+
+
+def counted(o: Outcome | None) -> bool:
+    """result! = if black_stones > white_stones then win black else if white_stones > black_stones
+    then win white else draw;  black_stones = #(board ▷ {stone black});  white_stones = #(board ▷ {stone white})"""
+    if o is None:
+        return True
+    black_stones, white_stones = (
+        card(rres(o.after.board, {stone(PLAYER.black)})),
+        card(rres(o.after.board, {stone(PLAYER.white)})),
+    )
+    expected = (
+        win(PLAYER.black) if black_stones > white_stones else win(PLAYER.white) if white_stones > black_stones else draw
+    )
+    return o.result == expected
+
+
+def moved_board(g: GothelloGame, move_: MOVE, o: Outcome) -> bool:
+    """board' = cboard ⊕ (captures s), cboard = board ⊕ {s ↦ stone to_move}"""
+    assert isinstance(move_, move)
+    s = move_.square
+    cboard = Fun(override(g.board, frozenset({(s, stone(g.to_move))})))
+    return o.after.board == override(cboard, captures(cboard, g.to_move, s))
+
+
 # ─── GothelloTurn's disjuncts, as written ──────────────────────────────────────
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: placed_on(move_, g, blank_=False) is not None),
+    "∃ s : SQUARE • move? = move s ∧ board s ≠ blank",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board == g.board and result.after.to_move == g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveNonblank ──
     │ GothelloAction
@@ -351,6 +513,15 @@ def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: isinstance(move_, move) and cboard_liberties(g, move_.square, liberties_literal) == 0),
+    "∃ s : SQUARE; cboard : BOARD • move? = move s ∧ cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) = 0",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board == g.board and result.after.to_move == g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveBlocked ──
     │ GothelloAction
@@ -374,25 +545,49 @@ def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome 
     )
 
 
-def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
-    """GothelloMove's captures, as written:
+def capture_at_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL] | None:
+    """GothelloMove's capture_at at one square, as written:
 
         ∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0
                                       then (group cboard s) × {stone to_move} else ∅
+
+    The ∀ ranges over every square.  At a stone the value is determined; at a blank
+    square it is not: group is declared total but its axiom constrains it only where
+    ``board s ≠ blank``, so ``group cboard s``, hence ``liberties cboard s`` and
+    ``capture_at s``, may be anything there (G4, G28).  None stands for that loose value.
+    """
+    if cboard[s] == blank:
+        return None
+    if card(liberties_literal(cboard, s)) == 0:
+        return cross(group_literal(cboard, s), {stone(to_move)})
+    return frozenset()
+
+
+def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+    """GothelloMove's captures at one square, as written:
+
         ∀ s : SQUARE • captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈)
 
     ``(neighbor cboard) ⦇{s}⦈`` are the stones of s's *own* colour next to s, so no
-    opposing group is ever captured (G3).  capture_at is evaluated only where
-    captures uses it: elsewhere ``liberties cboard s`` is undefined (G4).
+    opposing group is ever captured (G3).  They are stones, so capture_at is
+    determined at each of them.
     """
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
-    for t in image(neighbor(cboard, adjoins_literal), {s}):
-        if card(liberties_literal(cboard, t)) == 0:
-            captured |= cross(group_literal(cboard, t), {stone(to_move)})
+    for t in image(neighbor_literal(cboard), {s}):
+        value = capture_at_literal(cboard, to_move, t)
+        assert value is not None, "neighbor relates stones only"
+        captured |= value
     return captured
 
 
+def is_total_SQUAREVAL(r: Rel[SQUARE, SQUAREVAL]) -> bool:
+    """r ∈ SQUARE → SQUAREVAL: a total function on SQUARE (the declared type of the
+    values of capture_at and captures)."""
+    return is_function(r) and dom(r) == SQUARES
+
+
 @require(lambda g: _is_game(g))
+@ensure(lambda result: result is None, "no binding satisfies GothelloMove as written (G5)")
 def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloMove ─────────────────────────────────────────────
     │ GothelloAction
@@ -409,12 +604,23 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     │     board' = cboard ⊕ (captures s)
     │ to_move' = opponent to_move
     └────────────────────────────────────────────────────────────
-    As written (G1–G5): ∅ is no total function (G5); see captures_literal.
+    As written (G1–G5): the declarations make every value of capture_at and captures
+    a *total* function SQUARE → SQUAREVAL, and the ∀s constrain them at every square.
+    At a stone t of cboard, capture_at t is ∅ or ``group cboard t × {…}``; the written
+    group never contains a1 (nothing adjoins a1 as written, G1), so neither is total.
+    cboard holds at least the placed stone, so no binding satisfies the schema: as
+    written GothelloMove never holds (G5).  The rest of the predicate is evaluated as
+    written, should the declared type ever admit a binding.
     """
     if not (isinstance(move_, move) and g.board[move_.square] == blank):
         return None
     s = move_.square
     cboard = _cboard(g, s)
+    determined = (capture_at_literal(cboard, g.to_move, t) for t in SQUARES)
+    if not all(v is None or is_total_SQUAREVAL(v) for v in determined):
+        return None  # capture_at : SQUARE → SQUARE → SQUAREVAL has no value here (G5)
+    if not all(is_total_SQUAREVAL(captures_literal(cboard, g.to_move, t)) for t in SQUARES):
+        return None  # captures likewise
     if not card(liberties_literal(cboard, s)) > 0:
         return None
     board_ = Fun(override(cboard, captures_literal(cboard, g.to_move, s)))
@@ -422,6 +628,7 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
+@ensure(lambda result: result is None, "ΞGothelloPosition ∧ to_move' = opponent to_move is unsatisfiable (G6)")
 def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloPass ──────────
     │ GothelloAction
@@ -437,13 +644,29 @@ def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """
     if move_ != pass_:
         return None
-    to_move_candidates = {g.to_move} & {opponent(g.to_move)}  # Ξ ∧ to_move' = opponent to_move
-    if not to_move_candidates:
+    if g.history and g.history[0] == pass_:
         return None
-    raise AssertionError("unreachable: {to_move} ∩ {opponent to_move} is empty")
+    # ΞGothelloPosition fixes board' = board and to_move' = to_move; the last line asks
+    # to_move' = opponent to_move.  The after-states satisfying every line:
+    to_moves = [p for p in PLAYER if p == g.to_move and p == opponent(g.to_move)]
+    if not to_moves:
+        return None
+    (to_move_,) = to_moves
+    undefined = None if g.history else "history 1 of ⟨⟩"
+    return Outcome("GothelloPass", not_done, GothelloGame(g.board, to_move_, GothelloAction(g, move_)), undefined)
 
 
 @require(lambda g: _is_game(g))
+@ensure(
+    holds_iff(lambda g, move_: move_ == pass_ and (g.history == () or g.history[0] == pass_)),
+    "move? = pass;  history 1 = pass  (or undefined, on ⟨⟩: G7)",
+)
+@ensure(
+    lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloGameOver_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloGameOver ────────────────────────────────────
     │ GothelloAction
@@ -494,20 +717,27 @@ def game_over(g: GothelloGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloEnded), "pre GothelloEnded")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
-    """GothelloEnded (new, G9): after the game is over no action is accepted.
+    """GothelloEnded (new, G9): after the game is over every action is answered with
+    the final result and changes nothing — as Awari's WinMargin and NoMove answer
+    every action once the game is over (one game-over semantics, G26).
 
     ΞGothelloGame;  #history ≥ 2 ∧ history 1 = pass ∧ history 2 = pass
-    result! = illegal_move
+    result! = if black_stones > white_stones then win black
+              else if white_stones > black_stones then win white else draw
     """
     if not game_over(g):
         return None
-    return Outcome("GothelloEnded", illegal_move, g)
+    return Outcome("GothelloEnded", _count_result(g.board), g)
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloIllegalMoveNonblank), "pre GothelloIllegalMoveNonblank")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveNonblank, corrected: ΞGothelloGame — the attempt is not
     recorded (G8) — and only while the game is on (G9)."""
@@ -517,7 +747,9 @@ def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or result.after == g, "ΞGothelloGame")
+@ensure(holds_iff(pre_GothelloIllegalMoveBlocked), "pre GothelloIllegalMoveBlocked")
+@ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
+@ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveBlocked, corrected: ``board s = blank`` (G10), liberties
     corrected (G1, G2), ΞGothelloGame (G8), only while the game is on (G9).
@@ -536,25 +768,43 @@ def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda cboard, s: _stone_at(cboard, s), "capture_at is used at stones only")
+@ensure(
+    lambda cboard, to_move, s, result: (
+        result == (cross(group(cboard, s), {stone(to_move)}) if card(liberties(cboard, s)) == 0 else frozenset())
+    ),
+    "capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅",
+)
 def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅
 
     A partial function SQUARE ⇸ SQUAREVAL (G5), defined at stones only (G4)."""
-    if card(liberties(cboard, s)) == 0:
-        return cross(group(cboard, s), {stone(to_move)})
-    return frozenset()
+    if liberties(cboard, s):
+        return frozenset()
+    return frozenset((t, stone(to_move)) for t in group(cboard, s))
 
 
+@ensure(
+    lambda cboard, to_move, s, result: (
+        result
+        == frozenset().union(
+            *(
+                capture_at(cboard, to_move, t)
+                for t in image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
+            )
+        )
+    ),
+    "captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)",
+)
 def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """captures, corrected (G3): the groups of opposing stones adjoining s that have
     no liberties in cboard change to the mover's colour —
 
         captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)
     """
-    opposing = image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
-    for t in opposing:
-        captured |= capture_at(cboard, to_move, t)
+    for t in _ADJACENT[s]:
+        if cboard[t] == stone(opponent(to_move)):
+            captured |= capture_at(cboard, to_move, t)
     return captured
 
 
@@ -568,7 +818,10 @@ def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: _move_post(g, move_, result))
+@ensure(holds_iff(pre_GothelloMove), "pre GothelloMove")
+@ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
+@ensure(lambda g, move_, result: result is None or moved_board(g, move_, result), "board' = cboard ⊕ (captures s)")
+@ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
 def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloMove, corrected: captures as in ``captures`` (G3, G4, G5), liberties
     corrected (G1, G2), only while the game is on (G9).  Otherwise as written:
@@ -589,7 +842,10 @@ def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: _move_post(g, move_, result) and (result is None or result.after.board == g.board))
+@ensure(holds_iff(pre_GothelloPass), "pre GothelloPass")
+@ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
+@ensure(lambda g, result: result is None or result.after.board == g.board, "board' = board")
+@ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
 def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloPass, corrected: board' = board in place of ΞGothelloPosition (G6);
     a pass on the first action is a GothelloPass (G7); only while the game is on (G9).
@@ -603,7 +859,13 @@ def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move))
+@ensure(holds_iff(pre_GothelloGameOver), "pre GothelloGameOver")
+@ensure(
+    lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
+    "ΞGothelloPosition",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
+@ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloGameOver, corrected: ``history ≠ ⟨⟩`` guards ``history 1`` (G7); only
     while the game is on (G9).  Otherwise as written: a pass right after an accepted

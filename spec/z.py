@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
+from enum import Enum
 from typing import TypeVar
 
 from spec.contracts import ensure, require
@@ -42,6 +43,20 @@ W = TypeVar("W")
 
 Rel = frozenset[tuple[X, Y]]
 """``X ↔ Y``: a finite relation as the set of its pairs."""
+
+
+class FreeType(Enum):
+    """A free type of constants, ``T ::= c₁ | … | cₙ``.
+
+    Z's free types are disjoint sets, so this is an ``Enum``, not an ``IntEnum``:
+    constants of two free types are never equal (``PLAYER.north ≠ PIT.a``), and no
+    constant equals a number.  ``__index__`` only lets a constant index the tuple
+    that represents a total function from T (a BOARD indexed by PIT); constants have
+    no arithmetic and no order.
+    """
+
+    def __index__(self) -> int:
+        return int(self.value)
 
 
 class Fun(frozenset[tuple[X, Y]]):

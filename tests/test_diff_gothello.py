@@ -45,7 +45,7 @@ ALREADY_DEAD = gothello_game(
 )  # a5 has no liberty; c1 is far
 DEAD_NEIGHBOUR = gothello_game(["wb...", ".....", ".....", ".....", "....."], B)  # a4 flips the dead a5
 PASSED = gothello_game([".....", ".b...", "..w..", "b....", "....."], W, (G.pass_, m("b4")))  # a pass ends it
-FINISHED = gothello_game(["bbw..", ".....", ".....", ".....", "....."], B, (G.pass_, G.pass_))  # every action refused
+FINISHED = gothello_game(["bbw..", ".....", ".....", ".....", "....."], B, (G.pass_, G.pass_))  # the final result again
 FULL = gothello_game(["bbbbb", "bbbbb", "wwwww", "wwwww", "wwwww"], W)  # no blank square: only pass
 FIRST_PASS = gothello_game([".....", ".....", ".....", ".....", "....."], B)  # pass on an empty history (G7)
 PINNED = (BLOCKED, CAPTURE, JOINS, ALREADY_DEAD, DEAD_NEIGHBOUR, PASSED, FINISHED, FULL, FIRST_PASS)
@@ -67,7 +67,7 @@ def test_pinned_states_show_their_outcomes() -> None:
     assert SPEC.render(G.referee(DEAD_NEIGHBOUR, m("a4"))[1])[0] == "bb..."
     assert G.referee(ALREADY_DEAD, m("c1"))[1].board[(1, 5)] == G.stone(W)
     assert G.referee(PASSED, G.pass_)[0] == R.win(B)
-    assert G.referee(FINISHED, m("e1")) == (R.illegal_move, FINISHED)
+    assert G.referee(FINISHED, m("e1")) == (G.referee(FINISHED, G.pass_)[0], FINISHED) != (R.illegal_move, FINISHED)
     assert SPEC.legal_moves(FULL) == (G.pass_,)
     assert G.referee(FIRST_PASS, G.pass_)[0] == R.not_done
 

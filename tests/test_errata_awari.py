@@ -1,4 +1,4 @@
-"""Witnesses of the Awari errata (proofs/ERRATA.md, A1–A15, A18): each test runs the
+"""Witnesses of the Awari errata (spec/errata.py, proofs/ERRATA.md: A1–A15, A18, A21, A22): each test runs the
 literal reading of a schema on the erratum's witness and shows the problem, then
 shows what the corrected reading, which the referee uses, does instead."""
 
@@ -116,10 +116,14 @@ def test_A9_an_illegal_attempt_makes_the_retry_a_repetition() -> None:
 
 def test_A10_awari_move_declares_no_move() -> None:
     """A10 — IllegalMove's predicate uses ``move``, which neither it nor AwariMove
-    declares (NormalMove and GrandSlam get it from Sow)."""
-    declarations = (S.AwariMove.__doc__ or "").split("├")[0]
-    assert "move :" not in declarations.replace("to_move", "")
-    assert "move ∉ side to_move" in (S.IllegalMove_literal.__doc__ or "")
+    declares.  The spec takes it as the schema's input: on the initial state the
+    literal IllegalMove holds for north's ``a`` and not for south's ``F``.  Left free
+    (bound by nothing, i.e. some move), it would hold for F as well."""
+    g = InitAwari()
+    assert S.IllegalMove_literal(g, PIT.a) is not None
+    assert S.IllegalMove_literal(g, F) is None
+    assert all("move" in inspect.signature(d).parameters for d in (S.IllegalMove_literal, S.IllegalMove))
+    assert "move" not in inspect.signature(S.AwariMove).parameters  # AwariMove, as written, has none
 
 
 def test_A11_a_game_ending_move_is_reported_as_continuing() -> None:
@@ -143,18 +147,25 @@ def test_A12_a_repeated_position_is_also_a_normal_move() -> None:
 
 
 def test_A13_sigma_has_no_value_on_an_infinite_relation() -> None:
-    """A13 — Σ : (X ↔ ℕ) → ℕ is declared on infinite relations too.  For r = ℕ × {1}
-    write Sₖ for Σ of r less k of its pairs (each remainder is infinite again).  The
-    axiom gives Sₖ = 1 + Sₖ₊₁ and the declaration Sₖ ∈ ℕ; z3 derives S₀ ≥ n for each n
-    tried, i.e. no natural number can be Σ r."""
+    """A13 — Σ : (X ↔ ℕ) → ℕ is total on X ↔ ℕ, which holds infinite relations even for
+    X = PIT: r = {a} × ℕ.  Write Sₖ for Σ of r less its pairs a ↦ 0 … a ↦ k − 1 (each
+    remainder is infinite again).  The axiom, applied to the pair a ↦ k, gives
+    Sₖ = k + Sₖ₊₁ and the declaration Sₖ ∈ ℕ; z3 derives S₀ ≥ n(n − 1)/2 from n
+    unfoldings, for each n tried: no
+    natural number is Σ r, so no function satisfies the axiom — it is inconsistent.
+    The spec's Σ takes finite relations only: it refuses an infinite one's prefix
+    pretending to be total on PIT."""
     import z3
 
-    for n in (1, 2, 10, 100):
+    for n in (2, 10, 100):
         s = [z3.Int(f"S{k}") for k in range(n + 1)]
         solver = z3.Solver()
-        solver.add(*(s[k] == 1 + s[k + 1] for k in range(n)), *(sk >= 0 for sk in s))
-        solver.add(s[0] < n)  # suppose Σ r were below n
+        solver.add(*(s[k] == k + s[k + 1] for k in range(n)), *(sk >= 0 for sk in s))
+        solver.add(s[0] < n * (n - 1) // 2)  # suppose Σ r were below 0 + 1 + … + (n − 1)
         assert solver.check() == z3.unsat
+    # Consistent on the finite relations the paper applies it to: the axiom holds pair by pair.
+    r = S.graph(InitAwari().board)
+    assert all(S.Σ(r) == n + S.Σ(r - {(p, n)}) for (p, n) in r)
 
 
 def test_A14_trace_is_infinite_so_not_a_seq() -> None:
@@ -172,8 +183,8 @@ def test_A15_the_feeding_clause_quantifies_over_all_states() -> None:
     board with m.move = B leaves north stones, so the clause fails: B is neither legal
     nor illegal."""
     g = game({"B": 1, "F": 1}, 23, 23, PLAYER.south)
-    refuting = S._normal_move_boards_elsewhere(B)
-    assert refuting and all(sum(b[p] for p in S.side(PLAYER.north)) > 0 for b in refuting)
+    refuting = S.normal_move_binding(B)  # a NormalMove with m.move = B, from the initial board
+    assert sum(refuting[p] for p in S.side(PLAYER.north)) > 0
     assert AwariRef_literal(g, B) == ()
     assert schemas(AwariRef(g, B)) == ["IllegalMove"]
     assert schemas(AwariRef(g, F)) == ["NormalMove"]
@@ -181,9 +192,36 @@ def test_A15_the_feeding_clause_quantifies_over_all_states() -> None:
 
 def test_A18_normal_moves_forall_binds_nothing() -> None:
     """A18 — NormalMove's ``∀ b : BOARD • opp_stones board = 0 ⇒ opp_stones board' > 0``:
-    b does not occur in the body, so the quantifier is idle (harmless)."""
-    doc = S.NormalMove_literal.__doc__ or ""
-    line = next(ln for ln in doc.splitlines() if "∀ b : BOARD" in ln)
-    body = line.split("•", 1)[1]
-    assert " b " not in f" {body} " and "b)" not in body
-    assert inspect.signature(S.NormalMove_literal).parameters.keys() == {"g", "move"}
+    b does not occur in the body, so the quantifier is idle and the implication is
+    about this move only.  It is vacuous when the opponent has stones (F empties
+    north's row and is a NormalMove) and live when the opponent starves (B does not
+    feed and is refused, F2 feeds).  Read as binding the implication's board, ∀ b would demand
+    opp_stones board' > 0 of every move, and F would be refused."""
+    slam = game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, PLAYER.south)
+    normal = S.NormalMove_literal(slam, F)
+    assert normal is not None and normal.after.board is not None
+    assert sum(normal.after.board[p] for p in S.side(PLAYER.north)) == 0
+    starving = game({"B": 1, "F": 2}, 23, 22, PLAYER.south)  # F leaves a stone in a even literally (A1)
+    assert S.NormalMove_literal(starving, B) is None and S.NormalMove_literal(starving, F) is not None
+
+
+def test_A21_the_schema_records_the_position_before_the_move() -> None:
+    """A21 — the prose: "recording the resulting board position"; AwariMove: positions'
+    = positions ∪ {θAwariBoard}, the position before the move.  The spec follows the
+    schema: after F the initial position is recorded and the new one is not (were it,
+    NoMove's repetition test would end the game at once)."""
+    g = InitAwari()
+    result, g1 = S.referee(g, F)
+    assert result == S.not_done and g1.positions == {θAwariBoard(g)}
+    assert θAwariBoard(g1) not in g1.positions and not S.game_over(g1)
+
+
+def test_A22_a_grand_slam_leaves_the_opponent_no_move() -> None:
+    """A22 — "a player must leave the opponent with a legal move … if it is possible",
+    yet variant (e) allows a grand slam.  South's F captures all of north's stones
+    though A would leave them; the referee accepts F as a grand slam (the schemas'
+    reading: the obligation binds only when the opponent's row is already empty)."""
+    g = game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, PLAYER.south)
+    (slam,) = AwariRef(g, F)
+    assert slam.schema == "GrandSlam" and slam.result != S.illegal_move
+    assert schemas(AwariRef(g, A)) == ["NormalMove"]  # a move that leaves north a move exists

@@ -1,4 +1,4 @@
-"""Witnesses of the Gothello errata (proofs/ERRATA.md, G1–G10, G22): each test runs
+"""Witnesses of the Gothello errata (spec/errata.py, proofs/ERRATA.md: G1–G10, G22, G26–G28): each test runs
 the literal reading of a schema on the erratum's witness and shows the problem, then
 what the corrected reading, which the referee uses, does instead."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from spec import gothello as S
 from spec.gothello import PLAYER, GothelloTurn, GothelloTurn_literal, InitGothelloGame, pass_
-from spec.z import Fun, closure, dom, image
+from spec.z import Fun, closure, cross, dom, image, inverse
 from tests.gothello_states import board, game, mv, sq
 
 
@@ -26,7 +26,7 @@ def test_G1_adjoins_is_one_way() -> None:
     reflexive group."""
     assert (sq("a1"), sq("a2")) in S.adjoins_literal and (sq("a2"), sq("a1")) not in S.adjoins_literal
     assert image(S.adjoins_literal, {sq("e5")}) == frozenset()
-    assert S.adjoining_squares(frozenset({sq("e5")}), S.adjoins_literal) == frozenset()
+    assert S.adjoining_squares_literal(frozenset({sq("e5")})) == frozenset()
     assert schemas(GothelloTurn_literal(InitGothelloGame(), mv("e5"))) == ["GothelloIllegalMoveBlocked"]
     assert S.adjoins == S.adjoins_literal | frozenset((b, a) for (a, b) in S.adjoins_literal)
 
@@ -76,6 +76,29 @@ def test_G5_capture_at_is_not_a_total_function() -> None:
         assert dom(value) != S.SQUARES
 
 
+def test_G5_so_the_literal_move_never_holds() -> None:
+    """G5 — with the declared total types GothelloMove has no binding.  The argument,
+    step by step: as written nothing adjoins a1; neighbor ⊆ adjoins and ran r⁺ = ran r,
+    so no written group holds a1; so at a stone t, capture_at t (∅ or a group × {…})
+    is never total; cboard holds the placed stone.  Then the literal schema itself, on
+    every placement of a sample of states, has no outcome."""
+    assert all(b != sq("a1") for (_, b) in S.adjoins_literal)
+    rng = random.Random(5)
+    for _ in range(40):
+        g = game(
+            {f"{'abcde'[rng.randrange(5)]}{rng.randrange(1, 6)}": rng.choice("bw") for _ in range(rng.randrange(12))}
+        )
+        for s in S.SQUARES:
+            if g.board[s] != S.blank:
+                assert sq("a1") not in S.group_literal(g.board, s)
+                value = S.capture_at_literal(g.board, PLAYER.black, s)
+                assert value is not None and not S.is_total_SQUAREVAL(value)
+            else:
+                assert S.GothelloMove_literal(g, S.move(s)) is None
+    assert S.GothelloMove_literal(InitGothelloGame(), mv("c3")) is None
+    assert schemas(GothelloTurn(InitGothelloGame(), mv("c3"))) == ["GothelloMove"]
+
+
 def test_G6_pass_contradicts_its_own_frame() -> None:
     """G6 — GothelloPass has ΞGothelloPosition (to_move' = to_move) and to_move' =
     opponent to_move: it never holds, so white's pass after black's c3 is covered by
@@ -121,6 +144,55 @@ def test_G9_nothing_ends_the_game() -> None:
     for action in (pass_, mv("c3"), mv("d4")):
         (refused,) = GothelloTurn(done, action)
         assert refused.schema == "GothelloEnded" and refused.after == done
+
+
+def test_G26_after_the_end_both_games_answer_the_final_result() -> None:
+    """G26 — Awari's WinMargin answers every action on a finished game with the final
+    result; Gothello's schemas are silent (G9).  Both games now answer every action
+    after the end with the final result and leave the position as it is (Awari's
+    AwariMove still adds it to positions)."""
+    from spec import awari as A
+    from tests.awari_states import game as awari_game
+
+    won = awari_game({"a": 10, "A": 10}, 3, 25, A.PLAYER.north)
+    for pit in A.PIT:
+        result, after = A.referee(won, pit)
+        assert result == A.win(A.PLAYER.south) and A.θAwariBoard(after) == A.θAwariBoard(won)
+    done = game({"c3": "b"}, PLAYER.black, (pass_, pass_, mv("c3")))
+    for action in (pass_, mv("c3"), mv("d4")):
+        assert S.referee(done, action) == (S.win(PLAYER.black), done)
+
+
+def test_G27_a_captured_lone_stone_is_not_recoloured() -> None:
+    """G27 (layered) — repair adjacency (G1) and the choice of captured groups (G3) but
+    keep group as written (⁺): white a1, alone, has group ∅ and so no liberty — it
+    counts as captured — yet ``∅ × {stone black}`` recolours nothing.  With G2's
+    reflexive group it turns black."""
+    g = game({"a1": "w", "a2": "b"})
+    cboard = S._cboard(g, sq("b1"))
+    opposing = image(S.adjoins, {sq("b1")}) & image(inverse(cboard), {S.stone(PLAYER.white)})
+    assert opposing == {sq("a1")}
+    written_group = image(closure(S.neighbor(cboard)), {sq("a1")})
+    assert written_group == frozenset() and S.group_liberties(cboard, written_group) == frozenset()
+    assert cross(written_group, {S.stone(PLAYER.black)}) == frozenset()  # captured, not recoloured
+    assert S.capture_at(cboard, PLAYER.black, sq("a1")) == {(sq("a1"), S.stone(PLAYER.black))}
+
+
+def test_G28_capture_at_is_loose_at_blank_squares() -> None:
+    """G28 (layered) — group is constrained only at stones, so at a blank square t of
+    cboard ``group cboard t`` may be ∅ or SQUARE: capture_at t is then ∅ or SQUARE ×
+    {stone to_move}.  Both values satisfy GothelloMove's ∀ (with G5's ⇸), giving two
+    bindings for one before-state and input, with the same board'."""
+    cboard = S._cboard(InitGothelloGame(), sq("c3"))
+    t = sq("a1")
+    assert cboard[t] == S.blank
+    values = set()
+    for group_t in (frozenset(), S.SQUARES):  # two values the axiom of group allows at t
+        libs = S.group_liberties(cboard, group_t)
+        values.add(cross(group_t, {S.stone(PLAYER.black)}) if len(libs) == 0 else frozenset())
+    assert values == {frozenset(), cross(S.SQUARES, {S.stone(PLAYER.black)})}
+    assert S.capture_at_literal(cboard, PLAYER.black, t) is None  # the spec marks the value loose
+    assert S.captures(cboard, PLAYER.black, sq("c3")) == frozenset()  # board' does not depend on it
 
 
 def test_G10_blocked_overlaps_nonblank() -> None:

@@ -1,6 +1,7 @@
-"""proofs/ERRATA.md stays in step with the proofs and the witness tests: the errata
-marked **[theorem …]** are exactly those the well-foundedness runs must find, and
-every erratum id has a witness test that names it."""
+"""proofs/ERRATA.md is the prose of one registry, spec/errata.py: its headings, theorem
+markers and protocol table are exactly the registry's errata, every witness test the
+registry names exists, and the errata marked with a theorem are exactly those the
+well-foundedness runs must find."""
 
 from __future__ import annotations
 
@@ -9,36 +10,55 @@ from pathlib import Path
 
 from proofs.awari.exhaustive import EXPECTED_LITERAL
 from proofs.gothello.theorems import EXPECTED_LITERAL_ERRATA
+from spec.errata import BY_ID, ERRATA, with_theorem
 
 ROOT = Path(__file__).resolve().parent.parent
-HEADING = re.compile(r"^### ([AG]\d+) — .*?(\*\*\[theorem [^\]]+\]\*\*)?$", re.MULTILINE)
+ERRATA_MD = (ROOT / "proofs" / "ERRATA.md").read_text(encoding="utf-8")
+HEADING = re.compile(r"^### ([AG]\d+) — .*?(?:\*\*\[theorem ([^\]]+)\]\*\*)?$", re.MULTILINE)
 
 
-def headings() -> dict[str, bool]:
-    """Erratum id → whether it carries a [theorem …] marker."""
-    text = (ROOT / "proofs" / "ERRATA.md").read_text(encoding="utf-8")
-    return {m.group(1): m.group(2) is not None for m in HEADING.finditer(text)}
+def headings() -> dict[str, str | None]:
+    """Erratum id → the text of its [theorem …] marker, if any."""
+    return {m.group(1): m.group(2) for m in HEADING.finditer(ERRATA_MD)}
+
+
+def protocol_rows() -> dict[str, str]:
+    text = ERRATA_MD.split("## Protocol errata")[1]
+    return {m.group(1): m.group(0) for m in re.finditer(r"^\| ([AG]\d+) \|.*$", text, re.MULTILINE)}
+
+
+def test_errata_md_has_a_section_for_each_rules_erratum() -> None:
+    assert headings() == {e.id: e.theorem for e in ERRATA if e.kind == "rules"}
+
+
+def test_errata_md_protocol_table_is_the_registry() -> None:
+    protocol = {e.id for e in ERRATA if e.kind == "protocol"}
+    assert set(protocol_rows()) == protocol | {"A11"}  # A11 is also a protocol point
+
+
+def test_ids_are_unique_and_games_match_prefixes() -> None:
+    assert len(BY_ID) == len(ERRATA)
+    assert all(e.id[0] == e.game[0].upper() for e in ERRATA)
+    assert all(set(e.layered) <= set(BY_ID) for e in ERRATA)
 
 
 def test_theorem_markers_are_what_the_proofs_find() -> None:
-    marked = {e for e, theorem in headings().items() if theorem}
-    assert marked == set(EXPECTED_LITERAL) | set(EXPECTED_LITERAL_ERRATA)
+    assert with_theorem("awari") == set(EXPECTED_LITERAL)
+    assert with_theorem("gothello") == set(EXPECTED_LITERAL_ERRATA)
 
 
-def test_every_rule_erratum_has_a_witness_test() -> None:
-    files = [p for p in (ROOT / "tests").glob("test_errata_*.py") if p.name != Path(__file__).name]
-    tests = "".join(p.read_text(encoding="utf-8") for p in files)
-    ids = headings()
-    assert len(ids) >= 25
-    assert [e for e in ids if not re.search(rf"\btest_{e}_", tests)] == []
+def test_every_witness_test_exists_and_names_its_erratum() -> None:
+    for e in ERRATA:
+        assert e.witness, e.id
+        for ref in e.witness:
+            path, name = ref.split("::")
+            assert re.search(rf"^def {name}\b", (ROOT / path).read_text(encoding="utf-8"), re.MULTILINE), ref
+            if e.kind == "rules" and path.startswith("tests/test_errata_"):
+                assert name.startswith(f"test_{e.id}_"), ref
 
 
-def test_every_protocol_erratum_names_existing_tests() -> None:
-    text = (ROOT / "proofs" / "ERRATA.md").read_text(encoding="utf-8").split("## Protocol errata")[1]
-    rows = [r for r in text.splitlines() if re.match(r"\| [AG]\d+ \|", r)]
-    assert len(rows) >= 15
-    for row in rows:
-        refs = re.findall(r"`(tests/\w+\.py)::(\w+)", row)
-        assert refs or "as A17" in row, row
-        for path, name in refs:
-            assert re.search(rf"def {name}\b", (ROOT / path).read_text(encoding="utf-8")), (path, name)
+def test_errata_md_names_each_witness_test() -> None:
+    """The prose names the same tests as the registry."""
+    for e in ERRATA:
+        for ref in e.witness:
+            assert ref.split("::")[1] in ERRATA_MD, ref

@@ -39,7 +39,7 @@ def test_pits_named_counterclockwise_from_the_north_east() -> None:
     """ "Starting from the NE corner and moving counterclockwise, the pits are named by
     the letters a through f, first in lowercase and then in uppercase.\""""
     assert [apply(S.pit_order, i).name for i in range(1, 13)] == list("abcdefABCDEF")
-    assert [apply(S.next, p) for p in PIT] == [PIT((p + 1) % 12) for p in PIT]
+    assert [apply(S.next, p) for p in PIT] == [PIT((p.value + 1) % 12) for p in PIT]
     assert S.prev == frozenset((b, a) for (a, b) in S.next)
 
 
@@ -258,13 +258,14 @@ def test_repetition_of_a_seen_position() -> None:
 
 
 def test_a_move_records_the_position() -> None:
-    """ "a move in the game consists of altering the board and recording the resulting
-    board position.\""""
+    """AwariMove: positions' = positions ∪ {θAwariBoard} — the position *before* the
+    move is recorded (the prose says "the resulting board position": erratum A21)."""
     g = InitAwari()
     _, g1 = referee(g, PIT.F)
     assert θAwariBoard(g) in g1.positions
     _, g2 = referee(g1, PIT.a)
     assert θAwariBoard(g1) in g2.positions and len(g2.positions) == 2
+    assert θAwariBoard(g2) not in g2.positions
 
 
 def test_25_stones_wins() -> None:

@@ -74,7 +74,7 @@ def test_gothello_results_are_well_formed(g: G.GothelloGame, action: G.MOVE) -> 
     """Only a pass after a pass ends the game, with the stone count's verdict; every
     accepted action is recorded and passes the turn (or ends the game)."""
     result, after = G.referee(g, action)
-    if result == R.illegal_move:
+    if result == R.illegal_move or G.game_over(g):
         assert after == g
     else:
         assert after.history == (action, *g.history)
@@ -95,7 +95,31 @@ def test_gothello_turn_has_one_outcome(g: G.GothelloGame, action: G.MOVE) -> Non
 
 
 @given(gothello_states)
-def test_gothello_passing_is_always_legal_until_the_end(g: G.GothelloGame) -> None:
-    """ "A player may pass on any turn\""""
+def test_gothello_passing_is_always_legal(g: G.GothelloGame) -> None:
+    """ "A player may pass on any turn\"; after the end a pass, like every action, gets
+    the final result again."""
     result, _ = G.referee(g, G.pass_)
-    assert (result == R.illegal_move) == G.game_over(g)
+    assert result != R.illegal_move
+    assert (result == R.not_done) == (not G.game_over(g) and g.history[:1] != (G.pass_,))
+
+
+@given(awari_states, awari_actions)
+def test_awari_game_over_answers_the_final_result(g: A.AwariGame, move: A.PIT) -> None:
+    """One game-over semantics for both games (G26): once the game is over, every
+    action is answered with the final result; after the first such answer (NoMove and
+    CannotFeed claim the rows' stones then) nothing on the board changes."""
+    result, after = A.referee(g, move)
+    if A.game_over(g):
+        assert result == A.winner(after.score) != R.illegal_move
+        again, later = A.referee(after, move)
+        assert (again, later.board, later.score, later.to_move) == (result, after.board, after.score, after.to_move)
+
+
+@given(gothello_states, gothello_actions)
+def test_gothello_game_over_answers_the_final_result(g: G.GothelloGame, action: G.MOVE) -> None:
+    """As for Awari (G26): after the end, every action gets the final stone count's
+    result and changes nothing."""
+    result, after = G.referee(g, action)
+    if G.game_over(g):
+        assert after == g and result == G.referee(g, G.pass_)[0] != R.illegal_move
+        assert result in (R.draw, G.win(G.PLAYER.black), G.win(G.PLAYER.white))

@@ -114,3 +114,17 @@ def test_fun_is_a_relation_that_applies() -> None:
     assert image(inverse(f), {"a"}) == {1}
     with pytest.raises(ValueError):
         Fun({(1, "a"), (1, "b")})
+
+
+def test_free_types_are_disjoint() -> None:
+    """Z's free types are disjoint sets: no constant of one equals a constant of
+    another, or a number (they were IntEnums, and PLAYER.north == PIT.a held)."""
+    from spec import awari as A
+    from spec import gothello as G
+
+    constants: list[object] = [*A.PLAYER, *A.PIT, *G.PLAYER]
+    for i, x in enumerate(constants):
+        assert [y for y in constants[i + 1 :] if x == y] == []
+        assert all(x != n for n in range(12))
+    assert len(set(constants)) == len(constants)
+    assert (4, 5, 6)[A.PIT.b] == 5  # a constant still indexes the tuple representing a function from its type

@@ -368,7 +368,7 @@ LITERAL: dict[str, Relation] = {
 
 def ended(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(f.game_over(), f.xi_game(post), post.result == ILLEGAL)
+    return z3.And(f.game_over(), f.xi_game(post), post.result == f.count_result())
 
 
 def nonblank(pre: Pre, post: Post) -> Bool:

@@ -1,0 +1,341 @@
+"""The errata register: every place where the papers, read as mathematics or as a
+protocol, are wrong, partial, nondeterministic or silent, and what this project does.
+
+This is the one structured list that the code, the tests and proofs/ERRATA.md read:
+ERRATA.md gives each erratum's argument and witness in prose, and
+tests/test_errata_index.py checks that its headings, theorem markers and witness tests
+are exactly these.  Ids are stable: A = Awari (Massey, *A Networked Awari Referee*),
+G = Gothello (Massey, *A Networked Gothello Referee*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Game = Literal["awari", "gothello"]
+Kind = Literal["rules", "protocol"]
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """One erratum.
+
+    ``kind`` is ``rules`` for a defect of the Z (§1 of a paper) or of the prose that
+    states the rules, ``protocol`` for §2.  ``schema`` names the paper's schema or
+    table; ``witness`` the tests (``path::name``) that fail when the erratum is
+    reintroduced; ``theorem`` the well-foundedness theorem of proofs/README.md that
+    finds it in the literal schemas, if one does.  ``layered`` names the errata that
+    must be repaired before this one shows.
+    """
+
+    id: str
+    game: Game
+    kind: Kind
+    schema: str
+    summary: str
+    witness: tuple[str, ...]
+    theorem: str | None = None
+    layered: tuple[str, ...] = ()
+
+
+_AT: Final = "tests/test_errata_awari.py::"
+_GT: Final = "tests/test_errata_gothello.py::"
+
+
+def _a(
+    id: str, schema: str, summary: str, *tests: str, theorem: str | None = None, layered: tuple[str, ...] = ()
+) -> Erratum:
+    return Erratum(id, "awari", "rules", schema, summary, tuple(_AT + t for t in tests), theorem, layered)
+
+
+def _g(
+    id: str, schema: str, summary: str, *tests: str, theorem: str | None = None, layered: tuple[str, ...] = ()
+) -> Erratum:
+    return Erratum(id, "gothello", "rules", schema, summary, tuple(_GT + t for t in tests), theorem, layered)
+
+
+def _p(id: str, game: Game, point: str, *tests: str) -> Erratum:
+    return Erratum(id, game, "protocol", "§2", point, tests)
+
+
+ERRATA: Final[tuple[Erratum, ...]] = (
+    # ── Awari, rules ──
+    _a(
+        "A1",
+        "reachable, Capture",
+        "reachable is reflexive (r* ⊇ id PIT), so Capture takes the last pit sown whatever it holds",
+        "test_A1_reachable_is_reflexive_so_the_last_pit_is_always_captured",
+        "test_A1_captures_even_on_the_movers_own_side",
+        theorem="(b) gap, with A8 or A15",
+    ),
+    _a(
+        "A2",
+        "Sow, Capture, NormalMove, GrandSlam",
+        "no schema passes the turn",
+        "test_A2_no_schema_passes_the_turn",
+        theorem="(iii) the turn is kept",
+    ),
+    _a(
+        "A3",
+        "GrandSlam",
+        "the guard opp_stones board' = 0 is vacuous: ForfeitStones leaves board' to AwariBoard'",
+        "test_A3_grand_slam_guard_is_vacuous",
+        theorem="(a) overlap",
+    ),
+    _a(
+        "A4",
+        "NormalMove, GrandSlam",
+        "a grand slam is also a NormalMove",
+        "test_A4_a_real_grand_slam_is_also_a_normal_move",
+        theorem="(a) overlap",
+    ),
+    _a(
+        "A5",
+        "IllegalMove",
+        "IllegalMove constrains no after-state component but positions'",
+        "test_A5_illegal_move_leaves_the_after_state_free",
+        theorem="(c) nondeterminism; (ii)",
+    ),
+    _a(
+        "A6",
+        "WinMargin",
+        "WinMargin leaves board' and to_move' free",
+        "test_A6_win_margin_leaves_board_and_turn_free",
+        theorem="(c) nondeterminism",
+    ),
+    _a(
+        "A7",
+        "NoMove",
+        "NoMove leaves to_move' free",
+        "test_A7_no_move_leaves_the_turn_free",
+        theorem="(c) nondeterminism",
+    ),
+    _a(
+        "A8",
+        "AwariRef",
+        "no disjunct holds when the starving opponent cannot be fed",
+        "test_A8_no_disjunct_when_the_opponent_cannot_be_fed",
+        theorem="(b) gap",
+    ),
+    _a(
+        "A9",
+        "AwariMove, IllegalMove",
+        "an illegal attempt is recorded, so the retry is a repetition",
+        "test_A9_an_illegal_attempt_makes_the_retry_a_repetition",
+        theorem="(ii) an illegal attempt changes the state",
+        layered=("A5",),
+    ),
+    _a(
+        "A10",
+        "AwariMove, IllegalMove",
+        "AwariMove declares no move; IllegalMove uses one",
+        "test_A10_awari_move_declares_no_move",
+    ),
+    Erratum(
+        "A11",
+        "awari",
+        "rules",
+        "WinMargin, NoMove; §2 status messages",
+        "the end of the game is detected one turn late, and no status message reports an end without a move",
+        (
+            _AT + "test_A11_a_game_ending_move_is_reported_as_continuing",
+            "tests/test_server_games.py::test_game_ending_move",
+        ),
+    ),
+    _a(
+        "A12",
+        "NoMove, NormalMove, GrandSlam, IllegalMove",
+        "a repeated position is also a move",
+        "test_A12_a_repeated_position_is_also_a_normal_move",
+        theorem="(a) overlap",
+    ),
+    _a(
+        "A13",
+        "[X] Σ",
+        "Σ's axiom has no model: Σ is total on X ↔ ℕ, which holds infinite relations (also for X = PIT)",
+        "test_A13_sigma_has_no_value_on_an_infinite_relation",
+    ),
+    _a("A14", "trace", "trace p is infinite, not a seq", "test_A14_trace_is_infinite_so_not_a_seq"),
+    _a(
+        "A15",
+        "IllegalMove",
+        "the feeding clause quantifies over every state's NormalMoves",
+        "test_A15_the_feeding_clause_quantifies_over_all_states",
+        theorem="(b) gap; (d) dead clause",
+    ),
+    _a("A18", "NormalMove", "∀ b : BOARD binds nothing", "test_A18_normal_moves_forall_binds_nothing"),
+    _a(
+        "A21",
+        "AwariMove, prose",
+        "the prose records the resulting position, the schema the position before the move",
+        "test_A21_the_schema_records_the_position_before_the_move",
+    ),
+    _a(
+        "A22",
+        "prose, GrandSlam",
+        '"a player must leave the opponent a legal move" conflicts with grand-slam variant (e)',
+        "test_A22_a_grand_slam_leaves_the_opponent_no_move",
+    ),
+    # ── Gothello, rules ──
+    _g(
+        "G1",
+        "_ adjoins _, neighbor, adjoining_squares, group_liberties",
+        "adjoins is one-way",
+        "test_G1_adjoins_is_one_way",
+        theorem="(f) placement refused with a liberty",
+    ),
+    _g(
+        "G2",
+        "group",
+        "group uses ⁺, so a lone stone has no group",
+        "test_G2_a_lone_stone_has_an_empty_group",
+        theorem="(f) placement refused with a liberty",
+    ),
+    _g(
+        "G3",
+        "GothelloMove (captures)",
+        "captures look at same-coloured neighbours",
+        "test_G3_captures_look_at_same_coloured_neighbours",
+        theorem="(iv) an opposing group without liberties stays",
+    ),
+    _g(
+        "G4",
+        "GothelloMove (capture_at)",
+        "capture_at applies liberties at blank squares, where group is loose",
+        "test_G4_capture_at_applies_liberties_at_blank_squares",
+    ),
+    _g(
+        "G5",
+        "GothelloMove (capture_at, captures)",
+        "capture_at and captures are typed as total functions, which no value is: GothelloMove is unsatisfiable",
+        "test_G5_capture_at_is_not_a_total_function",
+        "test_G5_so_the_literal_move_never_holds",
+    ),
+    _g(
+        "G6",
+        "GothelloPass",
+        "GothelloPass contradicts its own frame",
+        "test_G6_pass_contradicts_its_own_frame",
+        theorem="(b) gap; (d) dead disjunct",
+    ),
+    _g(
+        "G7",
+        "GothelloPass, GothelloGameOver",
+        "history 1 of the empty history",
+        "test_G7_history_1_of_the_empty_history",
+        theorem="(e) undefined term; (b) gap",
+    ),
+    _g(
+        "G8",
+        "GothelloAction",
+        "illegal attempts are recorded and break a pair of passes",
+        "test_G8_illegal_attempts_break_a_pair_of_passes",
+        theorem="(i) an illegal attempt changes the history",
+    ),
+    _g("G9", "GothelloTurn", "nothing ends the game", "test_G9_nothing_ends_the_game"),
+    _g(
+        "G10",
+        "GothelloIllegalMoveBlocked",
+        "Blocked overlaps Nonblank",
+        "test_G10_blocked_overlaps_nonblank",
+        theorem="(a) overlap",
+    ),
+    _g(
+        "G22",
+        "SQUARE",
+        "which coordinate of SQUARE is the file",
+        "test_G22_the_schemas_do_not_say_which_coordinate_is_the_file",
+    ),
+    _g(
+        "G26",
+        "GothelloTurn, AwariRef",
+        "the two papers end their games differently; one semantics for both",
+        "test_G26_after_the_end_both_games_answer_the_final_result",
+        layered=("G9",),
+    ),
+    _g(
+        "G27",
+        "group, GothelloMove (capture_at)",
+        "with G1 and G3 repaired, the written group still leaves a captured lone stone on the board",
+        "test_G27_a_captured_lone_stone_is_not_recoloured",
+        layered=("G1", "G3"),
+    ),
+    _g(
+        "G28",
+        "group, GothelloMove (capture_at)",
+        "group is loose at blank squares, so GothelloMove's capture_at, hence the schema, is not deterministic",
+        "test_G28_capture_at_is_loose_at_blank_squares",
+        layered=("G5",),
+    ),
+    # ── protocol ──
+    _p("A16", "awari", "move numbers", "tests/test_server_play.py::test_awari_serials_are_full_move_numbers"),
+    _p("A17", "awari", "observer ∈ ℙ (seq ENTITY)", "tests/test_server_games.py::test_complete_random_game"),
+    _p(
+        "A19",
+        "awari",
+        "the draw protocol",
+        "tests/test_server_play.py::test_draw_offer_refused_then_accepted",
+        "tests/test_server_play.py::test_draw_refused_by_south_333_and_misuse_291",
+    ),
+    _p("A20", "awari", "observers' board display", "tests/test_server_games.py::test_complete_random_game"),
+    _p("G12", "gothello", "move numbers", "tests/test_server_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _p(
+        "G13",
+        "gothello",
+        "version grammar and order",
+        "tests/test_server_protocol.py::test_versions_compare_numerically",
+    ),
+    _p("G14", "gothello", "greeting", "tests/test_server_seating.py::test_greeting_000"),
+    _p("G15", "gothello", "pass", "tests/test_server_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _p(
+        "G16",
+        "gothello",
+        "an unreadable move in play",
+        "tests/test_server_play.py::test_refused_moves_291_299_and_retry",
+    ),
+    _p("G17", "gothello", "380 when the game is over", "tests/test_server_games.py::test_complete_random_game"),
+    _p(
+        "G18",
+        "gothello",
+        "what the mover receives",
+        "tests/test_server_play.py::test_moves_200_then_311_312_to_everyone",
+    ),
+    _p(
+        "G19",
+        "gothello",
+        "names and player ?",
+        "tests/test_server_seating.py::test_names_up_to_31_characters_with_escaped_quotes",
+        "tests/test_server_seating.py::test_either_side_gets_the_free_side",
+    ),
+    _p("G20", "gothello", "a player disconnects", "tests/test_server_play.py::test_player_disconnect_391_392_loses"),
+    _p(
+        "G21",
+        "gothello",
+        "time controls",
+        "tests/test_server_time.py::test_clocks_run_only_while_waiting_for_their_player",
+        "tests/test_server_time.py::test_flag_fall_362_first_player_silent",
+    ),
+    _p("G23", "gothello", "observer ∈ seq ENTITY", "tests/test_server_games.py::test_complete_random_game"),
+    _p(
+        "G24",
+        "gothello",
+        "configuration messages 341–344",
+        "tests/test_server_seating.py::test_config_messages_to_observers_only",
+        "tests/test_server_compat.py::test_legacy_libraries_play_whole_games",
+    ),
+    _p("G25", "gothello", "the 382 board lines", "tests/test_server_play.py::test_moves_200_then_311_312_to_everyone"),
+)
+"""Every erratum, in the order of proofs/ERRATA.md."""
+
+BY_ID: Final[dict[str, Erratum]] = {e.id: e for e in ERRATA}
+
+
+def erratum(id: str) -> Erratum:
+    """The erratum with this id (KeyError if there is none)."""
+    return BY_ID[id]
+
+
+def with_theorem(game: Game) -> frozenset[str]:
+    """The ids of ``game``'s errata that a well-foundedness theorem finds in the literal schemas."""
+    return frozenset(e.id for e in ERRATA if e.game == game and e.theorem is not None)
