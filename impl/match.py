@@ -39,10 +39,11 @@ from typing import Any, TextIO
 
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
-from impl.client.wire import SIDES
 from impl.players import PLAYERS
+from impl.protocol import VOCABULARIES
 
 HOST = "127.0.0.1"
+SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
 PLACEHOLDERS = ("game", "host", "port", "side")
 
 
@@ -160,7 +161,7 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(lines[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
-    if outcome.result is not None and outcome.result.termination == "error":
+    if outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
 

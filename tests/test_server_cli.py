@@ -132,7 +132,7 @@ def test_build_servers_time_and_options(tmp_path: Path) -> None:
         _parse("awari", "--time", "30", "--forever", "--config-messages", "none", "--record", str(tmp_path))
     )
     assert one.settings.time == (30.0, 30.0) and one.spec.forever
-    assert one.settings.config_messages is ConfigMessages.NONE and one.settings.record_dir == tmp_path
+    assert one.settings.config_messages is ConfigMessages.NONE and one.spec.record_dir == tmp_path
     (two,) = serve_cli.build_servers(_parse("gothello", "--time", "30", "20"))
     assert two.settings.time == (30.0, 20.0)
 

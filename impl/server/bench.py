@@ -37,11 +37,11 @@ SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 
 def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     """Host ``count`` servers of ``game`` until told to stop; report their ports."""
+    from impl import protocol as P
     from impl.engines import get_engine
 
-    from . import protocol as P
     from .records import setup_logging
-    from .server import GameServer, ServerSpec
+    from .server import GameServer, ServerConfig
     from .session import Settings
 
     setup_logging("error")
@@ -49,7 +49,7 @@ def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     async def main() -> None:
         engine = get_engine(game, kind)
         servers = [
-            GameServer(ServerSpec(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True), engine)
+            GameServer(ServerConfig(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True), engine)
             for n in range(count)
         ]
         for server in servers:

@@ -8,12 +8,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from impl import protocol as P
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
 
-from . import protocol as P
 from .records import event, setup_logging
-from .server import GameServer, ServerSpec, serve
+from .server import GameServer, ServerConfig, serve
 from .session import ConfigMessages, Limits, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
@@ -85,10 +85,8 @@ def build_servers(args: argparse.Namespace) -> list[GameServer]:
         engine = load_engine(game, args.engine)
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
-            settings = Settings(
-                P.VOCABULARIES[game], number, time, config, Limits(max_observers=args.max_observers), args.record
-            )
-            spec = ServerSpec(settings, host=args.host, port=args.port, forever=args.forever)
+            settings = Settings(P.VOCABULARIES[game], number, time, config, Limits(max_observers=args.max_observers))
+            spec = ServerConfig(settings, host=args.host, port=args.port, forever=args.forever, record_dir=args.record)
             servers.append(GameServer(spec, engine))
     return servers
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from .session import Entity, LineError, Session
+from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
 
@@ -32,6 +33,14 @@ class NetLimits:
     exhaust the process's file descriptors."""
 
 
+class Target(Protocol):
+    """Where a connection's lines and its end go (server.Link)."""
+
+    def receive(self, line: str | LineError) -> None: ...
+
+    def leave(self) -> None: ...
+
+
 def check_line(raw: bytes) -> str | LineError:
     """A complete line as text, or why it is refused."""
     if raw.translate(None, _PRINTABLE):
@@ -42,7 +51,7 @@ def check_line(raw: bytes) -> str | LineError:
 class Connection(asyncio.Protocol):
     """One client socket, attached to the session current when it connected."""
 
-    def __init__(self, attach: Callable[[Connection], tuple[Session, Entity] | None], limits: NetLimits) -> None:
+    def __init__(self, attach: Callable[[Connection], Target | None], limits: NetLimits) -> None:
         self._attach, self.limits = attach, limits
         self.address = "?"
         self._transport: asyncio.Transport | None = None
@@ -52,7 +61,7 @@ class Connection(asyncio.Protocol):
         self._closing = False
         self._pending: list[str] = []
         self._flush_scheduled = False
-        self._target: tuple[Session, Entity] | None = None
+        self._target: Target | None = None
         self.closed = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -86,8 +95,7 @@ class Connection(asyncio.Protocol):
 
     def _deliver(self, line: str | LineError) -> None:
         if self._target is not None:
-            session, entity = self._target
-            session.receive(entity, line)
+            self._target.receive(line)
 
     def eof_received(self) -> bool:
         """End of input is leaving, for observers too: a half-closed socket cannot
@@ -100,8 +108,7 @@ class Connection(asyncio.Protocol):
         if not self.closed.done():
             self.closed.set_result(None)
         if self._target is not None:
-            session, entity = self._target
-            session.leave(entity)
+            self._target.leave()
 
     def send(self, lines: Sequence[str]) -> None:
         """Queue lines (CRLF-terminated).  Lines queued while one event is handled
