@@ -12,7 +12,7 @@ words and the same values in its environment:
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
-(impl/server/PROTOCOL.md).  Each game has its own server, started here, on a free
+(docs/protocol.md).  Each game has its own server, started here, on a free
 port; the runner observes it (an observer of the protocol) to learn the result.
 A player's stdout and stderr go to ``--logs DIR`` (or are dropped); a line
 ``summary: moves=… nodes=… seconds=… depths=…`` in its stderr (the search player

@@ -1,4 +1,4 @@
-"""A client library for the referee servers of both games (impl/server/PROTOCOL.md):
+"""A client library for the referee servers of both games (docs/protocol.md):
 ``Client`` to play or observe, and its errors.  impl/protocol.py holds the
 protocol's lines; ``local.LocalServer`` runs our server in a thread of this process (it is
 the one module here that imports the server)."""

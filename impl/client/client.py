@@ -1,5 +1,5 @@
 """A blocking client for the referee servers of both games, as a player or an
-observer (impl/server/PROTOCOL.md).
+observer (docs/protocol.md).
 
 The client follows the game as the server reports it: every status line it reads
 (31x/32x, 327–334, 36x, 39x), parsed by impl/protocol.py, is applied to its

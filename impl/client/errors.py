@@ -21,7 +21,7 @@ class Refused(ClientError):
 
 class SeatRefused(Refused):
     """A seat request refused: 191 side taken, 192 two players already, 193 too
-    many observers, 198 version, 199 not understood (PROTOCOL.md §5)."""
+    many observers, 198 version, 199 not understood (docs/protocol.md §5)."""
 
 
 class MoveRefused(Refused):

@@ -20,7 +20,7 @@ from impl.server.session import ConfigMessages, Limits, Settings
 
 @dataclass(frozen=True)
 class ServerOptions:
-    """What ``referee serve`` would take for one server (PROTOCOL.md §1)."""
+    """What ``referee serve`` would take for one server (docs/protocol.md §1)."""
 
     game: str
     time: tuple[float, float] | None = None

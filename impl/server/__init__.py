@@ -1,4 +1,4 @@
-"""The referee server of both papers' section 2: see PROTOCOL.md in this directory.
+"""The referee server of both papers' section 2: see docs/protocol.md.
 
 Layers, outermost first: ``cli`` (the ``referee serve`` subcommand), ``server``
 (listening sockets, one game at a time per server number), ``net`` (line framing

@@ -17,7 +17,7 @@ from .server import GameServer, ServerConfig, serve
 from .session import ConfigMessages, Limits, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
-"""gthd's client libraries require 351/352 right after 100/101 (PROTOCOL.md)."""
+"""gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
 
 
 def add_command(subparsers: Any) -> None:
