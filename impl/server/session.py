@@ -61,6 +61,8 @@ class LineError(Enum):
 
     TOO_LONG = "Request not understood (line too long)"
     NOT_ASCII = "Request not understood (non-ASCII or control character)"
+    EMPTY = "Request not understood (empty lines)"
+    SLOW = "Request not understood (line not completed in time), goodbye"
 
 
 class ConfigMessages(Enum):
