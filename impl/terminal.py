@@ -23,13 +23,14 @@ import threading
 from typing import Any, TextIO
 
 from impl import protocol as W
+from impl.cli import UsageError, seconds
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.game import Side
 from impl.notation import FILES
 from impl.players.base import log as player_log
 from impl.players.base import play
-from impl.players.cli import add_connection_arguments
+from impl.players.cli import add_connection_arguments, check_side
 from impl.players.search_player import DEFAULT_BUDGET, SearchPlayer
 
 HELP = {
@@ -283,14 +284,15 @@ def add_command(subparsers: Any) -> None:
     )
     q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
     q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
-    q.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
-    q.add_argument("--time", type=float, nargs="+", metavar=("SECS", "SECS_SECOND"), help="time controls")
+    q.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    q.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
     q.set_defaults(run=run_play)
 
 
 def run_client(args: argparse.Namespace) -> int:
+    check_side("referee client", args.game, args.side)
     try:
         with Client.connect(args.game, args.host, args.server, args.port) as client:
             return human_game(client, args.side, args.name or "")
@@ -321,9 +323,9 @@ def run_play(args: argparse.Namespace) -> int:
     sides = W.VOCABULARIES[args.game].sides
     side = args.side or sides[0]
     if side not in (*sides, "?"):
-        raise SystemExit(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
-    if args.time is not None and (len(args.time) > 2 or min(args.time) <= 0):
-        raise SystemExit("referee play: --time takes one or two positive numbers of seconds")
+        raise UsageError(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
+    if args.time is not None and len(args.time) > 2:
+        raise UsageError("referee play: --time takes one or two numbers of seconds")
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     player_log.handlers[:] = [handler]
