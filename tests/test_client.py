@@ -186,3 +186,21 @@ def test_disconnection_ends_the_game() -> None:
 
 def test_ports_by_server_number() -> None:
     assert W.port_of("awari", 3) == 29049 and W.port_of("gothello", 0) == 29068
+
+
+def test_clocks_agree_with_the_servers_figures_after_a_slow_move() -> None:
+    """A move made after a real delay: the client's time left is the server's 207
+    figure (whole seconds, truncated), not that figure less the delay again."""
+    reported: list[W.Message] = []
+    with server("gothello", time=(10.0, 10.0)) as local:
+        black, white = players("gothello", local.port)
+        black.on_message = reported.append
+        time.sleep(1.5)
+        black.move("c3")
+        accepted = next(m for m in reported if isinstance(m, W.Accepted))
+        assert accepted.secs == 8  # 10 - 1.5, truncated
+        assert black.time_left(Side.FIRST) == 8.0  # stopped, and not 6.5
+        white.wait()
+        assert (white.time_left(Side.FIRST) or 0) == 8.0
+        time.sleep(0.5)
+        assert 9.3 < (black.time_left(Side.SECOND) or 0) < 9.6  # white's clock runs from the 313
