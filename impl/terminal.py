@@ -300,6 +300,7 @@ def run_client(args: argparse.Namespace) -> int:
         print(f"referee client: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("\nreferee client: interrupted; leaving a game in progress loses it (disconnect)", file=sys.stderr)
         return 130
 
 

@@ -165,10 +165,14 @@ class Connection(asyncio.Protocol):
             self._target.receive(line)
 
     def eof_received(self) -> bool:
-        """End of input is leaving, for observers too: a half-closed socket cannot
-        be told from a closed one until a write fails, and a place must not stay
-        taken by a client that has gone."""
-        return False
+        """End of input is leaving, for observers too: a place must not stay taken
+        by a client that has gone.  The connection is then closed by us, after the
+        last lines (a player's 39x) are written to a client that still reads."""
+        if self._target is not None and not self._closing:
+            target, self._target = self._target, None
+            target.leave()
+        self.close()
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
@@ -178,7 +182,8 @@ class Connection(asyncio.Protocol):
         if not self.closed.done():
             self.closed.set_result(None)
         if self._target is not None:
-            self._target.leave()
+            target, self._target = self._target, None
+            target.leave()
 
     def send(self, lines: Sequence[str]) -> None:
         """Queue lines (CRLF-terminated).  Lines queued while one event is handled

@@ -15,6 +15,7 @@ from impl.game import Termination
 from impl.protocol import quote_name
 
 LOGGER = "referee"
+logging.getLogger(LOGGER).addHandler(logging.NullHandler())  # silent unless set up (serve): no stray lines
 
 
 class JsonLines(logging.Formatter):

@@ -137,15 +137,17 @@ class GameServer:
         return link
 
     def rearm(self, session: Session) -> None:
-        """One timer per server, at the current session's next deadline."""
+        """One timer per server, due no later than the session's next deadline.  A
+        timer due earlier is kept (when it fires, ``tick`` does nothing and the timer
+        is set again), so that most inputs touch no timer at all."""
         if session is not self._session:
+            return
+        deadline = session.deadline()
+        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
             return
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
-        deadline = session.deadline()
-        if deadline is not None:
-            self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer, session)
+        self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer, session)
 
     def _on_timer(self, session: Session) -> None:
         self._timer = None

@@ -100,6 +100,7 @@ class Req(Enum):
     DRAW_OFFER = "draw?"
     DRAW_ANSWER = "draw/nodraw"
     GARBLED = "garbled"
+    SEAT_AGAIN = "seat again"
 
 
 @dataclass(eq=False)
@@ -266,15 +267,15 @@ class Session:
         if ent.conn is Conn.DONE:
             return
         self.now = now
+        self._log(DEBUG, "disconnect", conn=ent.number, state=ent.conn.value)
+        if ent.conn is Conn.PLAYING and ent.side is not None and not self.over:
+            # It gets the 39x too, if its connection is only half-closed.
+            self._end(ent.side.other, Termination.DISCONNECT, [P.Disconnected(ent.side)])
+            return
         was, ent.conn = ent.conn, Conn.DONE
         self.entities.remove(ent)
-        self._log(DEBUG, "disconnect", conn=ent.number, state=was.value)
-        if ent.side is None or self.over:
-            return
-        if was is Conn.WAITING:
+        if was is Conn.WAITING and ent.side is not None:
             self.players[ent.side] = None
-            return
-        self._end(ent.side.other, Termination.DISCONNECT, [P.Disconnected(ent.side)])
 
     def tick(self, now: float) -> None:
         """Time has passed: a flag may fall, a seat or idle bound may expire."""
@@ -338,6 +339,8 @@ class Session:
             return (Req.BAD_SEAT if isinstance(seat, P.SeatRefusal) else Req.SEAT), seat
         action = P.parse_action(self.vocab, line)
         if isinstance(action, P.Garbled):
+            if isinstance(P.parse_seat(self.vocab, line), P.SeatRequest):
+                return Req.SEAT_AGAIN, action
             return Req.GARBLED, action
         return _KINDS[action.kind], action
 
@@ -587,6 +590,8 @@ class Session:
             INFO, "end", result=record.result, termination=termination.value, score=record.score, plies=len(self.plies)
         )
         for ent in list(self.entities):
+            if ent.conn is Conn.NEW:  # not seated: told why it is closed
+                self._send(ent, P.Refused(199, "The game is over; connect again for the next one"))
             ent.conn = Conn.DONE
             ent.peer.close()
         self.entities.clear()
@@ -683,6 +688,7 @@ Handler = Callable[[Session, Entity, Any], None]
 _NOT_STARTED = P.Refused(291, "The game has not started")
 _OBSERVER = P.Refused(291, "Observers may not act")
 _ACTIONS = (Req.MOVE, Req.RESIGN, Req.DRAW_OFFER, Req.DRAW_ANSWER)
+_SEATED = P.Refused(299, "Request not understood (already seated)")
 
 TABLE: dict[tuple[Conn, Req], Handler | P.Refused] = {
     # Not seated: every line is a seat request (Tables 2 and 3).
@@ -692,19 +698,23 @@ TABLE: dict[tuple[Conn, Req], Handler | P.Refused] = {
     # Seated, waiting for the opponent: nothing to do yet.
     (Conn.WAITING, Req.BAD_LINE): Session._refuse_line,
     (Conn.WAITING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.WAITING, Req.SEAT_AGAIN): _SEATED,
     **{(Conn.WAITING, kind): _NOT_STARTED for kind in _ACTIONS},
     # Observers watch.
     (Conn.WATCHING, Req.BAD_LINE): Session._refuse_line,
     (Conn.WATCHING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.WATCHING, Req.SEAT_AGAIN): _SEATED,
     **{(Conn.WATCHING, kind): _OBSERVER for kind in _ACTIONS},
     # Players in the game (Tables 6–9).
     (Conn.PLAYING, Req.BAD_LINE): Session._refuse_line,
     (Conn.PLAYING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.PLAYING, Req.SEAT_AGAIN): _SEATED,
     (Conn.PLAYING, Req.MOVE): Session._move,
     (Conn.PLAYING, Req.RESIGN): Session._resign,
     (Conn.PLAYING, Req.DRAW_OFFER): Session._offer_draw,
     (Conn.PLAYING, Req.DRAW_ANSWER): Session._answer_draw,
 }
 """(connection state, request kind) → handler, or the refusal sent.  A seated
-connection's lines are actions, so (seated, SEAT) cannot occur; a DONE connection's
-lines are dropped before the table is consulted."""
+connection's lines are actions, so (seated, SEAT) cannot occur (a seat request
+there is SEAT_AGAIN); a DONE connection's lines are dropped before the table is
+consulted."""
