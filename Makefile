@@ -68,6 +68,7 @@ mypyc: $(STAMP)
 bench: mypyc
 	$(PY) -m impl.bench_engines
 	$(PY) -m impl.server.bench
+	$(PY) -m impl.server.flood
 
 clean:
 	-test -x $(PY) && $(PY) -m impl._build --clean

@@ -270,12 +270,20 @@ class ImplAwari:
             _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and (theirs or _feeds(mine, theirs, j << 3))
         )
 
+    def why_illegal(self, state: AwariState, action: A.PIT) -> str | None:
+        if self.is_over(state):
+            return "the game is over"
+        if action in self.legal_moves(state):
+            return None
+        s = unpack(state[:3])
+        return notation.awari_illegal(action, s.to_move, s.board[action])
+
     def is_over(self, state: AwariState) -> bool:
         return _ended(*state) >= 0
 
     def counts(self, state: AwariState) -> tuple[int, int]:
         score = unpack(state[:3]).score
-        return score[0], score[1]
+        return score[A.PLAYER.south], score[A.PLAYER.north]
 
     def parse_move(self, text: str) -> A.PIT | None:
         return notation.parse_pit(text)

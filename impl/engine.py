@@ -9,18 +9,20 @@ agree on every result and every next state.
 The vocabulary is the spec's: players are the spec's PLAYER, an Awari action is a
 PIT (any of the twelve: a pit on the wrong side is an action too, an illegal one), a
 Gothello action is a MOVE (``move(square)`` or ``pass_``), and results are the
-spec's RESULT.  States are opaque to users; each engine converts its own states to
-and from the spec's (``to_spec`` / ``from_spec``), which is how the engines are
-compared.  A state carries everything the rules need: for Awari the positions seen
-at the start of turns (repetition), for Gothello the history of accepted actions
-(two passes in succession).
+spec's RESULT.  States are opaque to users.  Besides this runtime port each engine
+has ``to_spec`` / ``from_spec`` (the ``Refinement`` interface below), which is how
+tests/ and proofs/ compare the engines with the spec.  A state carries everything
+the rules need: for Awari the positions seen at the start of turns (repetition),
+for Gothello the history of accepted actions (two passes in succession).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, Union
+from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
 from spec import result as R
+
+from .game import Side
 
 S = TypeVar("S")  # the engine's state
 A = TypeVar("A")  # an action
@@ -31,8 +33,9 @@ Result = Union[R.win[P], R.Constant]  # noqa: UP007 — a generic alias must be 
 """RESULT ::= win⟨⟨PLAYER⟩⟩ | draw | not_done | illegal_move"""
 
 
-class Engine(Protocol[S, A, P, G]):
-    """The rules of one game, as the referee, players and tests see them."""
+class Engine(Protocol[S, A, P]):
+    """The rules and the notation of one game, as the referee, the client, the
+    players and perft see them: the runtime port."""
 
     game: str
     """``"awari"`` or ``"gothello"``."""
@@ -41,7 +44,8 @@ class Engine(Protocol[S, A, P, G]):
     """``"spec"`` or ``"impl"``: which rules stand behind this engine."""
 
     players: tuple[P, P]
-    """The two players, the one who moves first first: (south, north) or (black, white)."""
+    """The two players, the first mover first: (south, north) or (black, white).
+    ``players[side]`` is the one bridge from an ``impl.game.Side`` to the spec's PLAYER."""
 
     def initial(self) -> S:
         """The initial state (InitAwari / InitGothelloGame)."""
@@ -62,14 +66,19 @@ class Engine(Protocol[S, A, P, G]):
         game is over."""
         ...
 
+    def why_illegal(self, state: S, action: A) -> str | None:
+        """None if the referee accepts ``action`` now, else the reason in words (for
+        a person: ``c3 is occupied``)."""
+        ...
+
     def is_over(self, state: S) -> bool:
         """The game has ended: every action gets the final result (Awari) or is
         refused (Gothello)."""
         ...
 
     def counts(self, state: S) -> tuple[int, int]:
-        """Indexed by player value: Awari stores (north, south), Gothello stones
-        on the board (black, white)."""
+        """By side, the first mover first: Awari stores (south, north), Gothello
+        stones on the board (black, white)."""
         ...
 
     def parse_move(self, text: str) -> A | None:
@@ -85,13 +94,41 @@ class Engine(Protocol[S, A, P, G]):
         """The board as text lines (documented in the README)."""
         ...
 
+
+class Refinement(Protocol[S, G]):
+    """The abstraction function of the refinement proof: how an engine's states map
+    onto the spec's (AwariGame / GothelloGame) and back.  Used by tests/ and proofs/
+    to compare engines with the spec, never at run time."""
+
     def to_spec(self, state: S) -> G:
-        """This state as the spec's state (AwariGame / GothelloGame)."""
+        """This state as the spec's state (the abstraction function)."""
         ...
 
     def from_spec(self, game: G) -> S:
-        """The engine's state for a spec state."""
+        """The engine's state for a spec state (its right inverse)."""
         ...
+
+
+GameEngine: TypeAlias = Engine[Any, Any, Any]
+"""An engine of either game, chosen at run time (``get_engine``).  The one place the
+two games meet: the server, the client and perft hand an engine's states and actions
+back only to that same engine, so erasing their types here hides nothing a checker
+could catch; each engine is checked against ``Engine`` for its own types in
+tests/test_engine_interface.py."""
+
+GameState: TypeAlias = Any
+"""A state of a ``GameEngine`` (see there)."""
+
+
+def side_to_move(engine: GameEngine, state: GameState) -> Side:
+    """The side whose turn it is."""
+    return Side(engine.players.index(engine.to_move(state)))
+
+
+def winner(engine: GameEngine, result: Result[Any]) -> Side | None:
+    """The winning side of a final result, None for a draw."""
+    assert isinstance(result, R.win) or result == R.draw, result
+    return Side(engine.players.index(result.player)) if isinstance(result, R.win) else None
 
 
 GAMES = ("awari", "gothello")

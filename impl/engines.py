@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
-from .engine import GAMES, KINDS
+from .engine import GAMES, KINDS, GameEngine
 
 
-def get_engine(game: str, kind: str = "impl") -> Any:
-    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl).
-
-    Typed ``Any`` because the two games' engines have different state and action
-    types; each satisfies ``impl.engine.Engine`` for its own (checked in
-    tests/test_engine_interface.py)."""
+def get_engine(game: str, kind: str = "impl") -> GameEngine:
+    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl).  The
+    game is chosen at run time, hence the game-erased ``GameEngine``."""
     if game not in GAMES or kind not in KINDS:
         raise ValueError(f"unknown engine {game}/{kind}: games {GAMES}, kinds {KINDS}")
     if kind == "spec":
@@ -21,4 +17,5 @@ def get_engine(game: str, kind: str = "impl") -> Any:
 
         return spec_engine.SpecAwari() if game == "awari" else spec_engine.SpecGothello()
     module = importlib.import_module(f"impl.{game}")
-    return module.ImplAwari() if game == "awari" else module.ImplGothello()
+    engine: GameEngine = module.ImplAwari() if game == "awari" else module.ImplGothello()
+    return engine

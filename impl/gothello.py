@@ -187,6 +187,15 @@ class ImplGothello:
             G.pass_,
         )
 
+    def why_illegal(self, state: GothelloState, action: G.MOVE) -> str | None:
+        if _over(state[3]):
+            return "the game is over"
+        if action in self.legal_moves(state):
+            return None
+        assert isinstance(action, G.move)  # pass is legal while the game goes on
+        mine, theirs, _, _ = state
+        return notation.gothello_illegal(action, bool((mine | theirs) >> code(action) & 1))
+
     def is_over(self, state: GothelloState) -> bool:
         return _over(state[3])
 

@@ -12,7 +12,7 @@ words and the same values in its environment:
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
-(impl/server/PROTOCOL.md).  Each game has its own server, started here, on a free
+(docs/protocol.md).  Each game has its own server, started here, on a free
 port; the runner observes it (an observer of the protocol) to learn the result.
 A player's stdout and stderr go to ``--logs DIR`` (or are dropped); a line
 ``summary: moves=… nodes=… seconds=… depths=…`` in its stderr (the search player
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,12 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from impl.cli import UsageError, positive, seconds
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
-from impl.client.wire import SIDES
 from impl.players import PLAYERS
+from impl.protocol import VOCABULARIES
 
 HOST = "127.0.0.1"
+SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
 PLACEHOLDERS = ("game", "host", "port", "side")
 
 
@@ -160,7 +163,7 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(lines[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
-    if outcome.result is not None and outcome.result.termination == "error":
+    if outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
 
@@ -285,22 +288,31 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("player_b", metavar="PLAYER_B")
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
     p.add_argument(
-        "--games", type=int, default=2, metavar="N", help="games to play (default 2); A moves first in odd ones"
+        "--games", type=positive, default=2, metavar="N", help="games to play (default 2); A moves first in odd ones"
     )
-    p.add_argument("--time", type=float, nargs="+", metavar=("SECS", "SECS_SECOND"), help="time controls")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds a game may last (default 600)")
+    p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
+    p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
+    p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
     p.set_defaults(run=run)
 
 
+def _player(text: str, which: str) -> PlayerSpec:
+    """A player given on the command line, its program checked now."""
+    try:
+        spec = PlayerSpec.parse(text)
+    except ValueError as exc:
+        raise UsageError(f"referee match: {which}: {exc}") from None
+    if shutil.which(spec.template[0]) is None:
+        raise UsageError(f"referee match: {which}: no program {spec.template[0]!r}")
+    return spec
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1 or args.jobs < 1:
-        raise SystemExit("referee match: --games and --jobs must be at least 1")
-    if args.time is not None and (len(args.time) > 2 or min(args.time) <= 0):
-        raise SystemExit("referee match: --time takes one or two positive numbers of seconds")
-    specs = (PlayerSpec.parse(args.player_a), PlayerSpec.parse(args.player_b))
+    if args.time is not None and len(args.time) > 2:
+        raise UsageError("referee match: --time takes one or two numbers of seconds")
+    specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
     clocks = (args.time[0], args.time[-1]) if args.time else None
     options = MatchOptions(args.game, args.games, clocks, args.timeout, args.logs, args.jobs)
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)

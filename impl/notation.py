@@ -64,6 +64,28 @@ def render_awari(board: Sequence[int], score: Sequence[int], to_move: A.PLAYER) 
     ]
 
 
+def awari_illegal(pit: A.PIT, mover: A.PLAYER, stones: int) -> str:
+    """Why the referee refuses ``pit`` for ``mover`` when the game goes on
+    (IllegalMove's disjuncts, in words): not its pit, an empty pit, or a move that
+    leaves the opponent without stones when it could feed them."""
+    other = A.PLAYER.north if mover == A.PLAYER.south else A.PLAYER.south
+    mine = "ABCDEF" if mover == A.PLAYER.south else "abcdef"
+    if pit.name not in mine:
+        return f"{pit.name} is {other.name}'s pit: yours are {mine[0]}-{mine[-1]}"
+    if stones == 0:
+        return f"{pit.name} is empty"
+    return f"{pit.name} leaves {other.name} without stones: sow into their empty row"
+
+
+def gothello_illegal(square: G.MOVE, occupied: bool) -> str:
+    """Why the referee refuses a placement when the game goes on
+    (GothelloIllegalMoveNonblank / GothelloIllegalMoveBlocked, in words)."""
+    where = format_gothello(square)
+    if occupied:
+        return f"{where} is occupied"
+    return f"{where} is illegal: the new stone's group would have no liberty"
+
+
 GOTHELLO_CELL = {G.blank: ".", G.stone(G.PLAYER.black): "b", G.stone(G.PLAYER.white): "w"}
 
 

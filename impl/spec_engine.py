@@ -30,11 +30,18 @@ class SpecAwari:
     def legal_moves(self, state: A.AwariGame) -> tuple[A.PIT, ...]:
         return A.legal_moves(state)
 
+    def why_illegal(self, state: A.AwariGame, action: A.PIT) -> str | None:
+        if A.game_over(state):
+            return "the game is over"
+        if action in A.legal_moves(state):
+            return None
+        return notation.awari_illegal(action, state.to_move, state.board[action])
+
     def is_over(self, state: A.AwariGame) -> bool:
         return A.game_over(state)
 
     def counts(self, state: A.AwariGame) -> tuple[int, int]:
-        return state.score[A.PLAYER.north], state.score[A.PLAYER.south]
+        return state.score[A.PLAYER.south], state.score[A.PLAYER.north]
 
     def parse_move(self, text: str) -> A.PIT | None:
         return notation.parse_pit(text)
@@ -70,6 +77,14 @@ class SpecGothello:
 
     def legal_moves(self, state: G.GothelloGame) -> tuple[G.MOVE, ...]:
         return G.legal_moves(state)
+
+    def why_illegal(self, state: G.GothelloGame, action: G.MOVE) -> str | None:
+        if G.game_over(state):
+            return "the game is over"
+        if action in G.legal_moves(state):
+            return None
+        assert isinstance(action, G.move)  # pass is legal while the game goes on
+        return notation.gothello_illegal(action, state.board[action.square] != G.blank)
 
     def is_over(self, state: G.GothelloGame) -> bool:
         return G.game_over(state)

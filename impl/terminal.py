@@ -22,13 +22,15 @@ import sys
 import threading
 from typing import Any, TextIO
 
+from impl import protocol as W
+from impl.cli import UsageError, seconds
 from impl.client import Client, ClientError, MoveRefused, Result
-from impl.client import wire as W
 from impl.client.local import LocalServer, ServerOptions
+from impl.game import Side
 from impl.notation import FILES
 from impl.players.base import log as player_log
 from impl.players.base import play
-from impl.players.cli import add_connection_arguments
+from impl.players.cli import add_connection_arguments, check_side
 from impl.players.search_player import DEFAULT_BUDGET, SearchPlayer
 
 HELP = {
@@ -71,9 +73,9 @@ def turn_line(client: Client) -> str:
     if client.result is not None:
         return ""
     if client.must_answer_draw:
-        return f"{client.sides[1 - (client.side or 0)]} offers a draw: type draw to accept, nodraw to refuse"
+        return f"{client.sides[(client.side or Side.FIRST).other]} offers a draw: type draw to accept, nodraw to refuse"
     if client.offer is not None:
-        return f"your draw offer awaits {client.sides[1 - client.offer]}'s answer"
+        return f"your draw offer awaits {client.sides[client.offer.other]}'s answer"
     mover = client.to_move
     if mover is None:
         return "waiting for the game to start"
@@ -86,7 +88,7 @@ def result_line(client: Client, result: Result) -> str:
     counts = client.counts()
     what = "stores" if client.game == "awari" else "stones"
     line = f"game over: {result.describe(client.sides)} ({what} {counts[0]}-{counts[1]})"
-    if client.side is not None and result.termination != "error":
+    if client.side is not None and not result.termination.aborted:
         line += ": you " + ("draw" if result.winner is None else "win" if result.winner == client.side else "lose")
     return line
 
@@ -99,20 +101,7 @@ def why_illegal(client: Client, token: str) -> str | None:
     action = client.engine.parse_move(token)
     if action is None:
         return f"{token!r} is not a move: {HELP[client.game]}"
-    if token in client.legal_moves():
-        return None
-    side = client.side or 0
-    if client.game == "awari":
-        mine = "ABCDEF" if side == 0 else "abcdef"
-        if token not in mine:
-            return f"{token} is {client.sides[1 - side]}'s pit: yours are {mine[0]}-{mine[-1]}"
-        if client.engine.to_spec(client.state).board[int(action)] == 0:
-            return f"{token} is empty"
-        return f"{token} leaves {client.sides[1 - side]} without stones: sow into their empty row"
-    file, rank = FILES.index(token[0]), int(token[1])
-    if client.render()[5 - rank][file] != ".":
-        return f"{token} is occupied"
-    return f"{token} is illegal: the new stone's group would have no liberty"
+    return client.engine.why_illegal(client.state, action)
 
 
 # ─── the session ───────────────────────────────────────────────────────────────
@@ -145,7 +134,7 @@ class Terminal:
         c, sides = self.client, self.client.sides
         if isinstance(msg, W.Role) and msg.side is not None:
             first = "moving first" if msg.side == 0 else f"{sides[0]} moves first"
-            opponent = c.names[1 - msg.side]
+            opponent = c.names[msg.side.other]
             versus = f" against {opponent}" if opponent else ""
             self.say(f"The game starts: you play {sides[msg.side]}{versus}, {first}.")
             self.show()
@@ -295,14 +284,15 @@ def add_command(subparsers: Any) -> None:
     )
     q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
     q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
-    q.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
-    q.add_argument("--time", type=float, nargs="+", metavar=("SECS", "SECS_SECOND"), help="time controls")
+    q.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    q.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
     q.set_defaults(run=run_play)
 
 
 def run_client(args: argparse.Namespace) -> int:
+    check_side("referee client", args.game, args.side)
     try:
         with Client.connect(args.game, args.host, args.server, args.port) as client:
             return human_game(client, args.side, args.name or "")
@@ -310,6 +300,7 @@ def run_client(args: argparse.Namespace) -> int:
         print(f"referee client: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("\nreferee client: interrupted; leaving a game in progress loses it (disconnect)", file=sys.stderr)
         return 130
 
 
@@ -330,12 +321,12 @@ def _search_opponent(game: str, port: int, side: str, budget: float) -> threadin
 
 
 def run_play(args: argparse.Namespace) -> int:
-    sides = W.SIDES[args.game]
+    sides = W.VOCABULARIES[args.game].sides
     side = args.side or sides[0]
     if side not in (*sides, "?"):
-        raise SystemExit(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
-    if args.time is not None and (len(args.time) > 2 or min(args.time) <= 0):
-        raise SystemExit("referee play: --time takes one or two positive numbers of seconds")
+        raise UsageError(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
+    if args.time is not None and len(args.time) > 2:
+        raise UsageError("referee play: --time takes one or two numbers of seconds")
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     player_log.handlers[:] = [handler]

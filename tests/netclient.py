@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 
 import pytest
 
+from impl import protocol as P
 from impl.engine import KINDS
 from impl.engines import get_engine
-from impl.server import protocol as P
+from impl.game import Side
 from impl.server.bench import candidates
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
-from impl.server.server import GameServer, ServerSpec
+from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Limits, Settings
 
 T = TypeVar("T")
@@ -169,8 +170,9 @@ def make_server(
     record_dir: Path | None = None,
 ) -> GameServer:
     config = config if config is not None else DEFAULT_CONFIG[game]
-    settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits(), record_dir)
-    spec = ServerSpec(settings, host="127.0.0.1", port=0, forever=forever, net=net or NetLimits(close_grace=1.0))
+    settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits())
+    net = net or NetLimits(close_grace=1.0)
+    spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir)
     return GameServer(spec, engine if engine is not None else get_engine(game, kind or _kind))
 
 
@@ -284,7 +286,7 @@ async def play_random(
             record.final[side] = reply
             record.status = status
             return record
-        assert int(status[:3]) == P.moves_code(side, token == "pass", reply.startswith("207")), status
+        assert int(status[:3]) == P.moves_code(Side(side), token == "pass", reply.startswith("207")), status
         assert status.split()[1] == str(serial)
         side = 1 - side
         if side == 0:

@@ -9,8 +9,9 @@ import time
 
 import pytest
 
+from impl import protocol as W
 from impl.client import MoveRefused, NotPlaying, Result, SeatRefused
-from impl.client import wire as W
+from impl.game import Side, Termination
 from impl.server.session import ConfigMessages
 
 from .clientkit import connect, play_out, players, server
@@ -103,9 +104,9 @@ def test_resignation_by_the_player_not_to_move(game: str) -> None:
     with server(game) as local:
         first, second = players(game, local.port)
         second.resign()
-        assert second.result == Result(0, "resignation")
+        assert second.result == Result(Side.FIRST, Termination.RESIGNATION)
         first.next_message()  # our turn: wait() would not read
-        assert first.result == Result(0, "resignation")
+        assert first.result == Result(Side.FIRST, Termination.RESIGNATION)
         assert first.describe_result().endswith("wins by resignation")
         with pytest.raises(NotPlaying):
             second.resign()
@@ -131,7 +132,7 @@ def test_awari_draw_offers_refused_then_accepted() -> None:
         south.wait()
         south.answer_draw(True)
         north.wait()
-        assert south.result == north.result == Result(None, "agreement")
+        assert south.result == north.result == Result(None, Termination.AGREEMENT)
 
 
 def test_gothello_has_no_draw_offers() -> None:
@@ -167,10 +168,10 @@ def test_flag_fall_before_a_late_move() -> None:
         south, north = players("awari", local.port)
         time.sleep(0.8)
         south.move("C")
-        assert south.result == Result(1, "time")
+        assert south.result == Result(Side.SECOND, Termination.TIME)
         assert south.plies == []
         north.wait()
-        assert north.result == Result(1, "time")
+        assert north.result == Result(Side.SECOND, Termination.TIME)
         assert north.time_left(0) == 0
 
 
@@ -180,8 +181,26 @@ def test_disconnection_ends_the_game() -> None:
         black.move("c3")
         white.close()
         black.wait()
-        assert black.result == Result(0, "disconnect")
+        assert black.result == Result(Side.FIRST, Termination.DISCONNECT)
 
 
 def test_ports_by_server_number() -> None:
     assert W.port_of("awari", 3) == 29049 and W.port_of("gothello", 0) == 29068
+
+
+def test_clocks_agree_with_the_servers_figures_after_a_slow_move() -> None:
+    """A move made after a real delay: the client's time left is the server's 207
+    figure (whole seconds, truncated), not that figure less the delay again."""
+    reported: list[W.Message] = []
+    with server("gothello", time=(10.0, 10.0)) as local:
+        black, white = players("gothello", local.port)
+        black.on_message = reported.append
+        time.sleep(1.5)
+        black.move("c3")
+        accepted = next(m for m in reported if isinstance(m, W.Accepted))
+        assert accepted.secs == 8  # 10 - 1.5, truncated
+        assert black.time_left(Side.FIRST) == 8.0  # stopped, and not 6.5
+        white.wait()
+        assert (white.time_left(Side.FIRST) or 0) == 8.0
+        time.sleep(0.5)
+        assert 9.3 < (black.time_left(Side.SECOND) or 0) < 9.6  # white's clock runs from the 313

@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
-from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, ProtocolError, Result
-from impl.client import wire as W
+from impl import protocol as W
+from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, LineBuffer, ProtocolError, Result
+from impl.game import Side, Termination
 
 from .clientkit import FakeServer, send
 
@@ -26,36 +27,36 @@ PARSED: list[tuple[str, W.Message]] = [
     ("202 Your time expires, and you lose", W.Finished(202, None, "Your time expires, and you lose")),
     ("203 Draw accepted, You draw", W.Finished(203, None, "Draw accepted, You draw")),
     ("204 Resignation accepted", W.Acknowledged(204, "Resignation accepted")),
-    ("311 1 c3 is black move, game continues", W.Moved(1, 0, "c3", None)),
-    ("312 1 ... d4 is white move, game continues", W.Moved(1, 1, "d4", None)),
-    ("313 1 C 3 (secs) is south move, game continues", W.Moved(1, 0, "C", 3)),
-    ("314 2 ... a 8 (secs) is north move, game continues", W.Moved(2, 1, "a", 8)),
-    ("315 3 pass is black move, game continues", W.Moved(3, 0, "pass", None)),
-    ("318 2 ... pass 59 (secs) is white move, game continues", W.Moved(2, 1, "pass", 59)),
-    ("321 9 F and south wins", W.Ended(9, 0, "F", 0)),
-    ("322 9 F and south loses", W.Ended(9, 0, "F", 1)),
-    ("324 14 ... pass and white loses", W.Ended(14, 1, "pass", 0)),
-    ("326 14 ... pass and white draws", W.Ended(14, 1, "pass", None)),
-    ("327 Black wins by resignation", W.Resigned(1)),
-    ("328 North wins by resignation", W.Resigned(0)),
+    ("311 1 c3 is black move, game continues", W.Moved(1, Side.FIRST, "c3", None)),
+    ("312 1 ... d4 is white move, game continues", W.Moved(1, Side.SECOND, "d4", None)),
+    ("313 1 C 3 (secs) is south move, game continues", W.Moved(1, Side.FIRST, "C", 3)),
+    ("314 2 ... a 8 (secs) is north move, game continues", W.Moved(2, Side.SECOND, "a", 8)),
+    ("315 3 pass is black move, game continues", W.Moved(3, Side.FIRST, "pass", None)),
+    ("318 2 ... pass 59 (secs) is white move, game continues", W.Moved(2, Side.SECOND, "pass", 59)),
+    ("321 9 F and south wins", W.Ended(9, Side.FIRST, "F", Side.FIRST)),
+    ("322 9 F and south loses", W.Ended(9, Side.FIRST, "F", Side.SECOND)),
+    ("324 14 ... pass and white loses", W.Ended(14, Side.SECOND, "pass", Side.FIRST)),
+    ("326 14 ... pass and white draws", W.Ended(14, Side.SECOND, "pass", None)),
+    ("327 Black wins by resignation", W.Resigned(Side.SECOND)),
+    ("328 North wins by resignation", W.Resigned(Side.FIRST)),
     ("329 Draw accepted", W.DrawAgreed()),
-    ("332 Draw requested by north", W.DrawOffered(1)),
-    ("333 Draw refused by south", W.DrawRefused(0)),
-    ('341 "b""o""b" white player', W.PlayerName(1, 'b"o"b')),
-    ('342 "" south player', W.PlayerName(0, "")),
+    ("332 Draw requested by north", W.DrawOffered(Side.SECOND)),
+    ("333 Draw refused by south", W.DrawRefused(Side.FIRST)),
+    ('341 "b""o""b" white player', W.PlayerName(Side.SECOND, 'b"o"b')),
+    ('342 "" south player', W.PlayerName(Side.FIRST, "")),
     ('343 2 "eve" observer', W.ObserverName(2, "eve")),
     ("344 2 observers", W.ObserverCount(2)),
-    ("351 You will play white", W.Role(1)),
-    ("352 You will play south", W.Role(0)),
+    ("351 You will play white", W.Role(Side.SECOND)),
+    ("352 You will play south", W.Role(Side.FIRST)),
     ("353 You will observe", W.Role(None)),
-    ("361 Black wins by White time expiring", W.FlagFell(1)),
-    ("362 North wins by South time expiring", W.FlagFell(0)),
-    ("380 1 b", W.DisplayStatus(1, None, 0)),
-    ("381 4 12 30 n", W.DisplayStatus(4, (12, 30), 1)),
+    ("361 Black wins by White time expiring", W.FlagFell(Side.SECOND)),
+    ("362 North wins by South time expiring", W.FlagFell(Side.FIRST)),
+    ("380 1 b", W.DisplayStatus(1, None, Side.FIRST)),
+    ("381 4 12 30 n", W.DisplayStatus(4, (12, 30), Side.SECOND)),
     ("380 7 .", W.DisplayStatus(7, None, None)),
     ("382 5 board lines follow", W.BoardFollows(5)),
-    ("391 Black disconnected, white wins", W.Disconnected(0)),
-    ("392 North disconnected, south wins", W.Disconnected(1)),
+    ("391 Black disconnected, white wins", W.Disconnected(Side.FIRST)),
+    ("392 North disconnected, south wins", W.Disconnected(Side.SECOND)),
     (
         "399 Unknown problem: the referee failed, game aborted",
         W.Aborted("Unknown problem: the referee failed, game aborted"),
@@ -73,22 +74,22 @@ def test_parse(line: str, message: W.Message) -> None:
     ["", "12", "1234 x", "abc def", "311 x c3 is black move", "312 1 d4 is white", "381 1 b", "380 1 q", "500 x"],
 )
 def test_parse_refuses_what_is_not_the_protocol(line: str) -> None:
-    with pytest.raises(ProtocolError):
+    with pytest.raises(W.ProtocolError):
         W.parse(line)
 
 
 def test_requests() -> None:
-    assert W.seat_request("black") == "0.9.1 player black"
-    assert W.seat_request("?", 'b"o"b') == '0.9.1 player ? "b""o""b"'
-    assert W.observe_request("eve") == '0.9.1 observer "eve"'
-    assert W.move_request(3, 0, "c3") == "3 c3"
-    assert W.move_request(3, 1, "pass") == "3 ... pass"
+    assert W.SeatRequest(W.Seat.FIRST).to_line(W.GOTHELLO) == "0.9.1 player black"
+    assert W.SeatRequest(W.Seat.EITHER, 'b"o"b').to_line(W.GOTHELLO) == '0.9.1 player ? "b""o""b"'
+    assert W.SeatRequest(W.Seat.OBSERVER, "eve").to_line(W.GOTHELLO) == '0.9.1 observer "eve"'
+    assert W.Action.move(3, Side.FIRST, "c3").to_line(W.GOTHELLO) == "3 c3"
+    assert W.Action.move(3, Side.SECOND, "pass").to_line(W.GOTHELLO) == "3 ... pass"
     with pytest.raises(ValueError):
         W.quote_name("x" * 32)
 
 
 def test_line_buffer() -> None:
-    buffer = W.LineBuffer()
+    buffer = LineBuffer()
     buffer.feed(b"000 a\r\n100 b")
     assert buffer.pop() == "000 a" and buffer.pop() is None
     buffer.feed(b"\n\xff\r\n")
@@ -101,6 +102,13 @@ def fake(script: Callable[[socket.socket, Callable[[], str]], None]) -> FakeServ
     return FakeServer(script)
 
 
+SEATS = {
+    "black": W.Seat.FIRST,
+    "south": W.Seat.FIRST,
+    "white": W.Seat.SECOND,
+    "north": W.Seat.SECOND,
+    "?": W.Seat.EITHER,
+}
 GREETING = {
     "awari": "000 0.9.1 version Awari server says hello!",
     "gothello": "000 0.9.1 version Gothello server says hello!",
@@ -113,7 +121,7 @@ def seated(game: str, side: str, *replies: str) -> tuple[FakeServer, Client]:
 
     def script(conn: socket.socket, line: Callable[[], str]) -> None:
         send(conn, GREETING[game])
-        assert line() == W.seat_request(side)
+        assert line() == W.SeatRequest(SEATS[side]).to_line(W.VOCABULARIES[game])
         send(conn, *replies)
 
     srv = fake(script)
@@ -191,6 +199,6 @@ def test_399_aborts_the_game_without_a_result() -> None:
         "399 Unknown problem: the referee failed, game aborted",
     )
     client.wait()
-    assert client.result == Result(None, "error")
+    assert client.result == Result(None, Termination.ERROR)
     assert client.describe_result() == "aborted (the referee failed)"
     srv.close()

@@ -9,17 +9,21 @@ import pytest
 
 from impl import _build
 from impl.awari import AwariState, ImplAwari
-from impl.engine import GAMES, KINDS, Engine
+from impl.engine import GAMES, KINDS, Engine, Refinement
 from impl.engines import get_engine
 from impl.gothello import GothelloState, ImplGothello
 from impl.spec_engine import SpecAwari, SpecGothello
 from spec import awari as A
 from spec import gothello as G
 
-SPEC_AWARI: Engine[A.AwariGame, A.PIT, A.PLAYER, A.AwariGame] = SpecAwari()
-IMPL_AWARI: Engine[AwariState, A.PIT, A.PLAYER, A.AwariGame] = ImplAwari()
-SPEC_GOTHELLO: Engine[G.GothelloGame, G.MOVE, G.PLAYER, G.GothelloGame] = SpecGothello()
-IMPL_GOTHELLO: Engine[GothelloState, G.MOVE, G.PLAYER, G.GothelloGame] = ImplGothello()
+SPEC_AWARI: Engine[A.AwariGame, A.PIT, A.PLAYER] = SpecAwari()
+IMPL_AWARI: Engine[AwariState, A.PIT, A.PLAYER] = ImplAwari()
+SPEC_GOTHELLO: Engine[G.GothelloGame, G.MOVE, G.PLAYER] = SpecGothello()
+IMPL_GOTHELLO: Engine[GothelloState, G.MOVE, G.PLAYER] = ImplGothello()
+SPEC_AWARI_REFINES: Refinement[A.AwariGame, A.AwariGame] = SpecAwari()
+IMPL_AWARI_REFINES: Refinement[AwariState, A.AwariGame] = ImplAwari()
+SPEC_GOTHELLO_REFINES: Refinement[G.GothelloGame, G.GothelloGame] = SpecGothello()
+IMPL_GOTHELLO_REFINES: Refinement[GothelloState, G.GothelloGame] = ImplGothello()
 
 MEMBERS = [
     "game",
@@ -29,6 +33,7 @@ MEMBERS = [
     "to_move",
     "apply",
     "legal_moves",
+    "why_illegal",
     "is_over",
     "counts",
     "parse_move",

@@ -57,9 +57,10 @@ def test_divide_sums_to_perft(game: str) -> None:
 
 def test_over_state_has_no_moves() -> None:
     """perft(s, d ≥ 1) = 0 once the game is over, by both perfts."""
+    from impl.awari import ImplAwari
     from spec import awari as A
 
-    engine = get_engine("awari", "impl")
+    engine = ImplAwari()
     over = engine.from_spec(A.AwariGame(A.EMPTY_BOARD, (24, 24), A.PLAYER.north, frozenset()))
     assert engine.is_over(over)
     assert P.perft(engine, over, 1) == P.fast_perft("awari", over, 1) == 0

@@ -11,8 +11,10 @@ import time
 
 import pytest
 
+from impl.awari import ImplAwari
 from impl.client import Result
 from impl.engines import get_engine
+from impl.game import Side, Termination
 from impl.players import Player, RandomPlayer, SearchPlayer, play
 from impl.players.base import move_budget
 from impl.players.search import WIN, final_value
@@ -54,14 +56,14 @@ def test_search_beats_random(game: str, search_side: int) -> None:
     chosen: list[Player] = [RandomPlayer(search_side), RandomPlayer(search_side)]
     chosen[search_side] = search
     a, b = match(game, chosen[0], chosen[1])
-    assert a == b == Result(search_side, "move")
+    assert a == b == Result(Side(search_side), Termination.MOVE)
     assert search.searches and all(info.depth >= 1 for info in search.searches)
     assert "summary: moves=" in search.summary()
 
 
 def test_search_takes_a_winning_capture_in_awari() -> None:
     """South's F (2 stones) sows a and b up to 3 and 2 and captures both, reaching 25."""
-    engine = get_engine("awari")
+    engine = ImplAwari()
     game = A.AwariGame(
         board=(2, 1, 3, 0, 0, 0, 0, 0, 3, 0, 1, 2), score=(17, 20), to_move=A.PLAYER.south, positions=frozenset()
     )
@@ -108,7 +110,7 @@ def test_referee_player_command() -> None:
         result = play(client, SearchPlayer(budget=10.0, max_depth=3))
         out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 0, err
-    assert result == Result(0, "move")
+    assert result == Result(Side.FIRST, Termination.MOVE)
     assert out.startswith("random played white: black wins on the board") and out.rstrip().endswith("lost")
 
 

@@ -9,8 +9,9 @@ import random
 
 import pytest
 
+from impl import protocol as P
 from impl.engines import get_engine
-from impl.server import protocol as P
+from impl.game import Side
 from spec import result as R
 
 from . import netclient
@@ -122,7 +123,9 @@ def test_game_ending_move(game: str, code: int) -> None:
             side, serial = (len(tokens) - 1) % 2, (len(tokens) + 1) // 2
             assert int(reply[:3]) == MOVER_RESULT[code]
             outcome = {201: "wins", 202: "loses", 203: "draws"}[MOVER_RESULT[code]]
-            assert status == f"{code} {P.serial_text(serial, side)} {tokens[-1]} and {vocab.sides[side]} {outcome}"
+            assert (
+                status == f"{code} {P.serial_text(serial, Side(side))} {tokens[-1]} and {vocab.sides[side]} {outcome}"
+            )
             for client in players:
                 assert await client.eof()
 

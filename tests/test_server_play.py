@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from impl import protocol as P
 from impl.engines import get_engine
-from impl.server import protocol as P
 
 from . import netclient
 from .netclient import play_moves, read_display, run, seat, seat_players, serving, watch

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from impl.server import protocol as P
+from impl import protocol as P
+from impl.game import Side
 from impl.server.clock import Clocks
 
 
@@ -67,7 +68,7 @@ def test_actions() -> None:
 
 def test_codes_follow_the_papers_tables() -> None:
     """Table 9's names: first player = south/black, second = north/white."""
-    assert [P.moves_code(s, p, t) for p in (False, True) for t in (False, True) for s in (0, 1)] == [
+    assert [P.moves_code(s, p, t) for p in (False, True) for t in (False, True) for s in Side] == [
         311,  # status_moves_black / _south
         312,  # status_moves_white / _north
         313,
@@ -77,8 +78,9 @@ def test_codes_follow_the_papers_tables() -> None:
         317,
         318,
     ]
-    assert [P.ends_code(0, o) for o in P.Outcome] == [321, 322, 325]
-    assert [P.ends_code(1, o) for o in P.Outcome] == [323, 324, 326]
+    first, second = Side
+    assert [P.ends_code(first, w) for w in (first, second, None)] == [321, 322, 325]  # wins, loses, draws
+    assert [P.ends_code(second, w) for w in (second, first, None)] == [323, 324, 326]
     assert P.RESIGNS == (328, 327)  # 327 status_resigns_white / _north: the second player resigned
     assert P.FLAG_FELL == (362, 361)  # 361 status_flagfell_white / _north
     assert P.DISCONNECTED == (391, 392)  # 391 status_disconnect_black / _south

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from impl.server import protocol as P
+from impl import protocol as P
 from impl.server.session import ConfigMessages, Limits
 
 from . import netclient

@@ -14,6 +14,7 @@ import sys
 import time
 
 from impl.client import Result
+from impl.game import Side, Termination
 
 from .clientkit import connect, server
 
@@ -109,7 +110,7 @@ def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
             person.expect("game over: white wins by resignation (stones 2-2): you lose")
             assert person.finish() == 0
             white.wait()
-            assert white.result == Result(1, "resignation")
+            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
         finally:
             person.kill()
 

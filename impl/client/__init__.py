@@ -1,11 +1,13 @@
-"""A client library for the referee servers of both games (impl/server/PROTOCOL.md):
-``Client`` to play or observe, and its errors.  ``wire`` holds the protocol's
-lines; ``local.LocalServer`` runs our server in a thread of this process (it is
+"""A client library for the referee servers of both games (docs/protocol.md):
+``Client`` to play or observe, and its errors.  impl/protocol.py holds the
+protocol's lines; ``local.LocalServer`` runs our server in a thread of this process (it is
 the one module here that imports the server)."""
 
 from __future__ import annotations
 
-from .client import Client, ConnectFailed, Result
+from impl.protocol import port_of
+
+from .client import Client, ConnectFailed, LineBuffer, Result
 from .errors import (
     ClientError,
     ClientTimeout,
@@ -16,7 +18,6 @@ from .errors import (
     Refused,
     SeatRefused,
 )
-from .wire import port_of
 
 __all__ = [
     "Client",
@@ -24,6 +25,7 @@ __all__ = [
     "ClientTimeout",
     "ConnectFailed",
     "ConnectionLost",
+    "LineBuffer",
     "MoveRefused",
     "NotPlaying",
     "ProtocolError",

@@ -1,9 +1,9 @@
 """A blocking client for the referee servers of both games, as a player or an
-observer (impl/server/PROTOCOL.md).
+observer (docs/protocol.md).
 
 The client follows the game as the server reports it: every status line it reads
-(31x/32x, 327–334, 36x, 39x) is applied to its own copy of the position on the
-fast engine, so a player can ask for ``state``, ``legal_moves()``, ``serial`` and
+(31x/32x, 327–334, 36x, 39x), parsed by impl/protocol.py, is applied to its
+own copy of the position on the fast engine, so a player can ask for ``state``, ``legal_moves()``, ``serial`` and
 ``my_turn`` at any time, and an impossible report is a ProtocolError.  It adds the
 full-move numbers and the ``...`` itself: callers send bare moves (``c3``, ``F``).
 
@@ -25,40 +25,28 @@ import socket
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+from impl import protocol as W
+from impl.engine import GameEngine, GameState, side_to_move, winner
 from impl.engines import get_engine
+from impl.game import Outcome, Side, Termination
 from spec import result as R
 
-from . import wire as W
 from .errors import ClientError, ClientTimeout, ConnectionLost, MoveRefused, NotPlaying, ProtocolError, SeatRefused
 
-TERMINATIONS = ("move", "resignation", "agreement", "time", "disconnect", "error")
-"""How a game ended, in the words of the server's records (PROTOCOL.md §13)."""
+Result = Outcome
+"""The end of a game as the client saw it (impl/game.py): the winning side (None
+for a draw or an aborted game) and how it ended.  A 399 is ``error``: the client
+cannot tell a failed referee from a stopped server."""
+
+MAX_LINE = 64 * 1024
+"""Longest response line we accept: far beyond anything the server sends."""
 
 
 class ConnectFailed(ConnectionLost):
     """No connection could be made to the server."""
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of a game: the winning side (0 first player, 1 second; None for a
-    draw or an aborted game) and how it ended (one of TERMINATIONS)."""
-
-    winner: int | None
-    termination: str
-
-    def describe(self, sides: tuple[str, str]) -> str:
-        """``black wins by resignation``, ``draw by agreement``, ``aborted``."""
-        if self.termination == "error":
-            return "aborted (the referee failed)"
-        how = {"move": "on the board", "agreement": "by agreement", "time": "on time"}.get(
-            self.termination, f"by {self.termination}"
-        )
-        return f"draw {how}" if self.winner is None else f"{sides[self.winner]} wins {how}"
 
 
 _REPLIES: dict[type, tuple[type, ...]] = {
@@ -83,15 +71,16 @@ class Client:
         """Wrap a connected socket and read the greeting (Table 1).  ``timeout``:
         the longest wait for any server line (None: no limit, as a person may
         think for long); ``on_message`` sees every message once it is applied."""
-        if game not in W.SIDES:
+        if game not in W.VOCABULARIES:
             raise ValueError(f"unknown game {game!r}: awari or gothello")
         self.sock, self.game, self.timeout, self.on_message = sock, game, timeout, on_message
-        self.sides: tuple[str, str] = W.SIDES[game]
-        self.engine: Any = get_engine(game, "impl")
-        self.state: Any = self.engine.initial()
+        self.vocab = W.VOCABULARIES[game]
+        self.sides: tuple[str, str] = self.vocab.sides
+        self.engine: GameEngine = get_engine(game, "impl")
+        self.state: GameState = self.engine.initial()
         self.plies: list[str] = []
         """The accepted moves so far, as tokens (``c3``, ``pass``, ``F``)."""
-        self.side: int | None = None
+        self.side: Side | None = None
         """Our side once known (0 first player, 1 second); None for an observer."""
         self.observing = False
         self.started = False
@@ -99,7 +88,7 @@ class Client:
         self.names = ["", ""]
         """The players' names, first player first, from 341/342 when the server sends them."""
         self.observers: dict[int, str] = {}
-        self.offer: int | None = None
+        self.offer: Side | None = None
         """The side whose Awari draw offer awaits an answer."""
         self.offer_refused = False
         """A draw offer was refused since the last move: no new offer until the next move."""
@@ -109,7 +98,7 @@ class Client:
         self._times: list[float] | None = None
         self._running: int | None = None
         self._since = 0.0
-        self._buffer = W.LineBuffer()
+        self._buffer = LineBuffer()
         self._eof = False
         self._asked: str | None = None
         self._seated = False
@@ -167,12 +156,11 @@ class Client:
         return len(self.plies) // 2 + 1
 
     @property
-    def to_move(self) -> int | None:
+    def to_move(self) -> Side | None:
         """The side the rules say is to move; None before the start and once over."""
         if not self.started or self.over:
             return None
-        side: int = self.engine.players.index(self.engine.to_move(self.state))
-        return side
+        return side_to_move(self.engine, self.state)
 
     @property
     def my_turn(self) -> bool:
@@ -182,7 +170,7 @@ class Client:
     @property
     def must_answer_draw(self) -> bool:
         """The opponent offered a draw: answer with ``answer_draw``."""
-        return self.side is not None and not self.over and self.offer == 1 - self.side
+        return self.side is not None and not self.over and self.offer == self.side.other
 
     def legal_moves(self) -> tuple[str, ...]:
         """The moves the rules allow the side to move, in the server's notation."""
@@ -192,8 +180,7 @@ class Client:
 
     def counts(self) -> tuple[int, int]:
         """Stores (Awari) or stones on the board (Gothello), first player first."""
-        counts = self.engine.counts(self.state)
-        return counts[int(self.engine.players[0])], counts[int(self.engine.players[1])]
+        return self.engine.counts(self.state)
 
     def render(self) -> list[str]:
         """Our position as the engine draws it (impl/notation.py)."""
@@ -218,19 +205,21 @@ class Client:
         """Ask to play ``side`` (south/north, black/white) or ``?`` for either.  The
         game starts when both seats are taken; ``wait()`` reads the role.
         SeatRefused on 191/192/198/199."""
-        if side != "?" and side not in self.sides:
+        seats = {"?": W.Seat.EITHER, self.sides[0]: W.Seat.FIRST, self.sides[1]: W.Seat.SECOND}
+        if side not in seats:
             raise ValueError(f"{self.game} sides are {self.sides[0]}, {self.sides[1]} or ?")
         self._asked = side
-        self._seat(W.seat_request(side, name))
+        self._seat(W.SeatRequest(seats[side], name))
 
     def observe(self, name: str = "") -> None:
         """Observe the game (SeatRefused on 193 when there are too many observers)."""
-        self._seat(W.observe_request(name))
+        self._seat(W.SeatRequest(W.Seat.OBSERVER, name))
         self.observing = True
 
-    def _seat(self, request: str) -> None:
+    def _seat(self, seat: W.SeatRequest) -> None:
         if self._seated:
             raise ClientError("already seated")
+        request = seat.to_line(self.vocab)
         self._send(request)
         msg = self._read()
         if isinstance(msg, W.Refused):
@@ -296,7 +285,7 @@ class Client:
         when refused (291/299): nothing changed, try again.  If the game ended
         before the move reached the server (the opponent resigned or left, our flag
         fell), ``over`` is set and nothing is sent."""
-        self._act(W.move_request(self.serial, self._player_side(), token))
+        self._act(W.Action.move(self.serial, self._player_side(), token))
 
     def pass_(self) -> None:
         """Gothello: pass."""
@@ -304,26 +293,27 @@ class Client:
 
     def resign(self) -> None:
         """Resign (204, then 327/328); possible at any time during the game."""
-        self._act("resign")
+        self._act(W.Action(W.Kind.RESIGN))
 
     def offer_draw(self) -> None:
         """Awari: offer a draw on our turn (205, 331/332); ``wait()`` then reads the
         answer: 329 ends the game drawn, 333/334 gives us the move again."""
-        self._act("draw?")
+        self._act(W.Action(W.Kind.DRAW_OFFER))
 
     def answer_draw(self, accept: bool) -> None:
         """Awari: accept (203, 329) or refuse (206, 333/334) the opponent's offer."""
-        self._act("draw" if accept else "nodraw")
+        self._act(W.Action(W.Kind.DRAW_ACCEPT if accept else W.Kind.DRAW_REFUSE))
 
-    def _player_side(self) -> int:
+    def _player_side(self) -> Side:
         if self.side is None:
             raise NotPlaying("observers may not act" if self.observing else "the game has not started")
         return self.side
 
-    def _act(self, request: str) -> None:
+    def _act(self, action: W.Action) -> None:
         """Send a request in play, and read the server's reply to us, then the status
         line it sends everyone (§7: 20x then 31x/32x; §8: 204/205/206 then 32x/33x)."""
         self._player_side()
+        request = action.to_line(self.vocab)
         if self.over:
             raise NotPlaying(f"the game is over ({self.describe_result()}): cannot send {request!r}")
         self.poll()  # whatever has arrived: the game may have ended meanwhile
@@ -393,7 +383,11 @@ class Client:
 
     def _read(self, timeout: float | None = None) -> W.Message:
         """The next message; after 382 its board lines are read too."""
-        msg = W.parse(self._line(self.timeout if timeout is None else timeout))
+        line = self._line(self.timeout if timeout is None else timeout)
+        try:
+            msg = W.parse(line)
+        except W.ProtocolError as exc:
+            raise ProtocolError(exc.problem, exc.line) from None
         if isinstance(msg, W.BoardFollows):
             self.board = [self._line(self.timeout) for _ in range(msg.lines)]
         return msg
@@ -402,8 +396,8 @@ class Client:
         msg = self._read(self.timeout if self.timeout is not None else 30.0)
         if not isinstance(msg, W.Greeting):
             raise ProtocolError("expected the greeting 000", self._last)
-        if msg.title != W.TITLES[self.game]:
-            raise ProtocolError(f"this is a {msg.title} server, not {W.TITLES[self.game]}", self._last)
+        if msg.title != self.vocab.title:
+            raise ProtocolError(f"this is a {msg.title} server, not {self.vocab.title}", self._last)
         return msg
 
     def _notify(self, msg: W.Message) -> None:
@@ -431,10 +425,10 @@ class Client:
         if self._seat_times is not None:
             a, b = self._seat_times
             # A player's 101 is (own, opponent); an observer's is (second, first).
-            self._times = [float(b), float(a)] if msg.side in (None, 1) else [float(a), float(b)]
-            self._run(0)
+            self._times = [float(b), float(a)] if msg.side in (None, Side.SECOND) else [float(a), float(b)]
+            self._run(Side.FIRST)
 
-    def _check_ply(self, serial: int, side: int) -> None:
+    def _check_ply(self, serial: int, side: Side) -> None:
         if not self.started:
             raise ProtocolError("a move before the game started", self._last)
         if serial != self.serial or side != self.to_move:
@@ -460,21 +454,19 @@ class Client:
         self._check_ply(msg.serial, msg.side)
         if self._play(msg.move) != R.not_done:
             raise ProtocolError("the server says the game goes on; the rules say it is over", self._last)
-        if self._times is not None and msg.secs is not None:
-            self._times[msg.side] = float(msg.secs)
-        self._run(1 - msg.side)
+        self._reported(msg.side, msg.secs)
+        self._run(msg.side.other)
 
     def _on_ended(self, msg: W.Ended) -> None:
         self._check_ply(msg.serial, msg.side)
         result = self._play(msg.move)
         if result == R.not_done:
             raise ProtocolError("the server says the game is over; the rules say it goes on", self._last)
-        winner = None if result == R.draw else self.engine.players.index(result.player)
-        if winner != msg.winner:
+        if winner(self.engine, result) != msg.winner:
             raise ProtocolError(f"the rules give {result}", self._last)
-        self._end(msg.winner, "move")
+        self._end(msg.winner, Termination.MOVE)
 
-    def _end(self, winner: int | None, termination: str) -> None:
+    def _end(self, winner: Side | None, termination: Termination) -> None:
         self.result = Result(winner, termination)
         self._stop_clock()
         self.offer = None
@@ -483,18 +475,17 @@ class Client:
         if self.game != "awari" or msg.side != self.to_move or self.offer is not None:
             raise ProtocolError("a draw offer out of turn", self._last)
         self.offer = msg.side
-        self._run(1 - msg.side)
+        self._run(msg.side.other)
 
     def _on_refusal(self, msg: W.DrawRefused) -> None:
-        if self.offer != 1 - msg.side:
+        if self.offer != msg.side.other:
             raise ProtocolError("a refusal with no offer to refuse", self._last)
         self.offer, self.offer_refused = None, True
-        self._run(1 - msg.side)
+        self._run(msg.side.other)
 
     def _on_flag(self, msg: W.FlagFell) -> None:
-        if self._times is not None:
-            self._times[msg.side] = 0.0
-        self._end(1 - msg.side, "time")
+        self._reported(msg.side, 0)
+        self._end(msg.side.other, Termination.TIME)
 
     def _on_display(self, msg: W.DisplayStatus) -> None:
         if msg.times is not None:
@@ -502,8 +493,8 @@ class Client:
             self._since, self._running = time.monotonic(), msg.to_move
 
     def _on_accepted(self, msg: W.Accepted) -> None:
-        if self.side is not None and self._times is not None and msg.secs is not None:
-            self._times[self.side] = float(msg.secs)
+        if self.side is not None:
+            self._reported(self.side, msg.secs)
 
     def _on_finished(self, msg: W.Finished) -> None:
         """201–203 to the mover come before the status that ends the game; 202
@@ -514,7 +505,16 @@ class Client:
     def _on_seen(self, msg: W.Message) -> None:
         """Messages with nothing to apply: our own replies, board lines read already."""
 
-    def _run(self, side: int) -> None:
+    def _reported(self, side: Side, secs: int | None) -> None:
+        """The server's figure for ``side``'s time left replaces ours; its clock
+        stops, so that the time of the turn just reported is not counted twice."""
+        if self._times is None or secs is None:
+            return
+        if self._running == side:
+            self._running = None
+        self._times[side] = float(secs)
+
+    def _run(self, side: Side) -> None:
         """``side``'s clock runs from now (the server waits for it)."""
         self._stop_clock()
         self._running, self._since = side, time.monotonic()
@@ -535,13 +535,13 @@ _HANDLERS: dict[type, Callable[[Client, Any], None]] = {
     W.Role: Client._on_role,
     W.Moved: Client._on_moved,
     W.Ended: Client._on_ended,
-    W.Resigned: lambda c, m: c._end(1 - m.side, "resignation"),
-    W.DrawAgreed: lambda c, m: c._end(None, "agreement"),
+    W.Resigned: lambda c, m: c._end(m.side.other, Termination.RESIGNATION),
+    W.DrawAgreed: lambda c, m: c._end(None, Termination.AGREEMENT),
     W.DrawOffered: Client._on_offer,
     W.DrawRefused: Client._on_refusal,
     W.FlagFell: Client._on_flag,
-    W.Disconnected: lambda c, m: c._end(1 - m.side, "disconnect"),
-    W.Aborted: lambda c, m: c._end(None, "error"),
+    W.Disconnected: lambda c, m: c._end(m.side.other, Termination.DISCONNECT),
+    W.Aborted: lambda c, m: c._end(None, Termination.ERROR),
     W.DisplayStatus: Client._on_display,
     W.BoardFollows: Client._on_seen,
     W.Accepted: Client._on_accepted,
@@ -550,3 +550,31 @@ _HANDLERS: dict[type, Callable[[Client, Any], None]] = {
 }
 """What each message does to the client's view of the game.  Greetings, seat
 replies and refusals are only valid as direct answers, read where they are asked."""
+
+
+class LineBuffer:
+    """Received bytes → response lines.  Lines end with CRLF (a bare LF is taken
+    too); they must be ASCII."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self._data += data
+        if len(self._data) > MAX_LINE and b"\n" not in self._data:
+            raise ProtocolError(f"a response line longer than {MAX_LINE} bytes", self._data[:80].decode("latin-1"))
+
+    def has_line(self) -> bool:
+        return b"\n" in self._data
+
+    def pop(self) -> str | None:
+        """The next complete line without its terminator, or None."""
+        end = self._data.find(b"\n")
+        if end < 0:
+            return None
+        raw = bytes(self._data[:end]).removesuffix(b"\r")
+        del self._data[: end + 1]
+        try:
+            return raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise ProtocolError("a response line that is not ASCII", raw.decode("latin-1")) from None

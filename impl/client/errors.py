@@ -3,6 +3,8 @@ request or connection can fail."""
 
 from __future__ import annotations
 
+from impl import protocol
+
 
 class ClientError(Exception):
     """Anything that went wrong talking to a referee server."""
@@ -19,7 +21,7 @@ class Refused(ClientError):
 
 class SeatRefused(Refused):
     """A seat request refused: 191 side taken, 192 two players already, 193 too
-    many observers, 198 version, 199 not understood (PROTOCOL.md §5)."""
+    many observers, 198 version, 199 not understood (docs/protocol.md §5)."""
 
 
 class MoveRefused(Refused):
@@ -27,12 +29,11 @@ class MoveRefused(Refused):
     turn, …) or 299 (not understood, wrong serial) with the server's text (§7)."""
 
 
-class ProtocolError(ClientError):
+class ProtocolError(ClientError, protocol.ProtocolError):
     """The server sent something the protocol does not allow here."""
 
     def __init__(self, problem: str, line: str = "") -> None:
-        super().__init__(f"protocol violation: {problem}" + (f" (got {line!r})" if line else ""))
-        self.problem, self.line = problem, line
+        protocol.ProtocolError.__init__(self, problem, line)
 
 
 class ConnectionLost(ClientError):

@@ -10,17 +10,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from impl import protocol as P
 from impl.engines import get_engine
-from impl.server import protocol as P
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
-from impl.server.server import GameServer, ServerSpec
+from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Limits, Settings
 
 
 @dataclass(frozen=True)
 class ServerOptions:
-    """What ``referee serve`` would take for one server (PROTOCOL.md §1)."""
+    """What ``referee serve`` would take for one server (docs/protocol.md §1)."""
 
     game: str
     time: tuple[float, float] | None = None
@@ -89,8 +89,15 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
-        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits, o.record_dir)
-        spec = ServerSpec(settings, host="127.0.0.1", port=0, forever=o.forever, net=NetLimits(close_grace=1.0))
+        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits)
+        spec = ServerConfig(
+            settings,
+            host="127.0.0.1",
+            port=0,
+            forever=o.forever,
+            net=NetLimits(close_grace=1.0),
+            record_dir=o.record_dir,
+        )
         return GameServer(spec, get_engine(o.game, o.engine))
 
     async def _serve(self) -> None:

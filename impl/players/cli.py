@@ -8,7 +8,9 @@ import logging
 import sys
 from typing import Any
 
+from impl.cli import UsageError, count, port, positive, seconds
 from impl.client import Client, ClientError
+from impl.protocol import VOCABULARIES
 
 from . import PLAYERS
 from .base import Player, log, play
@@ -19,10 +21,17 @@ def add_connection_arguments(p: argparse.ArgumentParser) -> None:
     """--host, --server / --port, --side and --name: how a player reaches its seat."""
     p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--server", type=int, default=0, metavar="N", help="server number: port 29046+N / 29068+N")
-    where.add_argument("--port", type=int, help="connect to this port instead")
+    where.add_argument("--server", type=count, default=0, metavar="N", help="server number: port 29046+N / 29068+N")
+    where.add_argument("--port", type=port, help="connect to this port instead")
     p.add_argument("--side", default="?", help="south/north, black/white, or ? for either (default ?)")
     p.add_argument("--name", help="the name the server shows (default: the player's)")
+
+
+def check_side(command: str, game: str, side: str) -> None:
+    """``--side`` names one of the game's sides, or ``?``."""
+    sides = VOCABULARIES[game].sides
+    if side not in (*sides, "?"):
+        raise UsageError(f"{command}: {game} sides are {sides[0]}, {sides[1]} or ?")
 
 
 def add_command(subparsers: Any) -> None:
@@ -36,8 +45,8 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("kind", choices=sorted(PLAYERS), help="which player")
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
-    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
-    p.add_argument("--depth", type=int, default=64, help="search: deepest iteration (default 64)")
+    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     p.set_defaults(run=run)
@@ -58,8 +67,7 @@ def setup_logging(quiet: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.quiet)
-    if args.budget <= 0 or args.depth < 1:
-        raise SystemExit("referee player: --budget must be positive, --depth at least 1")
+    check_side("referee player", args.game, args.side)
     player = make_player(args.kind, args.budget, args.seed, args.depth)
     try:
         with Client.connect(args.game, args.host, args.server, args.port) as client:

@@ -25,11 +25,12 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
+from impl import protocol as P
 from impl.engine import GAMES
+from impl.game import Side
 
 SPEC_MAX = 100
 CONCURRENCY = (1, 10, 100, 1000)
-SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 
 
 # ─── the server process ────────────────────────────────────────────────────────
@@ -39,9 +40,8 @@ def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     """Host ``count`` servers of ``game`` until told to stop; report their ports."""
     from impl.engines import get_engine
 
-    from . import protocol as P
     from .records import setup_logging
-    from .server import GameServer, ServerSpec
+    from .server import GameServer, ServerConfig
     from .session import Settings
 
     setup_logging("error")
@@ -49,7 +49,7 @@ def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     async def main() -> None:
         engine = get_engine(game, kind)
         servers = [
-            GameServer(ServerSpec(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True), engine)
+            GameServer(ServerConfig(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True), engine)
             for n in range(count)
         ]
         for server in servers:
@@ -74,13 +74,13 @@ class Player:
         self.reader, self.writer = reader, writer
 
     @classmethod
-    async def seat(cls, port: int, side: str) -> Player:
+    async def seat(cls, port: int, vocab: P.Vocabulary, seat: P.Seat) -> Player:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         player = cls(reader, writer)
         await player.line()  # 000
-        writer.write(f"0.9.1 player {side}\r".encode())
+        writer.write(f"{P.SeatRequest(seat).to_line(vocab)}\r".encode())
         reply = await player.line()
-        assert reply.startswith("100"), reply
+        assert P.parse(reply) == P.Seated(None), reply
         return player
 
     async def line(self) -> str:
@@ -89,10 +89,10 @@ class Player:
             raise EOFError
         return raw.decode("ascii").rstrip("\r\n")
 
-    async def until(self, prefix: str) -> str:
-        while not (text := await self.line()).startswith(prefix):
+    async def role(self) -> None:
+        """Read up to the 35x."""
+        while not isinstance(P.parse(await self.line()), P.Role):
             pass
-        return text
 
     def close(self) -> None:
         self.writer.close()
@@ -111,30 +111,31 @@ def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> 
 
 
 async def _one_game(port: int, game: str, rng: random.Random, stats: Stats) -> None:
-    players = (await Player.seat(port, SIDES[game][0]), await Player.seat(port, SIDES[game][1]))
+    vocab = P.VOCABULARIES[game]
+    players = (await Player.seat(port, vocab, P.Seat.FIRST), await Player.seat(port, vocab, P.Seat.SECOND))
     try:
         for p in players:
-            await p.until("35")
+            await p.role()
         occupied: set[str] = set()
-        side, serial = 0, 1
+        side, serial = Side.FIRST, 1
         while True:
-            mover, other = players[side], players[1 - side]
+            mover, other = players[side], players[side.other]
             for token in candidates(game, side, occupied, rng):
-                mover.writer.write(f"{serial}{' ...' if side else ''} {token}\r".encode())
+                mover.writer.write(f"{P.Action.move(serial, side, token).to_line(vocab)}\r".encode())
                 sent = time.perf_counter()
-                reply = await mover.line()
-                if not reply.startswith("291"):
+                reply = P.parse(await mover.line())
+                if not isinstance(reply, P.Refused):
                     break
             stats.rtts.append(time.perf_counter() - sent)
             await mover.line()
             await other.line()
             if token != "pass":
                 occupied.add(token)
-            if reply[:3] != "200":
+            if not isinstance(reply, P.Accepted):
                 stats.games += 1
                 return
-            side = 1 - side
-            if side == 0:
+            side = side.other
+            if side is Side.FIRST:
                 serial += 1
     finally:
         for p in players:

@@ -5,19 +5,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
+from impl import protocol as P
+from impl.cli import UsageError, bound, count, port, seconds
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
 
-from . import protocol as P
+from .net import NetLimits
 from .records import event, setup_logging
-from .server import GameServer, ServerSpec, serve
+from .server import GameServer, ServerConfig, serve
 from .session import ConfigMessages, Limits, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
-"""gthd's client libraries require 351/352 right after 100/101 (PROTOCOL.md)."""
+"""gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
 
 
 def add_command(subparsers: Any) -> None:
@@ -28,25 +31,48 @@ def add_command(subparsers: Any) -> None:
         "By default each serves one game and the command exits when all have finished.",
     )
     p.add_argument("game", choices=[*GAMES, "all"])
-    p.add_argument("--server", type=int, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
+    p.add_argument("--server", type=count, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
     p.add_argument("--forever", action="store_true", help="host game after game instead of one game")
     p.add_argument("--engine", choices=KINDS, help="rules engine (default impl, falling back to spec)")
     p.add_argument(
         "--time",
-        type=float,
+        type=seconds,
         nargs="+",
-        metavar=("SECS", "SECS_OPPONENT"),
-        help="time controls: seconds for the first player (south, black), and for its opponent if different",
+        metavar="SECS",
+        help="time controls: one or two numbers, the seconds of the first player (south, black) "
+        "and of its opponent if different",
     )
     p.add_argument("--record", type=Path, metavar="DIR", help="write a record file per finished game")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
-    p.add_argument("--port", type=int, help="listen on this port instead (one game and server only; 0: any)")
+    p.add_argument("--port", type=port, help="listen on this port instead (one game and server only; 0: any)")
     p.add_argument(
         "--config-messages",
         choices=[c.value for c in ConfigMessages],
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
-    p.add_argument("--max-observers", type=int, default=Limits.max_observers, metavar="K")
+    p.add_argument("--max-observers", type=count, default=Limits.max_observers, metavar="K")
+    p.add_argument(
+        "--seat-timeout",
+        type=bound,
+        default=Limits.seat_timeout,
+        metavar="SECS",
+        help=f"a connection must take a seat within SECS (default {Limits.seat_timeout:g}; 0: no bound)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=bound,
+        default=Limits.idle_timeout,
+        metavar="SECS",
+        help="without --time, a player to move that sends nothing for SECS loses "
+        f"(default {Limits.idle_timeout:g}; 0: no bound)",
+    )
+    p.add_argument(
+        "--line-timeout",
+        type=bound,
+        default=NetLimits.line_timeout,
+        metavar="SECS",
+        help=f"a request line must be completed within SECS (default {NetLimits.line_timeout:g}; 0: no bound)",
+    )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
     p.set_defaults(run=run)
@@ -58,7 +84,7 @@ def load_engine(game: str, kind: str | None) -> Any:
         return get_engine(game, kind or "impl")
     except ImportError as exc:
         if kind is not None:
-            raise SystemExit(
+            raise UsageError(
                 f"referee serve: the {kind} engine for {game} is unavailable ({exc}); try --engine spec"
             ) from exc
         event(logging.WARNING, "engine_fallback", game=game, error=repr(exc), engine="spec")
@@ -68,27 +94,45 @@ def load_engine(game: str, kind: str | None) -> Any:
 def _time(values: list[float] | None) -> tuple[float, float] | None:
     if values is None:
         return None
-    if len(values) > 2 or min(values) <= 0:
-        raise SystemExit("referee serve: --time takes one or two positive numbers of seconds")
+    if len(values) > 2:
+        raise UsageError("referee serve: --time takes one or two numbers of seconds")
     return (values[0], values[-1])
+
+
+def check_writable(directory: Path) -> None:
+    """Records go to ``directory``: make it and write a probe file there now, not
+    when the first game ends."""
+    probe = directory / f".probe-{os.getpid()}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe.write_text("probe\n", encoding="ascii")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"referee serve: cannot write records to {directory}: {exc.strerror or exc}") from None
 
 
 def build_servers(args: argparse.Namespace) -> list[GameServer]:
     games = GAMES if args.game == "all" else (args.game,)
     if args.port is not None and len(games) * len(args.server) != 1:
-        raise SystemExit("referee serve: --port needs a single game and a single server number")
-    if min(args.server) < 0:
-        raise SystemExit("referee serve: server numbers are >= 0")
+        raise UsageError("referee serve: --port needs a single game and a single server number")
+    if args.port is None and max(args.server) > 65535 - max(P.VOCABULARIES[g].port_base for g in games):
+        raise UsageError("referee serve: a server number beyond the last port")
+    if args.record is not None:
+        check_writable(args.record)
     time = _time(args.time)
     servers = []
     for game in games:
         engine = load_engine(game, args.engine)
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
-            settings = Settings(
-                P.VOCABULARIES[game], number, time, config, Limits(max_observers=args.max_observers), args.record
+            limits = Limits(
+                max_observers=args.max_observers, seat_timeout=args.seat_timeout, idle_timeout=args.idle_timeout
             )
-            spec = ServerSpec(settings, host=args.host, port=args.port, forever=args.forever)
+            settings = Settings(P.VOCABULARIES[game], number, time, config, limits)
+            net = NetLimits(line_timeout=args.line_timeout)
+            spec = ServerConfig(
+                settings, host=args.host, port=args.port, forever=args.forever, net=net, record_dir=args.record
+            )
             servers.append(GameServer(spec, engine))
     return servers
 

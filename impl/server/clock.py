@@ -27,6 +27,12 @@ class Clocks:
         self.running = None
         return self._remaining[side]
 
+    def deadline(self) -> float | None:
+        """When the running clock's flag falls, None if no clock runs."""
+        if self.running is None:
+            return None
+        return self._since + self._remaining[self.running]
+
     def left(self, side: int, now: float) -> float:
         """``side``'s time left at ``now``, counting a running clock."""
         running = now - self._since if self.running == side else 0.0

@@ -5,6 +5,12 @@ empty lines are skipped, as gthd skips them); responses end with CRLF.  Nothing 
 client does can make the server buffer without bound: an over-long line is cut
 and refused, and a client that does not read its responses is cut off once its
 unsent output passes ``write_limit`` — writes never wait on a client.
+
+Reading is fair and linear: a line end is looked for only within the first
+``max_line + 1`` bytes (the tail of an over-long line is skipped in one pass), a
+run of empty lines counts as a refused request, and one connection handles at most
+``lines_per_slice`` lines before it yields the event loop to the others.  A line
+begun must be completed within ``line_timeout`` seconds.
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from .session import Entity, LineError, Session
+from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
 
@@ -26,10 +33,25 @@ class NetLimits:
     """Unsent output beyond which a connection is dropped as not reading."""
     close_grace: float = 5.0
     """Seconds a closing connection gets to flush its output before it is aborted."""
+    line_timeout: float = 30.0
+    """Seconds a begun request line may take to complete (0: no bound); then it is
+    refused (199/299) and the connection closed."""
+    max_empty: int = 64
+    """Empty lines in a row that count as one refused request."""
+    lines_per_slice: int = 64
+    """Lines one connection handles before yielding to the other connections."""
     max_connections: int = 256
     """Open connections one server holds at once (players, observers and clients
     not yet seated); one more gets 199 and is closed, so that idle sockets cannot
     exhaust the process's file descriptors."""
+
+
+class Target(Protocol):
+    """Where a connection's lines and its end go (server.Link)."""
+
+    def receive(self, line: str | LineError) -> None: ...
+
+    def leave(self) -> None: ...
 
 
 def check_line(raw: bytes) -> str | LineError:
@@ -42,17 +64,21 @@ def check_line(raw: bytes) -> str | LineError:
 class Connection(asyncio.Protocol):
     """One client socket, attached to the session current when it connected."""
 
-    def __init__(self, attach: Callable[[Connection], tuple[Session, Entity] | None], limits: NetLimits) -> None:
+    def __init__(self, attach: Callable[[Connection], Target | None], limits: NetLimits) -> None:
         self._attach, self.limits = attach, limits
         self.address = "?"
         self._transport: asyncio.Transport | None = None
         self._buffer = bytearray()
         self._skipping = False
         """Discarding the rest of an over-long line."""
+        self._empty = 0
+        """Empty lines in a row."""
+        self._paused = False
+        self._line_timer: asyncio.TimerHandle | None = None
         self._closing = False
         self._pending: list[str] = []
         self._flush_scheduled = False
-        self._target: tuple[Session, Entity] | None = None
+        self._target: Target | None = None
         self.closed = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -66,42 +92,98 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
+        if not self._paused:
+            self._process()
+
+    def _process(self) -> None:
+        """Handle the complete lines buffered, at most ``lines_per_slice`` of them;
+        if more remain, stop reading and continue on the loop's next turn."""
+        limits, buffer = self.limits, self._buffer
+        budget = limits.lines_per_slice
+        ended = False
         while not self._closing:
-            cut = _terminator(self._buffer)
+            if self._skipping:  # the tail of a line already refused: one pass over it
+                cut = _terminator(buffer, len(buffer))
+                if cut < 0:
+                    buffer.clear()
+                    break
+                del buffer[: cut + 1]
+                self._skipping, ended = False, True
+                continue
+            cut = _terminator(buffer, limits.max_line + 1)
             if cut < 0:
-                if len(self._buffer) > self.limits.max_line:
-                    self._buffer.clear()
-                    if not self._skipping:
-                        self._skipping = True
-                        self._deliver(LineError.TOO_LONG)
-                return
-            raw = bytes(self._buffer[:cut])
-            del self._buffer[: cut + 1]
-            if self._skipping:  # the tail of a line already refused
-                self._skipping = False
-            elif len(raw) > self.limits.max_line:
-                self._deliver(LineError.TOO_LONG)
-            elif raw.strip(b" \t"):
+                if len(buffer) > limits.max_line:
+                    self._skipping = True
+                    self._deliver(LineError.TOO_LONG)
+                    continue
+                break
+            raw = bytes(buffer[:cut])
+            del buffer[: cut + 1]
+            ended = True
+            if raw.strip(b" \t"):
+                self._empty = 0
                 self._deliver(check_line(raw))
+            else:
+                self._empty += 1
+                if self._empty >= limits.max_empty:
+                    self._empty = 0
+                    self._deliver(LineError.EMPTY)
+            budget -= 1
+            if budget == 0 and buffer and not self._closing and self._transport is not None:
+                self._paused = True
+                self._transport.pause_reading()
+                asyncio.get_running_loop().call_soon(self._resume)
+                break
+        self._time_line(ended)
+
+    def _resume(self) -> None:
+        self._paused = False
+        if self._closing or self._transport is None:
+            return
+        self._process()
+        if not self._paused and not self._closing:
+            self._transport.resume_reading()
+
+    def _time_line(self, ended: bool) -> None:
+        """The bound on a line begun: from its first byte, restarted when a line ends."""
+        partial = bool(self._buffer) or self._skipping
+        if self._line_timer is not None and (ended or not partial or self._closing):
+            self._line_timer.cancel()
+            self._line_timer = None
+        if partial and self._line_timer is None and not self._closing and self.limits.line_timeout > 0:
+            self._line_timer = asyncio.get_running_loop().call_later(self.limits.line_timeout, self._too_slow)
+
+    def _too_slow(self) -> None:
+        self._line_timer = None
+        if self._closing:
+            return
+        self._deliver(LineError.SLOW)
+        self.close()
 
     def _deliver(self, line: str | LineError) -> None:
         if self._target is not None:
-            session, entity = self._target
-            session.receive(entity, line)
+            self._target.receive(line)
 
     def eof_received(self) -> bool:
-        """End of input is leaving, for observers too: a half-closed socket cannot
-        be told from a closed one until a write fails, and a place must not stay
-        taken by a client that has gone."""
-        return False
+        """End of input is leaving, for observers too: a place must not stay taken
+        by a client that has gone.  The connection is then closed by us, after the
+        last lines (a player's 39x) are written to a client that still reads."""
+        if self._target is not None and not self._closing:
+            target, self._target = self._target, None
+            target.leave()
+        self.close()
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
+        if self._line_timer is not None:
+            self._line_timer.cancel()
+            self._line_timer = None
         if not self.closed.done():
             self.closed.set_result(None)
         if self._target is not None:
-            session, entity = self._target
-            session.leave(entity)
+            target, self._target = self._target, None
+            target.leave()
 
     def send(self, lines: Sequence[str]) -> None:
         """Queue lines (CRLF-terminated).  Lines queued while one event is handled
@@ -140,9 +222,9 @@ class Connection(asyncio.Protocol):
         asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
 
 
-def _terminator(buffer: bytearray) -> int:
-    """Index of the first CR or LF, or -1."""
-    cr, lf = buffer.find(b"\r"), buffer.find(b"\n")
+def _terminator(buffer: bytearray, within: int) -> int:
+    """Index of the first CR or LF among the first ``within`` bytes, or -1."""
+    cr, lf = buffer.find(b"\r", 0, within), buffer.find(b"\n", 0, within)
     if cr < 0:
         return lf
     return cr if lf < 0 else min(cr, lf)

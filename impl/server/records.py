@@ -1,18 +1,21 @@
-"""Records of play: one JSON line per event on stderr, and optionally one text file
-per finished game (format in impl/server/PROTOCOL.md, "Game records")."""
+"""Records of play: one JSON line per event on stderr, and the record of a finished
+game as a value and its text (format in docs/protocol.md, "Game records"); the
+server (impl/server/server.py) writes the files."""
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TextIO
 
+from impl.game import Termination
+from impl.protocol import quote_name
+
 LOGGER = "referee"
+logging.getLogger(LOGGER).addHandler(logging.NullHandler())  # silent unless set up (serve): no stray lines
 
 
 class JsonLines(logging.Formatter):
@@ -49,8 +52,9 @@ def utc(timestamp: float) -> str:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """What a record file holds; ``plies`` are the moves as the players sent them
-    (``1 c3``, ``1 ... d4``)."""
+    """What a record file holds; ``plies`` are the accepted moves with their
+    full-move numbers (``1 c3``, ``1 ... d4``), normalised; ``clocks`` the mover's
+    seconds left after each ply, with time controls."""
 
     game: str
     server: int
@@ -62,9 +66,10 @@ class GameRecord:
     names: tuple[str, str]
     time: tuple[float, float] | None
     result: str
-    termination: str
+    termination: Termination
     score: str
     plies: tuple[str, ...]
+    clocks: tuple[float, ...] | None = None
 
     def text(self) -> str:
         """Header lines ``Key: value``, a blank line, then one ply per line."""
@@ -76,25 +81,14 @@ class GameRecord:
             f"Engine: {self.engine}",
             f"Started: {utc(self.started)}",
             f"Ended: {utc(self.ended)}",
-            f"{self.sides[0].capitalize()}: {quote(self.names[0])}",
-            f"{self.sides[1].capitalize()}: {quote(self.names[1])}",
+            f"{self.sides[0].capitalize()}: {quote_name(self.names[0])}",
+            f"{self.sides[1].capitalize()}: {quote_name(self.names[1])}",
             f"Time: {time}",
             f"Result: {self.result}",
-            f"Termination: {self.termination}",
+            f"Termination: {self.termination.value}",
             f"Score: {self.score}",
             f"Plies: {len(self.plies)}",
         ]
+        if self.clocks is not None:
+            header.append("Clocks: " + " ".join(f"{secs:.1f}" for secs in self.clocks))
         return "\n".join([*header, "", *self.plies]) + "\n"
-
-
-def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def write_record(directory: Path, record: GameRecord) -> Path:
-    """Write the record as ``<game>-<server>-<UTC time>-<pid>-<number>.txt``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.txt"
-    path.write_text(record.text(), encoding="ascii")
-    return path

@@ -1,30 +1,50 @@
 """Game servers: one listening socket per (game, server number), each hosting one
 game at a time — one game then exit, like gthd, or game after game (``forever``).
-One process may run any number of them (``serve``)."""
+One process may run any number of them (``serve``).
+
+This is the adapter around the sans-IO session: it gives the session the loop's
+time, arms one timer at the session's ``deadline()``, draws its randomness, and
+writes the record of each finished game (the ``GameOver`` event) to a file."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import random
 import signal
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from . import protocol as P
+from impl.engine import GameEngine
+from impl.protocol import Refused, port_of
+
 from .net import Connection, NetLimits
-from .records import event
-from .session import Entity, Session, Settings
+from .records import GameRecord, event
+from .session import Entity, Event, GameOver, LineError, Session, Settings
 
 
 def default_port(game: str, server: int) -> int:
     """Awari listens on 29046 + n, Gothello on 29068 + n (the papers' section 2)."""
-    return P.VOCABULARIES[game].port_base + server
+    return port_of(game, server)
+
+
+def write_record(directory: Path, record: GameRecord) -> Path:
+    """Write the record as ``<game>-<server>-<UTC time>-<pid>-<number>.txt``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.txt"
+    path.write_text(record.text(), encoding="ascii")
+    return path
 
 
 @dataclass(frozen=True)
-class ServerSpec:
-    """One server: which game, its number and where it listens."""
+class ServerConfig:
+    """One server: which game, its number, where it listens, where records go."""
 
     settings: Settings
     host: str = "0.0.0.0"
@@ -32,12 +52,30 @@ class ServerSpec:
     """None: the default port for the game and server number; 0: any free port."""
     forever: bool = False
     net: NetLimits = field(default_factory=NetLimits)
+    record_dir: Path | None = None
+    """Write a record file per finished game here."""
+
+
+class Link:
+    """One connection's way into the session: each input stamped with the loop's
+    time, and the session's timer re-armed after it."""
+
+    def __init__(self, server: GameServer, session: Session, entity: Entity) -> None:
+        self.server, self.session, self.entity = server, session, entity
+
+    def receive(self, line: str | LineError) -> None:
+        self.session.receive(self.entity, line, asyncio.get_running_loop().time())
+        self.server.rearm(self.session)
+
+    def leave(self) -> None:
+        self.session.leave(self.entity, asyncio.get_running_loop().time())
+        self.server.rearm(self.session)
 
 
 class GameServer:
     """A listening socket and the session that new connections join."""
 
-    def __init__(self, spec: ServerSpec, engine: Any) -> None:
+    def __init__(self, spec: ServerConfig, engine: GameEngine) -> None:
         self.spec, self.engine = spec, engine
         self.settings = spec.settings
         self.games = 0
@@ -46,6 +84,8 @@ class GameServer:
         self._server: asyncio.Server | None = None
         self._connections: set[Connection] = set()
         self._done: asyncio.Event | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._rng = random.Random()
 
     @property
     def port(self) -> int:
@@ -68,22 +108,66 @@ class GameServer:
         self._log(logging.INFO, "listen", host=self.spec.host, port=self.port, forever=self.spec.forever)
 
     def _new_session(self) -> Session:
-        loop = asyncio.get_running_loop()
-        return Session(self.settings, self.engine, loop, self.games + 1, self._session_over)
+        now = asyncio.get_running_loop().time()
+        session = Session(
+            self.settings, self.engine, rng=self._rng, now=now, epoch=time.time() - now, game_no=self.games + 1
+        )
+        session.listeners.append(lambda what: self._on_event(session, what))
+        return session
 
-    def _attach(self, conn: Connection) -> tuple[Session, Entity] | None:
-        if self._session is None:
+    def _attach(self, conn: Connection) -> Link | None:
+        session = self._session
+        if session is None:
             return None
         limit = self.spec.net.max_connections
         if len(self._connections) >= limit:
             self._log(logging.WARNING, "server_full", address=conn.address, connections=limit)
-            conn.send([f"199 Server full (at most {limit} connections), try again later"])
+            conn.send(
+                [
+                    Refused(199, f"Server full (at most {limit} connections), try again later").to_line(
+                        self.settings.vocab
+                    )
+                ]
+            )
             return None
         self._connections.add(conn)
         conn.closed.add_done_callback(lambda _: self._connections.discard(conn))
-        return self._session, self._session.join(conn)
+        link = Link(self, session, session.join(conn, asyncio.get_running_loop().time()))
+        self.rearm(session)
+        return link
 
-    def _session_over(self, session: Session) -> None:
+    def rearm(self, session: Session) -> None:
+        """One timer per server, due no later than the session's next deadline.  A
+        timer due earlier is kept (when it fires, ``tick`` does nothing and the timer
+        is set again), so that most inputs touch no timer at all."""
+        if session is not self._session:
+            return
+        deadline = session.deadline()
+        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer, session)
+
+    def _on_timer(self, session: Session) -> None:
+        self._timer = None
+        session.tick(asyncio.get_running_loop().time())
+        self.rearm(session)
+
+    def _on_event(self, session: Session, what: Event) -> None:
+        if isinstance(what, GameOver):
+            self._session_over(session, what.record)
+
+    def _session_over(self, session: Session, record: GameRecord) -> None:
+        if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
+            try:
+                path = write_record(self.spec.record_dir, record)
+                self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
+            except OSError as exc:
+                self._log(logging.WARNING, "record_failed", error=repr(exc))
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self.games += 1
         if self.spec.forever and self._session is not None:  # None: stopping
             self._session = self._new_session()
@@ -111,7 +195,7 @@ class GameServer:
         written: Session.shutdown), and close every connection."""
         session, self._session = self._session, None
         if session is not None:
-            session.shutdown()
+            session.shutdown(asyncio.get_running_loop().time())
         if self._server is not None:
             self._server.close()
         for conn in list(self._connections):

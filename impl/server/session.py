@@ -1,32 +1,43 @@
-"""One game on one server: the papers' connection state machine (``cstate`` with
-states initial, seated, playing, done) over every entity connected to it.
+"""One game on one server, sans I/O: the papers' connection state machine over
+every client connected to it.
 
-Driven by three events from the network layer (``join``, ``receive``, ``leave``)
-and by the flag timer; it talks back only through ``Peer.send`` / ``Peer.close``
-and uses the rules only through the Engine interface.  Every decision the papers
-leave open is documented in impl/server/PROTOCOL.md; the table cited for each
+Theory of operation.  The session is driven by four inputs, each carrying the
+time ``now`` (seconds of a monotonic clock chosen by the caller): ``join`` (a
+connection opened), ``receive`` (it sent a line), ``leave`` (it closed) and
+``tick`` (time passed).  It answers only through ``Peer.send`` / ``Peer.close``
+and through the events it publishes to its ``listeners``; it never reads a clock,
+sets a timer, draws a random number or touches a file.  After any input the
+caller asks ``deadline()`` and calls ``tick`` no later than that (the flag of the
+player to move, the seat and idle bounds).  Randomness (the side of a ``?`` seat
+request) comes from the ``rng`` it is given.  The finished game comes out as a
+value, the ``GameRecord`` of the ``GameOver`` event, for the adapter
+(impl/server/server.py) to write.
+
+Every request is classified by the connection's state (``Conn``) and its kind
+(``Req``); ``TABLE`` maps the pair to a handler or to the refusal sent.  The game
+itself is ``started`` (both players seated) and ``outcome`` (over).  Every decision
+the papers leave open is documented in docs/protocol.md; the table cited for each
 message is that of the papers' section 2.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from impl import protocol as P
+from impl.engine import GameEngine, GameState, side_to_move, winner
+from impl.game import Outcome, Side, Termination
 from spec import result as R
 
-from . import protocol as P
 from .clock import Clocks
-from .records import GameRecord, event, write_record
+from .records import GameRecord, event
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
+T = TypeVar("T")
 
 
 class Peer(Protocol):
@@ -39,30 +50,19 @@ class Peer(Protocol):
     def close(self) -> None: ...
 
 
+class Chooser(Protocol):
+    """Where the session's randomness comes from (``random.Random`` is one)."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+
 class LineError(Enum):
     """A line the framing layer refused; answered 199 before seating, 299 after."""
 
     TOO_LONG = "Request not understood (line too long)"
     NOT_ASCII = "Request not understood (non-ASCII or control character)"
-
-
-class State(Enum):
-    """STATE ::= initial | seated | playing | done"""
-
-    INITIAL = "initial"
-    SEATED = "seated"
-    PLAYING = "playing"
-    DONE = "done"
-
-
-ABORTED = frozenset({"error", "shutdown"})
-"""The terminations of a game ended by Session._aborted, without a result."""
-
-
-class Phase(Enum):
-    SEATING = "seating"
-    PLAYING = "playing"
-    OVER = "over"
+    EMPTY = "Request not understood (empty lines)"
+    SLOW = "Request not understood (line not completed in time), goodbye"
 
 
 class ConfigMessages(Enum):
@@ -73,14 +73,45 @@ class ConfigMessages(Enum):
     NONE = "none"
 
 
+class Conn(Enum):
+    """A connection's state: the papers' ``cstate`` (initial | seated | playing |
+    done), with seated and playing split by role."""
+
+    NEW = "initial"
+    """Greeted, not seated: its lines are seat requests."""
+    WAITING = "seated"
+    """A player seated before the game started."""
+    WATCHING = "observer"
+    """An observer, before or during the game."""
+    PLAYING = "playing"
+    """A player in the game."""
+    DONE = "done"
+    """Gone: its lines are ignored."""
+
+
+class Req(Enum):
+    """What a request line is, in the connection's state."""
+
+    BAD_LINE = "bad line"
+    SEAT = "seat"
+    BAD_SEAT = "bad seat"
+    MOVE = "move"
+    RESIGN = "resign"
+    DRAW_OFFER = "draw?"
+    DRAW_ANSWER = "draw/nodraw"
+    GARBLED = "garbled"
+    SEAT_AGAIN = "seat again"
+
+
 @dataclass(eq=False)
 class Entity:
     """ENTITY ::= player⟨⟨PLAYER⟩⟩ | observer⟨⟨ℕ₁⟩⟩, with its connection state."""
 
     peer: Peer
     number: int
-    state: State = State.INITIAL
-    side: int | None = None
+    joined: float
+    conn: Conn = Conn.NEW
+    side: Side | None = None
     observer: int | None = None
     name: str = ""
     rejected: int = 0
@@ -92,6 +123,11 @@ class Limits:
     """More observers get 193."""
     max_rejected: int = 64
     """A connection whose requests are refused this many times in a row is closed."""
+    seat_timeout: float = 60.0
+    """Seconds a connection has to take a seat (0: no bound); then 199 and closed."""
+    idle_timeout: float = 600.0
+    """Without time controls, seconds the player to move may send nothing before it
+    loses as if it had disconnected (391/392, termination ``idle``); 0: no bound."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +138,57 @@ class Settings:
     """Seconds for the first and the second player, or no time controls."""
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = field(default_factory=Limits)
-    record_dir: Path | None = None
+
+
+# ─── Events: what listeners (the server, a web view, a tournament) see ─────────
+
+
+@dataclass(frozen=True)
+class PlayerSeated:
+    side: Side
+    name: str
+
+
+@dataclass(frozen=True)
+class ObserverSeated:
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    names: tuple[str, str]
+    """First mover first."""
+    time: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class PlyPlayed:
+    """An accepted move; ``secs``: the mover's time left, with time controls."""
+
+    serial: int
+    side: Side
+    move: str
+    secs: float | None
+    state: GameState
+    """The position after it (for ``engine.render``)."""
+
+
+@dataclass(frozen=True)
+class DrawOffer:
+    side: Side
+    accepted: bool | None
+    """None when offered, then True or False when answered."""
+
+
+@dataclass(frozen=True)
+class GameOver:
+    outcome: Outcome
+    record: GameRecord
+
+
+Event = PlayerSeated | ObserverSeated | GameStarted | PlyPlayed | DrawOffer | GameOver
+Listener = Callable[[Event], None]
 
 
 class Session:
@@ -111,189 +197,255 @@ class Session:
     def __init__(
         self,
         settings: Settings,
-        engine: Any,
-        loop: asyncio.AbstractEventLoop,
+        engine: GameEngine,
+        *,
+        rng: Chooser,
+        now: float,
+        epoch: float = 0.0,
         game_no: int = 1,
-        on_over: Callable[[Session], None] | None = None,
     ) -> None:
-        self.settings, self.engine, self.loop, self.game_no = settings, engine, loop, game_no
+        """``now``: the time the session opens; ``epoch``: the wall-clock time of
+        ``now == 0`` (records carry wall-clock times)."""
+        self.settings, self.engine, self.game_no = settings, engine, game_no
         self.vocab = settings.vocab
-        self._on_over = on_over
+        self.limits = settings.limits
+        self._rng, self._epoch = rng, epoch
+        self.now = now
+        """The time of the input being handled."""
+        self.listeners: list[Listener] = []
         self.entities: list[Entity] = []
         self.players: list[Entity | None] = [None, None]
-        self.phase = Phase.SEATING
-        self.state = engine.initial()
+        self.started: float | None = None
+        """When both players were seated (the game began)."""
+        self.outcome: Outcome | None = None
+        self.record: GameRecord | None = None
+        self.state: GameState = engine.initial()
         self.plies: list[str] = []
+        self.clock_readings: list[float] = []
+        """The mover's time left after each ply, with time controls."""
         self.clocks = Clocks(settings.time) if settings.time is not None else None
-        self._flag_timer: asyncio.TimerHandle | None = None
-        self.offer: int | None = None
+        self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
         self.refused = False
         """A draw offer was refused since the last move."""
+        self._waiting_for, self._waiting_since = Side.FIRST, now
+        """The side the server waits for (to move, or to answer a draw offer), and
+        since when (its clock, or the idle bound)."""
         self._connections = 0
         self._observers = 0
-        self._started = time.time()
         self._ended_by_move = False
-        self.outcome: tuple[int | None, str] | None = None
-        """(winning side or None for a draw or an abort, termination) once over."""
 
-    # ─── events ────────────────────────────────────────────────────────────────
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
 
-    def join(self, peer: Peer) -> Entity:
+    # ─── inputs ────────────────────────────────────────────────────────────────
+
+    def join(self, peer: Peer, now: float) -> Entity:
         """A new connection: greet it (Table 1)."""
+        self.now = now
         self._connections += 1
-        ent = Entity(peer, self._connections)
+        ent = Entity(peer, self._connections, now)
         self.entities.append(ent)
         self._log(DEBUG, "connect", conn=ent.number, peer=peer.address)
-        peer.send([P.greeting(self.vocab)])
+        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title))
         return ent
 
-    def receive(self, ent: Entity, line: str | LineError) -> None:
+    def receive(self, ent: Entity, line: str | LineError, now: float) -> None:
         """A request line from ``ent`` (empty lines never reach here)."""
-        if ent.state is State.DONE or self.phase is Phase.OVER:
+        if ent.conn is Conn.DONE or self.over:
             return
+        self.now = now
         try:
-            self._receive(ent, line)
+            self._dispatch(ent, line)
         except Exception as exc:  # a bug here must end this game cleanly, not the server
-            if self.outcome is None:
+            if not self.over:
                 self._abort(f"internal error on {line!r}: {exc!r}")
 
-    def _receive(self, ent: Entity, line: str | LineError) -> None:
-        if isinstance(line, LineError):
-            self._reject(ent, 199 if ent.state is State.INITIAL else 299, line.value)
-        elif ent.state is State.INITIAL:
-            self._seat(ent, P.parse_seat(self.vocab, line))
-        else:
-            self._act(ent, P.parse_action(self.vocab, line))
-
-    def leave(self, ent: Entity) -> None:
+    def leave(self, ent: Entity, now: float) -> None:
         """The connection closed.  A player leaving mid-game loses (391/392)."""
-        if ent.state is State.DONE:
+        if ent.conn is Conn.DONE:
             return
-        was = ent.state
-        ent.state = State.DONE
+        self.now = now
+        self._log(DEBUG, "disconnect", conn=ent.number, state=ent.conn.value)
+        if ent.conn is Conn.PLAYING and ent.side is not None and not self.over:
+            # It gets the 39x too, if its connection is only half-closed.
+            self._end(ent.side.other, Termination.DISCONNECT, [P.Disconnected(ent.side)])
+            return
+        was, ent.conn = ent.conn, Conn.DONE
         self.entities.remove(ent)
-        self._log(DEBUG, "disconnect", conn=ent.number, state=was.value)
-        if ent.side is None or self.phase is Phase.OVER:
-            return
-        if self.phase is Phase.SEATING:
+        if was is Conn.WAITING and ent.side is not None:
             self.players[ent.side] = None
+
+    def tick(self, now: float) -> None:
+        """Time has passed: a flag may fall, a seat or idle bound may expire."""
+        if self.over:
             return
-        side = ent.side
-        self._end(
-            1 - side,
-            "disconnect",
-            [f"{P.DISCONNECTED[side]} {self._cap(side)} disconnected, {self.vocab.sides[1 - side]} wins"],
-        )
+        self.now = now
+        for ent in [e for e in self.entities if e.conn is Conn.NEW]:
+            if 0 < self.limits.seat_timeout <= now - ent.joined:
+                self._log(DEBUG, "refused", conn=ent.number, code=199, reason="seat timeout")
+                self._send(ent, P.Refused(199, f"No seat request within {self.limits.seat_timeout:g} s, goodbye"))
+                self._drop(ent)
+        if self.started is None or self.over:
+            return
+        waited = self._waiting_for
+        if self.clocks is not None:
+            self._flagged(waited)
+        elif 0 < self.limits.idle_timeout <= now - self._waiting_since:
+            self._log(INFO, "idle", side=self.vocab.sides[waited], seconds=self.limits.idle_timeout)
+            self._end(waited.other, Termination.IDLE, [P.Disconnected(waited)])
+
+    def deadline(self) -> float | None:
+        """The latest time at which ``tick`` must next be called; None: only when
+        another input arrives."""
+        times: list[float] = []
+        if self.over:
+            return None
+        if self.limits.seat_timeout > 0:
+            times += [e.joined + self.limits.seat_timeout for e in self.entities if e.conn is Conn.NEW]
+        if self.started is not None and self.clocks is not None:
+            flag = self.clocks.deadline()
+            if flag is not None:
+                times.append(flag)
+        elif self.started is not None and self.limits.idle_timeout > 0:
+            times.append(self._waiting_since + self.limits.idle_timeout)
+        return min(times, default=None)
+
+    def shutdown(self, now: float) -> None:
+        """The server is stopping: a game in progress is aborted with 399 to everyone
+        and recorded (termination ``shutdown``, no result); a game still seating has
+        nothing to record and its connections are just closed by the server."""
+        if self.started is not None and not self.over:
+            self.now = now
+            self._log(WARNING, "shutdown")
+            self._aborted(Termination.SHUTDOWN, "the server is shutting down")
+
+    # ─── dispatch: (connection state, request kind) → handler or refusal ───────
+
+    def _dispatch(self, ent: Entity, line: str | LineError) -> None:
+        kind, request = self._classify(ent, line)
+        entry = TABLE[(ent.conn, kind)]
+        if isinstance(entry, P.Refused):
+            self._reject(ent, entry.code, entry.text)
+        else:
+            entry(self, ent, request)
+
+    def _classify(self, ent: Entity, line: str | LineError) -> tuple[Req, Any]:
+        if isinstance(line, LineError):
+            return Req.BAD_LINE, line
+        if ent.conn is Conn.NEW:
+            seat = P.parse_seat(self.vocab, line)
+            return (Req.BAD_SEAT if isinstance(seat, P.SeatRefusal) else Req.SEAT), seat
+        action = P.parse_action(self.vocab, line)
+        if isinstance(action, P.Garbled):
+            if isinstance(P.parse_seat(self.vocab, line), P.SeatRequest):
+                return Req.SEAT_AGAIN, action
+            return Req.GARBLED, action
+        return _KINDS[action.kind], action
+
+    def _refuse_line(self, ent: Entity, error: LineError) -> None:
+        self._reject(ent, 199 if ent.conn is Conn.NEW else 299, error.value)
+
+    def _refuse_seat(self, ent: Entity, refusal: P.SeatRefusal) -> None:
+        self._reject(ent, refusal.code, refusal.text)
+
+    def _refuse_garbled(self, ent: Entity, garbled: P.Garbled) -> None:
+        self._reject(ent, 299, garbled.text)
 
     # ─── seating (Tables 2–5) ──────────────────────────────────────────────────
 
-    def _seat(self, ent: Entity, request: P.SeatRequest | P.SeatRefusal) -> None:
-        if isinstance(request, P.SeatRefusal):
-            self._reject(ent, request.code, request.text)
-            return
+    def _seat(self, ent: Entity, request: P.SeatRequest) -> None:
         if request.seat is P.Seat.OBSERVER:
             self._seat_observer(ent, request.name)
             return
-        if self.phase is not Phase.SEATING or None not in self.players:
+        if self.started is not None or None not in self.players:
             self._reject(ent, 192, "There are already two players")
             return
-        free = [s for s in (0, 1) if self.players[s] is None]
+        free = [s for s in Side if self.players[s] is None]
         if request.seat is P.Seat.EITHER:
-            side = random.choice(free)
-        elif request.seat.value in free:
-            side = request.seat.value
+            side = self._rng.choice(free)
+        elif Side(request.seat.value) in free:
+            side = Side(request.seat.value)
         else:
             self._reject(ent, 191, "Other player holds requested side")
             return
-        ent.side, ent.name, ent.state, ent.rejected = side, request.name, State.SEATED, 0
+        ent.side, ent.name, ent.conn, ent.rejected = side, request.name, Conn.WAITING, 0
         self.players[side] = ent
         self._log(INFO, "seat", conn=ent.number, side=self.vocab.sides[side], name=ent.name, version=request.version)
         if self.clocks is None:
-            ent.peer.send(["100 Request accepted"])
+            self._send(ent, P.Seated(None))
         else:
-            own, opp = self.clocks.initial[side], self.clocks.initial[1 - side]
-            ent.peer.send([f"101 {P.secs(own)} {P.secs(opp)} Request accepted with time controls (you / opp)"])
+            own, opp = self.clocks.initial[side], self.clocks.initial[side.other]
+            self._send(ent, P.Seated((P.secs(own), P.secs(opp))))
+        self._publish(PlayerSeated(side, ent.name))
         if None not in self.players:
             self._start()
 
     def _seat_observer(self, ent: Entity, name: str) -> None:
         observers = sum(1 for e in self.entities if e.observer is not None)
-        if observers >= self.settings.limits.max_observers:
-            self._reject(ent, 193, f"Cannot observe (at most {self.settings.limits.max_observers} observers)")
+        if observers >= self.limits.max_observers:
+            self._reject(ent, 193, f"Cannot observe (at most {self.limits.max_observers} observers)")
             return
         self._observers += 1
-        ent.observer, ent.name, ent.rejected = self._observers, name, 0
+        ent.observer, ent.name, ent.rejected, ent.conn = self._observers, name, 0, Conn.WATCHING
         self._log(INFO, "observe", conn=ent.number, observer=ent.observer, name=name)
         if self.clocks is None:
-            ent.peer.send(["100 Request accepted"])
+            self._send(ent, P.Seated(None))
         else:
-            now = self.loop.time()
-            second, first = (P.secs(self.clocks.left(s, now)) for s in (1, 0))
-            ent.peer.send([f"101 {second} {first} Request accepted with time controls"])
-        ent.state = State.SEATED
-        if self.phase is Phase.PLAYING:
+            second, first = (P.secs(self.clocks.left(s, self.now)) for s in (Side.SECOND, Side.FIRST))
+            self._send(ent, P.Seated((second, first), observer=True))
+        self._publish(ObserverSeated(ent.observer, name))
+        if self.started is not None:
             self._begin_for(ent)
 
     def _start(self) -> None:
         """Both players are seated: configuration, roles, and the first clock."""
-        self.phase = Phase.PLAYING
-        seated = [e for e in self.entities if e.state is State.SEATED]
+        self.started = self.now
+        seated = [e for e in self.entities if e.conn in (Conn.WAITING, Conn.WATCHING)]
         for ent in sorted(seated, key=lambda e: (e.observer is None, -(e.side or 0))):
             self._begin_for(ent)
-        names = tuple(p.name if p else "" for p in self.players)
+        names = self._names()
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
-        self._start_clock(0, self.loop.time())
+        self._publish(GameStarted(names, self.settings.time))
+        self._start_clock(Side.FIRST)
 
     def _begin_for(self, ent: Entity) -> None:
         """34x (by the configured policy), the role (35x), and for an observer the
         current state display (38x)."""
         policy = self.settings.config_messages
-        lines = []
+        lines: list[P.Message | str] = []
         if policy is ConfigMessages.ALL or (policy is ConfigMessages.OBSERVERS and ent.observer is not None):
             lines += self._config_lines()
+        lines.append(P.Role(ent.side))
         if ent.side is None:
-            lines += ["353 You will observe", *self._display()]
+            lines += self._display()
         else:
-            lines.append(f"{P.ROLE[ent.side]} You will play {self.vocab.sides[ent.side]}")
-        ent.state = State.PLAYING
-        ent.peer.send(lines)
+            ent.conn = Conn.PLAYING
+        self._send(ent, *lines)
 
-    def _config_lines(self) -> list[str]:
+    def _config_lines(self) -> list[P.Message | str]:
         first, second = self.players
-        observers = [e for e in self.entities if e.observer is not None and e.state is not State.INITIAL]
+        observers = [e for e in self.entities if e.observer is not None]
         return [
-            f"{P.CONFIG[1]} {P.quote_name(second.name if second else '')} {self.vocab.sides[1]} player",
-            f"{P.CONFIG[0]} {P.quote_name(first.name if first else '')} {self.vocab.sides[0]} player",
-            *(f"343 {o.observer} {P.quote_name(o.name)} observer" for o in observers),
-            f"344 {len(observers)} observers",
+            P.PlayerName(Side.SECOND, second.name if second else ""),
+            P.PlayerName(Side.FIRST, first.name if first else ""),
+            *(P.ObserverName(o.observer, o.name) for o in observers if o.observer is not None),
+            P.ObserverCount(len(observers)),
         ]
 
     # ─── play (Tables 6–9) ─────────────────────────────────────────────────────
 
-    def _act(self, ent: Entity, action: P.Action | P.Garbled) -> None:
-        if isinstance(action, P.Garbled):
-            self._reject(ent, 299, action.text)
-        elif ent.side is None:
-            self._reject(ent, 291, "Observers may not act")
-        elif self.phase is not Phase.PLAYING:
-            self._reject(ent, 291, "The game has not started")
-        elif action.kind is P.Kind.RESIGN:
-            self._resign(ent, ent.side)
-        elif action.kind is P.Kind.MOVE:
-            self._move(ent, ent.side, action)
-        else:
-            self._draw(ent, ent.side, action.kind)
-
-    def _mover(self) -> int:
-        side: int = self.engine.players.index(self.engine.to_move(self.state))
-        return side
+    def _mover(self) -> Side:
+        return side_to_move(self.engine, self.state)
 
     def _serial(self) -> int:
         """The full-move number of the next ply: both players' n-th moves carry n."""
         return len(self.plies) // 2 + 1
 
-    def _move(self, ent: Entity, side: int, action: P.Action) -> None:
+    def _move(self, ent: Entity, action: P.Action) -> None:
+        side = ent.side
+        assert side is not None
         if self.offer is not None:
             self._reject(ent, 291, "A draw offer awaits an answer (draw or nodraw)")
             return
@@ -312,8 +464,7 @@ class Session:
         if move is None:
             self._reject(ent, 299, f"Request not understood (no such move {action.token})")
             return
-        now = self.loop.time()
-        if self._flagged(side, now):
+        if self._flagged(side):
             return
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
@@ -325,112 +476,95 @@ class Session:
         self.plies.append(f"{P.serial_text(serial, side)} {text}")
         self.refused = False
         self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
+        left = self._stop_clock()
+        if left is not None:
+            self.clock_readings.append(left)
+        self._publish(PlyPlayed(serial, side, text, left, after))
         if result == R.not_done:
-            self._continue(ent, side, serial, text, now)
+            secs = None if left is None else P.secs(left)
+            self._send(ent, P.Accepted(text, secs))
+            self._broadcast([P.Moved(serial, side, text, secs)])
+            self._start_clock(side.other)
         else:
             self._ended_by_move = True
-            winner = None if result == R.draw else self.engine.players.index(result.player)
-            outcome = P.Outcome.DRAW if winner is None else P.Outcome.WIN if winner == side else P.Outcome.LOSS
-            ent.peer.send([f"{P.RESULT_CODE[outcome]} Move {text} accepted, {P.RESULT_TEXT[outcome]}"])
-            status = f"{P.ends_code(side, outcome)} {P.serial_text(serial, side)} {text} and {self.vocab.sides[side]}"
-            self._end(winner, "move", [f"{status} {outcome.value}"], now)
+            won = winner(self.engine, result)
+            code = 203 if won is None else 201 if won == side else 202
+            self._send(ent, P.Finished.by_move(code, text))
+            self._end(won, Termination.MOVE, [P.Ended(serial, side, text, won)])
 
-    def _continue(self, ent: Entity, side: int, serial: int, text: str, now: float) -> None:
-        """Table 8's 200/207 to the mover, then Table 9's 31x to everyone, the mover included."""
-        is_pass = text == "pass"
-        code = P.moves_code(side, is_pass, self.clocks is not None)
-        where = f"{P.serial_text(serial, side)} {text}"
-        if self.clocks is None:
-            ent.peer.send([f"200 Move {text} accepted, continue playing"])
-            status = f"{code} {where} is {self.vocab.sides[side]} move, game continues"
-        else:
-            left = P.secs(self._stop_clock(now))
-            ent.peer.send([f"207 {left} secs remaining after move {text} accepted, continue playing"])
-            status = f"{code} {where} {left} (secs) is {self.vocab.sides[side]} move, game continues"
-        self._broadcast([status])
-        self._start_clock(1 - side, self.loop.time())
-
-    def _resign(self, ent: Entity, side: int) -> None:
+    def _resign(self, ent: Entity, action: P.Action) -> None:
         """204 to the resigner, 327/328 to everyone; allowed to either player at any time in play."""
-        ent.peer.send(["204 Resignation accepted"])
-        winner = self._cap(1 - side)
-        self._end(1 - side, "resignation", [f"{P.RESIGNS[side]} {winner} wins by resignation"])
+        assert ent.side is not None
+        self._send(ent, P.RESIGNATION_ACCEPTED)
+        self._end(ent.side.other, Termination.RESIGNATION, [P.Resigned(ent.side)])
 
-    def _draw(self, ent: Entity, side: int, kind: P.Kind) -> None:
+    def _offer_draw(self, ent: Entity, action: P.Action) -> None:
         """Awari's draw protocol: ``draw?`` by the player to move (205; 331/332),
         answered by the opponent with ``draw`` (203; 329) or ``nodraw`` (206;
         333/334).  While the offer stands the server waits for the opponent, whose
         clock runs; a refused offer may be repeated only after the next move."""
-        now = self.loop.time()
-        if kind is P.Kind.DRAW_OFFER:
-            if self.offer is not None:
-                self._reject(ent, 291, "A draw offer is already pending")
-            elif side != self._mover():
-                self._reject(ent, 291, "Only the player to move may offer a draw")
-            elif self.refused:
-                self._reject(ent, 291, "Draw refused: offer again after the next move")
-            elif not self._flagged(side, now):
-                ent.rejected = 0
-                self._stop_clock(now)
-                self.offer = side
-                ent.peer.send(["205 Received draw request"])
-                self._log(DEBUG, "draw_offer", side=self.vocab.sides[side])
-                self._broadcast([f"{P.DRAW_OFFERED[side]} Draw requested by {self.vocab.sides[side]}"])
-                self._start_clock(1 - side, self.loop.time())
-            return
+        side = ent.side
+        assert side is not None
+        if self.offer is not None:
+            self._reject(ent, 291, "A draw offer is already pending")
+        elif side != self._mover():
+            self._reject(ent, 291, "Only the player to move may offer a draw")
+        elif self.refused:
+            self._reject(ent, 291, "Draw refused: offer again after the next move")
+        elif not self._flagged(side):
+            ent.rejected = 0
+            self._stop_clock()
+            self.offer = side
+            self._send(ent, P.DRAW_OFFER_RECEIVED)
+            self._log(DEBUG, "draw_offer", side=self.vocab.sides[side])
+            self._publish(DrawOffer(side, None))
+            self._broadcast([P.DrawOffered(side)])
+            self._start_clock(side.other)
+
+    def _answer_draw(self, ent: Entity, action: P.Action) -> None:
+        side = ent.side
+        assert side is not None
         if self.offer is None or self.offer == side:
             self._reject(ent, 291, "No draw offer to answer")
             return
-        if self._flagged(side, now):
+        if self._flagged(side):
             return
         ent.rejected = 0
-        if kind is P.Kind.DRAW_ACCEPT:
-            ent.peer.send(["203 Draw accepted, You draw"])
-            self._end(None, "agreement", ["329 Draw accepted"], now)
+        accept = action.kind is P.Kind.DRAW_ACCEPT
+        self._publish(DrawOffer(self.offer, accept))
+        if accept:
+            self._send(ent, P.Finished.draw_accepted())
+            self._end(None, Termination.AGREEMENT, [P.DrawAgreed()])
             return
-        self._stop_clock(now)
+        self._stop_clock()
         self.offer, self.refused = None, True
-        ent.peer.send(["206 Received draw refusal"])
+        self._send(ent, P.DRAW_REFUSAL_RECEIVED)
         self._log(DEBUG, "draw_refused", side=self.vocab.sides[side])
-        self._broadcast([f"{P.DRAW_REFUSED[side]} Draw refused by {self.vocab.sides[side]}"])
-        self._start_clock(1 - side, self.loop.time())
+        self._broadcast([P.DrawRefused(side)])
+        self._start_clock(side.other)
 
     # ─── clocks ────────────────────────────────────────────────────────────────
 
-    def _start_clock(self, side: int, now: float) -> None:
-        if self.clocks is None:
-            return
-        self.clocks.start(side, now)
-        self._flag_timer = self.loop.call_later(max(0.0, self.clocks.left(side, now)), self._on_flag_timer, side)
+    def _start_clock(self, side: Side) -> None:
+        """The server now waits for ``side``: its clock runs, or its idle bound."""
+        self._waiting_for, self._waiting_since = side, self.now
+        if self.clocks is not None:
+            self.clocks.start(side, self.now)
 
-    def _stop_clock(self, now: float) -> float:
-        if self.clocks is None:
-            return 0.0
-        if self._flag_timer is not None:
-            self._flag_timer.cancel()
-            self._flag_timer = None
-        return self.clocks.stop(now)
+    def _stop_clock(self) -> float | None:
+        """Stop the running clock: its side's time left, None without clocks."""
+        if self.clocks is None or self.clocks.running is None:
+            return None
+        return self.clocks.stop(self.now)
 
-    def _on_flag_timer(self, side: int) -> None:
-        self._flag_timer = None
-        if self.phase is not Phase.PLAYING or self.clocks is None or self.clocks.running != side:
-            return
-        now = self.loop.time()
-        left = self.clocks.left(side, now)
-        if left > 0:  # the loop may run a timer a little early
-            self._flag_timer = self.loop.call_later(left, self._on_flag_timer, side)
-            return
-        self._flagged(side, now)
-
-    def _flagged(self, side: int, now: float) -> bool:
+    def _flagged(self, side: Side) -> bool:
         """If ``side``'s time ran out, end the game on time (202 to it, 361/362 to all)."""
-        if self.clocks is None or self.clocks.running != side or self.clocks.left(side, now) > 0:
+        if self.clocks is None or self.clocks.running != side or self.clocks.left(side, self.now) > 0:
             return False
         player = self.players[side]
         if player is not None:
-            player.peer.send(["202 Your time expires, and you lose"])
-        winner, loser = self._cap(1 - side), self._cap(side)
-        self._end(1 - side, "time", [f"{P.FLAG_FELL[side]} {winner} wins by {loser} time expiring"], now)
+            self._send(player, P.Finished.time_expired())
+        self._end(side.other, Termination.TIME, [P.FlagFell(side)])
         return True
 
     # ─── the end ───────────────────────────────────────────────────────────────
@@ -438,107 +572,149 @@ class Session:
     def _abort(self, why: str) -> None:
         """399 to everyone and no result: the referee failed (the engine, or a bug)."""
         self._log(logging.ERROR, "internal_error", error=why)
-        self._aborted("error", "the referee failed")
+        self._aborted(Termination.ERROR, "the referee failed")
 
-    def shutdown(self) -> None:
-        """The server is stopping: a game in progress is aborted with 399 to everyone
-        and recorded (termination ``shutdown``, no result); a game still seating has
-        nothing to record and its connections are just closed by the server."""
-        if self.phase is Phase.PLAYING:
-            self._log(logging.WARNING, "shutdown")
-            self._aborted("shutdown", "the server is shutting down")
-
-    def _aborted(self, termination: str, reason: str) -> None:
+    def _aborted(self, termination: Termination, reason: str) -> None:
         """End without a result: 399 to everyone, the record says ``aborted``."""
-        self._end(None, termination, [f"399 Unknown problem: {reason}, game aborted"])
+        self._end(None, termination, [P.Aborted.because(reason)])
 
-    def _end(self, winner: int | None, termination: str, status: list[str], now: float | None = None) -> None:
+    def _end(self, won: Side | None, termination: Termination, status: list[P.Message]) -> None:
         """The game is over: the final status to everyone (observers with the final
         display), the record, and every connection closed."""
-        if self.clocks is not None and self.clocks.running is not None:
-            self._stop_clock(self.loop.time() if now is None else now)
-        self.phase = Phase.OVER
-        self.outcome = (winner, termination)
+        self._stop_clock()
+        self.outcome = Outcome(won, termination)
         self._broadcast(status)
-        record = self._record(winner, termination)
-        self._log(INFO, "end", result=record.result, termination=termination, score=record.score, plies=len(self.plies))
-        if self.settings.record_dir is not None:
-            try:
-                path = write_record(self.settings.record_dir, record)
-                self._log(DEBUG, "record", path=str(path))
-            except OSError as exc:
-                self._log(WARNING, "record_failed", error=repr(exc))
+        self.record = self._record(self.outcome)
+        record = self.record
+        self._log(
+            INFO, "end", result=record.result, termination=termination.value, score=record.score, plies=len(self.plies)
+        )
         for ent in list(self.entities):
-            ent.state = State.DONE
+            if ent.conn is Conn.NEW:  # not seated: told why it is closed
+                self._send(ent, P.Refused(199, "The game is over; connect again for the next one"))
+            ent.conn = Conn.DONE
             ent.peer.close()
         self.entities.clear()
-        if self._on_over is not None:
-            self._on_over(self)
+        self._publish(GameOver(self.outcome, record))
 
-    def _record(self, winner: int | None, termination: str) -> GameRecord:
+    def _names(self) -> tuple[str, str]:
+        first, second = (p.name if p else "" for p in self.players)
+        return first, second
+
+    def _record(self, outcome: Outcome) -> GameRecord:
         sides = self.vocab.sides
-        result = "draw" if winner is None else f"{sides[winner]} wins"
-        result = "aborted" if termination in ABORTED else result
         counts = self.engine.counts(self.state)
-        score = " ".join(f"{sides[s]} {counts[int(p)]}" for s, p in enumerate(self.engine.players))
-        names = tuple(p.name if p else "" for p in self.players)
         return GameRecord(
             game=self.vocab.game,
             server=self.settings.server,
             game_no=self.game_no,
             engine=self.engine.kind,
-            started=self._started,
-            ended=time.time(),
+            started=self._epoch + (self.now if self.started is None else self.started),
+            ended=self._epoch + self.now,
             sides=sides,
-            names=(names[0], names[1]),
+            names=self._names(),
             time=self.settings.time,
-            result=result,
-            termination=termination,
-            score=score,
+            result=outcome.result(sides),
+            termination=outcome.termination,
+            score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",
             plies=tuple(self.plies),
+            clocks=tuple(self.clock_readings) if self.clocks is not None else None,
         )
 
     # ─── output ────────────────────────────────────────────────────────────────
 
-    def _broadcast(self, status: list[str]) -> None:
+    def _send(self, ent: Entity, *messages: P.Message | str) -> None:
+        """Messages (and board lines, which are bare strings) to one connection."""
+        ent.peer.send([m if isinstance(m, str) else m.to_line(self.vocab) for m in messages])
+
+    def _broadcast(self, status: list[P.Message]) -> None:
         """A status message to every entity in play; observers also get the display."""
+        if self.started is None:
+            return
+        lines = [m.to_line(self.vocab) for m in status]
         display: list[str] | None = None
         for ent in self.entities:
-            if ent.state is not State.PLAYING:
-                continue
-            if ent.observer is None:
-                ent.peer.send(status)
-            else:
-                display = display if display is not None else self._display()
-                ent.peer.send([*status, *display])
+            if ent.conn is Conn.PLAYING:
+                ent.peer.send(lines)
+            elif ent.conn is Conn.WATCHING:
+                if display is None:
+                    display = [m if isinstance(m, str) else m.to_line(self.vocab) for m in self._display()]
+                ent.peer.send([*lines, *display])
 
-    def _display(self) -> list[str]:
+    def _display(self) -> list[P.Message | str]:
         """Table 10: 380 (381 with clocks: first player's time first) and 382 with
         the board lines that follow it (Gothello: gthd's 5 lines; Awari: the 4
         lines of the engine's display, our extension)."""
-        over = self.phase is Phase.OVER
-        serial = (len(self.plies) + 1) // 2 if over and self._ended_by_move else self._serial()
-        to_move = "." if over else self.vocab.letters[self._mover()]
-        if self.clocks is None:
-            status = f"380 {serial} {to_move}"
-        else:
-            now = self.loop.time()
-            first, second = (P.secs(self.clocks.left(s, now)) for s in (0, 1))
-            status = f"381 {serial} {first} {second} {to_move}"
+        serial = (len(self.plies) + 1) // 2 if self.over and self._ended_by_move else self._serial()
+        to_move = None if self.over else self._mover()
+        times = None
+        if self.clocks is not None:
+            first, second = (P.secs(self.clocks.left(s, self.now)) for s in Side)
+            times = (first, second)
         board: list[str] = self.engine.render(self.state)
-        return [status, f"382 {len(board)} board lines follow", *board]
+        return [P.DisplayStatus(serial, times, to_move), P.BoardFollows(len(board)), *board]
 
     def _reject(self, ent: Entity, code: int, text: str) -> None:
         """A 19x/29x refusal; the connection continues unless it keeps being refused."""
         ent.rejected += 1
-        ent.peer.send([f"{code} {text}"])
-        if ent.rejected >= self.settings.limits.max_rejected:
+        self._log(DEBUG, "refused", conn=ent.number, code=code, reason=text)
+        self._send(ent, P.Refused(code, text))
+        if ent.rejected >= self.limits.max_rejected:
             self._log(WARNING, "too_many_rejections", conn=ent.number, peer=ent.peer.address)
-            ent.peer.close()
-            self.leave(ent)
+            self._drop(ent)
 
-    def _cap(self, side: int) -> str:
-        return self.vocab.sides[side].capitalize()
+    def _drop(self, ent: Entity) -> None:
+        """Close a connection the server gives up on; a player in the game loses."""
+        ent.peer.close()
+        self.leave(ent, self.now)
+
+    def _publish(self, what: Event) -> None:
+        for listener in list(self.listeners):
+            listener(what)
 
     def _log(self, level: int, what: str, **fields: Any) -> None:
         event(level, what, game=self.vocab.game, server=self.settings.server, game_no=self.game_no, **fields)
+
+
+_KINDS = {
+    P.Kind.MOVE: Req.MOVE,
+    P.Kind.RESIGN: Req.RESIGN,
+    P.Kind.DRAW_OFFER: Req.DRAW_OFFER,
+    P.Kind.DRAW_ACCEPT: Req.DRAW_ANSWER,
+    P.Kind.DRAW_REFUSE: Req.DRAW_ANSWER,
+}
+
+Handler = Callable[[Session, Entity, Any], None]
+_NOT_STARTED = P.Refused(291, "The game has not started")
+_OBSERVER = P.Refused(291, "Observers may not act")
+_ACTIONS = (Req.MOVE, Req.RESIGN, Req.DRAW_OFFER, Req.DRAW_ANSWER)
+_SEATED = P.Refused(299, "Request not understood (already seated)")
+
+TABLE: dict[tuple[Conn, Req], Handler | P.Refused] = {
+    # Not seated: every line is a seat request (Tables 2 and 3).
+    (Conn.NEW, Req.BAD_LINE): Session._refuse_line,
+    (Conn.NEW, Req.BAD_SEAT): Session._refuse_seat,
+    (Conn.NEW, Req.SEAT): Session._seat,
+    # Seated, waiting for the opponent: nothing to do yet.
+    (Conn.WAITING, Req.BAD_LINE): Session._refuse_line,
+    (Conn.WAITING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.WAITING, Req.SEAT_AGAIN): _SEATED,
+    **{(Conn.WAITING, kind): _NOT_STARTED for kind in _ACTIONS},
+    # Observers watch.
+    (Conn.WATCHING, Req.BAD_LINE): Session._refuse_line,
+    (Conn.WATCHING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.WATCHING, Req.SEAT_AGAIN): _SEATED,
+    **{(Conn.WATCHING, kind): _OBSERVER for kind in _ACTIONS},
+    # Players in the game (Tables 6–9).
+    (Conn.PLAYING, Req.BAD_LINE): Session._refuse_line,
+    (Conn.PLAYING, Req.GARBLED): Session._refuse_garbled,
+    (Conn.PLAYING, Req.SEAT_AGAIN): _SEATED,
+    (Conn.PLAYING, Req.MOVE): Session._move,
+    (Conn.PLAYING, Req.RESIGN): Session._resign,
+    (Conn.PLAYING, Req.DRAW_OFFER): Session._offer_draw,
+    (Conn.PLAYING, Req.DRAW_ANSWER): Session._answer_draw,
+}
+"""(connection state, request kind) → handler, or the refusal sent.  A seated
+connection's lines are actions, so (seated, SEAT) cannot occur (a seat request
+there is SEAT_AGAIN); a DONE connection's lines are dropped before the table is
+consulted."""

@@ -1,0 +1,64 @@
+"""The seat and idle bounds over real sockets (issue: one bad client cannot stall a
+server), with small bounds so that the tests stay quick."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from impl.server.net import NetLimits
+from impl.server.session import Limits
+
+from .netclient import Client, run, seat_players, serving
+
+
+def test_a_connection_that_does_not_sit_down_is_closed() -> None:
+    async def scenario() -> None:
+        async with serving("gothello", limits=Limits(seat_timeout=0.3)) as server:
+            idle = await Client.connect(server.port)
+            await idle.expect(0)
+            assert (await idle.expect(199, timeout=2.0)).startswith("199 No seat request within 0.3 s")
+            assert await idle.eof()
+
+    run(scenario)
+
+
+def test_an_idle_player_loses_and_the_record_says_why(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serving("gothello", limits=Limits(idle_timeout=0.4), record_dir=tmp_path) as server:
+            black, white = await seat_players(server.port, "gothello")
+            for client in (black, white):
+                assert await client.expect(391, timeout=2.0) == "391 Black disconnected, white wins"
+                assert await client.eof()
+
+    run(scenario)
+    (record,) = tmp_path.iterdir()
+    assert "Termination: idle" in record.read_text() and "Result: white wins" in record.read_text()
+
+
+def test_a_line_that_never_ends_is_refused_and_closed() -> None:
+    async def scenario() -> None:
+        async with serving("gothello", net=NetLimits(close_grace=1.0, line_timeout=0.3)) as server:
+            slow = await Client.connect(server.port)
+            await slow.expect(0)
+            await slow.send_raw(b"0.9.1 pla")
+            line = await slow.expect(199, timeout=2.0)
+            assert line == "199 Request not understood (line not completed in time), goodbye"
+            assert await slow.eof()
+
+    run(scenario)
+
+
+def test_runs_of_empty_lines_count_as_refusals() -> None:
+    async def scenario() -> None:
+        limits = NetLimits(close_grace=1.0, max_empty=8)
+        async with serving("gothello", net=limits, limits=Limits(max_rejected=3)) as server:
+            flood = await Client.connect(server.port)
+            await flood.expect(0)
+            await flood.send_raw(b"\r" * 7)
+            assert await flood.quiet(0.2)
+            await flood.send_raw(b"\r\n" * 20)
+            for _ in range(3):
+                assert await flood.expect(199) == "199 Request not understood (empty lines)"
+            assert await flood.eof()  # the third refusal in a row closes it
+
+    run(scenario)

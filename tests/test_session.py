@@ -1,0 +1,107 @@
+"""The sans-IO session (impl/server/session.py) driven directly: no event loop, no
+sockets, time given exactly.  The clocks, the seat and idle bounds, the injected
+randomness and the events that listeners see."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from impl import protocol as P
+from impl.engines import get_engine
+from impl.game import Outcome, Side, Termination
+from impl.server.session import Event, GameOver, GameStarted, Limits, PlyPlayed, Session, Settings
+
+
+class FakePeer:
+    def __init__(self, address: str = "test") -> None:
+        self.address, self.lines, self.closed = address, list[str](), False
+
+    def send(self, lines: Sequence[str]) -> None:
+        self.lines.extend(lines)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def session(time: tuple[float, float] | None = None, **limits: float) -> tuple[Session, list[Event]]:
+    s = Session(
+        Settings(P.GOTHELLO, time=time, limits=Limits(**limits)),  # type: ignore[arg-type]
+        get_engine("gothello"),
+        rng=random.Random(1),
+        now=0.0,
+        epoch=1000.0,
+    )
+    events: list[Event] = []
+    s.listeners.append(events.append)
+    return s, events
+
+
+def seat_both(s: Session, now: float) -> tuple[FakePeer, FakePeer]:
+    black, white = FakePeer(), FakePeer()
+    b, w = s.join(black, now), s.join(white, now)
+    s.receive(b, "0.9.1 player black", now)
+    s.receive(w, "0.9.1 player white", now)
+    return black, white
+
+
+def test_a_game_with_clocks_runs_on_the_time_it_is_given() -> None:
+    s, events = session(time=(10.0, 10.0))
+    black, white = seat_both(s, 5.0)
+    assert s.started == 5.0 and s.deadline() == 15.0
+    s.receive(s.players[0], "1 c3", 8.5)  # type: ignore[arg-type]
+    assert black.lines[-2:] == [
+        "207 6 secs remaining after move c3 accepted, continue playing",
+        "313 1 c3 6 (secs) is black move, game continues",
+    ]
+    assert s.deadline() == 18.5  # white's ten seconds from 8.5
+    s.tick(18.4)
+    assert not s.over
+    s.tick(18.5)
+    assert s.outcome == Outcome(Side.FIRST, Termination.TIME)
+    assert white.lines[-2:] == ["202 Your time expires, and you lose", "361 Black wins by White time expiring"]
+    over = events[-1]
+    assert isinstance(over, GameOver) and over.record.started == 1005.0 and over.record.ended == 1018.5
+    assert over.record.clocks == (6.5,)
+    assert [type(e) for e in events].count(GameStarted) == 1
+    assert any(isinstance(e, PlyPlayed) and e.move == "c3" for e in events)
+
+
+def test_a_connection_that_never_sits_down_is_sent_away() -> None:
+    s, _ = session(seat_timeout=30.0)
+    idle = FakePeer()
+    s.join(idle, 2.0)
+    assert s.deadline() == 32.0
+    s.tick(31.9)
+    assert not idle.closed
+    s.tick(32.0)
+    assert idle.closed and idle.lines[-1] == "199 No seat request within 30 s, goodbye"
+    assert s.entities == [] and not s.over
+
+
+def test_a_player_that_never_moves_loses_without_clocks() -> None:
+    s, events = session(idle_timeout=60.0)
+    black, white = seat_both(s, 0.0)
+    s.receive(s.players[0], "1 c3", 10.0)  # type: ignore[arg-type]
+    assert s.deadline() == 70.0
+    s.tick(70.0)
+    assert s.outcome == Outcome(Side.FIRST, Termination.IDLE)
+    assert black.lines[-1] == "392 White disconnected, black wins" and black.closed and white.closed
+    assert isinstance(events[-1], GameOver) and events[-1].record.termination is Termination.IDLE
+
+
+def test_zero_disables_the_bounds() -> None:
+    s, _ = session(seat_timeout=0, idle_timeout=0)
+    s.join(FakePeer(), 0.0)
+    assert s.deadline() is None
+    seat_both(s, 0.0)
+    assert s.deadline() is None
+
+
+def test_the_random_side_comes_from_the_injected_rng() -> None:
+    chosen = set()
+    for seed in range(8):
+        s = Session(Settings(P.AWARI), get_engine("awari"), rng=random.Random(seed), now=0.0)
+        s.receive(s.join(FakePeer(), 0.0), "0.9.1 player ?", 0.0)
+        chosen.add(next(i for i, p in enumerate(s.players) if p is not None))
+    assert chosen == {0, 1}

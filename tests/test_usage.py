@@ -1,0 +1,61 @@
+"""Usage errors of every ``referee`` subcommand: one line on stderr, exit status 2,
+no traceback, found at start-up (before anything listens or connects)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from impl import cli
+
+BAD = [
+    ["serve", "awari", "--time", "nan"],
+    ["serve", "awari", "--time", "inf"],
+    ["serve", "awari", "--time", "0"],
+    ["serve", "awari", "--time", "1", "2", "3"],
+    ["serve", "awari", "--max-observers", "-1"],
+    ["serve", "awari", "--port", "99999"],
+    ["serve", "awari", "--port", "-5"],
+    ["serve", "awari", "--server", "-1"],
+    ["serve", "gothello", "--server", "40000"],
+    ["serve", "awari", "--seat-timeout", "-1"],
+    ["serve", "awari", "--idle-timeout", "nan"],
+    ["serve", "awari", "--line-timeout", "x"],
+    ["player", "random", "gothello", "--side", "south"],
+    ["player", "search", "awari", "--budget", "0"],
+    ["player", "search", "awari", "--depth", "0"],
+    ["client", "gothello", "--side", "south"],
+    ["client", "gothello", "--port", "99999"],
+    ["play", "--time", "-3"],
+    ["play", "--game", "awari", "--side", "black"],
+    ["match", "random", "random", "--game", "awari", "--games", "0"],
+    ["match", "random", "no-such-program-here {port}", "--game", "awari"],
+]
+
+
+def _status(argv: list[str]) -> int:
+    try:
+        return cli.main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        assert isinstance(exc.code, int)
+        return exc.code
+
+
+@pytest.mark.parametrize("argv", BAD, ids=[" ".join(a) for a in BAD])
+def test_a_usage_error_is_one_line_and_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert _status(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("referee ") and "Traceback" not in err, err
+
+
+def test_an_unwritable_record_directory_is_found_early(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert _status(["serve", "awari", "--record", str(blocker / "records")]) == 2
+    assert "cannot write records" in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _status(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("referee ")
