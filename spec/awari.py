@@ -1,7 +1,7 @@
 """Executable specification of Awari: section 1 of *A Networked Awari Referee:
-Specification* (Bart Massey, 2000; seed 000), schema by schema, in the paper's order.
+Specification* (Bart Massey, 2000), schema by schema, in the paper's order.
 
-Read it beside the paper (or ../shared/notes/z-schemas.md §1.1).  Each definition
+Read it beside the paper (or docs/z-schemas.md §1, the schemas as we read them).  Each definition
 carries the paper's name and quotes its Z in the docstring.
 
 Representation
@@ -20,8 +20,9 @@ Representation
 Literal and corrected readings
   Where a schema as written is wrong, partial or nondeterministic, the literal
   reading is kept under the suffix ``_literal`` and the unsuffixed name is the
-  corrected schema that the referee uses.  Every difference is an erratum in
-  proofs/ERRATA.md (A1 … A18) with a witness test in tests/test_errata_awari.py.
+  corrected schema that the referee uses.  Every difference is an erratum registered
+  in spec/errata.py and argued in proofs/ERRATA.md, with a witness test in
+  tests/test_errata_awari.py.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ class AwariBoard:
     The schema's predicate is ``AwariBoard_invariant``: every operation requires it
     of its before-state and ensures it of its after-state.  (It is not a class
     invariant: crosshair decides contracts on pure functions over tuples and runs
-    away on classes with invariants — ../shared/notes/toolchain.md.)
+    away on classes with invariants — docs/toolchain.md.)
     """
 
     board: BOARD

@@ -1,7 +1,7 @@
 """Executable specification of Gothello: section 1 of *A Networked Gothello Referee:
-Specification* (Bart Massey, 2003; seed 001), schema by schema, in the paper's order.
+Specification* (Bart Massey, 2003), schema by schema, in the paper's order.
 
-Read it beside the paper (or ../shared/notes/z-schemas.md §1.2).  Each definition
+Read it beside the paper (or docs/z-schemas.md §2, the schemas as we read them).  Each definition
 carries the paper's name and quotes its Z in the docstring.
 
 Representation
@@ -20,8 +20,8 @@ Representation
 Literal and corrected readings
   The literal reading of a schema keeps the paper's name with the suffix
   ``_literal``; the unsuffixed name is the corrected schema that the referee uses.
-  Every difference is an erratum in proofs/ERRATA.md (G1 … G11) with a witness
-  test in tests/test_errata_gothello.py.
+  Every difference is an erratum registered in spec/errata.py and argued in
+  proofs/ERRATA.md, with a witness test in tests/test_errata_gothello.py.
 """
 
 from __future__ import annotations
