@@ -1,7 +1,7 @@
 """Executable specification of Awari: section 1 of *A Networked Awari Referee:
-Specification* (Bart Massey, 2000; seed 000), schema by schema, in the paper's order.
+Specification* (Bart Massey, 2000), schema by schema, in the paper's order.
 
-Read it beside the paper (or ../shared/notes/z-schemas.md §1.1).  Each definition
+Read it beside the paper (or docs/z-schemas.md §1, the schemas as we read them).  Each definition
 carries the paper's name and quotes its Z in the docstring.
 
 Representation
@@ -20,8 +20,9 @@ Representation
 Literal and corrected readings
   Where a schema as written is wrong, partial or nondeterministic, the literal
   reading is kept under the suffix ``_literal`` and the unsuffixed name is the
-  corrected schema that the referee uses.  Every difference is an erratum in
-  proofs/ERRATA.md (A1 … A18) with a witness test in tests/test_errata_awari.py.
+  corrected schema that the referee uses.  Every difference is an erratum registered
+  in spec/errata.py and argued in proofs/ERRATA.md, with a witness test in
+  tests/test_errata_awari.py.
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ class AwariBoard:
     The schema's predicate is ``AwariBoard_invariant``: every operation requires it
     of its before-state and ensures it of its after-state.  (It is not a class
     invariant: crosshair decides contracts on pure functions over tuples and runs
-    away on classes with invariants — ../shared/notes/toolchain.md.)
+    away on classes with invariants — docs/toolchain.md.)
     """
 
     board: BOARD
@@ -769,11 +770,6 @@ def forfeited_literal(g: AwariGame, move: PIT) -> SCORE:
     return tuple(captured.score[p] + Σ(dres(side(opponent(p)), graph(captured.board))) for p in PLAYER)
 
 
-def holds_iff(pre: Callable[[AwariGame, PIT], bool]) -> Callable[[AwariGame, PIT, Outcome | None], bool]:
-    """The contract "the disjunct holds exactly when ``pre`` does"."""
-    return lambda g, move, result: (result is not None) == pre(g, move)
-
-
 def positions_recorded(g: AwariGame, o: Outcome | None) -> bool:
     """AwariMove:  positions' = positions ∪ {θAwariBoard}"""
     return o is None or o.after.positions == g.positions | {θAwariBoard(g)}
@@ -801,7 +797,7 @@ def board_emptied(o: Outcome | None) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_WinMargin), "pre WinMargin")
+@ensure(lambda g, move, result: (result is not None) == pre_WinMargin(g, move), "pre WinMargin")
 @ensure(lambda g, result: result is None or result.after.score == g.score, "score' = score")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
@@ -829,7 +825,7 @@ def _no_move_pre(g: AwariGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_NoMove), "pre NoMove")
+@ensure(lambda g, move, result: (result is not None) == pre_NoMove(g, move), "pre NoMove")
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
@@ -854,7 +850,7 @@ def NoMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_NormalMove_literal), "pre NormalMove, as written")
+@ensure(lambda g, move, result: (result is not None) == pre_NormalMove_literal(g, move), "pre NormalMove, as written")
 @ensure(lambda g, move, result: result is None or literal_sow_capture(g, move, result), "Sow ⨟ Capture")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result is None or result.result == not_done, "result = not_done")
@@ -882,7 +878,7 @@ def NormalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GrandSlam_literal), "pre GrandSlam, as written")
+@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam_literal(g, move), "pre GrandSlam, as written")
 @ensure(lambda g, move, result: result is None or result.after.score == forfeited_literal(g, move), "… ⨟ ForfeitStones")
 @ensure(lambda result: board_emptied(result), "board' forced empty by AwariBoard'")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
@@ -931,7 +927,7 @@ def normal_move_binding(move: PIT) -> BOARD:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_IllegalMove_literal), "pre IllegalMove, as written")
+@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove_literal(g, move), "pre IllegalMove, as written")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
 def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
@@ -1009,7 +1005,7 @@ def _cannot_feed_pre(g: AwariGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_WinMargin), "pre WinMargin")
+@ensure(lambda g, move, result: (result is not None) == pre_WinMargin(g, move), "pre WinMargin")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(
     lambda g, result: (
@@ -1032,7 +1028,7 @@ def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_NoMove), "pre NoMove")
+@ensure(lambda g, move, result: (result is not None) == pre_NoMove(g, move), "pre NoMove")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
@@ -1050,7 +1046,7 @@ def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_CannotFeed), "pre CannotFeed")
+@ensure(lambda g, move, result: (result is not None) == pre_CannotFeed(g, move), "pre CannotFeed")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
@@ -1075,7 +1071,7 @@ def CannotFeed(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_IllegalMove), "pre IllegalMove")
+@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove(g, move), "pre IllegalMove")
 @ensure(lambda g, result: result is None or result.after.state() == g, "ΞAwariGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
 def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
@@ -1097,7 +1093,7 @@ def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GrandSlam), "pre GrandSlam")
+@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam(g, move), "pre GrandSlam")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(
     lambda g, move, result: result is None or result.after.score == forfeited(g, move), "Sow ⨟ Capture ⨟ ForfeitStones"
@@ -1134,7 +1130,7 @@ def Status(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_NormalMove), "pre NormalMove")
+@ensure(lambda g, move, result: (result is not None) == pre_NormalMove(g, move), "pre NormalMove")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, move, result: result is None or normal_move_then_status(g, move, result), "NormalMove ⨟ Status")
 def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:

@@ -1,7 +1,7 @@
 """Executable specification of Gothello: section 1 of *A Networked Gothello Referee:
-Specification* (Bart Massey, 2003; seed 001), schema by schema, in the paper's order.
+Specification* (Bart Massey, 2003), schema by schema, in the paper's order.
 
-Read it beside the paper (or ../shared/notes/z-schemas.md §1.2).  Each definition
+Read it beside the paper (or docs/z-schemas.md §2, the schemas as we read them).  Each definition
 carries the paper's name and quotes its Z in the docstring.
 
 Representation
@@ -20,8 +20,8 @@ Representation
 Literal and corrected readings
   The literal reading of a schema keeps the paper's name with the suffix
   ``_literal``; the unsuffixed name is the corrected schema that the referee uses.
-  Every difference is an erratum in proofs/ERRATA.md (G1 … G11) with a witness
-  test in tests/test_errata_gothello.py.
+  Every difference is an erratum registered in spec/errata.py and argued in
+  proofs/ERRATA.md, with a witness test in tests/test_errata_gothello.py.
 """
 
 from __future__ import annotations
@@ -444,11 +444,6 @@ def pre_GothelloGameOver(g: GothelloGame, move_: MOVE) -> bool:
     return not ended(g) and move_ == pass_ and g.history != () and g.history[0] == pass_
 
 
-def holds_iff(pre: Callable[[GothelloGame, MOVE], bool]) -> Callable[[GothelloGame, MOVE, Outcome | None], bool]:
-    """The contract "the disjunct holds exactly when ``pre`` does"."""
-    return lambda g, move_, result: (result is not None) == pre(g, move_)
-
-
 def xi_game(g: GothelloGame, o: Outcome | None) -> bool:
     """ΞGothelloGame:  θGothelloGame' = θGothelloGame"""
     return o is None or o.after == g
@@ -487,7 +482,7 @@ def moved_board(g: GothelloGame, move_: MOVE, o: Outcome) -> bool:
 
 @require(lambda g: _is_game(g))
 @ensure(
-    holds_iff(lambda g, move_: placed_on(move_, g, blank_=False) is not None),
+    lambda g, move_, result: (result is not None) == (placed_on(move_, g, blank_=False) is not None),
     "∃ s : SQUARE • move? = move s ∧ board s ≠ blank",
 )
 @ensure(
@@ -514,7 +509,9 @@ def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome
 
 @require(lambda g: _is_game(g))
 @ensure(
-    holds_iff(lambda g, move_: isinstance(move_, move) and cboard_liberties(g, move_.square, liberties_literal) == 0),
+    lambda g, move_, result: (
+        (result is not None) == (isinstance(move_, move) and cboard_liberties(g, move_.square, liberties_literal) == 0)
+    ),
     "∃ s : SQUARE; cboard : BOARD • move? = move s ∧ cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) = 0",
 )
 @ensure(
@@ -658,7 +655,7 @@ def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(
-    holds_iff(lambda g, move_: move_ == pass_ and (g.history == () or g.history[0] == pass_)),
+    lambda g, move_, result: (result is not None) == (move_ == pass_ and (g.history == () or g.history[0] == pass_)),
     "move? = pass;  history 1 = pass  (or undefined, on ⟨⟩: G7)",
 )
 @ensure(
@@ -717,7 +714,7 @@ def game_over(g: GothelloGame) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloEnded), "pre GothelloEnded")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloEnded(g, move_), "pre GothelloEnded")
 @ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
 @ensure(lambda result: counted(result), "result! = the stone count's verdict")
 def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
@@ -735,7 +732,10 @@ def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloIllegalMoveNonblank), "pre GothelloIllegalMoveNonblank")
+@ensure(
+    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveNonblank(g, move_),
+    "pre GothelloIllegalMoveNonblank",
+)
 @ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
@@ -747,7 +747,10 @@ def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloIllegalMoveBlocked), "pre GothelloIllegalMoveBlocked")
+@ensure(
+    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveBlocked(g, move_),
+    "pre GothelloIllegalMoveBlocked",
+)
 @ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
 def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
@@ -818,7 +821,7 @@ def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloMove), "pre GothelloMove")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloMove(g, move_), "pre GothelloMove")
 @ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
 @ensure(lambda g, move_, result: result is None or moved_board(g, move_, result), "board' = cboard ⊕ (captures s)")
 @ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
@@ -842,7 +845,7 @@ def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloPass), "pre GothelloPass")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloPass(g, move_), "pre GothelloPass")
 @ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
 @ensure(lambda g, result: result is None or result.after.board == g.board, "board' = board")
 @ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
@@ -859,7 +862,7 @@ def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(holds_iff(pre_GothelloGameOver), "pre GothelloGameOver")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloGameOver(g, move_), "pre GothelloGameOver")
 @ensure(
     lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
     "ΞGothelloPosition",

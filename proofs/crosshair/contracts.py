@@ -34,7 +34,17 @@ CANARY = {
 DIRECT_Z = [f"spec.z.{f}" for f in ("image", "inverse", "dres", "ndres", "override", "sigma", "apply")]
 DIRECT_AWARI = [
     f"spec.awari.{f}"
-    for f in ("opponent", "InitAwariBoard", "Sow", "Capture_literal", "Capture", "ClaimStones", "ForfeitStones")
+    for f in (
+        "opponent",
+        "InitAwariBoard",
+        "side",
+        "next_skip",
+        "Sow",
+        "Capture_literal",
+        "Capture",
+        "ClaimStones",
+        "ForfeitStones",
+    )
 ]
 DIRECT_AWARI_GAME = [
     f"spec.awari.{f}"
@@ -94,6 +104,10 @@ WRAPPED_GOTHELLO = [
         "liberties",
         "liberties_literal",
         "capture_at",
+        "captures",
+        "GothelloMove_literal",
+        "GothelloPass_literal",
+        "GothelloGameOver_literal",
         "GothelloEnded",
         "GothelloIllegalMoveNonblank",
         "GothelloIllegalMoveBlocked",

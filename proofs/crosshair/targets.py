@@ -402,3 +402,39 @@ def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ..
 def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     """referee raises SpecError unless exactly one disjunct holds."""
     return _turn_check(G.referee, cells, white, history, action)
+
+
+# ─── Added with the schemas' contracts (spec/README.md, "Contracts") ───────────
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
+    to_move = G.PLAYER.white if white else G.PLAYER.black
+    return _checked(G.captures, cboard=_board(cells), to_move=to_move, s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloMove_literal, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloPass_literal, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloGameOver_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloGameOver_literal, cells, white, history, action)
