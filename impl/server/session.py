@@ -34,7 +34,7 @@ from impl.game import Outcome, Side, Termination
 from spec import result as R
 
 from .clock import Clocks
-from .records import GameRecord, event
+from .records import GameRecord, enabled, event
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
 T = TypeVar("T")
@@ -475,7 +475,8 @@ class Session:
         self.state = after
         self.plies.append(f"{P.serial_text(serial, side)} {text}")
         self.refused = False
-        self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
+        if enabled(DEBUG):
+            self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
         left = self._stop_clock()
         if left is not None:
             self.clock_readings.append(left)
@@ -657,7 +658,8 @@ class Session:
     def _reject(self, ent: Entity, code: int, text: str) -> None:
         """A 19x/29x refusal; the connection continues unless it keeps being refused."""
         ent.rejected += 1
-        self._log(DEBUG, "refused", conn=ent.number, code=code, reason=text)
+        if enabled(DEBUG):
+            self._log(DEBUG, "refused", conn=ent.number, code=code, reason=text)
         self._send(ent, P.Refused(code, text))
         if ent.rejected >= self.limits.max_rejected:
             self._log(WARNING, "too_many_rejections", conn=ent.number, peer=ent.peer.address)
