@@ -299,18 +299,20 @@ class Session:
     def deadline(self) -> float | None:
         """The latest time at which ``tick`` must next be called; None: only when
         another input arrives."""
-        times: list[float] = []
         if self.over:
             return None
-        if self.limits.seat_timeout > 0:
-            times += [e.joined + self.limits.seat_timeout for e in self.entities if e.conn is Conn.NEW]
-        if self.started is not None and self.clocks is not None:
-            flag = self.clocks.deadline()
-            if flag is not None:
-                times.append(flag)
-        elif self.started is not None and self.limits.idle_timeout > 0:
-            times.append(self._waiting_since + self.limits.idle_timeout)
-        return min(times, default=None)
+        best: float | None = None
+        if self.started is not None:
+            if self.clocks is not None:
+                best = self.clocks.deadline()
+            elif self.limits.idle_timeout > 0:
+                best = self._waiting_since + self.limits.idle_timeout
+        seat = self.limits.seat_timeout
+        if seat > 0:
+            for ent in self.entities:
+                if ent.conn is Conn.NEW and (best is None or ent.joined + seat < best):
+                    best = ent.joined + seat
+        return best
 
     def shutdown(self, now: float) -> None:
         """The server is stopping: a game in progress is aborted with 399 to everyone
