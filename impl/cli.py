@@ -12,8 +12,11 @@ import argparse
 import importlib
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
 
 COMMAND_MODULES: list[str] = [
     "impl.server.cli",  # referee serve
@@ -38,57 +41,43 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def seconds(text: str) -> float:
-    """A finite, positive number of seconds."""
-    value = _float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
-
-
-def bound(text: str) -> float:
-    """A finite number of seconds >= 0 (0: no bound)."""
-    value = _float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
-    return value
+def _check(ok: bool, text: str, what: str) -> None:
+    if not ok:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
 
 
 def _float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        value = math.nan
+    _check(math.isfinite(value), text, "a finite number")
     return value
 
 
-def count(text: str) -> int:
-    """A whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is negative")
-    return value
+def _int(text: str) -> int:
+    _check(text.strip().lstrip("+-").isdigit(), text, "a whole number")
+    return int(text)
 
 
-def positive(text: str) -> int:
-    """A whole number >= 1."""
-    value = count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not at least 1")
-    return value
+def _valid(convert: Callable[[str], N], ok: Callable[[N], bool], what: str) -> Callable[[str], N]:
+    """An argparse type: ``convert``, then refuse what is not ``ok`` as not ``what``."""
+
+    def check(text: str) -> N:
+        value = convert(text)
+        _check(ok(value), text, what)
+        return value
+
+    check.__name__ = what  # argparse names the type in its messages
+    return check
 
 
-def port(text: str) -> int:
-    """A TCP port, 0–65535."""
-    value = count(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0-65535)")
-    return value
+seconds = _valid(_float, lambda v: v > 0, "a positive number of seconds")
+bound = _valid(_float, lambda v: v >= 0, "a number of seconds >= 0")
+"""A bound in seconds; 0: no bound."""
+count = _valid(_int, lambda v: v >= 0, "a whole number >= 0")
+positive = _valid(_int, lambda v: v >= 1, "a whole number >= 1")
+port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 
 def package_version() -> str:

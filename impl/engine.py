@@ -120,15 +120,18 @@ GameState: TypeAlias = Any
 """A state of a ``GameEngine`` (see there)."""
 
 
+_SIDES = (Side.FIRST, Side.SECOND)
+
+
 def side_to_move(engine: GameEngine, state: GameState) -> Side:
     """The side whose turn it is."""
-    return Side(engine.players.index(engine.to_move(state)))
+    return _SIDES[engine.players.index(engine.to_move(state))]
 
 
 def winner(engine: GameEngine, result: Result[Any]) -> Side | None:
     """The winning side of a final result, None for a draw."""
     assert isinstance(result, R.win) or result == R.draw, result
-    return Side(engine.players.index(result.player)) if isinstance(result, R.win) else None
+    return _SIDES[engine.players.index(result.player)] if isinstance(result, R.win) else None
 
 
 GAMES = ("awari", "gothello")

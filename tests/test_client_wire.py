@@ -1,4 +1,4 @@
-"""The client library's wire (impl/client/wire.py) line by line, and its errors
+"""The client library's wire (impl/protocol.py, as the client reads it) line by line, and its errors
 against scripted fake servers: what our own server never sends."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from .netclient import Client, run, seat, seat_players, serving
+from .netclient import Client, play_moves, run, seat, seat_players, serving
 
 
 def test_a_repeated_seat_request_is_refused_in_words() -> None:
@@ -37,10 +37,7 @@ def test_a_half_closed_player_gets_the_39x() -> None:
     async def scenario() -> None:
         async with serving("gothello") as server:
             black, white = await seat_players(server.port, "gothello")
-            await black.send("1 c3")
-            await black.expect(200)
-            await black.expect(311)
-            await white.expect(311)
+            await play_moves((black, white), ["c3"])
             white.writer.write_eof()
             assert await white.expect(392) == "392 White disconnected, black wins"
             assert await white.eof()

@@ -10,7 +10,18 @@ from collections.abc import Sequence
 from impl import protocol as P
 from impl.engines import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.server.session import Event, GameOver, GameStarted, Limits, PlyPlayed, Session, Settings
+from impl.server.session import (
+    TABLE,
+    Conn,
+    Event,
+    GameOver,
+    GameStarted,
+    Limits,
+    PlyPlayed,
+    Req,
+    Session,
+    Settings,
+)
 
 
 class FakePeer:
@@ -105,3 +116,13 @@ def test_the_random_side_comes_from_the_injected_rng() -> None:
         s.receive(s.join(FakePeer(), 0.0), "0.9.1 player ?", 0.0)
         chosen.add(next(i for i, p in enumerate(s.players) if p is not None))
     assert chosen == {0, 1}
+
+
+def test_the_table_answers_every_request_a_connection_can_make() -> None:
+    """A connection not seated sends seat requests; a seated one, actions."""
+    seat_kinds = {Req.BAD_LINE, Req.SEAT, Req.BAD_SEAT}
+    for conn in Conn:
+        if conn is Conn.DONE:
+            continue
+        kinds = seat_kinds if conn is Conn.NEW else set(Req) - {Req.SEAT, Req.BAD_SEAT}
+        assert {req for (c, req) in TABLE if c is conn} == kinds, conn

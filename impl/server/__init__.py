@@ -1,9 +1,11 @@
 """The referee server of both papers' section 2: see docs/protocol.md.
 
 Layers, outermost first: ``cli`` (the ``referee serve`` subcommand), ``server``
-(listening sockets, one game at a time per server number), ``net`` (line framing
-and bounded output), ``session`` (one game's state machine, through the Engine
-interface), ``protocol`` (the wire vocabulary), ``clock`` and ``records``.
+(listening sockets, one game at a time per server number, the timer and the record
+files: the adapter around the session), ``net`` (line framing, fair reading and
+bounded output), ``session`` (one game's state machine, sans I/O, through the
+Engine interface; its events are the place to listen to a game), ``clock`` and
+``records``.  The lines themselves are impl/protocol.py's, shared with the client.
 """
 
 from .server import GameServer, ServerConfig, default_port, serve

@@ -23,6 +23,13 @@ DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERV
 """gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
 
 
+TIMEOUTS = (
+    ("--seat-timeout", Limits.seat_timeout, "a connection must take a seat within SECS"),
+    ("--idle-timeout", Limits.idle_timeout, "without --time, a player to move that sends nothing for SECS loses"),
+    ("--line-timeout", NetLimits.line_timeout, "a request line must be completed within SECS"),
+)
+
+
 def add_command(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "serve",
@@ -51,28 +58,9 @@ def add_command(subparsers: Any) -> None:
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
     p.add_argument("--max-observers", type=count, default=Limits.max_observers, metavar="K")
-    p.add_argument(
-        "--seat-timeout",
-        type=bound,
-        default=Limits.seat_timeout,
-        metavar="SECS",
-        help=f"a connection must take a seat within SECS (default {Limits.seat_timeout:g}; 0: no bound)",
-    )
-    p.add_argument(
-        "--idle-timeout",
-        type=bound,
-        default=Limits.idle_timeout,
-        metavar="SECS",
-        help="without --time, a player to move that sends nothing for SECS loses "
-        f"(default {Limits.idle_timeout:g}; 0: no bound)",
-    )
-    p.add_argument(
-        "--line-timeout",
-        type=bound,
-        default=NetLimits.line_timeout,
-        metavar="SECS",
-        help=f"a request line must be completed within SECS (default {NetLimits.line_timeout:g}; 0: no bound)",
-    )
+    for option, default, what in TIMEOUTS:
+        help = f"{what} (default {default:g}; 0: none)"
+        p.add_argument(option, type=bound, default=default, metavar="SECS", help=help)
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
     p.set_defaults(run=run)

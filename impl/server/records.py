@@ -15,7 +15,6 @@ from impl.game import Termination
 from impl.protocol import quote_name
 
 LOGGER = "referee"
-logging.getLogger(LOGGER).addHandler(logging.NullHandler())  # silent unless set up (serve): no stray lines
 
 
 class JsonLines(logging.Formatter):
@@ -39,11 +38,19 @@ def setup_logging(level: str = "info", stream: TextIO | None = None) -> logging.
     return logger
 
 
+_LOGGER = logging.getLogger(LOGGER)
+_LOGGER.addHandler(logging.NullHandler())  # silent unless set up (serve): no stray lines on stderr
+
+
+def enabled(level: int) -> bool:
+    """Whether an event of ``level`` would be logged (to skip building its fields)."""
+    return _LOGGER.isEnabledFor(level)
+
+
 def event(level: int, what: str, **fields: Any) -> None:
     """Log one event with its fields."""
-    logger = logging.getLogger(LOGGER)
-    if logger.isEnabledFor(level):
-        logger.log(level, what, extra={"fields": fields})
+    if _LOGGER.isEnabledFor(level):
+        _LOGGER.log(level, what, extra={"fields": fields})
 
 
 def utc(timestamp: float) -> str:

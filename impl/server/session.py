@@ -34,7 +34,7 @@ from impl.game import Outcome, Side, Termination
 from spec import result as R
 
 from .clock import Clocks
-from .records import GameRecord, event
+from .records import GameRecord, enabled, event
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
 T = TypeVar("T")
@@ -299,18 +299,20 @@ class Session:
     def deadline(self) -> float | None:
         """The latest time at which ``tick`` must next be called; None: only when
         another input arrives."""
-        times: list[float] = []
         if self.over:
             return None
-        if self.limits.seat_timeout > 0:
-            times += [e.joined + self.limits.seat_timeout for e in self.entities if e.conn is Conn.NEW]
-        if self.started is not None and self.clocks is not None:
-            flag = self.clocks.deadline()
-            if flag is not None:
-                times.append(flag)
-        elif self.started is not None and self.limits.idle_timeout > 0:
-            times.append(self._waiting_since + self.limits.idle_timeout)
-        return min(times, default=None)
+        best: float | None = None
+        if self.started is not None:
+            if self.clocks is not None:
+                best = self.clocks.deadline()
+            elif self.limits.idle_timeout > 0:
+                best = self._waiting_since + self.limits.idle_timeout
+        seat = self.limits.seat_timeout
+        if seat > 0:
+            for ent in self.entities:
+                if ent.conn is Conn.NEW and (best is None or ent.joined + seat < best):
+                    best = ent.joined + seat
+        return best
 
     def shutdown(self, now: float) -> None:
         """The server is stopping: a game in progress is aborted with 399 to everyone
@@ -475,7 +477,8 @@ class Session:
         self.state = after
         self.plies.append(f"{P.serial_text(serial, side)} {text}")
         self.refused = False
-        self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
+        if enabled(DEBUG):
+            self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
         left = self._stop_clock()
         if left is not None:
             self.clock_readings.append(left)
@@ -657,7 +660,8 @@ class Session:
     def _reject(self, ent: Entity, code: int, text: str) -> None:
         """A 19x/29x refusal; the connection continues unless it keeps being refused."""
         ent.rejected += 1
-        self._log(DEBUG, "refused", conn=ent.number, code=code, reason=text)
+        if enabled(DEBUG):
+            self._log(DEBUG, "refused", conn=ent.number, code=code, reason=text)
         self._send(ent, P.Refused(code, text))
         if ent.rejected >= self.limits.max_rejected:
             self._log(WARNING, "too_many_rejections", conn=ent.number, peer=ent.peer.address)
