@@ -6,7 +6,8 @@ legal moves and the same verdict on whether the game is over.
 Scopes:
   awari     every board with at most K stones on it, every score split of the other
             48 − K stones, both sides to move, positions ∅ and {θ}, and for each
-            sowing {P'}, P' the position it leads to (so that it repeats one);
+            sowing {P'}, P' the position it leads to (so that it repeats one); then
+            targeted boards with one pit of 11, 12, 17 or 22 stones (laps: ``lap_boards``);
   gothello  every state reachable from the initial one within P accepted actions
             (illegal attempts change nothing), every action from each.
 
@@ -81,6 +82,42 @@ def awari_work(stones: int) -> Iterator[A.BOARD]:
         yield from boards(k)
 
 
+LAPS = (11, 12, 17, 22)
+"""Pit sizes that sow a whole lap (11), skip the origin (12), feed every opposing pit
+twice so that the capture may take all it fed (17), and go round twice (22)."""
+
+
+def lap_boards() -> Iterator[A.BOARD]:
+    """Targeted boards beyond the small scope: one pit of each LAPS size, alone, with one
+    more stone in another pit of the same row, or with one stone at either end of the
+    other row."""
+    for j in range(12):
+        row = range(6 * (j // 6), 6 * (j // 6) + 6)
+        other = range(6 - 6 * (j // 6), 12 - 6 * (j // 6))
+        for n in LAPS:
+            extras: list[int | None] = [None, *(q for q in row if q != j), other[0], other[-1]]
+            for q in extras:
+                yield tuple(n if p == j else int(p == q) for p in range(12))
+
+
+def awari_lap_board(board: A.BOARD) -> tuple[int, list[Difference]]:
+    """One lap board: two score splits (even, and north one short of 25), both sides,
+    positions ∅, {θ} and each {P'}."""
+    spec, impl = get_engine("awari", "spec"), get_engine("awari", "impl")
+    actions = tuple(A.PIT)
+    left = 48 - sum(board)
+    cases, diffs = 0, []
+    for north in sorted({left // 2, min(24, left)}):
+        for to_move in A.PLAYER:
+            g = A.AwariGame(board, (north, left - north), to_move, frozenset())
+            sets = [frozenset(), frozenset({A.θAwariBoard(g)})]
+            sets += [frozenset({p}) for m in A.side(to_move) if (p := successor(g, m)) is not None]
+            for positions in sets:
+                diffs += compare(spec, impl, A.AwariGame(board, g.score, to_move, positions), actions)
+                cases += len(actions)
+    return cases, diffs
+
+
 # ─── Gothello ─────────────────────────────────────────────────────────────────
 
 GOTHELLO_ACTIONS: tuple[G.MOVE, ...] = (*(G.move(s) for s in sorted(G.SQUARES)), G.pass_)
@@ -133,6 +170,14 @@ def main(argv: list[str] | None = None) -> int:
         for n, d in pool.imap_unordered(task, work, chunksize=8):
             cases += n
             diffs += d
+        if args.game == "awari":
+            laps = list(lap_boards())
+            lap_cases = 0
+            for n, d in pool.imap_unordered(awari_lap_board, laps, chunksize=8):
+                lap_cases += n
+                diffs += d
+            print(f"  and {len(laps)} boards with a pit of {'/'.join(map(str, LAPS))} stones: {lap_cases} cases")
+            cases += lap_cases
     for d in diffs[:10]:
         print("DIFFERENCE:", d)
     print(f"  {cases} (state, action) cases, {len(diffs)} differences, {time.perf_counter() - start:.1f} s")
