@@ -202,6 +202,8 @@ class Kind(Enum):
     DRAW_ACCEPT = "draw"
     DRAW_REFUSE = "nodraw"
 
+    __hash__ = object.__hash__  # members are singletons: the C identity hash is cheaper than Enum's
+
 
 @dataclass(frozen=True)
 class Action:

@@ -88,6 +88,8 @@ class Conn(Enum):
     DONE = "done"
     """Gone: its lines are ignored."""
 
+    __hash__ = object.__hash__  # members are singletons: the C identity hash keeps TABLE lookups cheap
+
 
 class Req(Enum):
     """What a request line is, in the connection's state."""
@@ -101,6 +103,8 @@ class Req(Enum):
     DRAW_ANSWER = "draw/nodraw"
     GARBLED = "garbled"
     SEAT_AGAIN = "seat again"
+
+    __hash__ = object.__hash__
 
 
 @dataclass(eq=False)
