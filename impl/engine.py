@@ -38,7 +38,7 @@ class Engine(Protocol[S, A, P, G]):
     """``"awari"`` or ``"gothello"``."""
 
     kind: str
-    """``"spec"`` or ``"impl"``: which rules stand behind this engine."""
+    """``"spec"``, ``"impl"``, or ``"checked"`` (both side by side: impl/checked_engine.py)."""
 
     players: tuple[P, P]
     """The two players, the one who moves first first: (south, north) or (black, white)."""
@@ -95,4 +95,4 @@ class Engine(Protocol[S, A, P, G]):
 
 
 GAMES = ("awari", "gothello")
-KINDS = ("spec", "impl")
+KINDS = ("spec", "impl", "checked")

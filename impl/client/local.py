@@ -15,7 +15,7 @@ from impl.server import protocol as P
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerSpec
-from impl.server.session import ConfigMessages, Limits, Settings
+from impl.server.session import ConfigMessages, Limits, OnDivergence, Settings
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class ServerOptions:
     max_observers: int = Limits.max_observers
     engine: str = "impl"
     record_dir: Path | None = None
+    on_divergence: OnDivergence = OnDivergence.CONTINUE
 
 
 class LocalServer:
@@ -89,7 +90,7 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
-        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits, o.record_dir)
+        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits, o.record_dir, o.on_divergence)
         spec = ServerSpec(settings, host="127.0.0.1", port=0, forever=o.forever, net=NetLimits(close_grace=1.0))
         return GameServer(spec, get_engine(o.game, o.engine))
 

@@ -14,7 +14,7 @@ from impl.engines import get_engine
 from . import protocol as P
 from .records import event, setup_logging
 from .server import GameServer, ServerSpec, serve
-from .session import ConfigMessages, Limits, Settings
+from .session import ConfigMessages, Limits, OnDivergence, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
 """gthd's client libraries require 351/352 right after 100/101 (PROTOCOL.md)."""
@@ -30,7 +30,19 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("game", choices=[*GAMES, "all"])
     p.add_argument("--server", type=int, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
     p.add_argument("--forever", action="store_true", help="host game after game instead of one game")
-    p.add_argument("--engine", choices=KINDS, help="rules engine (default impl, falling back to spec)")
+    p.add_argument(
+        "--engine",
+        choices=KINDS,
+        help="rules engine: impl (fast), spec (the executable Z) or checked (impl, checked move by move by the spec, "
+        "whose verdict is followed); default impl, falling back to spec",
+    )
+    p.add_argument(
+        "--on-divergence",
+        choices=[o.value for o in OnDivergence],
+        default=OnDivergence.CONTINUE.value,
+        help="checked engine: when impl and spec disagree, continue on the spec's verdict (default) or abort the game "
+        "with 399; either way it is logged and recorded",
+    )
     p.add_argument(
         "--time",
         type=float,
@@ -86,7 +98,13 @@ def build_servers(args: argparse.Namespace) -> list[GameServer]:
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
             settings = Settings(
-                P.VOCABULARIES[game], number, time, config, Limits(max_observers=args.max_observers), args.record
+                P.VOCABULARIES[game],
+                number,
+                time,
+                config,
+                Limits(max_observers=args.max_observers),
+                args.record,
+                OnDivergence(args.on_divergence),
             )
             spec = ServerSpec(settings, host=args.host, port=args.port, forever=args.forever)
             servers.append(GameServer(spec, engine))

@@ -65,6 +65,8 @@ class GameRecord:
     termination: str
     score: str
     plies: tuple[str, ...]
+    divergences: tuple[str, ...] | None = None
+    """Under the checked engine, what it found (a header line each), else None."""
 
     def text(self) -> str:
         """Header lines ``Key: value``, a blank line, then one ply per line."""
@@ -84,7 +86,15 @@ class GameRecord:
             f"Score: {self.score}",
             f"Plies: {len(self.plies)}",
         ]
+        if self.divergences is not None:
+            header.append(f"Divergences: {len(self.divergences)}")
+            header += [f"Divergence: {ascii_text(d)}" for d in self.divergences]
         return "\n".join([*header, "", *self.plies]) + "\n"
+
+
+def ascii_text(text: str) -> str:
+    """Records are ASCII: anything else backslash-escaped (an exception's text)."""
+    return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
 def quote(name: str) -> str:

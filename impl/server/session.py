@@ -20,6 +20,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
+from impl.checked_engine import divergences
 from spec import result as R
 
 from . import protocol as P
@@ -55,7 +56,7 @@ class State(Enum):
     DONE = "done"
 
 
-ABORTED = frozenset({"error", "shutdown"})
+ABORTED = frozenset({"error", "shutdown", "divergence"})
 """The terminations of a game ended by Session._aborted, without a result."""
 
 
@@ -71,6 +72,15 @@ class ConfigMessages(Enum):
     ALL = "all"
     OBSERVERS = "observers"
     NONE = "none"
+
+
+class OnDivergence(Enum):
+    """What a game does when the checked engine finds the fast engine and the spec
+    disagree (impl/checked_engine.py): it always follows the spec's verdict, logs
+    and records the divergence; ``abort`` also ends it with 399."""
+
+    CONTINUE = "continue"
+    ABORT = "abort"
 
 
 @dataclass(eq=False)
@@ -103,6 +113,7 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = field(default_factory=Limits)
     record_dir: Path | None = None
+    on_divergence: OnDivergence = OnDivergence.CONTINUE
 
 
 class Session:
@@ -136,6 +147,8 @@ class Session:
         self._ended_by_move = False
         self.outcome: tuple[int | None, str] | None = None
         """(winning side or None for a draw or an abort, termination) once over."""
+        self.divergences: list[str] = []
+        """What the checked engine found, ``<ply>: <divergence>``, for the record."""
 
     # ─── events ────────────────────────────────────────────────────────────────
 
@@ -243,7 +256,8 @@ class Session:
             self._begin_for(ent)
         names = tuple(p.name if p else "" for p in self.players)
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
-        self._start_clock(0, self.loop.time())
+        if not self._diverged(self.state, "initial"):
+            self._start_clock(0, self.loop.time())
 
     def _begin_for(self, ent: Entity) -> None:
         """34x (by the configured policy), the role (35x), and for an observer the
@@ -317,6 +331,8 @@ class Session:
             return
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
+        if self._diverged(after, f"{P.serial_text(serial, side)} {text}"):
+            return
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")
             return
@@ -433,6 +449,20 @@ class Session:
         self._end(1 - side, "time", [f"{P.FLAG_FELL[side]} {winner} wins by {loser} time expiring"], now)
         return True
 
+    def _diverged(self, state: Any, ply: str) -> bool:
+        """The divergences the checked engine attached to this step (the engine has
+        logged them): into the record; with ``--on-divergence abort`` the game ends
+        with 399 and True is returned."""
+        found = divergences(state)
+        if not found:
+            return False
+        self.divergences += [f"{ply}: {d}" for d in found]
+        if self.settings.on_divergence is OnDivergence.CONTINUE:
+            return False
+        self._log(logging.ERROR, "divergence_abort", ply=ply, found=len(found))
+        self._aborted("divergence", "the fast engine and the spec disagree")
+        return True
+
     # ─── the end ───────────────────────────────────────────────────────────────
 
     def _abort(self, why: str) -> None:
@@ -461,7 +491,15 @@ class Session:
         self.outcome = (winner, termination)
         self._broadcast(status)
         record = self._record(winner, termination)
-        self._log(INFO, "end", result=record.result, termination=termination, score=record.score, plies=len(self.plies))
+        self._log(
+            INFO,
+            "end",
+            result=record.result,
+            termination=termination,
+            score=record.score,
+            plies=len(self.plies),
+            **({"divergences": len(self.divergences)} if self.engine.kind == "checked" else {}),
+        )
         if self.settings.record_dir is not None:
             try:
                 path = write_record(self.settings.record_dir, record)
@@ -496,6 +534,7 @@ class Session:
             termination=termination,
             score=score,
             plies=tuple(self.plies),
+            divergences=tuple(self.divergences) if self.engine.kind == "checked" else None,
         )
 
     # ─── output ────────────────────────────────────────────────────────────────
