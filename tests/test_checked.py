@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 
-from impl import engines
+from impl import engines, perft
 from impl.checked_engine import CheckedEngine, Divergence, divergences
+from impl.cli import build_parser
 from impl.engine import GAMES
 from impl.engines import get_engine
+from impl.match import MatchOptions, PlayerSpec, run_match
 from impl.server import cli as server_cli
 from impl.server.records import JsonLines
 from impl.server.session import OnDivergence
@@ -89,6 +91,15 @@ def log() -> Iterator[Captured]:
     yield handler
     logger.removeHandler(handler)
     logger.setLevel(level)
+
+
+@pytest.fixture
+def logger_restored() -> Iterator[None]:
+    """perft sets up the ``referee`` logger for itself: put it back afterwards."""
+    logger = logging.getLogger("referee")
+    saved = (list(logger.handlers), logger.level, logger.propagate)
+    yield
+    logger.handlers[:], logger.level, logger.propagate = saved[0], saved[1], saved[2]
 
 
 def record_fields(directory: Path) -> tuple[dict[str, list[str]], list[str]]:
@@ -269,3 +280,32 @@ def test_the_state_notation_reads_back() -> None:
     assert format_state(gothello) == "b a2 w a1, white, history pass c3"
     assert parse_gothello(format_state(gothello)) == gothello
     assert format_state(get_engine("gothello", "spec").initial()) == "empty, black"
+
+
+# ─── the other commands that take --engine checked ─────────────────────────────
+
+
+def test_perft_checked_counts_and_reports_divergences(
+    capsys: pytest.CaptureFixture[str], logger_restored: None
+) -> None:
+    assert perft.main(["gothello", "2", "--engine", "checked"]) == 0
+    assert capsys.readouterr().out.splitlines()[::2] == ["perft(2) = 651", "divergences: 0"]
+
+
+def test_perft_checked_fails_on_a_planted_divergence(
+    capsys: pytest.CaptureFixture[str], planted: None, logger_restored: None
+) -> None:
+    assert perft.main(["awari", "2", "--engine", "checked"]) == 1
+    out = capsys.readouterr()
+    assert "perft(2) = 36" in out.out and "divergences: " in out.out  # the spec's count, the impl's mistakes counted
+    assert '"event":"divergence"' in out.err and '"action":"C"' in out.err
+
+
+def test_match_and_play_take_the_checked_engine() -> None:
+    specs = (PlayerSpec.parse("random --seed 1"), PlayerSpec.parse("random --seed 2"))
+    (outcome,) = run_match(specs, MatchOptions("gothello", 1, engine="checked"))
+    assert outcome.result is not None and outcome.result.termination == "move" and not outcome.error
+    args = build_parser().parse_args(["play", "--engine", "checked"])
+    assert args.engine == "checked"
+    args = build_parser().parse_args(["match", "random", "random", "--game", "awari", "--engine", "checked"])
+    assert (args.engine, args.on_divergence) == ("checked", "continue")
