@@ -2,6 +2,7 @@
 # make verify-deep  — the same with thorough budgets
 # make serve        — Awari and Gothello referee servers on their default ports
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
+#                     (serve and play take ENGINE=impl|spec|checked, default impl)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
@@ -51,14 +52,18 @@ verify-deep: lint typecheck
 proofs: $(STAMP)
 	$(PY) -m proofs.manifest --run full
 
+# The default engine is impl (falling back to spec): the checked engine's cost at 100
+# concurrent games rules it out as the default (README, "The checked engine").
+# ENGINE=checked (or spec) chooses another.
+ENGINE ?=
 serve: $(STAMP)
-	$(VENV)/bin/referee serve all --forever
+	$(VENV)/bin/referee serve all --forever $(if $(ENGINE),--engine $(ENGINE))
 
 # A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
 GAME ?= gothello
 play: $(STAMP)
 	$(VENV)/bin/referee play --game $(GAME) $(if $(SIDE),--side '$(SIDE)') $(if $(BUDGET),--budget $(BUDGET)) \
-		$(if $(TIME),--time $(TIME))
+		$(if $(TIME),--time $(TIME)) $(if $(ENGINE),--engine $(ENGINE))
 
 # Optional: compile the fast engines with mypyc (the pure-Python sources stay the fallback).
 mypyc: $(STAMP)

@@ -41,7 +41,7 @@ class Engine(Protocol[S, A, P]):
     """``"awari"`` or ``"gothello"``."""
 
     kind: str
-    """``"spec"`` or ``"impl"``: which rules stand behind this engine."""
+    """``"spec"``, ``"impl"``, or ``"checked"`` (both side by side: impl/checked_engine.py)."""
 
     players: tuple[P, P]
     """The two players, the first mover first: (south, north) or (black, white).
@@ -135,4 +135,4 @@ def winner(engine: GameEngine, result: Result[Any]) -> Side | None:
 
 
 GAMES = ("awari", "gothello")
-KINDS = ("spec", "impl")
+KINDS = ("spec", "impl", "checked")

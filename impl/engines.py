@@ -1,21 +1,43 @@
-"""Engine lookup by game and kind: ``get_engine("gothello", "impl")``."""
+"""Engine lookup by game and kind: ``get_engine("gothello", "impl")``.
+
+``FACTORIES`` holds how each (game, kind) of the two implementations is made; the
+kind ``checked`` is not a third implementation but the two composed
+(impl/checked_engine.py), so it follows whatever ``FACTORIES`` says for ``impl`` and
+``spec`` (the tests plant a deliberately wrong fast engine there)."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from functools import partial
 
 from .engine import GAMES, KINDS, GameEngine
 
 
-def get_engine(game: str, kind: str = "impl") -> GameEngine:
-    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl).  The
-    game is chosen at run time, hence the game-erased ``GameEngine``."""
-    if game not in GAMES or kind not in KINDS:
-        raise ValueError(f"unknown engine {game}/{kind}: games {GAMES}, kinds {KINDS}")
-    if kind == "spec":
-        from . import spec_engine
+def _spec(game: str) -> GameEngine:
+    from . import spec_engine
 
-        return spec_engine.SpecAwari() if game == "awari" else spec_engine.SpecGothello()
+    return spec_engine.SpecAwari() if game == "awari" else spec_engine.SpecGothello()
+
+
+def _impl(game: str) -> GameEngine:
     module = importlib.import_module(f"impl.{game}")
     engine: GameEngine = module.ImplAwari() if game == "awari" else module.ImplGothello()
     return engine
+
+
+FACTORIES: dict[tuple[str, str], Callable[[], GameEngine]] = {
+    (game, kind): partial(make, game) for game in GAMES for (kind, make) in (("spec", _spec), ("impl", _impl))
+}
+
+
+def get_engine(game: str, kind: str = "impl") -> GameEngine:
+    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl | checked).
+    The game is chosen at run time, hence the game-erased ``GameEngine``."""
+    if game not in GAMES or kind not in KINDS:
+        raise ValueError(f"unknown engine {game}/{kind}: games {GAMES}, kinds {KINDS}")
+    if kind == "checked":
+        from .checked_engine import CheckedEngine
+
+        return CheckedEngine(FACTORIES[game, "impl"](), FACTORIES[game, "spec"]())
+    return FACTORIES[game, kind]()

@@ -44,11 +44,14 @@ class Termination(StrEnum):
     """The referee failed (399); no result."""
     SHUTDOWN = "shutdown"
     """The server stopped during the game (399); no result."""
+    DIVERGENCE = "divergence"
+    """The checked engine found the fast engine and the spec disagreeing, and the
+    server was told to abort on that (``--on-divergence abort``, 399); no result."""
 
     @property
     def aborted(self) -> bool:
         """Ended without a result."""
-        return self in (Termination.ERROR, Termination.SHUTDOWN)
+        return self in (Termination.ERROR, Termination.SHUTDOWN, Termination.DIVERGENCE)
 
 
 _HOW = {
@@ -79,5 +82,7 @@ class Outcome:
             return "aborted (the referee failed)"
         if self.termination is Termination.SHUTDOWN:
             return "aborted (the server stopped)"
+        if self.termination is Termination.DIVERGENCE:
+            return "aborted (the fast engine and the spec disagreed)"
         how = _HOW.get(self.termination, f"by {self.termination.value}")
         return f"draw {how}" if self.winner is None else f"{sides[self.winner]} wins {how}"

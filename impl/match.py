@@ -41,8 +41,10 @@ from typing import Any, TextIO
 from impl.cli import UsageError, positive, seconds
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
+from impl.engine import KINDS
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
+from impl.server.session import OnDivergence
 
 HOST = "127.0.0.1"
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
@@ -105,6 +107,9 @@ class MatchOptions:
     """Seconds a game may take before its players are killed and it is aborted."""
     logs: Path | None = None
     jobs: int = 1
+    engine: str = "impl"
+    """The referee's rules engine: impl, spec or checked (impl/engines.py)."""
+    on_divergence: OnDivergence = OnDivergence.CONTINUE
 
 
 class _Launched:
@@ -140,7 +145,8 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
     """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first side."""
     outcome = GameOutcome(number, first)
     game = options.game
-    with LocalServer(ServerOptions(game, time=options.time)) as server:
+    server_options = ServerOptions(game, time=options.time, engine=options.engine, on_divergence=options.on_divergence)
+    with LocalServer(server_options) as server:
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
         launched: dict[int, _Launched] = {}
@@ -295,6 +301,13 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
+    p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    p.add_argument(
+        "--on-divergence",
+        choices=[o.value for o in OnDivergence],
+        default=OnDivergence.CONTINUE.value,
+        help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
+    )
     p.set_defaults(run=run)
 
 
@@ -314,7 +327,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("referee match: --time takes one or two numbers of seconds")
     specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
     clocks = (args.time[0], args.time[-1]) if args.time else None
-    options = MatchOptions(args.game, args.games, clocks, args.timeout, args.logs, args.jobs)
+    options = MatchOptions(
+        args.game,
+        args.games,
+        clocks,
+        args.timeout,
+        args.logs,
+        args.jobs,
+        args.engine,
+        OnDivergence(args.on_divergence),
+    )
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)
 
     def report(outcome: GameOutcome) -> None:

@@ -1,6 +1,6 @@
 """perft, the move-generator benchmark, for both games and both engines.
 
-    python -m impl.perft {awari|gothello} DEPTH [--engine spec|impl] [--divide]
+    python -m impl.perft {awari|gothello} DEPTH [--engine spec|impl|checked] [--divide]
 
 Definition (issue 3).  perft(s, d) counts the sequences of d actions from s in
 which every action is accepted by the referee (its result is not illegal_move) and
@@ -28,6 +28,9 @@ Two implementations:
 * ``perft`` over the engine interface alone: every action of the game is tried
   with ``apply`` and the accepted ones are followed (``legal_moves`` would call the
   referee once more per action).  The spec is measured this way.
+* The checked engine (impl/checked_engine.py) walks the same way, every action of
+  every node going to the spec and the fast engine; its divergences are logged, and
+  counted in the last line of output (the exit status is then 1).
 * ``fast_perft``, the fast engines' own (``impl.awari.perft``,
   ``impl.gothello.perft``): the same tree walked over their internals, every move
   to a leaf made in full (no counting of the last ply, no transposition table).
@@ -44,7 +47,10 @@ from spec import awari as A
 from spec import gothello as G
 from spec import result as R
 
+from .checked_engine import CheckedEngine
+from .engine import KINDS
 from .engines import get_engine
+from .server.records import setup_logging
 
 ACTIONS: dict[str, tuple[Any, ...]] = {
     "awari": tuple(A.PIT),
@@ -87,17 +93,18 @@ def fast_perft(game: str, state: Any, depth: int) -> int:
     return gothello.perft(state, depth)
 
 
-def count(game: str, kind: str, depth: int) -> int:
-    """perft(initial, depth) by the spec (generic) or the impl (fast)."""
-    engine = get_engine(game, kind)
+def count(game: str, kind: str, depth: int, engine: Any = None) -> int:
+    """perft(initial, depth) by the spec or the checked engine (generic) or the impl
+    (fast); ``engine`` is the one to use, if already made."""
+    engine = engine if engine is not None else get_engine(game, kind)
     if kind == "impl":
         return fast_perft(game, engine.initial(), depth)
     return perft(engine, engine.initial(), depth)
 
 
-def divide(game: str, kind: str, depth: int) -> list[tuple[str, int]]:
+def divide(game: str, kind: str, depth: int, engine: Any = None) -> list[tuple[str, int]]:
     """perft split by first action: (action in the papers' notation, count below it)."""
-    engine = get_engine(game, kind)
+    engine = engine if engine is not None else get_engine(game, kind)
     state = engine.initial()
     rows: list[tuple[str, int]] = []
     if depth == 0 or engine.is_over(state):
@@ -122,25 +129,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.perft", description="perft for Awari and Gothello")
     parser.add_argument("game", choices=("awari", "gothello"))
     parser.add_argument("depth", type=int)
-    parser.add_argument("--engine", choices=("spec", "impl"), default="impl")
+    parser.add_argument("--engine", choices=KINDS, default="impl")
     parser.add_argument("--divide", action="store_true", help="print the count below each first move")
     args = parser.parse_args(argv)
     if args.depth < 0:
         parser.error("DEPTH must be ≥ 0")
+    setup_logging("warning")  # a checked engine's divergences, as JSON lines on stderr
+    engine = get_engine(args.game, args.engine)
     start = time.perf_counter()
     if args.divide:
-        rows = divide(args.game, args.engine, args.depth)
+        rows = divide(args.game, args.engine, args.depth, engine)
         for move, below in rows:
             print(f"{move} {below}")
         total = sum(below for _, below in rows) if args.depth > 0 else 1
     else:
-        total = count(args.game, args.engine, args.depth)
+        total = count(args.game, args.engine, args.depth, engine)
     seconds = time.perf_counter() - start
     from ._build import build_of
 
     print(f"perft({args.depth}) = {total}")
     rate = f", {total / seconds:,.0f} leaves/s" if seconds > 0 else ""
-    print(f"[{args.game} {args.engine} ({build_of(args.game, args.engine)}): {seconds:.3f} s{rate}]")
+    kinds = ("impl", "spec") if args.engine == "checked" else (args.engine,)
+    build = ", ".join(build_of(args.game, k) for k in kinds)
+    print(f"[{args.game} {args.engine} ({build}): {seconds:.3f} s{rate}]")
+    if isinstance(engine, CheckedEngine):
+        print(f"divergences: {engine.count}")
+        return 1 if engine.count else 0
     return 0
 
 

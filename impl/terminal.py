@@ -26,6 +26,7 @@ from impl import protocol as W
 from impl.cli import UsageError, seconds
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
+from impl.engine import KINDS
 from impl.game import Side
 from impl.notation import FILES
 from impl.players.base import log as player_log
@@ -288,6 +289,7 @@ def add_command(subparsers: Any) -> None:
     q.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
+    q.add_argument("--engine", choices=KINDS, default="impl", help="the local server's rules engine (default impl)")
     q.set_defaults(run=run_play)
 
 
@@ -335,7 +337,7 @@ def run_play(args: argparse.Namespace) -> int:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     opponent = "?" if side == "?" else sides[1 - sides.index(side)]
     try:
-        with LocalServer(ServerOptions(args.game, time=clocks)) as server:
+        with LocalServer(ServerOptions(args.game, time=clocks, engine=args.engine)) as server:
             print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
             print(HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)

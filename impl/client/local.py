@@ -15,7 +15,7 @@ from impl.engines import get_engine
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import ConfigMessages, Limits, Settings
+from impl.server.session import ConfigMessages, Limits, OnDivergence, Settings
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class ServerOptions:
     max_observers: int = Limits.max_observers
     engine: str = "impl"
     record_dir: Path | None = None
+    on_divergence: OnDivergence = OnDivergence.CONTINUE
 
 
 class LocalServer:
@@ -89,7 +90,7 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
-        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits)
+        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence)
         spec = ServerConfig(
             settings,
             host="127.0.0.1",

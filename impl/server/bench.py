@@ -9,9 +9,17 @@ accepted move — from sending it to reading its 20x — at p50 and p99.  Player
 server share the machine's cores.
 
 The spec engine referees through the executable Z, orders of magnitude slower
-than impl: its runs stop at 100 concurrent games (``SPEC_MAX``).
+than impl, and the checked engine runs both (impl/checked_engine.py): their runs
+stop at 100 concurrent games (``SLOW_MAX``).  Both are timed with the spec's
+contracts on and off (``--contracts``; SPEC_CONTRACTS in the server process).
 
-    python -m impl.server.bench [--kinds impl spec] [--concurrency 1 10 100 1000] [--games-impl N]
+Players move as fast as they can by default: the server is saturated, and at many
+concurrent games the round trip is mostly queueing behind the other games' moves.
+``--think MS`` makes each player wait MS milliseconds before each move instead, the
+load of a tournament between programs that think.
+
+    python -m impl.server.bench [--kinds impl spec checked] [--contracts on off]
+        [--concurrency 1 10 100 1000] [--games-impl N] [--games-slow N] [--think MS]
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import statistics
 import time
@@ -26,10 +35,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from impl import protocol as P
-from impl.engine import GAMES
+from impl.engine import GAMES, KINDS
 from impl.game import Side
 
-SPEC_MAX = 100
+SLOW = ("spec", "checked")
+"""The kinds that run the spec, capped at SLOW_MAX concurrent games."""
+SLOW_MAX = 100
 CONCURRENCY = (1, 10, 100, 1000)
 
 
@@ -110,7 +121,7 @@ def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> 
     return [*squares, "pass"]
 
 
-async def _one_game(port: int, game: str, rng: random.Random, stats: Stats) -> None:
+async def _one_game(port: int, game: str, rng: random.Random, stats: Stats, think: float = 0.0) -> None:
     vocab = P.VOCABULARIES[game]
     players = (await Player.seat(port, vocab, P.Seat.FIRST), await Player.seat(port, vocab, P.Seat.SECOND))
     try:
@@ -120,6 +131,8 @@ async def _one_game(port: int, game: str, rng: random.Random, stats: Stats) -> N
         side, serial = Side.FIRST, 1
         while True:
             mover, other = players[side], players[side.other]
+            if think:
+                await asyncio.sleep(think)
             for token in candidates(game, side, occupied, rng):
                 mover.writer.write(f"{P.Action.move(serial, side, token).to_line(vocab)}\r".encode())
                 sent = time.perf_counter()
@@ -142,17 +155,17 @@ async def _one_game(port: int, game: str, rng: random.Random, stats: Stats) -> N
             p.close()
 
 
-async def _slot(port: int, game: str, seed: int, games: int, stats: Stats) -> None:
+async def _slot(port: int, game: str, seed: int, games: int, stats: Stats, think: float) -> None:
     rng = random.Random(seed)
     for _ in range(games):
-        await _one_game(port, game, rng, stats)
+        await _one_game(port, game, rng, stats, think)
 
 
-async def _drive(ports: list[int], game: str, games: int) -> tuple[Stats, float]:
+async def _drive(ports: list[int], game: str, games: int, think: float = 0.0) -> tuple[Stats, float]:
     """Every slot plays ``games`` games back to back; the wall time of the lot."""
     stats = Stats()
     start = time.perf_counter()
-    await asyncio.gather(*(_slot(port, game, i, games, stats) for i, port in enumerate(ports)))
+    await asyncio.gather(*(_slot(port, game, i, games, stats, think) for i, port in enumerate(ports)))
     return stats, time.perf_counter() - start
 
 
@@ -162,6 +175,7 @@ async def _drive(ports: list[int], game: str, games: int) -> tuple[Stats, float]
 @dataclass(frozen=True)
 class Row:
     kind: str
+    contracts: str
     game: str
     concurrency: int
     games: int
@@ -171,15 +185,24 @@ class Row:
     p99_ms: float
 
 
-def run_one(game: str, kind: str, concurrency: int, total: int) -> Row:
-    """``concurrency`` slots playing about ``total`` games in all (at least one each)."""
+def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool = True, think: float = 0.0) -> Row:
+    """``concurrency`` slots playing about ``total`` games in all (at least one each),
+    the server process running the spec with its contracts on or off."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     proc = context.Process(target=_serve, args=(game, kind, concurrency, theirs), daemon=True)
-    proc.start()
+    saved = os.environ.get("SPEC_CONTRACTS")
+    os.environ["SPEC_CONTRACTS"] = "1" if contracts else "0"  # read by spec/contracts.py as the child imports it
+    try:
+        proc.start()
+    finally:
+        if saved is None:
+            del os.environ["SPEC_CONTRACTS"]
+        else:
+            os.environ["SPEC_CONTRACTS"] = saved
     try:
         ports = ours.recv()
-        stats, elapsed = asyncio.run(_drive(ports, game, max(1, total // concurrency)))
+        stats, elapsed = asyncio.run(_drive(ports, game, max(1, total // concurrency), think))
     finally:
         ours.send("stop")
         proc.join(timeout=10)
@@ -188,33 +211,47 @@ def run_one(game: str, kind: str, concurrency: int, total: int) -> Row:
     rtts = sorted(stats.rtts)
     p50 = statistics.median(rtts) if rtts else float("nan")
     p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
-    return Row(kind, game, concurrency, stats.games, stats.games / elapsed, len(rtts), p50 * 1e3, p99 * 1e3)
+    label = "n/a" if kind == "impl" else "on" if contracts else "off"
+    return Row(kind, label, game, concurrency, stats.games, stats.games / elapsed, len(rtts), p50 * 1e3, p99 * 1e3)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.server.bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kinds", nargs="+", default=["impl", "spec"], choices=["impl", "spec"])
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
+    parser.add_argument("--contracts", nargs="+", default=["on", "off"], choices=["on", "off"])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--concurrency", type=int, nargs="+", default=list(CONCURRENCY))
     parser.add_argument("--games-impl", type=int, default=400, metavar="N", help="games per impl run (default 400)")
-    parser.add_argument("--games-spec", type=int, default=20, metavar="N", help="games per spec run (default 20)")
+    parser.add_argument(
+        "--games-slow", type=int, default=20, metavar="N", help="games per spec or checked run (default 20)"
+    )
+    parser.add_argument("--think", type=float, default=0.0, metavar="MS", help="each player's pause before a move")
     args = parser.parse_args(argv)
-    print("| engine | game | concurrent games | games played | games/s | moves timed | move RTT p50 (ms) | p99 (ms) |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| engine | contracts | game | concurrent games | games played | games/s | moves timed "
+        "| move RTT p50 (ms) | p99 (ms) |"
+    )
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
     for kind in args.kinds:
-        for game in args.games:
-            for concurrency in args.concurrency:
-                if kind == "spec" and concurrency > SPEC_MAX:
-                    print(f"| {kind} | {game} | {concurrency} | not run (spec capped at {SPEC_MAX}) | | | | |")
-                    continue
-                total = args.games_impl if kind == "impl" else args.games_spec
-                row = run_one(game, kind, concurrency, total)
-                print(
-                    f"| {row.kind} | {row.game} | {row.concurrency} | {row.games} | {row.games_per_s:.1f} "
-                    f"| {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} |",
-                    flush=True,
-                )
+        for contracts in ["on"] if kind == "impl" else args.contracts:  # impl runs no contract
+            for game in args.games:
+                for concurrency in args.concurrency:
+                    _row(args, kind, contracts == "on", game, concurrency)
     return 0
+
+
+def _row(args: argparse.Namespace, kind: str, contracts: bool, game: str, concurrency: int) -> None:
+    if kind in SLOW and concurrency > SLOW_MAX:
+        label = "on" if contracts else "off"
+        print(f"| {kind} | {label} | {game} | {concurrency} | not run ({kind} capped at {SLOW_MAX}) | | | | |")
+        return
+    total = args.games_impl if kind == "impl" else args.games_slow
+    row = run_one(game, kind, concurrency, total, contracts, args.think / 1e3)
+    print(
+        f"| {row.kind} | {row.contracts} | {row.game} | {row.concurrency} | {row.games} | {row.games_per_s:.1f} "
+        f"| {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} |",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

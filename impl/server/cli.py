@@ -17,7 +17,7 @@ from impl.engines import get_engine
 from .net import NetLimits
 from .records import event, setup_logging
 from .server import GameServer, ServerConfig, serve
-from .session import ConfigMessages, Limits, Settings
+from .session import ConfigMessages, Limits, OnDivergence, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
 """gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
@@ -40,7 +40,19 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("game", choices=[*GAMES, "all"])
     p.add_argument("--server", type=count, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
     p.add_argument("--forever", action="store_true", help="host game after game instead of one game")
-    p.add_argument("--engine", choices=KINDS, help="rules engine (default impl, falling back to spec)")
+    p.add_argument(
+        "--engine",
+        choices=KINDS,
+        help="rules engine: impl (fast), spec (the executable Z) or checked (impl, checked move by move by the spec, "
+        "whose verdict is followed); default impl, falling back to spec",
+    )
+    p.add_argument(
+        "--on-divergence",
+        choices=[o.value for o in OnDivergence],
+        default=OnDivergence.CONTINUE.value,
+        help="checked engine: when impl and spec disagree, continue on the spec's verdict (default) or abort the game "
+        "with 399; either way it is logged and recorded",
+    )
     p.add_argument(
         "--time",
         type=seconds,
@@ -116,7 +128,9 @@ def build_servers(args: argparse.Namespace) -> list[GameServer]:
             limits = Limits(
                 max_observers=args.max_observers, seat_timeout=args.seat_timeout, idle_timeout=args.idle_timeout
             )
-            settings = Settings(P.VOCABULARIES[game], number, time, config, limits)
+            settings = Settings(
+                P.VOCABULARIES[game], number, time, config, limits, on_divergence=OnDivergence(args.on_divergence)
+            )
             net = NetLimits(line_timeout=args.line_timeout)
             spec = ServerConfig(
                 settings, host=args.host, port=args.port, forever=args.forever, net=net, record_dir=args.record

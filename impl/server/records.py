@@ -77,6 +77,8 @@ class GameRecord:
     score: str
     plies: tuple[str, ...]
     clocks: tuple[float, ...] | None = None
+    divergences: tuple[str, ...] | None = None
+    """Under the checked engine, what it found (a header line each), else None."""
 
     def text(self) -> str:
         """Header lines ``Key: value``, a blank line, then one ply per line."""
@@ -98,4 +100,12 @@ class GameRecord:
         ]
         if self.clocks is not None:
             header.append("Clocks: " + " ".join(f"{secs:.1f}" for secs in self.clocks))
+        if self.divergences is not None:
+            header.append(f"Divergences: {len(self.divergences)}")
+            header += [f"Divergence: {ascii_text(d)}" for d in self.divergences]
         return "\n".join([*header, "", *self.plies]) + "\n"
+
+
+def ascii_text(text: str) -> str:
+    """Records are ASCII: anything else backslash-escaped (an exception's text)."""
+    return text.encode("ascii", "backslashreplace").decode("ascii")

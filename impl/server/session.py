@@ -29,6 +29,7 @@ from enum import Enum
 from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
+from impl.checked_engine import divergences
 from impl.engine import GameEngine, GameState, side_to_move, winner
 from impl.game import Outcome, Side, Termination
 from spec import result as R
@@ -71,6 +72,15 @@ class ConfigMessages(Enum):
     ALL = "all"
     OBSERVERS = "observers"
     NONE = "none"
+
+
+class OnDivergence(Enum):
+    """What a game does when the checked engine finds the fast engine and the spec
+    disagree (impl/checked_engine.py): it always follows the spec's verdict, logs
+    and records the divergence; ``abort`` also ends it with 399."""
+
+    CONTINUE = "continue"
+    ABORT = "abort"
 
 
 class Conn(Enum):
@@ -142,6 +152,7 @@ class Settings:
     """Seconds for the first and the second player, or no time controls."""
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = field(default_factory=Limits)
+    on_divergence: OnDivergence = OnDivergence.CONTINUE
 
 
 # ─── Events: what listeners (the server, a web view, a tournament) see ─────────
@@ -225,6 +236,8 @@ class Session:
         self.record: GameRecord | None = None
         self.state: GameState = engine.initial()
         self.plies: list[str] = []
+        self.divergences: list[str] = []
+        """What the checked engine found, ``<ply>: <divergence>``, for the record."""
         self.clock_readings: list[float] = []
         """The mover's time left after each ply, with time controls."""
         self.clocks = Clocks(settings.time) if settings.time is not None else None
@@ -414,7 +427,8 @@ class Session:
         names = self._names()
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
         self._publish(GameStarted(names, self.settings.time))
-        self._start_clock(Side.FIRST)
+        if not self._diverged(self.state, "initial"):
+            self._start_clock(Side.FIRST)
 
     def _begin_for(self, ent: Entity) -> None:
         """34x (by the configured policy), the role (35x), and for an observer the
@@ -474,6 +488,8 @@ class Session:
             return
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
+        if self._diverged(after, f"{P.serial_text(serial, side)} {text}"):
+            return
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")
             return
@@ -581,6 +597,20 @@ class Session:
         self._log(logging.ERROR, "internal_error", error=why)
         self._aborted(Termination.ERROR, "the referee failed")
 
+    def _diverged(self, state: GameState, ply: str) -> bool:
+        """The divergences the checked engine attached to this step (the engine has
+        logged them): into the record; with ``--on-divergence abort`` the game ends
+        with 399 and True is returned."""
+        found = divergences(state)
+        if not found:
+            return False
+        self.divergences += [f"{ply}: {d}" for d in found]
+        if self.settings.on_divergence is OnDivergence.CONTINUE:
+            return False
+        self._log(logging.ERROR, "divergence_abort", ply=ply, found=len(found))
+        self._aborted(Termination.DIVERGENCE, "the fast engine and the spec disagree")
+        return True
+
     def _aborted(self, termination: Termination, reason: str) -> None:
         """End without a result: 399 to everyone, the record says ``aborted``."""
         self._end(None, termination, [P.Aborted.because(reason)])
@@ -594,7 +624,13 @@ class Session:
         self.record = self._record(self.outcome)
         record = self.record
         self._log(
-            INFO, "end", result=record.result, termination=termination.value, score=record.score, plies=len(self.plies)
+            INFO,
+            "end",
+            result=record.result,
+            termination=termination.value,
+            score=record.score,
+            plies=len(self.plies),
+            **({"divergences": len(self.divergences)} if self.engine.kind == "checked" else {}),
         )
         for ent in list(self.entities):
             if ent.conn is Conn.NEW:  # not seated: told why it is closed
@@ -626,6 +662,7 @@ class Session:
             score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",
             plies=tuple(self.plies),
             clocks=tuple(self.clock_readings) if self.clocks is not None else None,
+            divergences=tuple(self.divergences) if self.engine.kind == "checked" else None,
         )
 
     # ─── output ────────────────────────────────────────────────────────────────

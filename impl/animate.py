@@ -1,0 +1,455 @@
+"""The spec animator: ``referee spec awari|gothello`` (also ``python -m spec``), for
+consulting the executable Z in the spirit of ProB's animation of Z.
+
+Set up a state in the papers' notation (impl/statetext.py), or load an erratum's
+witness by its id; give an input; see *every* disjunct of the turn schema that
+holds, as written (``AwariRef_literal``, ``GothelloTurn_literal``) and corrected
+(``AwariRef``, ``GothelloTurn``), each with its result and its after-state — with the
+components a literal schema leaves free shown as free.  Then step on (by the
+referee's single outcome, or into any shown after-state that is determined), undo,
+and go on.  ``help`` lists the commands.
+
+Why here and not in spec/: spec/ holds the specification and nothing else (every
+name in it is a schema or a Z operator, and its modules are what the proofs and
+CrossHair read); a command shell with parsing, display and a history of states is
+an application of the spec, like the referee.  ``python -m spec`` exists so that
+the spec can be consulted from its own package, and only delegates to this module.
+
+The errata witnesses come from ``WITNESSES`` below, one small table keyed by
+erratum id (proofs/ERRATA.md states each witness; tests/test_errata_*.py run them).
+When the structured errata registry (spec/errata.py, issue #11 item 4) exists, this
+table is to be read from it instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from spec import awari as A
+from spec import gothello as G
+
+from . import notation
+from .statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
+
+# ─── the errata witnesses ──────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Witness:
+    """An erratum's witness: a state, an input, what to look at.  ``seen`` puts the
+    state's own position among those seen (an Awari repetition)."""
+
+    game: str
+    title: str
+    state: str | None
+    action: str | None
+    look: str
+    seen: bool = False
+
+
+INITIAL = {"awari": "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south", "gothello": "empty, black"}
+FULL_BLACK = "b " + " ".join(f"{f}{r}" for f in notation.FILES for r in "12345") + ", black"
+
+WITNESSES: dict[str, Witness] = {
+    "A1": Witness(
+        "awari", "reachable is reflexive: Capture takes the last pit sown", INITIAL["awari"], "F",
+        "literal NormalMove captures d's 5 stones; corrected, nothing is captured",
+    ),
+    "A2": Witness(
+        "awari", "no schema passes the turn", INITIAL["awari"], "F",
+        "literal NormalMove leaves south to move; corrected, north moves",
+    ),
+    "A3": Witness(
+        "awari", "GrandSlam's guard opp_stones board' = 0 is vacuous", INITIAL["awari"], "F",
+        "the literal GrandSlam holds on the opening move",
+    ),
+    "A4": Witness(
+        "awari", "a grand slam is also a NormalMove", "a1 b1 A4 F2, 20/20, south", "F",
+        "literally NormalMove and GrandSlam both hold; corrected, GrandSlam alone (24-24, drawn)",
+    ),
+    "A5": Witness(
+        "awari", "IllegalMove does not keep the state", INITIAL["awari"], "a",
+        "the literal IllegalMove leaves board', score' and to_move' free",
+    ),
+    "A6": Witness(
+        "awari", "WinMargin leaves board and turn free", "a10 A10, 3/25, north", "a",
+        "the literal WinMargin fixes only score'",
+    ),
+    "A7": Witness(
+        "awari", "NoMove leaves the turn free", "a5, 20/23, south", "A", "the literal NoMove leaves to_move' free",
+    ),
+    "A8": Witness(
+        "awari", "no disjunct holds when the starving opponent cannot be fed", "A1, 23/24, south", "A",
+        "no literal disjunct holds; corrected, CannotFeed ends the game",
+    ),
+    "A9": Witness(
+        "awari", "an illegal attempt is recorded, so the retry is a repetition", INITIAL["awari"], "a",
+        "the literal IllegalMove records the position, so a retry meets NoMove (load A12: that state)",
+    ),
+    "A11": Witness(
+        "awari", "the end of the game is detected one turn late", "a1 c5 A3 F1, 15/23, south", "F",
+        "literal NormalMove says not_done at 25 stones; corrected, NormalMove ⨟ WinMargin",
+    ),
+    "A12": Witness(
+        "awari", "a repeated position is also a move", INITIAL["awari"], "F",
+        "on a repeated position NormalMove, NoMove and GrandSlam all hold literally", seen=True,
+    ),
+    "A15": Witness(
+        "awari", "IllegalMove's feeding clause quantifies over every state", "B1 F1, 23/23, south", "B",
+        "no literal disjunct holds for B; corrected, B is illegal (F feeds)",
+    ),
+    "G1": Witness(
+        "gothello", "adjoins is one-way", INITIAL["gothello"], "e5",
+        "literally e5 has no liberty on the empty board",
+    ),
+    "G2": Witness(
+        "gothello", "group uses ⁺, so a lone stone has no group", INITIAL["gothello"], "c3",
+        "literally no first move is legal",
+    ),
+    "G3": Witness(
+        "gothello", "captures look at same-coloured neighbours", "b a2 w a1, black", "b1",
+        "the corrected GothelloMove captures a1; the literal captures nothing",
+    ),
+    "G6": Witness(
+        "gothello", "GothelloPass contradicts its own frame", "b c3, white, history c3", "pass",
+        "no literal disjunct holds for white's pass",
+    ),
+    "G7": Witness(
+        "gothello", "history 1 of the empty history", INITIAL["gothello"], "pass",
+        "the literal GothelloGameOver holds only if the undefined history 1 is pass",
+    ),
+    "G8": Witness(
+        "gothello", "illegal attempts are recorded and break a pair of passes", "b c3, black, history pass c3",
+        "c3", "the literal Nonblank records c3: follow it, then pass does not end the game",
+    ),
+    "G9": Witness(
+        "gothello", "nothing ends the game", "b c3, black, history pass pass c3", "pass",
+        "literally a third pass ends the game again; corrected, GothelloEnded refuses it",
+    ),
+    "G10": Witness(
+        "gothello", "Blocked overlaps Nonblank", FULL_BLACK, "a1",
+        "literally both illegal-move disjuncts hold on a full board",
+    ),
+}  # fmt: skip
+"""Errata with a state witness; the others (A10, A13, A14, A18, G4, G5, G22) are
+about declarations or types, and ERRATA.md shows them."""
+
+# ─── one game's view of the spec ───────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the animator needs of one game's spec."""
+
+    game: str
+    parse_state: Callable[[str], Any]
+    format_state: Callable[[Any], str]
+    parse_action: Callable[[str], Any]
+    initial: Callable[[], Any]
+    literal: tuple[str, Callable[[Any, Any], tuple[Any, ...]]]
+    corrected: tuple[str, Callable[[Any, Any], tuple[Any, ...]]]
+    legal_moves: Callable[[Any], tuple[Any, ...]]
+    format_action: Callable[[Any], str]
+    module: Any
+
+
+RULES = {
+    "awari": Rules(
+        "awari",
+        parse_awari,
+        format_awari,
+        notation.parse_pit,
+        A.InitAwari,
+        ("AwariRef_literal", A.AwariRef_literal),
+        ("AwariRef", A.AwariRef),
+        A.legal_moves,
+        notation.format_pit,
+        A,
+    ),
+    "gothello": Rules(
+        "gothello",
+        parse_gothello,
+        format_gothello,
+        notation.parse_gothello,
+        G.InitGothelloGame,
+        ("GothelloTurn_literal", G.GothelloTurn_literal),
+        ("GothelloTurn", G.GothelloTurn),
+        G.legal_moves,
+        notation.format_gothello,
+        G,
+    ),
+}
+
+
+def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
+    """The after-state of an outcome as text, and the state itself when the schema
+    determines it (else None)."""
+    if game == "gothello":
+        undefined = f" (holds only if {outcome.undefined} is pass)" if outcome.undefined else ""
+        return format_gothello(outcome.after) + undefined, outcome.after
+    after: A.After = outcome.after
+    if after.completions() == 1:
+        return format_awari(after.state()), after.state()
+    board = (
+        "board' free" if after.board is None else " ".join(f"{p.name}{after.board[p]}" for p in A.PIT if after.board[p])
+    )
+    score = "score' free" if after.score is None else f"{after.score[A.PLAYER.north]}/{after.score[A.PLAYER.south]}"
+    to_move = "to_move' free" if after.to_move is None else after.to_move.name
+    seen = f", {len(after.positions)} seen" if after.positions else ""
+    completions = after.completions()
+    many = f"{completions:,} after-states" if completions else "no after-state satisfies AwariBoard'"
+    return f"{board or 'empty'}, {score}, {to_move}{seen}  [{many}]", None
+
+
+HELP = """commands:
+  <move>          every disjunct that holds for this input, as written and corrected
+                  (Awari: a pit a-f, A-F; Gothello: a square a1-e5 or pass)
+  step [<move>]   make the move by the referee's outcome (the corrected schema's one)
+  follow <n>      go to the after-state of outcome n of the last listing, if determined
+  undo            back to the state before the last step or follow
+  set <state>     set up a state, e.g. {example}
+  init            the initial state
+  load <id>       an erratum's witness state and input ({ids})
+  errata          the errata with a witness
+  moves           the moves the referee accepts here
+  show            the current state
+  schema <name>   a schema's Z text (e.g. {schema})
+  help, quit"""
+
+
+class Animator:
+    """The animator's state and commands; ``command`` returns the lines to print."""
+
+    def __init__(self, game: str) -> None:
+        self.rules = RULES[game]
+        self.game = game
+        self.state: Any = self.rules.initial()
+        self.history: list[tuple[Any, tuple[str, list[Any]] | None]] = []
+        """The states before, each with the listing made in it."""
+        self.last: tuple[str, list[Any]] | None = None
+        """The last input and the after-states listed for it (None if free)."""
+
+    def prompt(self) -> str:
+        return f"{self.game}> "
+
+    def command(self, line: str) -> list[str]:
+        words = line.split(maxsplit=1)
+        if not words:
+            return []
+        verb, rest = words[0], (words[1] if len(words) > 1 else "").strip()
+        handler = {
+            "help": self._help,
+            "show": self._show,
+            "state": self._show,
+            "set": self._set,
+            "init": self._init,
+            "load": self._load,
+            "errata": self._errata,
+            "step": self._step,
+            "follow": self._follow,
+            "undo": self._undo,
+            "moves": self._moves,
+            "schema": self._schema,
+            "try": self._try,
+        }.get(verb)
+        if handler is not None:
+            return handler(rest)
+        return self._try(line.strip())
+
+    # ─── commands ──────────────────────────────────────────────────────────────
+
+    def _help(self, _: str) -> list[str]:
+        example = "'a1 b1 F2 A4, 20/20, south'" if self.game == "awari" else "'b a2 c3 w a1, white, history c3'"
+        ids = " ".join(k for k, w in WITNESSES.items() if w.game == self.game)
+        schema = "GrandSlam_literal" if self.game == "awari" else "GothelloMove_literal"
+        return HELP.format(example=example, ids=ids, schema=schema).splitlines()
+
+    def _show(self, _: str = "") -> list[str]:
+        lines = [f"state: {self.rules.format_state(self.state)}"]
+        if self.game == "awari":
+            lines += notation.render_awari(self.state.board, self.state.score, self.state.to_move)
+        else:
+            cells = {s: notation.GOTHELLO_CELL[v] for (s, v) in self.state.board}
+            board = notation.render_gothello(cells)
+            lines += [f"  {5 - i} {row}" for i, row in enumerate(board)] + [
+                "    abcde",
+                f"  {self.state.to_move.name} to move",
+            ]
+        return lines
+
+    def _go(self, state: Any) -> None:
+        self.history.append((self.state, self.last))
+        self.state, self.last = state, None
+
+    def _set(self, text: str) -> list[str]:
+        try:
+            state = self.rules.parse_state(text)
+        except NotationError as exc:
+            return [f"not a state: {exc}"]
+        self._go(state)
+        return self._show()
+
+    def _init(self, _: str) -> list[str]:
+        self._go(self.rules.initial())
+        return self._show()
+
+    def _errata(self, _: str) -> list[str]:
+        return [f"{k:4} {w.title}" for k, w in WITNESSES.items() if w.game == self.game]
+
+    def _load(self, ident: str) -> list[str]:
+        witness = WITNESSES.get(ident.upper())
+        if witness is None or witness.state is None:
+            known = " ".join(k for k, w in WITNESSES.items() if w.game == self.game)
+            return [f"no state witness for {ident!r} in {self.game}: try one of {known} (or see proofs/ERRATA.md)"]
+        if witness.game != self.game:
+            article = "an Awari" if witness.game == "awari" else "a Gothello"
+            return [f"{ident.upper()} is {article} erratum: run the {witness.game} animator"]
+        state = self.rules.parse_state(witness.state)
+        if witness.seen:
+            state = A.AwariGame(state.board, state.score, state.to_move, frozenset({A.θAwariBoard(state)}))
+        self._go(state)
+        lines = [f"{ident.upper()}: {witness.title}", *self._show()]
+        if witness.seen:
+            lines.append("(this position has been seen before)")
+        if witness.action is not None:
+            lines += [f"input {witness.action}: {witness.look}", *self._try(witness.action)]
+        return lines
+
+    def _action(self, token: str) -> Any:
+        action = self.rules.parse_action(token)
+        if action is None:
+            what = "a pit a-f or A-F" if self.game == "awari" else "a square a1-e5 or pass"
+            raise ValueError(f"{token!r} is neither a command nor a move ({what}); help lists the commands")
+        return action
+
+    def _try(self, token: str) -> list[str]:
+        try:
+            action = self._action(token)
+        except ValueError as exc:
+            return [str(exc)]
+        lines: list[str] = []
+        afters: list[Any] = []
+        for title, (name, disjunction) in (("as written", self.rules.literal), ("corrected", self.rules.corrected)):
+            try:
+                outcomes = disjunction(self.state, action)
+            except Exception as exc:  # a literal schema the spec cannot evaluate here says so
+                lines.append(f"{name} ({title}): cannot be evaluated: {type(exc).__name__}: {exc}")
+                continue
+            holds = {0: "no disjunct holds", 1: "1 disjunct holds"}.get(
+                len(outcomes), f"{len(outcomes)} disjuncts hold"
+            )
+            lines.append(f"{name} ({title}): {holds}")
+            for outcome in outcomes:
+                text, after = describe_after(self.game, outcome)
+                afters.append(after)
+                lines.append(f"  {len(afters)}. {outcome.schema}: result {outcome.result}")
+                lines.append(f"     after: {text}")
+        self.last = (token, afters)
+        return lines
+
+    def _step(self, token: str) -> list[str]:
+        token = token or (self.last[0] if self.last else "")
+        if not token:
+            return ["step what? give a move, or try one first"]
+        try:
+            action = self._action(token)
+        except ValueError as exc:
+            return [str(exc)]
+        module = self.rules.module
+        try:
+            result, after = module.referee(self.state, action)
+        except Exception as exc:
+            return [f"the referee cannot step here: {type(exc).__name__}: {exc}"]
+        self._go(after)
+        return [f"{token}: result {result}", *self._show()]
+
+    def _follow(self, number: str) -> list[str]:
+        if self.last is None:
+            return ["nothing to follow: give a move first"]
+        afters = self.last[1]
+        if not number.isdigit() or not 1 <= int(number) <= len(afters):
+            return [f"follow takes an outcome's number, 1 to {len(afters)}" if afters else "no outcome to follow"]
+        after = afters[int(number) - 1]
+        if after is None:
+            return [f"outcome {number}'s after-state is not determined: the schema leaves part of it free"]
+        self._go(after)
+        return self._show()
+
+    def _undo(self, _: str) -> list[str]:
+        if not self.history:
+            return ["nothing to undo"]
+        self.state, self.last = self.history.pop()
+        return self._show()
+
+    def _moves(self, _: str) -> list[str]:
+        moves = self.rules.legal_moves(self.state)
+        return [" ".join(self.rules.format_action(m) for m in moves) if moves else "none: the game is over"]
+
+    def _schema(self, name: str) -> list[str]:
+        target = getattr(self.rules.module, name, None) if name.isidentifier() else None
+        doc = getattr(target, "__doc__", None) if callable(target) else None
+        if not doc:
+            return [f"no schema {name!r} in spec/{self.game}.py"]
+        return inspect.cleandoc(doc).splitlines()
+
+
+# ─── the command line ──────────────────────────────────────────────────────────
+
+
+def repl(animator: Animator, out: TextIO, read: Callable[[str], str] = input) -> int:
+    """Read commands until quit or end of input."""
+    while True:
+        try:
+            line = read(animator.prompt())
+        except EOFError:
+            print(file=out)
+            return 0
+        if line.strip() in ("quit", "exit"):
+            return 0
+        for text in animator.command(line):
+            print(text, file=out)
+        out.flush()
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=sorted(RULES))
+    p.add_argument("--state", metavar="TEXT", help="start from this state (help shows the notation)")
+    p.add_argument("--load", metavar="ID", help="start from an erratum's witness (A4, G10, …)")
+
+
+def run(args: argparse.Namespace) -> int:
+    animator = Animator(args.game)
+    if args.state is not None and args.load is not None:
+        print("referee spec: give --state or --load, not both", file=sys.stderr)
+        return 2
+    start = f"set {args.state}" if args.state is not None else f"load {args.load}" if args.load is not None else "show"
+    lines = animator.command(start)
+    if start != "show" and not animator.history:  # neither set nor load took a state
+        print(f"referee spec: {lines[0]}", file=sys.stderr)
+        return 2
+    print(f"The {animator.game} spec animator: help lists the commands.")
+    print("\n".join(lines), flush=True)
+    return repl(animator, sys.stdout)
+
+
+def add_command(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "spec",
+        help="consult the executable spec: every disjunct that holds, literal and corrected",
+        description="Animate a game's turn schema: set up a state, give an input, see every disjunct of "
+        "the literal and the corrected schema that holds, with its result and after-state; step on.",
+    )
+    add_arguments(p)
+    p.set_defaults(run=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m spec GAME``."""
+    parser = argparse.ArgumentParser(prog="python -m spec", description="The spec animator (impl/animate.py).")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -1,0 +1,121 @@
+"""The spec animator (impl/animate.py): ``referee spec GAME`` and ``python -m spec
+GAME`` driven through a pseudo-terminal as a person would type, and each errata
+witness it loads checked to witness what its erratum says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from impl.animate import WITNESSES, Animator, describe_after
+from impl.statetext import parse_awari
+from spec import awari as A
+from spec import gothello as G
+
+from .test_terminal import Pty, referee
+
+
+def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
+    person = Pty(referee("spec", "awari"))
+    try:
+        person.expect("awari> ")
+        person.type("load A4")
+        shown = person.expect("awari> ")
+        assert "A4: a grand slam is also a NormalMove\nstate: a1 b1 A4 F2, 20/20, south\n" in shown
+        assert (
+            "AwariRef_literal (as written): 2 disjuncts hold\n"
+            "  1. NormalMove: result not_done\n"
+            "     after: A4, 20/24, south, 1 seen\n"
+            "  2. GrandSlam: result draw\n"
+            "     after: empty, 24/24, south, 1 seen\n"
+            "AwariRef (corrected): 1 disjunct holds\n"
+            "  3. GrandSlam: result draw\n"
+            "     after: empty, 24/24, north, 1 seen\n"
+        ) in shown
+        person.type("follow 1")  # into the literal NormalMove's after-state
+        assert "state: A4, 20/24, south, 1 seen" in person.expect("awari> ")
+        person.type("undo")
+        assert "state: a1 b1 A4 F2, 20/20, south" in person.expect("awari> ")
+        person.type("step")  # the last input, by the referee
+        assert "F: result draw\nstate: empty, 24/24, north, 1 seen" in person.expect("awari> ")
+        person.type("moves")
+        assert "none: the game is over" in person.expect("awari> ")
+        person.type("set a5, 20/23, south")
+        person.expect("awari> ")
+        person.type("A")  # A7: the literal NoMove leaves to_move' free
+        shown = person.expect("awari> ")
+        assert (
+            "1. NoMove: result win north\n     after: board' free, 25/23, to_move' free, 1 seen  [2 after-states]"
+            in shown
+        )
+        person.type("follow 1")
+        assert "not determined" in person.expect("awari> ")
+        person.type("set a1, 1/1, south")
+        assert "not a state: an AwariBoard holds 48 stones, this one 3" in person.expect("awari> ")
+        person.type("zz")
+        assert "'zz' is neither a command nor a move" in person.expect("awari> ")
+        person.type("help")
+        assert "load <id>       an erratum's witness state and input (A1 A2" in person.expect("awari> ")
+        person.type("quit")
+        assert person.finish() == 0
+    finally:
+        person.kill()
+
+
+def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
+    person = Pty([sys.executable, "-m", "spec", "gothello", "--load", "G10"])
+    try:
+        shown = person.expect("gothello> ")
+        assert "GothelloTurn_literal (as written): 2 disjuncts hold" in shown
+        assert "1. GothelloIllegalMoveNonblank: result illegal_move" in shown
+        assert "2. GothelloIllegalMoveBlocked: result illegal_move" in shown
+        assert "GothelloTurn (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
+        person.type("set b a2 w a1, black")
+        person.expect("gothello> ")
+        person.type("step b1")  # G3's capture, by the referee
+        assert "b1: result not_done\nstate: b a1 a2 b1, white, history b1" in person.expect("gothello> ")
+        person.type("schema GothelloPass_literal")
+        assert "│ to_move' = opponent to_move" in person.expect("gothello> ")
+        person.type("load A1")
+        assert "A1 is an Awari erratum" in person.expect("gothello> ")
+        person.type("\x04")  # end of input
+        assert person.finish() == 0
+    finally:
+        person.kill()
+
+
+@pytest.mark.parametrize("argv", [["awari", "--state", "a1, 1/1, south"], ["gothello", "--load", "A4"]])
+def test_a_bad_start_is_a_usage_error(argv: list[str]) -> None:
+    done = subprocess.run(referee("spec", *argv), capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("referee spec: ")
+
+
+@pytest.mark.parametrize("ident", sorted(WITNESSES))
+def test_each_witness_shows_the_literal_and_corrected_readings_apart(ident: str) -> None:
+    """Loading a witness gives both listings, and the literal reading differs from
+    the corrected one there: each witness witnesses a defect."""
+    witness = WITNESSES[ident]
+    animator = Animator(witness.game)
+    lines = animator.command(f"load {ident}")
+    assert lines[0].startswith(f"{ident}: ") and not any("cannot be evaluated" in line for line in lines)
+    literal, corrected = (
+        (A.AwariRef_literal, A.AwariRef) if witness.game == "awari" else (G.GothelloTurn_literal, G.GothelloTurn)
+    )
+    action = animator.rules.parse_action(witness.action or "")
+
+    def seen(outcomes: tuple[object, ...]) -> list[tuple[str, str, str]]:
+        return [(o.schema, str(o.result), describe_after(witness.game, o)[0]) for o in outcomes]  # type: ignore[attr-defined]
+
+    assert seen(literal(animator.state, action)) != seen(corrected(animator.state, action))
+    (referee_outcome,) = corrected(animator.state, action)
+    assert describe_after(witness.game, referee_outcome)[1] is not None  # the corrected one is determined
+
+
+def test_witness_states_are_the_errata_tests_states() -> None:
+    """Spot checks against tests/test_errata_awari.py's constructions."""
+    from .awari_states import game
+
+    assert parse_awari(WITNESSES["A4"].state or "") == game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, A.PLAYER.south)
+    assert parse_awari(WITNESSES["A11"].state or "") == game({"a": 1, "c": 5, "F": 1, "A": 3}, 15, 23, A.PLAYER.south)
