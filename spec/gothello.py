@@ -606,18 +606,51 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     At a stone t of cboard, capture_at t is ∅ or ``group cboard t × {…}``; the written
     group never contains a1 (nothing adjoins a1 as written, G1), so neither is total.
     cboard holds at least the placed stone, so no binding satisfies the schema: as
-    written GothelloMove never holds (G5).  The rest of the predicate is evaluated as
-    written, should the declared type ever admit a binding.
+    written GothelloMove never holds (G5).  The rest of the predicate is
+    GothelloMove_literal_G5, evaluated should the declared type ever admit a binding.
     """
     if not (isinstance(move_, move) and g.board[move_.square] == blank):
         return None
-    s = move_.square
-    cboard = _cboard(g, s)
+    cboard = _cboard(g, move_.square)
     determined = (capture_at_literal(cboard, g.to_move, t) for t in SQUARES)
     if not all(v is None or is_total_SQUAREVAL(v) for v in determined):
         return None  # capture_at : SQUARE → SQUARE → SQUAREVAL has no value here (G5)
     if not all(is_total_SQUAREVAL(captures_literal(cboard, g.to_move, t)) for t in SQUARES):
         return None  # captures likewise
+    return GothelloMove_literal_G5(g, move_)
+
+
+@require(lambda g: _is_game(g))
+@ensure(
+    lambda g, move_, result: (
+        (result is not None)
+        == (
+            isinstance(move_, move)
+            and g.board[move_.square] == blank
+            and cboard_liberties(g, move_.square, liberties_literal) > 0
+        )
+    ),
+    "∃ s : SQUARE • move? = move s ∧ board s = blank ∧ … ∧ #(liberties cboard s) > 0",
+)
+@ensure(
+    lambda g, move_, result: (
+        result is None
+        or result.after.board
+        == override(_cboard(g, move_.square), captures_literal(_cboard(g, move_.square), g.to_move, move_.square))
+    ),
+    "board' = cboard ⊕ (captures s), captures as written",
+)
+@ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
+def GothelloMove_literal_G5(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloMove as written but for capture_at's and captures' declared type, read as
+    SQUARE → SQUARE ⇸ SQUAREVAL (G5's resolution alone).  As written the schema never
+    holds (G5), which would hide every other defect of it: this is the layer under G5
+    on which the literal errata G1–G4 show, and the one proofs/ analyse as "literal".
+    """
+    if not (isinstance(move_, move) and g.board[move_.square] == blank):
+        return None
+    s = move_.square
+    cboard = _cboard(g, s)
     if not card(liberties_literal(cboard, s)) > 0:
         return None
     board_ = Fun(override(cboard, captures_literal(cboard, g.to_move, s)))
@@ -698,6 +731,20 @@ def GothelloTurn_literal(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
         GothelloIllegalMoveNonblank_literal,
         GothelloIllegalMoveBlocked_literal,
         GothelloMove_literal,
+        GothelloPass_literal,
+        GothelloGameOver_literal,
+    )
+    return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
+
+
+def GothelloTurn_literal_G5(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+    """GothelloTurn as written with GothelloMove_literal_G5 for GothelloMove: the literal
+    disjunction on the layer under G5 (literally GothelloMove never holds, so every
+    accepted placement would be a gap).  proofs/ check this reading's theorems."""
+    disjuncts = (
+        GothelloIllegalMoveNonblank_literal,
+        GothelloIllegalMoveBlocked_literal,
+        GothelloMove_literal_G5,
         GothelloPass_literal,
         GothelloGameOver_literal,
     )

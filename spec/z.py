@@ -45,18 +45,27 @@ Rel = frozenset[tuple[X, Y]]
 """``X ↔ Y``: a finite relation as the set of its pairs."""
 
 
-class FreeType(Enum):
+class FreeType(int, Enum):
     """A free type of constants, ``T ::= c₁ | … | cₙ``.
 
-    Z's free types are disjoint sets, so this is an ``Enum``, not an ``IntEnum``:
-    constants of two free types are never equal (``PLAYER.north ≠ PIT.a``), and no
-    constant equals a number.  ``__index__`` only lets a constant index the tuple
-    that represents a total function from T (a BOARD indexed by PIT); constants have
-    no arithmetic and no order.
+    Z's free types are disjoint sets: equality is identity, so constants of two free
+    types are never equal (``PLAYER.north ≠ PIT.a``) and no constant equals a number
+    (an ``IntEnum`` compares as its int).  The int base only lets a constant index the
+    tuple that represents a total function from T (a BOARD indexed by PIT), also for
+    crosshair's symbolic tuples, which accept ints only.
     """
 
-    def __index__(self) -> int:
-        return int(self.value)
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._name_))
+
+    # As IntEnum's: z3 (through crosshair) reads an int from its decimal string.
+    __str__ = int.__repr__
 
 
 class Fun(frozenset[tuple[X, Y]]):

@@ -96,6 +96,10 @@ def test_G5_so_the_literal_move_never_holds() -> None:
             else:
                 assert S.GothelloMove_literal(g, S.move(s)) is None
     assert S.GothelloMove_literal(InitGothelloGame(), mv("c3")) is None
+    # With only the type read as ⇸ (GothelloMove_literal_G5) the rest of the schema holds
+    # where the written liberties allow it: black a1 beside black b1.
+    beside = game({"b1": "b"})
+    assert S.GothelloMove_literal_G5(beside, mv("a1")) is not None and S.GothelloMove_literal(beside, mv("a1")) is None
     assert schemas(GothelloTurn(InitGothelloGame(), mv("c3"))) == ["GothelloMove"]
 
 

@@ -76,7 +76,7 @@ def after_matches(model: Any, post: Post, outcome: S.Outcome, game: S.GothelloGa
 
 def check_reading(reading: str, game: S.GothelloGame, action: S.MOVE) -> None:
     rels = E.LITERAL if reading == "literal" else E.CORRECTED
-    turn = S.GothelloTurn_literal if reading == "literal" else S.GothelloTurn
+    turn = S.GothelloTurn_literal_G5 if reading == "literal" else S.GothelloTurn
     by_name = {o.schema: o for o in turn(game, action)}
     for name, rel in rels.items():
         pre, post = Pre.fresh(), Post.fresh("")

@@ -233,7 +233,7 @@ def classify(
 
 
 def names_on(reading: str, w: Witness) -> str:
-    turn = S.GothelloTurn_literal if reading == "literal" else S.GothelloTurn
+    turn = S.GothelloTurn_literal_G5 if reading == "literal" else S.GothelloTurn
     outcomes = turn(w.game, w.action)
     return "spec: " + (
         ", ".join(o.schema + (f" (only if {o.undefined} is pass)" if o.undefined else "") for o in outcomes)
