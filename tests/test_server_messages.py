@@ -52,3 +52,19 @@ def test_the_server_logs_nothing_unless_asked() -> None:
     code = "import logging, impl.server; logging.getLogger('referee').warning('too_many_rejections')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stderr == ""
+
+
+def test_watchers_see_every_event_of_a_game() -> None:
+    """The seam for a web view or a tournament: GameServer.watchers."""
+    seen: list[str] = []
+
+    async def scenario() -> None:
+        async with serving("gothello") as server:
+            server.watchers.append(lambda session, event: seen.append(type(event).__name__))
+            black, white = await seat_players(server.port, "gothello")
+            await play_moves((black, white), ["c3"])
+            await white.send("resign")
+            await white.expect(204)
+
+    run(scenario)
+    assert seen == ["PlayerSeated", "PlayerSeated", "GameStarted", "PlyPlayed", "GameOver"]

@@ -14,7 +14,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -86,6 +86,10 @@ class GameServer:
         self._done: asyncio.Event | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._rng = random.Random()
+        self.watchers: list[Callable[[Session, Event], None]] = []
+        """Called with every event of every game this server hosts (a web view, a
+        tournament's recorder), after the server's own handling; a watcher must not
+        call the session's inputs."""
 
     @property
     def port(self) -> int:
@@ -114,6 +118,12 @@ class GameServer:
         )
         session.listeners.append(lambda what: self._on_event(session, what))
         return session
+
+    def _on_event(self, session: Session, what: Event) -> None:
+        if isinstance(what, GameOver):
+            self._session_over(session, what.record)
+        for watcher in list(self.watchers):
+            watcher(session, what)
 
     def _attach(self, conn: Connection) -> Link | None:
         session = self._session
@@ -153,10 +163,6 @@ class GameServer:
         self._timer = None
         session.tick(asyncio.get_running_loop().time())
         self.rearm(session)
-
-    def _on_event(self, session: Session, what: Event) -> None:
-        if isinstance(what, GameOver):
-            self._session_over(session, what.record)
 
     def _session_over(self, session: Session, record: GameRecord) -> None:
         if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
