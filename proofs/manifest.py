@@ -68,7 +68,7 @@ STEPS: tuple[Step, ...] = (
         "proofs.crosshair.contracts",
         (),
         BOUNDED,
-        "49 of 56 targets, 2 s CPU a condition (canaries 10 s)",
+        "49 of 56 targets, 2 s CPU a condition (canaries 30 s)",
         CROSSHAIR,
         75,
     ),
