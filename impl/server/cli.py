@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from impl.engines import get_engine
 from . import protocol as P
 from .records import event, setup_logging
 from .server import GameServer, ServerSpec, serve
-from .session import ConfigMessages, Limits, Settings
+from .session import ConfigMessages, Limits, Session, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
 """gthd's client libraries require 351/352 right after 100/101 (PROTOCOL.md)."""
@@ -47,6 +48,10 @@ def add_command(subparsers: Any) -> None:
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
     p.add_argument("--max-observers", type=int, default=Limits.max_observers, metavar="K")
+    p.add_argument(
+        "--web", type=int, metavar="PORT", help="also serve the live web view on this port (needs the web extra)"
+    )
+    p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
     p.set_defaults(run=run)
@@ -73,7 +78,7 @@ def _time(values: list[float] | None) -> tuple[float, float] | None:
     return (values[0], values[-1])
 
 
-def build_servers(args: argparse.Namespace) -> list[GameServer]:
+def build_servers(args: argparse.Namespace, listeners: tuple[Callable[[Session], None], ...] = ()) -> list[GameServer]:
     games = GAMES if args.game == "all" else (args.game,)
     if args.port is not None and len(games) * len(args.server) != 1:
         raise SystemExit("referee serve: --port needs a single game and a single server number")
@@ -85,19 +90,32 @@ def build_servers(args: argparse.Namespace) -> list[GameServer]:
         engine = load_engine(game, args.engine)
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
-            settings = Settings(
-                P.VOCABULARIES[game], number, time, config, Limits(max_observers=args.max_observers), args.record
-            )
+            limits = Limits(max_observers=args.max_observers)
+            settings = Settings(P.VOCABULARIES[game], number, time, config, limits, args.record, listeners)
             spec = ServerSpec(settings, host=args.host, port=args.port, forever=args.forever)
             servers.append(GameServer(spec, engine))
     return servers
 
 
+def web_view(args: argparse.Namespace) -> Any:
+    """The web view asked for by --web, or None (impl.web.app.WebView: aiohttp, the web extra)."""
+    if args.web is None:
+        return None
+    if not 0 <= args.web <= 65535:
+        raise SystemExit("referee serve: --web takes a port number (0: any free port)")
+    try:
+        from impl.web.app import WebView
+    except ImportError as exc:
+        raise SystemExit(f"referee serve: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from exc
+    return WebView(args.web_host or args.host, args.web, args.record)
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging("warning" if args.quiet else args.log_level)
-    servers = build_servers(args)
+    web = web_view(args)
+    servers = build_servers(args, web.listeners if web is not None else ())
     try:
-        signum = asyncio.run(serve(servers))
+        signum = asyncio.run(web.serve(servers) if web is not None else serve(servers))
     except KeyboardInterrupt:  # before the handlers were installed
         return 130
     except OSError as exc:

@@ -103,6 +103,8 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = field(default_factory=Limits)
     record_dir: Path | None = None
+    listeners: tuple[Callable[[Session], None], ...] = ()
+    """Called after each status change (Session._changed); they must not raise."""
 
 
 class Session:
@@ -244,6 +246,7 @@ class Session:
         names = tuple(p.name if p else "" for p in self.players)
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
         self._start_clock(0, self.loop.time())
+        self._changed()  # listener hook: started
 
     def _begin_for(self, ent: Entity) -> None:
         """34x (by the configured policy), the role (35x), and for an observer the
@@ -349,6 +352,7 @@ class Session:
             status = f"{code} {where} {left} (secs) is {self.vocab.sides[side]} move, game continues"
         self._broadcast([status])
         self._start_clock(1 - side, self.loop.time())
+        self._changed()  # listener hook: a move accepted, the game goes on
 
     def _resign(self, ent: Entity, side: int) -> None:
         """204 to the resigner, 327/328 to everyone; allowed to either player at any time in play."""
@@ -377,6 +381,7 @@ class Session:
                 self._log(DEBUG, "draw_offer", side=self.vocab.sides[side])
                 self._broadcast([f"{P.DRAW_OFFERED[side]} Draw requested by {self.vocab.sides[side]}"])
                 self._start_clock(1 - side, self.loop.time())
+                self._changed()  # listener hook: draw offered
             return
         if self.offer is None or self.offer == side:
             self._reject(ent, 291, "No draw offer to answer")
@@ -394,6 +399,7 @@ class Session:
         self._log(DEBUG, "draw_refused", side=self.vocab.sides[side])
         self._broadcast([f"{P.DRAW_REFUSED[side]} Draw refused by {self.vocab.sides[side]}"])
         self._start_clock(1 - side, self.loop.time())
+        self._changed()  # listener hook: draw refused
 
     # ─── clocks ────────────────────────────────────────────────────────────────
 
@@ -472,6 +478,7 @@ class Session:
             ent.state = State.DONE
             ent.peer.close()
         self.entities.clear()
+        self._changed()  # listener hook: over
         if self._on_over is not None:
             self._on_over(self)
 
@@ -497,6 +504,16 @@ class Session:
             score=score,
             plies=tuple(self.plies),
         )
+
+    # ─── listeners (the live web view: impl/web/tap.py) ────────────────────────
+
+    def _changed(self) -> None:
+        """The game's status changed — it started, a move was accepted, a draw was
+        offered or refused, or it ended: each of Settings.listeners reads the
+        session (state, plies, clocks, phase, outcome).  Called at five places,
+        each marked ``listener hook``."""
+        for listener in self.settings.listeners:
+            listener(self)
 
     # ─── output ────────────────────────────────────────────────────────────────
 
