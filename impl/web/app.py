@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import suppress
@@ -57,6 +58,7 @@ class WebView:
         self.game_servers: list[GameServer] = []
         self.hub = Hub(self._describe, limits, records=record_dir is not None)
         self.tap = SessionTap(self.hub)
+        self._known: dict[int, ServerInfo] = {}
         self._runner: web.AppRunner | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._records: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
@@ -70,7 +72,13 @@ class WebView:
         self.game_servers = list(servers)
 
     def _describe(self) -> list[ServerInfo]:
-        return [info for info in map(describe, self.game_servers) if info is not None]
+        """Every server that has listened (a one-game server that stopped is still
+        shown, with its last game)."""
+        for server in self.game_servers:
+            info = describe(server)
+            if info is not None:
+                self._known[id(server)] = info
+        return [self._known[id(s)] for s in self.game_servers if id(s) in self._known]
 
     @property
     def port(self) -> int:
@@ -211,19 +219,29 @@ class WebView:
         return await self._stream(request, self.hub.watch(key))
 
     async def _stream(self, request: web.Request, viewer: Viewer | None) -> web.StreamResponse:
-        """Write the viewer's messages until its stream ends, it is dropped, or it
-        goes away."""
+        """Write the viewer's messages until its stream ends, it goes away, or it
+        is dropped for not keeping up: its queue full (Hub), or more than
+        ``write_limit`` bytes left unsent on its connection."""
         if viewer is None:
             raise web.HTTPServiceUnavailable(text="too many viewers")
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )
         transport = request.transport
-        viewer.on_drop = transport.abort if transport is not None else None
+        if transport is None:
+            self.hub.unwatch(viewer)
+            return response
+        viewer.on_drop = transport.abort
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.hub.limits.send_buffer)
         try:
             await response.prepare(request)
             while (message := await viewer.next()) is not None:
                 await response.write(message)
+                if transport.get_write_buffer_size() > self.hub.limits.write_limit:
+                    self.hub.drop(viewer)
         except (ConnectionError, RuntimeError):  # gone, or aborted as too slow
             pass
         finally:

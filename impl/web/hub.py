@@ -44,6 +44,11 @@ class HubLimits:
     """Finished games kept in memory for the list and for replay."""
     list_interval: float = 0.5
     """Seconds between two updates of the server list to its viewers."""
+    write_limit: int = 64 * 1024
+    """Bytes a viewer's connection may leave unsent; more drops it."""
+    send_buffer: int = 64 * 1024
+    """The kernel's send buffer per viewer (SO_SNDBUF), fixed so that a stalled
+    viewer is found out within a bounded amount of output."""
     batch: int = 16
     """Viewers served per turn of the event loop: a game's next request waits for
     at most this many viewers' writes, however many watch."""
@@ -64,18 +69,15 @@ class Viewer:
         self.on_drop: Callable[[], None] | None = None
         """Set by the connection's handler: abort it (a stalled write must not linger)."""
 
-    def offer(self, message: bytes) -> None:
-        """Queue a message, or drop this viewer if its queue is full."""
+    def offer(self, message: bytes) -> bool:
+        """Queue a message; False if the queue is full (the hub then drops it)."""
         if self.closed:
-            return
+            return True
         if len(self._queue) >= self.limit:
-            self.dropped = True
-            self.close()
-            if self.on_drop is not None:
-                self.on_drop()
-            return
+            return False
         self._queue.append(message)
         self._wake.set()
+        return True
 
     def close(self) -> None:
         self.closed = True
@@ -274,10 +276,8 @@ class Hub:
             if not message:
                 viewer.end()
                 continue
-            viewer.offer(message)
-            if viewer.dropped:
-                self.dropped += 1
-                self.unwatch(viewer)
+            if not viewer.offer(message):
+                self.drop(viewer)
         self._kick()
 
     def _message(self, game: Game, event: FeedEvent, plies: int, now: float) -> bytes:
@@ -390,6 +390,15 @@ class Hub:
                 return viewer
         self._game_viewers.setdefault(server, set()).add(viewer)
         return viewer
+
+    def drop(self, viewer: Viewer) -> None:
+        """A viewer that does not keep up: ended at once, its connection aborted."""
+        if not viewer.dropped:
+            viewer.dropped = True
+            self.dropped += 1
+            if viewer.on_drop is not None:
+                viewer.on_drop()
+        self.unwatch(viewer)
 
     def unwatch(self, viewer: Viewer) -> None:
         viewer.close()

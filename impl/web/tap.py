@@ -27,11 +27,11 @@ def server_key(game: str, server: int) -> str:
 
 
 def describe(server: GameServer) -> ServerInfo | None:
-    """The server as the feed describes it; None until it listens (its port may be
-    chosen by the system)."""
+    """The server as the feed describes it; None while it does not listen (its
+    port may be chosen by the system, and is gone once it stops)."""
     try:
         port = server.port
-    except (AssertionError, AttributeError):  # GameServer.port: "not started"
+    except (AssertionError, AttributeError, IndexError):  # GameServer.port: not started, or closed
         return None
     settings, vocab = server.settings, server.settings.vocab
     return ServerInfo(
