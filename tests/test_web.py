@@ -209,7 +209,7 @@ def test_a_stalled_viewer_is_dropped_and_the_game_goes_on() -> None:
     plays to its end."""
 
     async def scenario() -> None:
-        limits = HubLimits(write_limit=2048, send_buffer=2048, queue_limit=8)
+        limits = HubLimits(write_limit=2048, send_buffer=2048)
         async with watched(["awari"], limits=limits, forever=True) as (web, servers):
             stalled = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)

@@ -41,7 +41,7 @@ from impl.server.server import GameServer, serve
 
 from . import archive
 from .feed import ServerInfo
-from .hub import Hub, HubLimits, Viewer, board_json, game_id
+from .hub import Hub, HubLimits, board_json, game_id
 from .tap import SessionTap, describe
 
 STATIC = Path(__file__).parent / "static"
@@ -204,48 +204,55 @@ class WebView:
     # ─── streams ───────────────────────────────────────────────────────────────
 
     async def events_list(self, request: web.Request) -> web.StreamResponse:
-        return await self._stream(request, self.hub.watch(None))
+        return await self._stream(request, None, None)
 
     async def events_game(self, request: web.Request) -> web.StreamResponse:
         key, _, number = request.match_info["id"].rpartition("-")
         if not number.isdigit() or game_id(key, int(number)) not in self.hub.games:
             raise web.HTTPNotFound(text="no such game")
-        return await self._stream(request, self.hub.watch(key, int(number)))
+        return await self._stream(request, key, int(number))
 
     async def events_server(self, request: web.Request) -> web.StreamResponse:
         key = request.match_info["key"]
         if key not in {s.key for s in self.hub.servers()}:
             raise web.HTTPNotFound(text="no such server")
-        return await self._stream(request, self.hub.watch(key))
+        return await self._stream(request, key, None)
 
-    async def _stream(self, request: web.Request, viewer: Viewer | None) -> web.StreamResponse:
-        """Write the viewer's messages until its stream ends, it goes away, or it
-        is dropped for not keeping up: its queue full (Hub), or more than
-        ``write_limit`` bytes left unsent on its connection."""
-        if viewer is None:
-            raise web.HTTPServiceUnavailable(text="too many viewers")
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
+    async def _stream(self, request: web.Request, server: str | None, game_no: int | None) -> web.StreamResponse:
+        """A viewer's stream: the headers, then whatever the hub writes (already
+        framed as chunks, hub.sse) until the stream ends, the viewer goes away, or
+        the hub drops it for not keeping up.  Nothing the viewer sends is read."""
         transport = request.transport
-        if transport is None:
-            self.hub.unwatch(viewer)
-            return response
-        viewer.on_drop = transport.abort
+        if not self.hub.can_watch() or transport is None:
+            raise web.HTTPServiceUnavailable(text="too many viewers")
         sock = transport.get_extra_info("socket")
         if sock is not None:
             with suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.hub.limits.send_buffer)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
+        await response.prepare(request)  # a StreamResponse sends its headers here
+        limit = self.hub.limits.write_limit
+
+        def write(message: bytes) -> bool:
+            if transport.is_closing():
+                return False
+            transport.write(message)
+            return transport.get_write_buffer_size() <= limit
+
+        viewer = self.hub.watch(write, server, game_no)
+        if viewer is None:  # the game went between the check and now
+            await response.write_eof()
+            return response
         try:
-            await response.prepare(request)
-            while (message := await viewer.next()) is not None:
-                await response.write(message)
-                if transport.get_write_buffer_size() > self.hub.limits.write_limit:
-                    self.hub.drop(viewer)
-        except (ConnectionError, RuntimeError):  # gone, or aborted as too slow
-            pass
+            await viewer.done
         finally:
             self.hub.unwatch(viewer)
+        if viewer.dropped or transport.is_closing():
+            transport.abort()
+        else:
+            await response.write_eof()
         return response
 
 

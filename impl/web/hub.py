@@ -1,13 +1,19 @@
 """The web view's side of the feed: the games of the process, live and recently
 finished, and the viewers following them.
 
-Viewers are read-only and bounded.  Each has a queue of at most ``queue_limit``
-messages; publishing never waits on a viewer: a message that finds the queue
-full drops that viewer (its connection is aborted) and the game goes on.  Events
-are recorded at once (references only) and fanned out on the next turn of the
-event loop, after the referee has written its own responses; each message is
-encoded once for all its viewers.  The list of servers is sent to list viewers
-at most every ``list_interval`` seconds, however many games move.
+Viewers are read-only and bounded, and never delay a game:
+
+* publishing an event records it and appends an entry to its server's channel,
+  in constant time whatever the number of viewers; the entry is encoded (board
+  data, JSON) once, later, for all the viewers of that channel;
+* every ``interval`` seconds, each viewer gets whatever came since its last
+  write, in one write; at most ``batch`` viewers are written to per turn of the
+  event loop, so a game's next request waits for a few writes, not for every
+  viewer;
+* a viewer's queue is the channel's entries it has not been sent, then its
+  connection's unsent output: past ``write_limit`` bytes there, it is dropped (its
+  connection aborted) and the game goes on;
+* the list of servers goes to its viewers at most every ``list_interval`` seconds.
 """
 
 from __future__ import annotations
@@ -36,74 +42,113 @@ from .feed import (
 
 @dataclass(frozen=True)
 class HubLimits:
-    queue_limit: int = 64
-    """Messages a viewer may have waiting; one more drops it."""
     max_viewers: int = 2000
     """Viewers at once, over all streams; more are refused (503)."""
     keep_finished: int = 20
     """Finished games kept in memory for the list and for replay."""
+    interval: float = 0.1
+    """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
     list_interval: float = 0.5
     """Seconds between two updates of the server list to its viewers."""
-    write_limit: int = 64 * 1024
+    write_limit: int = 128 * 1024
     """Bytes a viewer's connection may leave unsent; more drops it."""
-    send_buffer: int = 64 * 1024
+    send_buffer: int = 128 * 1024
     """The kernel's send buffer per viewer (SO_SNDBUF), fixed so that a stalled
     viewer is found out within a bounded amount of output."""
-    batch: int = 16
-    """Viewers served per turn of the event loop: a game's next request waits for
-    at most this many viewers' writes, however many watch."""
+    batch: int = 4
+    """Viewers written to per turn of the event loop."""
+    catch_up: int = 8
+    """A viewer more messages behind than this (a game moving faster than it is
+    drawn) gets one snapshot of the game instead of them."""
+
+
+Write = Callable[[bytes], bool]
+"""Hands bytes to a viewer's connection at once (never waiting); False once the
+connection holds more unsent output than its limit, or has closed."""
+
+
+class Entry:
+    """A message of a channel, encoded on first use (``make``)."""
+
+    __slots__ = ("_data", "followers_only", "last", "make")
+
+    def __init__(self, make: Callable[[], bytes], followers_only: bool = False, last: bool = False) -> None:
+        self.make, self.followers_only, self.last = make, followers_only, last
+        """``followers_only``: a new game's snapshot, for the viewers following the
+        server; ``last``: the end of a game, after which a game's viewer is done."""
+        self._data: bytes | None = None
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = self.make()
+        return self._data
 
 
 class Viewer:
-    """One connected viewer: a bounded queue of encoded messages."""
+    """One connected viewer, at ``cursor`` in its channel."""
 
-    def __init__(self, limit: int, server: str | None, game_no: int | None) -> None:
-        self.limit, self.server, self.game_no = limit, server, game_no
-        self._queue: deque[bytes] = deque()
-        self._wake = asyncio.Event()
-        self.closed = False
-        """Ended at once: what is queued is discarded."""
-        self.ending = False
-        """Ends once what is queued has been taken."""
+    def __init__(self, write: Write, channel: Channel, game_no: int | None, cursor: int) -> None:
+        self.write, self.channel, self.game_no, self.cursor = write, channel, game_no, cursor
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Set when the stream ends: its game is over, the hub is closing, or the
+        viewer was dropped."""
         self.dropped = False
-        self.on_drop: Callable[[], None] | None = None
-        """Set by the connection's handler: abort it (a stalled write must not linger)."""
-
-    def offer(self, message: bytes) -> bool:
-        """Queue a message; False if the queue is full (the hub then drops it)."""
-        if self.closed:
-            return True
-        if len(self._queue) >= self.limit:
-            return False
-        self._queue.append(message)
-        self._wake.set()
-        return True
-
-    def close(self) -> None:
-        self.closed = True
-        self._queue.clear()
-        self._wake.set()
 
     def end(self) -> None:
-        self.ending = True
-        self._wake.set()
+        if not self.done.done():
+            self.done.set_result(None)
 
-    async def next(self) -> bytes | None:
-        """The next message; None once closed, or ended and drained."""
-        while not self._queue:
-            if self.closed or self.ending:
-                return None
-            self._wake.clear()
-            await self._wake.wait()
-        return None if self.closed else self._queue.popleft()
+
+class Channel:
+    """The entries of one server's games (or of the list) not yet sent to all
+    its viewers; ``base`` is the absolute index of ``entries[0]``."""
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+        self.entries: list[Entry] = []
+        self.base = 0
+        self.viewers: dict[Viewer, None] = {}
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.entries)
+
+    def pending(self, viewer: Viewer, most: int) -> tuple[bytes | None, bool]:
+        """What ``viewer`` has not been sent, and whether its stream ends with it;
+        its cursor moves past it.  None if that is more than ``most`` messages.
+        The list's viewers get only the latest list."""
+        entries = self.entries[viewer.cursor - self.base :]
+        viewer.cursor = self.end
+        if self.key is None:
+            return (entries[-1].data if entries else b""), False
+        if viewer.game_no is not None:
+            ends = next((i for i, e in enumerate(entries) if e.last), len(entries) - 1)
+            entries = [e for e in entries[: ends + 1] if not e.followers_only]
+        if len(entries) > most:
+            return None, False
+        last = viewer.game_no is not None and bool(entries) and entries[-1].last
+        return b"".join(e.data for e in entries), last
+
+    def trim(self) -> None:
+        """Forget the entries every viewer has been sent."""
+        low = min((v.cursor for v in self.viewers), default=self.end)
+        del self.entries[: low - self.base]
+        self.base = low
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of HTTP/1.1's chunked transfer coding, the framing of
+    the streams' bodies: a message is framed once and written as is to each viewer."""
+    return b"%x\r\n%s\r\n" % (len(data), data)
 
 
 def sse(name: str, data: Any) -> bytes:
-    """One server-sent event."""
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+    """One server-sent event, framed (``chunk``)."""
+    return chunk(f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode())
 
 
-PING = b": ping\n\n"
+PING = chunk(b": ping\n\n")
 
 
 # ─── games ─────────────────────────────────────────────────────────────────────
@@ -123,6 +168,7 @@ class Game:
     position: Position
     """The latest."""
     start: Position
+    start_clocks: ClockReading | None
     clocks: ClockReading | None
     to_move: int | None = 0
     moves: list[MoveMade] = field(default_factory=list)
@@ -185,13 +231,14 @@ class Hub:
         """Server key → id of its game in progress."""
         self.finished: deque[str] = deque()
         """Ids of the finished games kept, newest first."""
-        self._game_viewers: dict[str, set[Viewer]] = {}
-        """Server key → its viewers (of one game, or following the server)."""
-        self._list_viewers: set[Viewer] = set()
-        self._list_pending = False
-        self._deliveries: deque[tuple[Viewer, bytes]] = deque()
-        """Messages on their way to viewers, in order (so each viewer gets its own in order)."""
-        self._delivering = False
+        self._channels: dict[str, Channel] = {}
+        self._list = Channel(None)
+        self._list_due = False
+        self._tick: asyncio.TimerHandle | None = None
+        self._round: deque[Viewer] = deque()
+        """Viewers still to be written to in this round."""
+        self._snapshots: dict[str, bytes] = {}
+        """Game id → its snapshot, made in this round (Hub._catch_up)."""
         self.dropped = 0
         """Viewers dropped for falling behind, since the start."""
 
@@ -201,22 +248,13 @@ class Hub:
         return sorted(self._servers(), key=lambda s: (s.game, s.server))
 
     def publish(self, event: FeedEvent) -> None:
-        """Record the event at once; fan it out on the next turn of the loop."""
+        """Record the event, and queue it for the viewers of its server."""
         key = event.server
         gid = game_id(key, event.game_no)
+        plies = 0
         if isinstance(event, GameStarted):
-            game = Game(
-                gid,
-                key,
-                event.game_no,
-                event.game,
-                event.sides,
-                event.names,
-                event.started,
-                event.position,
-                event.position,
-                event.clocks,
-            )
+            p, c = event.position, event.clocks
+            game = Game(gid, key, event.game_no, event.game, event.sides, event.names, event.started, p, p, c, c)
             self.games[gid] = game
             self.live[key] = gid
         else:
@@ -228,14 +266,19 @@ class Hub:
             if isinstance(event, MoveMade):
                 game.moves.append(event)
                 game.position, game.to_move, game.note = event.position, event.to_move, ""
+                plies = len(game.moves)
             elif isinstance(event, ClocksChanged):
                 game.note = event.note
             else:
                 game.over, game.to_move = event, None
                 self._finish(game)
-        if self._game_viewers.get(key):
-            asyncio.get_running_loop().call_soon(self._fan_out, game, event, len(game.moves))
-        self._list_changed()
+        channel = self._channels.get(key)
+        if channel is not None and channel.viewers:
+            channel.entries.append(self._entry(game, event, plies))
+            self._schedule()
+        if self._list.viewers:
+            self._list_due = True
+            self._schedule()
 
     def _finish(self, game: Game) -> None:
         if self.live.get(game.server) == game.id:
@@ -244,60 +287,39 @@ class Hub:
         while len(self.finished) > self.limits.keep_finished:
             self.games.pop(self.finished.pop(), None)
 
-    def _fan_out(self, game: Game, event: FeedEvent, plies: int) -> None:
-        viewers = self._game_viewers.get(game.server)
-        if not viewers:
-            return
-        now = asyncio.get_running_loop().time()
-        message, snapshot = self._message(game, event, plies, now), None
-        for viewer in list(viewers):
-            if viewer.game_no is None and isinstance(event, GameStarted):
-                snapshot = snapshot or sse("snapshot", self.game_json(game, now))
-                self._deliveries.append((viewer, snapshot))
-            elif viewer.game_no is None or viewer.game_no == game.game_no:
-                self._deliveries.append((viewer, message))
-                if viewer.game_no is not None and isinstance(event, GameOver):
-                    viewers.discard(viewer)  # the last message of its stream
-                    self._deliveries.append((viewer, b""))
-        self._kick()
+    def _entry(self, game: Game, event: FeedEvent, plies: int) -> Entry:
+        """The event as its game's viewers get it; ``plies`` counts the moves up to
+        it.  Encoded when first sent (everything it reads is immutable), with the
+        clocks as they are then."""
 
-    def _kick(self) -> None:
-        """Deliver what waits, starting on the next turn of the loop."""
-        if self._deliveries and not self._delivering:
-            self._delivering = True
-            asyncio.get_running_loop().call_soon(self._deliver)
+        def now() -> float:
+            return asyncio.get_running_loop().time()
 
-    def _deliver(self) -> None:
-        """Queue the next batch of messages with their viewers; the rest on the
-        next turn of the loop.  An empty message ends a viewer's stream."""
-        self._delivering = False
-        for _ in range(min(self.limits.batch, len(self._deliveries))):
-            viewer, message = self._deliveries.popleft()
-            if not message:
-                viewer.end()
-                continue
-            if not viewer.offer(message):
-                self.drop(viewer)
-        self._kick()
+        def clocks_now(event: MoveMade | ClocksChanged | GameOver) -> dict[str, Any]:
+            return {"clocks": clocks_json(event.clocks, now())}
 
-    def _message(self, game: Game, event: FeedEvent, plies: int, now: float) -> bytes:
-        """The event as sent to the viewers of its game; ``plies`` counts the moves
-        made up to it."""
-        head = {"id": game.id, "clocks": clocks_json(event.clocks, now)}
+        if isinstance(event, GameStarted):
+            return Entry(lambda: sse("snapshot", self.game_json(game, now(), start=True)), followers_only=True)
         if isinstance(event, MoveMade):
-            body = {**move_json(event), "index": plies, "board": board_json(event.position.board)}
-            number = full_moves(plies, event.to_move)
-            return sse("move", {**head, **body, "to_move": event.to_move, "number": number})
+            position, number = event.position, full_moves(plies, event.to_move)
+            body = {"id": game.id, **move_json(event), "index": plies, "to_move": event.to_move, "number": number}
+            return Entry(lambda: sse("move", {**body, "board": board_json(position.board), **clocks_now(event)}))
         if isinstance(event, ClocksChanged):
-            return sse("clock", {**head, "note": event.note})
-        if isinstance(event, GameOver):
-            return sse("over", {**head, "result": over_json(event), "board": board_json(game.position.board)})
-        return sse("started", {**head})
+            return Entry(lambda: sse("clock", {"id": game.id, "note": event.note, **clocks_now(event)}))
+        assert isinstance(event, GameOver)
+        final, result = game.position, over_json(event)
+        body = {"id": game.id, "result": result}
+        return Entry(lambda: sse("over", {**body, "board": board_json(final.board), **clocks_now(event)}), last=True)
 
     # ─── snapshots (the JSON endpoints and the first message of a stream) ──────
 
-    def game_json(self, game: Game, now: float) -> dict[str, Any]:
+    def game_json(self, game: Game, now: float, start: bool = False) -> dict[str, Any]:
+        """The game now, or as it ``start``-ed."""
         info = self._info(game.server)
+        moves, position, clocks, to_move = game.moves, game.position, game.clocks, game.to_move
+        over, note = game.over, game.note
+        if start:
+            moves, position, clocks, to_move, over, note = [], game.start, game.start_clocks, 0, None, ""
         return {
             "id": game.id,
             "server": game.server,
@@ -310,14 +332,14 @@ class Hub:
             "sides": list(game.sides),
             "names": list(game.names),
             "started": utc(game.started),
-            "moves": [move_json(m) for m in game.moves],
-            "number": full_moves(len(game.moves), game.to_move),
-            "to_move": game.to_move,
-            "board": board_json(game.position.board),
-            "clocks": clocks_json(game.clocks, now),
-            "note": game.note,
-            "result": over_json(game.over),
-            "live": game.over is None,
+            "moves": [move_json(m) for m in moves],
+            "number": full_moves(len(moves), to_move),
+            "to_move": to_move,
+            "board": board_json(position.board),
+            "clocks": clocks_json(clocks, now),
+            "note": note,
+            "result": over_json(over),
+            "live": over is None,
         }
 
     def _info(self, key: str) -> ServerInfo | None:
@@ -364,72 +386,114 @@ class Hub:
 
     # ─── viewers ───────────────────────────────────────────────────────────────
 
-    def _viewer_count(self) -> int:
-        return len(self._list_viewers) + sum(len(v) for v in self._game_viewers.values())
+    def _all_viewers(self) -> list[Viewer]:
+        return [*self._list.viewers, *(v for c in self._channels.values() for v in c.viewers)]
 
-    def watch(self, server: str | None, game_no: int | None = None) -> Viewer | None:
+    def can_watch(self) -> bool:
+        return len(self._all_viewers()) < self.limits.max_viewers
+
+    def watch(self, write: Write, server: str | None, game_no: int | None = None) -> Viewer | None:
         """A new viewer of the list (``server`` None), of one game, or of every game
-        of a server (``game_no`` None), its first message already queued: the
-        current snapshot.  None when the hub is full or there is nothing to watch."""
-        if self._viewer_count() >= self.limits.max_viewers:
+        of a server (``game_no`` None), sent at once the current snapshot.  None
+        when the hub is full or there is no such game."""
+        if not self.can_watch():
             return None
         now = asyncio.get_running_loop().time()
-        viewer = Viewer(self.limits.queue_limit, server, game_no)
         if server is None:
-            self._list_viewers.add(viewer)
-            viewer.offer(sse("list", self.list_json(now)))
+            viewer = Viewer(write, self._list, None, self._list.end)
+            self._list.viewers[viewer] = None
+            write(sse("list", self.list_json(now)))
             return viewer
         gid = game_id(server, game_no) if game_no is not None else self.live.get(server)
         game = self.games.get(gid) if gid is not None else None
         if game_no is not None and game is None:
             return None
+        channel = self._channels.setdefault(server, Channel(server))
+        viewer = Viewer(write, channel, game_no, channel.end)
         if game is not None:
-            viewer.offer(sse("snapshot", self.game_json(game, now)))
+            write(sse("snapshot", self.game_json(game, now)))
             if game_no is not None and game.over is not None:
                 viewer.end()  # nothing more will come: the snapshot is all
                 return viewer
-        self._game_viewers.setdefault(server, set()).add(viewer)
+        channel.viewers[viewer] = None
         return viewer
 
     def drop(self, viewer: Viewer) -> None:
-        """A viewer that does not keep up: ended at once, its connection aborted."""
+        """A viewer that does not keep up: its stream ends at once (and the
+        connection's handler aborts it)."""
         if not viewer.dropped:
             viewer.dropped = True
             self.dropped += 1
-            if viewer.on_drop is not None:
-                viewer.on_drop()
         self.unwatch(viewer)
 
     def unwatch(self, viewer: Viewer) -> None:
-        viewer.close()
-        self._list_viewers.discard(viewer)
-        if viewer.server is not None:
-            viewers = self._game_viewers.get(viewer.server)
-            if viewers is not None:
-                viewers.discard(viewer)
-
-    def _all_viewers(self) -> list[Viewer]:
-        return [*self._list_viewers, *(v for vs in self._game_viewers.values() for v in vs)]
+        viewer.end()
+        viewer.channel.viewers.pop(viewer, None)
 
     def ping(self) -> None:
         """A comment line to every viewer, so that dead connections are noticed."""
-        self._deliveries.extend((viewer, PING) for viewer in self._all_viewers())
-        self._kick()
+        for viewer in self._all_viewers():
+            if not viewer.write(PING):
+                self.drop(viewer)
 
     def close(self) -> None:
         """Every viewer ends (the process is stopping)."""
-        self._deliveries.clear()
         for viewer in self._all_viewers():
             self.unwatch(viewer)
+        self._round.clear()
 
-    def _list_changed(self) -> None:
-        if self._list_viewers and not self._list_pending:
-            self._list_pending = True
-            asyncio.get_running_loop().call_later(self.limits.list_interval, self._send_list)
+    # ─── delivery ──────────────────────────────────────────────────────────────
 
-    def _send_list(self) -> None:
-        self._list_pending = False
-        if self._list_viewers:
-            message = sse("list", self.list_json(asyncio.get_running_loop().time()))
-            self._deliveries.extend((viewer, message) for viewer in self._list_viewers)
-            self._kick()
+    def _schedule(self) -> None:
+        if self._tick is None and not self._round:
+            loop = asyncio.get_running_loop()
+            self._tick = loop.call_later(self.limits.interval, self._start_round)
+
+    def _catch_up(self, viewer: Viewer) -> tuple[bytes, bool]:
+        """A snapshot of the viewer's game (following a server: of its game in
+        progress), made once a round; whether the stream ends with it."""
+        key = viewer.channel.key
+        assert key is not None
+        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key)
+        game = self.games.get(gid) if gid is not None else None
+        if game is None:  # following a server between games; or the game is forgotten
+            return b"", viewer.game_no is not None
+        data = self._snapshots.get(game.id)
+        if data is None:
+            data = self._snapshots[game.id] = sse("snapshot", self.game_json(game, asyncio.get_running_loop().time()))
+        return data, viewer.game_no is not None and game.over is not None
+
+    def _start_round(self) -> None:
+        """Every viewer behind its channel gets what it has not been sent."""
+        self._tick = None
+        self._snapshots.clear()
+        if self._list_due and self._list.viewers:
+            self._list_due = False
+            self._list.entries.append(Entry(lambda: sse("list", self.list_json(asyncio.get_running_loop().time()))))
+        for channel in [self._list, *self._channels.values()]:
+            self._round.extend(v for v in channel.viewers if v.cursor < channel.end)
+        self._write_batch()
+
+    def _write_batch(self) -> None:
+        """Write to the next ``batch`` viewers of the round; the rest on the next
+        turn of the loop."""
+        for _ in range(min(self.limits.batch, len(self._round))):
+            viewer = self._round.popleft()
+            if viewer.done.done():
+                continue
+            data, last = viewer.channel.pending(viewer, self.limits.catch_up)
+            if data is None:
+                data, last = self._catch_up(viewer)
+            if data and not viewer.write(data):
+                self.drop(viewer)
+            elif last:
+                self.unwatch(viewer)
+        if self._round:
+            asyncio.get_running_loop().call_soon(self._write_batch)
+            return
+        for channel in [self._list, *self._channels.values()]:
+            channel.trim()
+            if any(v.cursor < channel.end for v in channel.viewers):
+                self._schedule()
+        if self._list_due:
+            self._schedule()
