@@ -89,11 +89,14 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
     shots = Path(os.environ.get("WEB_SCREENSHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
 
-    async def follow(page: Any, players: tuple[Client, Client], referee: Referee, pause_at: int = -1) -> None:
+    async def follow(page: Any, players: tuple[Client, Client], referee: Referee, pause_from: int = 0) -> None:
+        """Play to the end, or from ``pause_from`` plies on, until a move captures
+        (for the screenshot), checking the page after every move."""
         while not referee.over:
             await play_one(players, referee)
             await check_move(page, referee)
-            if len(referee.tokens) == pause_at:
+            plies = len(referee.tokens)
+            if pause_from and plies >= pause_from and (await page.query_selector("#board .captured") or plies > 30):
                 return
         await page.wait_for_selector("#result:not([hidden])", timeout=10_000)
         assert (await page.inner_text("#result")).startswith(result_text(referee) + " (move)")
@@ -130,8 +133,9 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
             await listing.goto(base + "/")
             await listing.wait_for_selector('tr[data-game="gothello-0-1"]')
             await game_page.goto(base + "/game/gothello-0-1")
-            await follow(game_page, gothello, referee, pause_at=9)
-            await listing.wait_for_selector('tr[data-game="gothello-0-1"] td:nth-child(7) >> text="5"')
+            await follow(game_page, gothello, referee, pause_from=8)
+            number = len(referee.tokens) // 2 + 1
+            await listing.wait_for_selector(f'tr[data-game="gothello-0-1"] td:nth-child(7) >> text="{number}"')
             await listing.wait_for_selector('#finished tr[data-game="awari-0-1"]')
             await listing.wait_for_selector("#records tr[data-record] >> text=alice (south) – bob (north)")
             await listing.screenshot(path=str(shots / "web-list.png"))
