@@ -64,6 +64,18 @@ def test_awari_captures_are_the_specs() -> None:
     assert checked > 50 and captured > 5
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_views_draw_the_engines_state(game: str) -> None:
+    """The fast engines' boards as drawn equal their full spec states', move after move."""
+    engine = get_engine(game, "impl")
+    rng, state = random.Random(7), engine.initial()
+    while not engine.is_over(state):
+        full, view = engine.to_spec(state), views.board_view(engine, state)
+        expected = views.awari_view(full) if game == "awari" else views.gothello_view(full)
+        assert (view.cells, view.counts, view.to_move) == (expected.cells, expected.counts, expected.to_move)
+        _, state = engine.apply(state, rng.choice(engine.legal_moves(state)))
+
+
 def test_awari_captures_only_for_a_move_that_sows() -> None:
     g = A.InitAwari()
     assert views.awari_captures(g, A.PIT.a) == frozenset()  # north's pit, south to move

@@ -11,7 +11,7 @@ shows.  Reported per run: moves timed, move round trip p50 and p99, the viewers
 still connected at the end, the events they received and the viewers the server
 dropped.
 
-    python -m impl.web.bench [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2]
+    python -m impl.web.bench [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2] [--pace SECS]
 """
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ async def _line(reader: asyncio.StreamReader) -> str:
     return raw.decode("ascii").rstrip("\r\n")
 
 
-async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: list[float]) -> None:
-    """One game of random legal moves; the round trip of each."""
+async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: list[float], pace: float) -> None:
+    """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
     conns = []
     for name in SIDES[game]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -154,16 +154,18 @@ async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: lis
         await _line(other)
         _, state = engine.apply(state, move)
         ply += 1
+        if pace:
+            await asyncio.sleep(pace)
     for _, writer in conns:
         writer.close()
 
 
-async def _play(port: int, game: str, moves: int, seed: int) -> list[float]:
+async def _play(port: int, game: str, moves: int, seed: int, pace: float = 0.0) -> list[float]:
     from impl.engines import get_engine
 
     engine, rng, rtts = get_engine(game, "impl"), random.Random(seed), list[float]()
     while len(rtts) < moves:
-        await _game(port, game, engine, rng, rtts)
+        await _game(port, game, engine, rng, rtts, pace)
     return rtts
 
 
@@ -183,7 +185,7 @@ class Row:
     dropped: int
 
 
-def run_one(game: str, viewers: int, mode: str, moves: int, seed: int) -> Row:
+def run_one(game: str, viewers: int, mode: str, moves: int, seed: int, pace: float = 0.0) -> Row:
     context = multiprocessing.get_context("spawn")
     server_pipe, theirs = context.Pipe()
     server = context.Process(target=_serve, args=(game, theirs), daemon=True)
@@ -199,7 +201,7 @@ def run_one(game: str, viewers: int, mode: str, moves: int, seed: int) -> Row:
             )
             view_proc.start()
             assert view_pipe.recv() == "ready"
-        rtts = sorted(asyncio.run(_play(game_port, game, moves, seed)))
+        rtts = sorted(asyncio.run(_play(game_port, game, moves, seed, pace)))
         connected = events = 0
         if view_pipe is not None:
             time.sleep(0.5)  # the last events on their way
@@ -226,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=3000, metavar="N", help="moves timed per run (default 3000)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternating (default 2)")
     parser.add_argument("--modes", nargs="+", default=["reading", "stalled"], choices=["reading", "stalled"])
+    parser.add_argument(
+        "--pace", type=float, default=0.0, metavar="SECS", help="pause between moves (default 0: as fast as they go)"
+    )
     args = parser.parse_args(argv)
     print(
         "| game | viewers | viewers' mode | moves timed | move RTT p50 (ms) | p99 (ms) "
@@ -235,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.games:
         for round_no in range(args.rounds):
             for viewers, mode in [(0, "—"), *((args.viewers, m) for m in args.modes)]:
-                row = run_one(game, viewers, mode, args.moves, seed=round_no)
+                row = run_one(game, viewers, mode, args.moves, round_no, args.pace)
                 print(
                     f"| {row.game} | {row.viewers} | {row.mode} | {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} "
                     f"| {row.connected} | {row.events} | {row.dropped} |",

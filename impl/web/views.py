@@ -23,14 +23,27 @@ FILES = "abcde"
 def board_view(engine: Any, state: Any, before: Any = None, action: Any = None) -> BoardView:
     """The board of ``state``; with the state ``before`` it and the ``action``
     that led to it, also the last move and its captures."""
-    after = engine.to_spec(state)
+    after = spec_state(engine, state)
     last = engine.format_move(action) if action is not None else None
     if isinstance(after, A.AwariGame):
-        captured = awari_captures(engine.to_spec(before), action) if before is not None else frozenset()
+        captured = awari_captures(spec_state(engine, before), action) if before is not None else frozenset()
         return awari_view(after, last, tuple(p.name for p in sorted(captured)))
     assert isinstance(after, G.GothelloGame), type(after)
     turned = gothello_captures(engine.to_spec(before), after) if before is not None else ()
     return gothello_view(after, last, turned)
+
+
+def spec_state(engine: Any, state: Any) -> Any:
+    """The spec's state (``Engine.to_spec``), except that for the fast Awari engine the
+    positions seen are left out: they are not drawn, and converting them costs a
+    millisecond or more late in a game, on the loop the games share.  The position
+    itself is converted as ``ImplAwari.to_spec`` converts it (``impl.awari.unpack``
+    of the state's key, its first three components)."""
+    if engine.game == "awari" and engine.kind == "impl":
+        from impl.awari import unpack
+
+        return A.game_of(unpack(state[:3]), frozenset())
+    return engine.to_spec(state)
 
 
 def awari_view(g: A.AwariGame, last: str | None = None, captures: tuple[str, ...] = ()) -> BoardView:
