@@ -41,13 +41,15 @@ from impl.server.server import GameServer, serve
 
 from . import archive
 from .feed import ServerInfo
-from .hub import Hub, HubLimits, board_json, game_id
+from .hub import Game, Hub, HubLimits, board_json, game_id
 from .tap import SessionTap, describe
 
 STATIC = Path(__file__).parent / "static"
 PING_INTERVAL = 15.0
 """Seconds between keep-alive comments on every stream (a dead viewer is noticed)."""
 RECORD_CACHE = 32
+"""Replayed records kept (by name and modification time)."""
+RECORD_LIST_AGE = 2.0
 
 
 class WebView:
@@ -62,6 +64,7 @@ class WebView:
         self._runner: web.AppRunner | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._records: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
+        self._listing: tuple[float, dict[str, Any]] | None = None
 
     @property
     def listeners(self) -> tuple[SessionTap]:
@@ -160,7 +163,7 @@ class WebView:
     async def api_servers(self, request: web.Request) -> web.Response:
         return web.json_response(self.hub.list_json(self._now()))
 
-    def _game(self, request: web.Request) -> Any:
+    def _game(self, request: web.Request) -> Game:
         game = self.hub.games.get(request.match_info["id"])
         if game is None:
             raise web.HTTPNotFound(text="no such game (finished games are kept: the last few, and the records)")
@@ -180,8 +183,13 @@ class WebView:
         return self.record_dir
 
     async def api_records(self, request: web.Request) -> web.Response:
-        records = archive.list_records(self._record_dir())
-        return web.json_response({"records": [record_summary(r) for r in records]})
+        """The listing is read at most every RECORD_LIST_AGE seconds: it reads the
+        files, on the loop the games share."""
+        now = self._now()
+        if self._listing is None or now - self._listing[0] > RECORD_LIST_AGE:
+            records = archive.list_records(self._record_dir())
+            self._listing = (now, {"records": [record_summary(r) for r in records]})
+        return web.json_response(self._listing[1])
 
     async def api_record(self, request: web.Request) -> web.Response:
         directory, name = self._record_dir(), request.match_info["name"]

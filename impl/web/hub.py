@@ -46,7 +46,7 @@ class HubLimits:
     """Viewers at once, over all streams; more are refused (503)."""
     keep_finished: int = 20
     """Finished games kept in memory for the list and for replay."""
-    interval: float = 0.1
+    interval: float = 0.2
     """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
     list_interval: float = 0.5
     """Seconds between two updates of the server list to its viewers."""
@@ -68,14 +68,14 @@ connection holds more unsent output than its limit, or has closed."""
 
 
 class Entry:
-    """A message of a channel, encoded on first use (``make``)."""
+    """A message of a channel, encoded on first use (``make``).  ``followers_only``:
+    a new game's snapshot, for the viewers following the server; ``last``: the end
+    of a game, after which the game's own viewers are done."""
 
     __slots__ = ("_data", "followers_only", "last", "make")
 
     def __init__(self, make: Callable[[], bytes], followers_only: bool = False, last: bool = False) -> None:
         self.make, self.followers_only, self.last = make, followers_only, last
-        """``followers_only``: a new game's snapshot, for the viewers following the
-        server; ``last``: the end of a game, after which a game's viewer is done."""
         self._data: bytes | None = None
 
     @property
