@@ -29,7 +29,7 @@ from impl.web.hub import HubLimits
 from spec import awari as A
 from spec import result as R
 
-from .netclient import run, seat, seat_players
+from .netclient import Client, run, seat, seat_players
 from .webclient import EventStream, Referee, expected_board, play_one, stream, watched
 
 GAMES = ("awari", "gothello")
@@ -188,6 +188,51 @@ def test_a_game_followed_live_over_server_sent_events(game: str) -> None:
                     await client.close()
 
     run(scenario, timeout=120)
+
+
+def test_the_tap_reports_each_change_once() -> None:
+    """Called again with nothing changed (or after the end), the tap adds nothing:
+    the feed has one event per change; a draw offer and its refusal are noted."""
+    events: list[Any] = []
+
+    class Sink:
+        def publish(self, event: Any) -> None:
+            events.append(event)
+
+    async def scenario() -> None:
+        async with watched(["awari"]) as (web, servers):
+            server = servers["awari"]
+            tap = web.tap
+            tap.sink = Sink()
+            players = await seat_players(server.port, "awari")
+            session = server._session
+            assert session is not None
+            tap(session)
+            referee = Referee("awari", get_engine("awari", "impl"), random.Random(1))
+            await play_one(players, referee)
+            tap(session)
+
+            async def until(client: Client, code: str) -> None:
+                while not (await client.line()).startswith(code):
+                    pass
+
+            await players[1].send("draw?")
+            await until(players[0], "332")
+            tap(session)
+            await players[0].send("nodraw")
+            await until(players[1], "333")
+            tap(session)
+            await players[1].send("resign")
+            await until(players[0], "32")
+            tap(session)
+            kinds = [type(e).__name__ for e in events]
+            assert kinds == ["GameStarted", "MoveMade", "ClocksChanged", "ClocksChanged", "GameOver"], kinds
+            assert [e.note for e in events[2:4]] == ["draw offered by north", "draw refused"]
+            assert events[-1].result == "south wins" and events[-1].termination == "resignation"
+            for client in players:
+                await client.close()
+
+    run(scenario)
 
 
 def test_viewers_are_read_only_and_bounded() -> None:

@@ -63,6 +63,11 @@ class SessionTap:
         self.sink = sink
         self._seen: dict[str, tuple[int, int, Any]] = {}
         """Server key → (game number, plies seen, the state after the last of them)."""
+        self._notes: dict[str, str] = {}
+        """Server key → the last draw note reported since the last move."""
+        self._over: dict[str, int] = {}
+        """Server key → the number of its last game reported over (so that a call
+        after the end, or twice for one change, reports nothing more)."""
 
     def __call__(self, session: Session) -> None:
         try:
@@ -72,6 +77,8 @@ class SessionTap:
 
     def _changed(self, s: Session) -> None:
         key = server_key(s.vocab.game, s.settings.server)
+        if self._over.get(key) == s.game_no:
+            return
         engine, clocks = s.engine, clocks_of(s)
         seen = self._seen.get(key)
         started = seen is None or seen[0] != s.game_no
@@ -101,10 +108,14 @@ class SessionTap:
             to_move = None if over else engine.players.index(engine.to_move(s.state))
             position = Position(engine, s.state, before, engine.parse_move(text))
             self.sink.publish(MoveMade(key, game_no, side, ply, text, position, clocks, to_move))
+            self._notes.pop(key, None)
         elif not over and not started:
-            offer = s.offer
-            note = f"draw offered by {s.vocab.sides[offer]}" if offer is not None else "draw refused"
-            self.sink.publish(ClocksChanged(key, game_no, clocks, note))
+            offer, note = s.offer, "draw refused" if s.refused else ""
+            if offer is not None:
+                note = f"draw offered by {s.vocab.sides[offer]}"
+            if note and self._notes.get(key) != note:  # no note repeats without a move between
+                self._notes[key] = note
+                self.sink.publish(ClocksChanged(key, game_no, clocks, note))
         self._seen[key] = (game_no, len(s.plies), s.state)
         if over and s.outcome is not None:
             winner, termination = s.outcome
@@ -114,3 +125,4 @@ class SessionTap:
                 result = "draw" if winner is None else f"{s.vocab.sides[winner]} wins"
             self.sink.publish(GameOver(key, game_no, winner, result, termination, clocks, time.time()))
             del self._seen[key]
+            self._over[key] = game_no
