@@ -344,6 +344,11 @@ function initLiveGame(id) {
       loadFrames(g.id);
     }
   });
+  source.onerror = () => {
+    if (view.game) return; // a live page reconnects by itself
+    source.close();
+    document.getElementById("status").textContent = "no such game here (the last 20 finished games are kept)";
+  };
   source.addEventListener("move", (e) => onMove(JSON.parse(e.data)));
   source.addEventListener("clock", (e) => {
     const c = JSON.parse(e.data);
