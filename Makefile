@@ -1,6 +1,7 @@
 # make verify       — everything CI runs (bounded): lint, types, tests, symbolic checks, bounded proofs
 # make verify-deep  — the same with thorough budgets
-# make serve        — Awari and Gothello referee servers on their default ports
+# make serve        — Awari and Gothello referee servers on their default ports, live web view on port 29080
+# make test-browser — the web view's test in headless Chromium (installs Debian's chromium and Playwright)
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 #                     (serve and play take ENGINE=impl|spec|checked, default impl)
 SHELL := /bin/bash
@@ -9,7 +10,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc serve play clean
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc serve play clean browser test-browser screenshots
 
 all: verify
 
@@ -39,7 +40,7 @@ verify: lint typecheck test
 # The thorough suite on the mypyc build, where the differential tests check the compiled
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
 # then the full proofs on the pure-Python build, which crosshair can trace.
-verify-deep: lint typecheck
+verify-deep: lint typecheck browser
 	$(PY) -m impl._build
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
 	$(PY) -m impl._build --clean
@@ -54,10 +55,29 @@ proofs: $(STAMP)
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
 # concurrent games rules it out as the default (README, "The checked engine").
-# ENGINE=checked (or spec) chooses another.
+# ENGINE=checked (or spec) chooses another.  WEB is the live web view's port.
 ENGINE ?=
+WEB ?= 29080
 serve: $(STAMP)
-	$(VENV)/bin/referee serve all --forever $(if $(ENGINE),--engine $(ENGINE))
+	$(VENV)/bin/referee serve all --forever --web $(WEB) $(if $(ENGINE),--engine $(ENGINE))
+
+# The browser test's needs: Debian's chromium and chromedriver (apt-get, as root or
+# through sudo; skipped when present) and Playwright, which drives that chromium and
+# never downloads a browser of its own.  verify-deep runs the test; verify does not
+# (README, "The live web view", says why).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+browser: $(STAMP)
+	@test -x $(CHROMIUM) -a -x /usr/bin/chromedriver || { $(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet -e '.[browser]'
+
+test-browser: browser
+	$(PY) -m pytest tests/test_web_browser.py
+
+# The screenshots the README shows, taken by the browser test.
+screenshots: browser
+	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/test_web_browser.py
 
 # A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
 GAME ?= gothello
@@ -74,6 +94,7 @@ bench: mypyc
 	$(PY) -m impl.bench_engines
 	$(PY) -m impl.server.bench
 	$(PY) -m impl.server.flood
+	$(PY) -m impl.web.bench
 
 clean:
 	-test -x $(PY) && $(PY) -m impl._build --clean

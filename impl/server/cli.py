@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from impl.engines import get_engine
 from .net import NetLimits
 from .records import event, setup_logging
 from .server import GameServer, ServerConfig, serve
-from .session import ConfigMessages, Limits, OnDivergence, Settings
+from .session import ConfigMessages, Limits, OnDivergence, Session, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
 """gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
@@ -73,6 +74,13 @@ def add_command(subparsers: Any) -> None:
     for option, default, what in TIMEOUTS:
         help = f"{what} (default {default:g}; 0: none)"
         p.add_argument(option, type=bound, default=default, metavar="SECS", help=help)
+    p.add_argument(
+        "--web",
+        type=port,
+        metavar="PORT",
+        help="also serve the live web view on this port (0: any free port; needs the web extra)",
+    )
+    p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
     p.set_defaults(run=run)
@@ -111,7 +119,11 @@ def check_writable(directory: Path) -> None:
         raise UsageError(f"referee serve: cannot write records to {directory}: {exc.strerror or exc}") from None
 
 
-def build_servers(args: argparse.Namespace) -> list[GameServer]:
+def build_servers(
+    args: argparse.Namespace, session_hooks: tuple[Callable[[Session], None], ...] = ()
+) -> list[GameServer]:
+    """The servers asked for; ``session_hooks`` are called with each new session
+    (the web view's, to listen to its games)."""
     games = GAMES if args.game == "all" else (args.game,)
     if args.port is not None and len(games) * len(args.server) != 1:
         raise UsageError("referee serve: --port needs a single game and a single server number")
@@ -133,17 +145,35 @@ def build_servers(args: argparse.Namespace) -> list[GameServer]:
             )
             net = NetLimits(line_timeout=args.line_timeout)
             spec = ServerConfig(
-                settings, host=args.host, port=args.port, forever=args.forever, net=net, record_dir=args.record
+                settings,
+                host=args.host,
+                port=args.port,
+                forever=args.forever,
+                net=net,
+                record_dir=args.record,
+                session_hooks=session_hooks,
             )
             servers.append(GameServer(spec, engine))
     return servers
 
 
+def web_view(args: argparse.Namespace) -> Any:
+    """The web view asked for by --web, or None (impl.web.app.WebView: aiohttp, the web extra)."""
+    if args.web is None:
+        return None
+    try:
+        from impl.web.app import WebView
+    except ImportError as exc:
+        raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
+    return WebView(args.web_host or args.host, args.web, args.record)
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging("warning" if args.quiet else args.log_level)
-    servers = build_servers(args)
+    web = web_view(args)
+    servers = build_servers(args, (web.session_hook,) if web is not None else ())
     try:
-        signum = asyncio.run(serve(servers))
+        signum = asyncio.run(web.serve(servers) if web is not None else serve(servers))
     except KeyboardInterrupt:  # before the handlers were installed
         return 130
     except OSError as exc:

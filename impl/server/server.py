@@ -44,7 +44,8 @@ def write_record(directory: Path, record: GameRecord) -> Path:
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """One server: which game, its number, where it listens, where records go."""
+    """One server: which game, its number, where it listens, where records go,
+    and who hears of its sessions."""
 
     settings: Settings
     host: str = "0.0.0.0"
@@ -54,6 +55,9 @@ class ServerConfig:
     net: NetLimits = field(default_factory=NetLimits)
     record_dir: Path | None = None
     """Write a record file per finished game here."""
+    session_hooks: tuple[Callable[[Session], None], ...] = ()
+    """Called with each new session, before anyone joins it (a web view adds its
+    listener there)."""
 
 
 class Link:
@@ -117,6 +121,8 @@ class GameServer:
             self.settings, self.engine, rng=self._rng, now=now, epoch=time.time() - now, game_no=self.games + 1
         )
         session.listeners.append(lambda what: self._on_event(session, what))
+        for hook in self.spec.session_hooks:
+            hook(session)
         return session
 
     def _on_event(self, session: Session, what: Event) -> None:

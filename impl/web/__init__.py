@@ -1,0 +1,19 @@
+"""The live web view of a referee process (``referee serve … --web PORT``): a page
+listing every server and its game, a page per game drawn live, finished games
+replayed from the record directory, and the same data as JSON.
+
+Layers, each its own module:
+
+* ``feed``  — the typed game feed: server descriptions and events (started, move
+  made with the board after it, clocks changed, over).  The only interface
+  between the referee and the web view.
+* ``tap``   — the adapter from the referee to the feed: a ``ServerConfig.session_hooks``
+  entry listening to each Session's events and reading it after each.  The one module that knows the
+  session's and the server's attributes.
+* ``views`` — board data from an engine's state (through ``Engine.to_spec``):
+  pits and stores, squares and stones, the last move and its captures.
+* ``hub``   — the feed's consumer: games live and finished, and the viewers,
+  each with a bounded queue (a viewer that falls behind is dropped).
+* ``archive`` — record files read back and replayed through an engine.
+* ``app``   — the aiohttp application and its place in the referee's event loop.
+"""

@@ -1,0 +1,254 @@
+"""Web view benchmark (``make bench``): does watching slow a game down?
+
+A server process runs one referee server and the web view in one event loop, as
+``referee serve … --web`` does.  This process plays games on it back to back, two
+random players over loopback, and times every move's round trip (sending it to
+reading its 20x).  A third process holds V viewers on the server's event stream
+(``/events/server/<key>``), each reading everything (``reading``), or none of
+them ever reading (``stalled``: they must be dropped, the game unharmed).  Runs
+alternate between no viewers and V viewers so that drift in the machine's load
+shows.  Reported per run: moves timed, move round trip p50 and p99, the viewers
+still connected at the end, the events they received and the viewers the server
+dropped.
+
+    python -m impl.web.bench [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2] [--pace SECS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import socket
+import statistics
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from impl.engine import GAMES
+
+SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
+PAUSE = 0.1
+"""Seconds between a reading viewer's reads (so the viewers' own process, on the
+same cores as the server, costs what 200 browsers elsewhere would not)."""
+
+
+# ─── the server process ────────────────────────────────────────────────────────
+
+
+def _serve(game: str, pipe: Connection) -> None:
+    """One server of ``game`` (forever) and the web view; report both ports, then
+    the viewers dropped when told to stop."""
+    from impl import protocol as P
+    from impl.engines import get_engine
+    from impl.server.records import setup_logging
+    from impl.server.server import GameServer, ServerConfig
+    from impl.server.session import Settings
+
+    from .app import WebView
+
+    setup_logging("error")
+
+    async def main() -> None:
+        web = WebView("127.0.0.1", 0)
+        settings = Settings(P.VOCABULARIES[game], 0)
+        spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=True, session_hooks=(web.session_hook,))
+        server = GameServer(spec, get_engine(game, "impl"))
+        web.attach([server])
+        await server.start()
+        await web.start()
+        pipe.send((server.port, web.port))
+        loop = asyncio.get_running_loop()
+        while await loop.run_in_executor(None, pipe.recv) == "dropped?":
+            pipe.send(web.hub.dropped)
+        await server.stop()
+        await web.stop()
+
+    asyncio.run(main())
+
+
+# ─── the viewers' process ──────────────────────────────────────────────────────
+
+
+def _drain(sock: socket.socket) -> tuple[int, bool]:
+    """Read what has arrived, without waiting: the events in it, and whether the
+    connection is still open."""
+    events = 0
+    try:
+        while data := sock.recv(1 << 20):
+            events += data.count(b"event: ")
+    except BlockingIOError:
+        return events, True
+    except OSError:
+        return events, False
+    return events, False  # end of stream: the server closed it
+
+
+def _view(port: int, path: str, count: int, reading: bool, pipe: Connection) -> None:
+    """``count`` viewers of ``path``, connected one by one; report when all are,
+    then, when told to stop, how many are still connected and the events they got.
+    Reading viewers are polled every PAUSE seconds, without blocking (so that this
+    process, on the cores the server uses, is not woken by every write); stalled
+    ones are read only at the end, to find out which the server has cut off."""
+    request = f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode()
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(request)
+        sock.setblocking(False)
+        socks.append(sock)
+    pipe.send("ready")
+    events, open_ = 0, set(socks)
+    while not pipe.poll(PAUSE):
+        if reading:
+            for sock in list(open_):
+                got, alive = _drain(sock)
+                events += got
+                if not alive:
+                    open_.discard(sock)
+    pipe.recv()
+    for sock in list(open_):
+        got, alive = _drain(sock)
+        events += got if reading else 0
+        if not alive:
+            open_.discard(sock)
+    pipe.send((len(open_), events))
+    for sock in socks:
+        sock.close()
+
+
+# ─── the players ───────────────────────────────────────────────────────────────
+
+
+async def _line(reader: asyncio.StreamReader) -> str:
+    raw = await reader.readline()
+    if not raw:
+        raise EOFError
+    return raw.decode("ascii").rstrip("\r\n")
+
+
+async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: list[float], pace: float) -> None:
+    """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
+    conns = []
+    for name in SIDES[game]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await _line(reader)
+        writer.write(f"0.9.1 player {name}\r".encode())
+        conns.append((reader, writer))
+    for reader, _ in conns:
+        while not (await _line(reader)).startswith("35"):
+            pass
+    state, ply = engine.initial(), 0
+    while not engine.is_over(state):
+        move = rng.choice(engine.legal_moves(state))
+        side = ply % 2
+        (reader, writer), (other, _) = conns[side], conns[1 - side]
+        text = engine.format_move(move)
+        writer.write(f"{ply // 2 + 1}{' ...' if side else ''} {text}\r".encode())
+        sent = time.perf_counter()
+        reply = await _line(reader)
+        rtts.append(time.perf_counter() - sent)
+        assert reply[0] == "2", reply
+        await _line(reader)
+        await _line(other)
+        _, state = engine.apply(state, move)
+        ply += 1
+        if pace:
+            await asyncio.sleep(pace)
+    for _, writer in conns:
+        writer.close()
+
+
+async def _play(port: int, game: str, moves: int, seed: int, pace: float = 0.0) -> list[float]:
+    from impl.engines import get_engine
+
+    engine, rng, rtts = get_engine(game, "impl"), random.Random(seed), list[float]()
+    while len(rtts) < moves:
+        await _game(port, game, engine, rng, rtts, pace)
+    return rtts
+
+
+# ─── a run and the table ───────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Row:
+    game: str
+    viewers: int
+    mode: str
+    moves: int
+    p50_ms: float
+    p99_ms: float
+    connected: int
+    events: int
+    dropped: int
+
+
+def run_one(game: str, viewers: int, mode: str, moves: int, seed: int, pace: float = 0.0) -> Row:
+    context = multiprocessing.get_context("spawn")
+    server_pipe, theirs = context.Pipe()
+    server = context.Process(target=_serve, args=(game, theirs), daemon=True)
+    server.start()
+    view_proc, view_pipe = None, None
+    try:
+        game_port, web_port = server_pipe.recv()
+        if viewers:
+            view_pipe, theirs = context.Pipe()
+            path = f"/events/server/{game}-0"
+            view_proc = context.Process(
+                target=_view, args=(web_port, path, viewers, mode == "reading", theirs), daemon=True
+            )
+            view_proc.start()
+            assert view_pipe.recv() == "ready"
+        rtts = sorted(asyncio.run(_play(game_port, game, moves, seed, pace)))
+        connected = events = 0
+        if view_pipe is not None:
+            time.sleep(0.5)  # the last events on their way
+            view_pipe.send("stop")
+            connected, events = view_pipe.recv()
+        server_pipe.send("dropped?")
+        dropped = server_pipe.recv()
+    finally:
+        server_pipe.send("stop")
+        for proc in (server, view_proc):
+            if proc is not None:
+                proc.join(timeout=10)
+                if proc.is_alive():
+                    proc.kill()
+    p50 = statistics.median(rtts)
+    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))]
+    return Row(game, viewers, mode if viewers else "—", len(rtts), p50 * 1e3, p99 * 1e3, connected, events, dropped)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m impl.web.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--viewers", type=int, default=200, metavar="V")
+    parser.add_argument("--moves", type=int, default=3000, metavar="N", help="moves timed per run (default 3000)")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternating (default 2)")
+    parser.add_argument("--modes", nargs="+", default=["reading", "stalled"], choices=["reading", "stalled"])
+    parser.add_argument(
+        "--pace", type=float, default=0.0, metavar="SECS", help="pause between moves (default 0: as fast as they go)"
+    )
+    args = parser.parse_args(argv)
+    print(
+        "| game | viewers | viewers' mode | moves timed | move RTT p50 (ms) | p99 (ms) "
+        "| viewers connected at the end | events received | viewers dropped |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    for game in args.games:
+        for round_no in range(args.rounds):
+            for viewers, mode in [(0, "—"), *((args.viewers, m) for m in args.modes)]:
+                row = run_one(game, viewers, mode, args.moves, round_no, args.pace)
+                print(
+                    f"| {row.game} | {row.viewers} | {row.mode} | {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} "
+                    f"| {row.connected} | {row.events} | {row.dropped} |",
+                    flush=True,
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

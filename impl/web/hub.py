@@ -1,0 +1,499 @@
+"""The web view's side of the feed: the games of the process, live and recently
+finished, and the viewers following them.
+
+Viewers are read-only and bounded, and never delay a game:
+
+* publishing an event records it and appends an entry to its server's channel,
+  in constant time whatever the number of viewers; the entry is encoded (board
+  data, JSON) once, later, for all the viewers of that channel;
+* every ``interval`` seconds, each viewer gets whatever came since its last
+  write, in one write; at most ``batch`` viewers are written to per turn of the
+  event loop, so a game's next request waits for a few writes, not for every
+  viewer;
+* a viewer's queue is the channel's entries it has not been sent, then its
+  connection's unsent output: past ``write_limit`` bytes there, it is dropped (its
+  connection aborted) and the game goes on;
+* the list of servers goes to its viewers at most every ``list_interval`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from impl.server.records import utc
+
+from .feed import (
+    BoardView,
+    ClockReading,
+    ClocksChanged,
+    FeedEvent,
+    GameOver,
+    GameStarted,
+    MoveMade,
+    Position,
+    ServerInfo,
+)
+
+
+@dataclass(frozen=True)
+class HubLimits:
+    max_viewers: int = 2000
+    """Viewers at once, over all streams; more are refused (503)."""
+    keep_finished: int = 20
+    """Finished games kept in memory for the list and for replay."""
+    interval: float = 0.2
+    """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
+    list_interval: float = 0.5
+    """Seconds between two updates of the server list to its viewers."""
+    write_limit: int = 128 * 1024
+    """Bytes a viewer's connection may leave unsent; more drops it."""
+    send_buffer: int = 128 * 1024
+    """The kernel's send buffer per viewer (SO_SNDBUF), fixed so that a stalled
+    viewer is found out within a bounded amount of output."""
+    batch: int = 4
+    """Viewers written to per turn of the event loop."""
+    catch_up: int = 8
+    """A viewer more messages behind than this (a game moving faster than it is
+    drawn) gets one snapshot of the game instead of them."""
+
+
+Write = Callable[[bytes], bool]
+"""Hands bytes to a viewer's connection at once (never waiting); False once the
+connection holds more unsent output than its limit, or has closed."""
+
+
+class Entry:
+    """A message of a channel, encoded on first use (``make``).  ``followers_only``:
+    a new game's snapshot, for the viewers following the server; ``last``: the end
+    of a game, after which the game's own viewers are done."""
+
+    __slots__ = ("_data", "followers_only", "last", "make")
+
+    def __init__(self, make: Callable[[], bytes], followers_only: bool = False, last: bool = False) -> None:
+        self.make, self.followers_only, self.last = make, followers_only, last
+        self._data: bytes | None = None
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = self.make()
+        return self._data
+
+
+class Viewer:
+    """One connected viewer, at ``cursor`` in its channel."""
+
+    def __init__(self, write: Write, channel: Channel, game_no: int | None, cursor: int) -> None:
+        self.write, self.channel, self.game_no, self.cursor = write, channel, game_no, cursor
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Set when the stream ends: its game is over, the hub is closing, or the
+        viewer was dropped."""
+        self.dropped = False
+
+    def end(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+class Channel:
+    """The entries of one server's games (or of the list) not yet sent to all
+    its viewers; ``base`` is the absolute index of ``entries[0]``."""
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+        self.entries: list[Entry] = []
+        self.base = 0
+        self.viewers: dict[Viewer, None] = {}
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.entries)
+
+    def pending(self, viewer: Viewer, most: int) -> tuple[bytes | None, bool]:
+        """What ``viewer`` has not been sent, and whether its stream ends with it;
+        its cursor moves past it.  None if that is more than ``most`` messages.
+        The list's viewers get only the latest list."""
+        entries = self.entries[viewer.cursor - self.base :]
+        viewer.cursor = self.end
+        if self.key is None:
+            return (entries[-1].data if entries else b""), False
+        if viewer.game_no is not None:
+            ends = next((i for i, e in enumerate(entries) if e.last), len(entries) - 1)
+            entries = [e for e in entries[: ends + 1] if not e.followers_only]
+        if len(entries) > most:
+            return None, False
+        last = viewer.game_no is not None and bool(entries) and entries[-1].last
+        return b"".join(e.data for e in entries), last
+
+    def trim(self) -> None:
+        """Forget the entries every viewer has been sent."""
+        low = min((v.cursor for v in self.viewers), default=self.end)
+        del self.entries[: low - self.base]
+        self.base = low
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of HTTP/1.1's chunked transfer coding, the framing of
+    the streams' bodies: a message is framed once and written as is to each viewer."""
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
+def sse(name: str, data: Any) -> bytes:
+    """One server-sent event, framed (``chunk``)."""
+    return chunk(f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode())
+
+
+PING = chunk(b": ping\n\n")
+
+
+# ─── games ─────────────────────────────────────────────────────────────────────
+
+
+@dataclass
+class Game:
+    """A game as the hub keeps it."""
+
+    id: str
+    server: str
+    game_no: int
+    game: str
+    sides: tuple[str, str]
+    names: tuple[str, str]
+    started: float
+    position: Position
+    """The latest."""
+    start: Position
+    start_clocks: ClockReading | None
+    clocks: ClockReading | None
+    to_move: int | None = 0
+    moves: list[MoveMade] = field(default_factory=list)
+    note: str = ""
+    over: GameOver | None = None
+
+
+def game_id(server: str, game_no: int) -> str:
+    return f"{server}-{game_no}"
+
+
+def board_json(view: BoardView) -> dict[str, Any]:
+    return {
+        "game": view.game,
+        "cells": dict(view.cells),
+        "counts": dict(view.counts),
+        "to_move": view.to_move,
+        "last": view.last,
+        "captures": list(view.captures),
+    }
+
+
+def clocks_json(clocks: ClockReading | None, now: float) -> dict[str, Any] | None:
+    if clocks is None:
+        return None
+    left = clocks.at(now)
+    return {"left": [round(left[0], 2), round(left[1], 2)], "running": clocks.running}
+
+
+def move_json(move: MoveMade) -> dict[str, Any]:
+    return {"ply": move.ply, "move": move.move, "side": move.side}
+
+
+def over_json(over: GameOver | None) -> dict[str, Any] | None:
+    if over is None:
+        return None
+    return {"result": over.result, "termination": over.termination, "winner": over.winner, "ended": utc(over.ended)}
+
+
+def full_moves(plies: int, to_move: int | None) -> int:
+    """The full-move number of the next ply (of the last one once over)."""
+    return plies // 2 + 1 if to_move is not None else (plies + 1) // 2
+
+
+class Hub:
+    """Games and viewers of one process; a ``FeedSink``."""
+
+    def __init__(
+        self,
+        servers: Callable[[], Sequence[ServerInfo]] = tuple,
+        limits: HubLimits | None = None,
+        records: bool = False,
+    ) -> None:
+        self._servers = servers
+        self.limits = limits or HubLimits()
+        self.records = records
+        """Whether a record directory is served (the list page links to it)."""
+        self.games: dict[str, Game] = {}
+        self.live: dict[str, str] = {}
+        """Server key → id of its game in progress."""
+        self.finished: deque[str] = deque()
+        """Ids of the finished games kept, newest first."""
+        self._channels: dict[str, Channel] = {}
+        self._list = Channel(None)
+        self._list_due = False
+        self._tick: asyncio.TimerHandle | None = None
+        self._round: deque[Viewer] = deque()
+        """Viewers still to be written to in this round."""
+        self._snapshots: dict[str, bytes] = {}
+        """Game id → its snapshot, made in this round (Hub._catch_up)."""
+        self.dropped = 0
+        """Viewers dropped for falling behind, since the start."""
+
+    # ─── the feed ──────────────────────────────────────────────────────────────
+
+    def servers(self) -> list[ServerInfo]:
+        return sorted(self._servers(), key=lambda s: (s.game, s.server))
+
+    def publish(self, event: FeedEvent) -> None:
+        """Record the event, and queue it for the viewers of its server."""
+        key = event.server
+        gid = game_id(key, event.game_no)
+        plies = 0
+        if isinstance(event, GameStarted):
+            p, c = event.position, event.clocks
+            game = Game(gid, key, event.game_no, event.game, event.sides, event.names, event.started, p, p, c, c)
+            self.games[gid] = game
+            self.live[key] = gid
+        else:
+            game_or_none = self.games.get(gid)
+            if game_or_none is None:
+                return
+            game = game_or_none
+            game.clocks = event.clocks
+            if isinstance(event, MoveMade):
+                game.moves.append(event)
+                game.position, game.to_move, game.note = event.position, event.to_move, ""
+                plies = len(game.moves)
+            elif isinstance(event, ClocksChanged):
+                game.note = event.note
+            else:
+                game.over, game.to_move = event, None
+                self._finish(game)
+        channel = self._channels.get(key)
+        if channel is not None and channel.viewers:
+            channel.entries.append(self._entry(game, event, plies))
+            self._schedule()
+        if self._list.viewers:
+            self._list_due = True
+            self._schedule()
+
+    def _finish(self, game: Game) -> None:
+        if self.live.get(game.server) == game.id:
+            del self.live[game.server]
+        self.finished.appendleft(game.id)
+        while len(self.finished) > self.limits.keep_finished:
+            self.games.pop(self.finished.pop(), None)
+
+    def _entry(self, game: Game, event: FeedEvent, plies: int) -> Entry:
+        """The event as its game's viewers get it; ``plies`` counts the moves up to
+        it.  Encoded when first sent (everything it reads is immutable), with the
+        clocks as they are then."""
+
+        def now() -> float:
+            return asyncio.get_running_loop().time()
+
+        def clocks_now(event: MoveMade | ClocksChanged | GameOver) -> dict[str, Any]:
+            return {"clocks": clocks_json(event.clocks, now())}
+
+        if isinstance(event, GameStarted):
+            return Entry(lambda: sse("snapshot", self.game_json(game, now(), start=True)), followers_only=True)
+        if isinstance(event, MoveMade):
+            position, number = event.position, full_moves(plies, event.to_move)
+            body = {"id": game.id, **move_json(event), "index": plies, "to_move": event.to_move, "number": number}
+            return Entry(lambda: sse("move", {**body, "board": board_json(position.board), **clocks_now(event)}))
+        if isinstance(event, ClocksChanged):
+            return Entry(lambda: sse("clock", {"id": game.id, "note": event.note, **clocks_now(event)}))
+        assert isinstance(event, GameOver)
+        final, result = game.position, over_json(event)
+        body = {"id": game.id, "result": result}
+        return Entry(lambda: sse("over", {**body, "board": board_json(final.board), **clocks_now(event)}), last=True)
+
+    # ─── snapshots (the JSON endpoints and the first message of a stream) ──────
+
+    def game_json(self, game: Game, now: float, start: bool = False) -> dict[str, Any]:
+        """The game now, or as it ``start``-ed."""
+        info = self._info(game.server)
+        moves, position, clocks, to_move = game.moves, game.position, game.clocks, game.to_move
+        over, note = game.over, game.note
+        if start:
+            moves, position, clocks, to_move, over, note = [], game.start, game.start_clocks, 0, None, ""
+        return {
+            "id": game.id,
+            "server": game.server,
+            "server_no": info.server if info else None,
+            "port": info.port if info else None,
+            "engine": info.engine if info else None,
+            "time": list(info.time) if info and info.time else None,
+            "game": game.game,
+            "game_no": game.game_no,
+            "sides": list(game.sides),
+            "names": list(game.names),
+            "started": utc(game.started),
+            "moves": [move_json(m) for m in moves],
+            "number": full_moves(len(moves), to_move),
+            "to_move": to_move,
+            "board": board_json(position.board),
+            "clocks": clocks_json(clocks, now),
+            "note": note,
+            "result": over_json(over),
+            "live": over is None,
+        }
+
+    def _info(self, key: str) -> ServerInfo | None:
+        return next((s for s in self._servers() if s.key == key), None)
+
+    def game_summary(self, game: Game, now: float) -> dict[str, Any]:
+        return {
+            "id": game.id,
+            "server": game.server,
+            "game": game.game,
+            "game_no": game.game_no,
+            "sides": list(game.sides),
+            "names": list(game.names),
+            "plies": len(game.moves),
+            "number": full_moves(len(game.moves), game.to_move),
+            "to_move": game.to_move,
+            "clocks": clocks_json(game.clocks, now) if game.over is None else None,
+            "started": utc(game.started),
+            "result": over_json(game.over),
+        }
+
+    def list_json(self, now: float) -> dict[str, Any]:
+        servers = []
+        for info in self.servers():
+            gid = self.live.get(info.key)
+            current = self.game_summary(self.games[gid], now) if gid in self.games else None
+            servers.append(
+                {
+                    "key": info.key,
+                    "game": info.game,
+                    "title": info.title,
+                    "server": info.server,
+                    "host": info.host,
+                    "port": info.port,
+                    "engine": info.engine,
+                    "time": list(info.time) if info.time else None,
+                    "forever": info.forever,
+                    "sides": list(info.sides),
+                    "current": current,
+                }
+            )
+        finished = [self.game_summary(self.games[gid], now) for gid in self.finished if gid in self.games]
+        return {"servers": servers, "finished": finished, "records": self.records}
+
+    # ─── viewers ───────────────────────────────────────────────────────────────
+
+    def _all_viewers(self) -> list[Viewer]:
+        return [*self._list.viewers, *(v for c in self._channels.values() for v in c.viewers)]
+
+    def can_watch(self) -> bool:
+        return len(self._all_viewers()) < self.limits.max_viewers
+
+    def watch(self, write: Write, server: str | None, game_no: int | None = None) -> Viewer | None:
+        """A new viewer of the list (``server`` None), of one game, or of every game
+        of a server (``game_no`` None), sent at once the current snapshot.  None
+        when the hub is full or there is no such game."""
+        if not self.can_watch():
+            return None
+        now = asyncio.get_running_loop().time()
+        if server is None:
+            viewer = Viewer(write, self._list, None, self._list.end)
+            self._list.viewers[viewer] = None
+            write(sse("list", self.list_json(now)))
+            return viewer
+        gid = game_id(server, game_no) if game_no is not None else self.live.get(server)
+        game = self.games.get(gid) if gid is not None else None
+        if game_no is not None and game is None:
+            return None
+        channel = self._channels.setdefault(server, Channel(server))
+        viewer = Viewer(write, channel, game_no, channel.end)
+        if game is not None:
+            write(sse("snapshot", self.game_json(game, now)))
+            if game_no is not None and game.over is not None:
+                viewer.end()  # nothing more will come: the snapshot is all
+                return viewer
+        channel.viewers[viewer] = None
+        return viewer
+
+    def drop(self, viewer: Viewer) -> None:
+        """A viewer that does not keep up: its stream ends at once (and the
+        connection's handler aborts it)."""
+        if not viewer.dropped:
+            viewer.dropped = True
+            self.dropped += 1
+        self.unwatch(viewer)
+
+    def unwatch(self, viewer: Viewer) -> None:
+        viewer.end()
+        viewer.channel.viewers.pop(viewer, None)
+
+    def ping(self) -> None:
+        """A comment line to every viewer, so that dead connections are noticed."""
+        for viewer in self._all_viewers():
+            if not viewer.write(PING):
+                self.drop(viewer)
+
+    def close(self) -> None:
+        """Every viewer ends (the process is stopping)."""
+        for viewer in self._all_viewers():
+            self.unwatch(viewer)
+        self._round.clear()
+
+    # ─── delivery ──────────────────────────────────────────────────────────────
+
+    def _schedule(self) -> None:
+        if self._tick is None and not self._round:
+            loop = asyncio.get_running_loop()
+            self._tick = loop.call_later(self.limits.interval, self._start_round)
+
+    def _catch_up(self, viewer: Viewer) -> tuple[bytes, bool]:
+        """A snapshot of the viewer's game (following a server: of its game in
+        progress), made once a round; whether the stream ends with it."""
+        key = viewer.channel.key
+        assert key is not None
+        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key)
+        game = self.games.get(gid) if gid is not None else None
+        if game is None:  # following a server between games; or the game is forgotten
+            return b"", viewer.game_no is not None
+        data = self._snapshots.get(game.id)
+        if data is None:
+            data = self._snapshots[game.id] = sse("snapshot", self.game_json(game, asyncio.get_running_loop().time()))
+        return data, viewer.game_no is not None and game.over is not None
+
+    def _start_round(self) -> None:
+        """Every viewer behind its channel gets what it has not been sent."""
+        self._tick = None
+        self._snapshots.clear()
+        if self._list_due and self._list.viewers:
+            self._list_due = False
+            self._list.entries.append(Entry(lambda: sse("list", self.list_json(asyncio.get_running_loop().time()))))
+        for channel in [self._list, *self._channels.values()]:
+            self._round.extend(v for v in channel.viewers if v.cursor < channel.end)
+        self._write_batch()
+
+    def _write_batch(self) -> None:
+        """Write to the next ``batch`` viewers of the round; the rest on the next
+        turn of the loop."""
+        for _ in range(min(self.limits.batch, len(self._round))):
+            viewer = self._round.popleft()
+            if viewer.done.done():
+                continue
+            data, last = viewer.channel.pending(viewer, self.limits.catch_up)
+            if data is None:
+                data, last = self._catch_up(viewer)
+            if data and not viewer.write(data):
+                self.drop(viewer)
+            elif last:
+                self.unwatch(viewer)
+        if self._round:
+            asyncio.get_running_loop().call_soon(self._write_batch)
+            return
+        for channel in [self._list, *self._channels.values()]:
+            channel.trim()
+            if any(v.cursor < channel.end for v in channel.viewers):
+                self._schedule()
+        if self._list_due:
+            self._schedule()

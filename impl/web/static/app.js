@@ -1,0 +1,395 @@
+// zreferee's live web view: the server list and the game page, drawn from the
+// JSON the app serves (impl/web/app.py) and kept live by server-sent events.
+// Plain DOM and SVG, no framework.  Test hooks: data-* attributes on the board's
+// pits and squares, data-plies on <body>, #result.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined) node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function s(tag, attrs, text) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== null && v !== undefined) node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+function clockText(secs) {
+  if (secs === null || secs === undefined) return "";
+  const tenths = Math.floor(Math.max(0, secs) * 10);
+  const m = Math.floor(tenths / 600);
+  const r = tenths - 600 * m;
+  return `${m}:${r < 100 ? "0" : ""}${Math.floor(r / 10)}.${r % 10}`;
+}
+
+function players(g) {
+  return g.sides.map((side, i) => `${g.names[i] || "?"} (${side})`).join(" – ");
+}
+
+// ─── clocks: counted down between events from the time each reading arrived ───
+
+const ticking = new Set();
+
+function tickingClocks(clocks) {
+  return { left: clocks.left.slice(), running: clocks.running, at: performance.now() };
+}
+
+function clockNow(c, side) {
+  if (!c) return null;
+  const left = c.left[side];
+  return c.running === side ? left - (performance.now() - c.at) / 1000 : left;
+}
+
+setInterval(() => ticking.forEach((f) => f()), 100);
+
+// ─── boards ───────────────────────────────────────────────────────────────────
+
+const AWARI_NORTH = ["f", "e", "d", "c", "b", "a"];
+const AWARI_SOUTH = ["A", "B", "C", "D", "E", "F"];
+
+function drawAwari(board) {
+  const cell = 70;
+  const svg = s("svg", { viewBox: `0 0 ${cell * 8} ${cell * 3}`, class: "awari", role: "img" });
+  svg.append(s("rect", { x: 2, y: 2, width: cell * 8 - 4, height: cell * 3 - 4, rx: 30, class: "wood" }));
+  const store = (side, x) => {
+    const g = s("g", { class: "store", "data-side": side, "data-count": board.counts[side] });
+    g.append(s("rect", { x: x + 8, y: cell * 0.5 + 4, width: cell - 16, height: cell * 2 - 8, rx: 24, class: "hole" }));
+    g.append(s("text", { x: x + cell / 2, y: cell * 1.5 + 8, class: "count" }, board.counts[side]));
+    g.append(s("text", { x: x + cell / 2, y: side === "north" ? cell * 0.4 : cell * 2.8, class: "label" }, side));
+    svg.append(g);
+  };
+  store("north", 0);
+  store("south", cell * 7);
+  const pit = (name, col, row) => {
+    const cx = cell * (col + 1.5);
+    const cy = cell * (row + 1);
+    const classes = ["pit"];
+    if (board.last === name) classes.push("last");
+    if (board.captures.includes(name)) classes.push("captured");
+    const g = s("g", { class: classes.join(" "), "data-pit": name, "data-count": board.cells[name] });
+    g.append(s("circle", { cx, cy: cy - 6, r: cell * 0.36, class: "hole" }));
+    g.append(s("text", { x: cx, y: cy + 2, class: "count" }, board.cells[name]));
+    g.append(s("text", { x: cx, y: row === 0 ? cy - cell * 0.5 - 2 : cy + cell * 0.5 - 2, class: "label" }, name));
+    svg.append(g);
+  };
+  AWARI_NORTH.forEach((p, i) => pit(p, i, 0));
+  AWARI_SOUTH.forEach((p, i) => pit(p, i, 1));
+  return svg;
+}
+
+function drawGothello(board) {
+  const cell = 64;
+  const m = 36;
+  const size = m + cell * 5 + 12;
+  const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "gothello", role: "img" });
+  svg.append(s("rect", { x: m, y: 12, width: cell * 5, height: cell * 5, class: "felt" }));
+  for (let f = 0; f < 5; f++) {
+    for (let r = 1; r <= 5; r++) {
+      const name = "abcde"[f] + r;
+      const x = m + cell * f;
+      const y = 12 + cell * (5 - r);
+      const stone = board.cells[name];
+      const classes = ["square"];
+      if (board.last === name) classes.push("last");
+      if (board.captures.includes(name)) classes.push("captured");
+      const g = s("g", { class: classes.join(" "), "data-square": name, "data-stone": stone });
+      g.append(s("rect", { x, y, width: cell, height: cell, class: "cell" }));
+      if (stone) g.append(s("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.4, class: `stone ${stone}` }));
+      if (board.last === name) g.append(s("circle", { cx: x + cell / 2, cy: y + cell / 2, r: 6, class: "mark" }));
+      svg.append(g);
+    }
+  }
+  for (let f = 0; f < 5; f++) {
+    svg.append(s("text", { x: m + cell * f + cell / 2, y: size - 2, class: "coord" }, "abcde"[f]));
+  }
+  for (let r = 1; r <= 5; r++) {
+    svg.append(s("text", { x: m / 2, y: 12 + cell * (5 - r) + cell / 2 + 6, class: "coord" }, r));
+  }
+  return svg;
+}
+
+function drawBoard(container, board) {
+  container.replaceChildren(board.game === "awari" ? drawAwari(board) : drawGothello(board));
+  container.dataset.game = board.game;
+  container.dataset.last = board.last || "";
+}
+
+// ─── the list page ────────────────────────────────────────────────────────────
+
+function timeControls(t) {
+  return t ? `${t[0]} s / ${t[1]} s` : "none";
+}
+
+function renderServers(data) {
+  const body = document.querySelector("#servers tbody");
+  ticking.clear();
+  const rows = data.servers.map((srv) => {
+    const g = srv.current;
+    const clocks = g && g.clocks ? tickingClocks(g.clocks) : null;
+    const clockCell = h("td", { class: "clock" });
+    if (clocks) {
+      const show = () => (clockCell.textContent = [0, 1].map((i) => clockText(clockNow(clocks, i))).join(" / "));
+      show();
+      ticking.add(show);
+    }
+    return h(
+      "tr",
+      { "data-server": srv.key, "data-game": g ? g.id : "" },
+      h("td", {}, srv.title),
+      h("td", {}, srv.server),
+      h("td", {}, srv.port),
+      h("td", {}, srv.engine),
+      h("td", {}, timeControls(srv.time)),
+      h("td", {}, g ? players(g) : "waiting for players"),
+      h("td", { class: "num" }, g ? g.number : ""),
+      h("td", {}, g && g.to_move !== null ? g.sides[g.to_move] : ""),
+      clockCell,
+      h("td", {}, g ? h("a", { href: `/game/${g.id}`, class: "watch" }, "watch") : ""),
+    );
+  });
+  body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, "no servers"))]));
+  const fin = document.querySelector("#finished tbody");
+  const done = data.finished.map((g) =>
+    h(
+      "tr",
+      { "data-game": g.id },
+      h("td", {}, g.game === "awari" ? "Awari" : "Gothello"),
+      h("td", {}, g.server.split("-").pop()),
+      h("td", {}, g.game_no),
+      h("td", {}, players(g)),
+      h("td", { class: "num" }, g.plies),
+      h("td", {}, `${g.result.result} (${g.result.termination})`),
+      h("td", {}, g.result.ended.replace("T", " ").slice(0, 19)),
+      h("td", {}, h("a", { href: `/game/${g.id}` }, "replay")),
+    ),
+  );
+  fin.replaceChildren(...(done.length ? done : [h("tr", {}, h("td", { colspan: 8, class: "muted" }, "none yet"))]));
+  if (data.records) loadRecords();
+}
+
+let recordsLoaded = 0;
+
+function loadRecords() {
+  if (Date.now() - recordsLoaded < 5000) return;
+  recordsLoaded = Date.now();
+  fetch("/api/records")
+    .then((r) => r.json())
+    .then((data) => {
+      document.getElementById("records-section").hidden = false;
+      const rows = data.records.map((r) => {
+        const hd = r.headers;
+        const sides = r.game === "awari" ? ["South", "North"] : ["Black", "White"];
+        const who = sides.map((k) => `${(hd[k] || '""').replace(/^"|"$/g, "") || "?"} (${k.toLowerCase()})`).join(" – ");
+        return h(
+          "tr",
+          { "data-record": r.name },
+          h("td", {}, r.game === "awari" ? "Awari" : "Gothello"),
+          h("td", {}, hd.Server || ""),
+          h("td", {}, hd.Number || ""),
+          h("td", {}, who),
+          h("td", { class: "num" }, r.plies.length),
+          h("td", {}, `${hd.Result || ""} (${hd.Termination || ""})`),
+          h("td", {}, (hd.Ended || "").replace("T", " ").slice(0, 19)),
+          h("td", {}, h("a", { href: `/record/${encodeURIComponent(r.name)}` }, "replay")),
+        );
+      });
+      document.querySelector("#records tbody").replaceChildren(...rows);
+    });
+}
+
+function initList() {
+  const conn = document.getElementById("conn");
+  const source = new EventSource("/events");
+  source.addEventListener("list", (e) => {
+    conn.textContent = "live";
+    renderServers(JSON.parse(e.data));
+  });
+  source.onerror = () => (conn.textContent = "reconnecting…");
+}
+
+// ─── the game page ────────────────────────────────────────────────────────────
+
+const view = { game: null, clocks: null, frames: null, frame: 0 };
+
+function renderPlayers(g) {
+  const box = document.getElementById("players");
+  const rows = g.sides.map((side, i) => {
+    const clock = h("span", { class: "clock", id: `clock-${i}` });
+    const mark = h("span", { class: "turn" }, g.to_move === i ? "●" : "");
+    return h("div", { class: `player ${g.to_move === i ? "moving" : ""}`, "data-side": side }, mark,
+      h("span", { class: "side" }, side), h("span", { class: "name" }, g.names[i] || "?"), clock);
+  });
+  box.replaceChildren(...rows);
+}
+
+function showClocks() {
+  const c = view.clocks;
+  for (const i of [0, 1]) {
+    const node = document.getElementById(`clock-${i}`);
+    if (node) node.textContent = c ? clockText(clockNow(c, i)) : "";
+  }
+}
+
+function moveCell(m, index) {
+  return h("td", { "data-index": index, class: "mv" }, m.move);
+}
+
+function renderMoves(moves) {
+  const body = document.querySelector("#moves tbody");
+  const rows = [];
+  for (let i = 0; i < moves.length; i += 2) {
+    const row = h("tr", {}, h("td", { class: "num" }, `${i / 2 + 1}.`), moveCell(moves[i], i + 1));
+    if (i + 1 < moves.length) row.append(moveCell(moves[i + 1], i + 2));
+    rows.push(row);
+  }
+  body.replaceChildren(...rows);
+  document.body.dataset.plies = moves.length;
+  const last = body.querySelector("td.mv:last-of-type");
+  if (last && !view.frames) last.scrollIntoView({ block: "nearest" });
+}
+
+function statusText(g) {
+  if (g.result) return `${g.moves.length} plies`;
+  const turn = g.to_move === null ? "" : `move ${g.number}, ${g.sides[g.to_move]} to move`;
+  return [turn, g.note].filter(Boolean).join(" · ");
+}
+
+function renderGame(g) {
+  view.game = g;
+  document.title = `zreferee — ${g.game} ${g.id}`;
+  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
+  const sub = [`server ${g.server_no}`, `port ${g.port}`, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
+  document.getElementById("subtitle").textContent = sub.join(" · ");
+  renderPlayers(g);
+  view.clocks = g.clocks ? tickingClocks(g.clocks) : null;
+  showClocks();
+  drawBoard(document.getElementById("board"), g.board);
+  renderMoves(g.moves);
+  document.getElementById("status").textContent = statusText(g);
+  const result = document.getElementById("result");
+  result.hidden = !g.result;
+  if (g.result) {
+    result.textContent = `${g.result.result} (${g.result.termination})`;
+    document.body.dataset.result = g.result.result;
+  }
+}
+
+function onMove(m) {
+  const g = view.game;
+  if (!g || m.id !== g.id) return;
+  if (m.index !== g.moves.length + 1) return refresh(g.id); // missed one: start over from a snapshot
+  g.moves.push({ ply: m.ply, move: m.move, side: m.side });
+  Object.assign(g, { board: m.board, to_move: m.to_move, number: m.number, clocks: m.clocks, note: "" });
+  renderGame(g);
+}
+
+function refresh(id) {
+  fetch(`/api/games/${id}`).then((r) => r.json()).then(renderGame);
+}
+
+function showFrame(i) {
+  const frames = view.frames;
+  view.frame = Math.max(0, Math.min(frames.length - 1, i));
+  drawBoard(document.getElementById("board"), frames[view.frame]);
+  document.getElementById("slider").value = view.frame;
+  document.getElementById("frame").textContent = `${view.frame} / ${frames.length - 1}`;
+  document.querySelectorAll("#moves td.mv").forEach((td) => {
+    td.classList.toggle("current", Number(td.dataset.index) === view.frame);
+  });
+}
+
+function startReplay(frames) {
+  view.frames = frames;
+  const slider = document.getElementById("slider");
+  slider.max = frames.length - 1;
+  document.getElementById("replay").hidden = false;
+  document.getElementById("first").onclick = () => showFrame(0);
+  document.getElementById("prev").onclick = () => showFrame(view.frame - 1);
+  document.getElementById("next").onclick = () => showFrame(view.frame + 1);
+  document.getElementById("last").onclick = () => showFrame(frames.length - 1);
+  slider.oninput = () => showFrame(Number(slider.value));
+  document.querySelector("#moves tbody").onclick = (e) => {
+    const td = e.target.closest("td.mv");
+    if (td) showFrame(Number(td.dataset.index));
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") showFrame(view.frame - 1);
+    if (e.key === "ArrowRight") showFrame(view.frame + 1);
+  });
+  showFrame(frames.length - 1);
+}
+
+function loadFrames(id) {
+  fetch(`/api/games/${id}/frames`).then((r) => r.json()).then((d) => startReplay(d.frames));
+}
+
+function initLiveGame(id) {
+  ticking.add(showClocks);
+  const source = new EventSource(`/events/game/${id}`);
+  source.addEventListener("snapshot", (e) => {
+    const g = JSON.parse(e.data);
+    renderGame(g);
+    if (g.result) {
+      source.close();
+      loadFrames(g.id);
+    }
+  });
+  source.onerror = () => {
+    if (view.game) return; // a live page reconnects by itself
+    source.close();
+    document.getElementById("status").textContent = "no such game here (the last 20 finished games are kept)";
+  };
+  source.addEventListener("move", (e) => onMove(JSON.parse(e.data)));
+  source.addEventListener("clock", (e) => {
+    const c = JSON.parse(e.data);
+    if (!view.game || c.id !== view.game.id) return;
+    Object.assign(view.game, { clocks: c.clocks, note: c.note });
+    renderGame(view.game);
+  });
+  source.addEventListener("over", (e) => {
+    const o = JSON.parse(e.data);
+    if (!view.game || o.id !== view.game.id) return;
+    source.close();
+    Object.assign(view.game, { result: o.result, clocks: o.clocks, board: o.board, to_move: null, live: false });
+    renderGame(view.game);
+    loadFrames(o.id);
+  });
+}
+
+function initRecord(name) {
+  fetch(`/api/records/${encodeURIComponent(name)}`)
+    .then((r) => r.json())
+    .then((rec) => {
+      const hd = rec.headers;
+      const sides = rec.game === "awari" ? ["south", "north"] : ["black", "white"];
+      const names = sides.map((k) => (hd[k[0].toUpperCase() + k.slice(1)] || "").replace(/^"|"$/g, "").replace(/""/g, '"'));
+      const moves = rec.moves.map((move, i) => ({ ply: rec.plies[i], move, side: i % 2 }));
+      const time = hd.Time && hd.Time !== "none" ? hd.Time.split(" ").map(Number) : null;
+      renderGame({
+        id: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: "—", engine: hd.Engine, time,
+        sides, names, moves, board: rec.frames[rec.frames.length - 1], clocks: null, to_move: null, number: 0,
+        note: "", result: { result: hd.Result, termination: hd.Termination },
+      });
+      document.getElementById("subtitle").textContent = `record ${rec.name} · ${hd.Score || ""}`;
+      startReplay(rec.frames);
+    });
+}
+
+function initGame() {
+  const [, kind, id] = location.pathname.split("/");
+  if (kind === "record") initRecord(decodeURIComponent(id));
+  else initLiveGame(id);
+}
+
+if (document.body.dataset.page === "list") initList();
+else initGame();
