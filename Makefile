@@ -1,6 +1,7 @@
 # make verify       — everything CI runs (bounded): lint, types, tests, symbolic checks, bounded proofs
 # make verify-deep  — the same with thorough budgets
 # make serve        — Awari and Gothello referee servers on their default ports
+# make mutate       — mutation testing of the engines and the spec: docs/mutation-report.md
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -8,7 +9,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc serve play clean
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc mutate serve play clean
 
 all: verify
 
@@ -73,6 +74,13 @@ proofs: $(STAMP)
 	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence gothello --plies 3
 	$(PY) -m proofs.equivalence awari --stones 2
 	$(PY) -m proofs.equivalence gothello --plies 2
+
+# Mutation testing, not part of verify: a seeded sample of mutants of impl/awari.py,
+# impl/gothello.py, spec/awari.py and spec/gothello.py, each written into a scratch
+# copy and run against the rules tests; writes docs/mutation-report.md.  About half an
+# hour on 2 idle cores; MUTATE="--all" for every mutant, "--per-file N", "--jobs 2".
+mutate: $(STAMP)
+	$(PY) -m tests.mutation $(MUTATE)
 
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever
