@@ -75,10 +75,11 @@ proofs: $(STAMP)
 	$(PY) -m proofs.equivalence awari --stones 2
 	$(PY) -m proofs.equivalence gothello --plies 2
 
-# Mutation testing, not part of verify: a seeded sample of mutants of impl/awari.py,
-# impl/gothello.py, spec/awari.py and spec/gothello.py, each written into a scratch
-# copy and run against the rules tests; writes docs/mutation-report.md.  About half an
-# hour on 2 idle cores; MUTATE="--all" for every mutant, "--per-file N", "--jobs 2".
+# Mutation testing, not part of verify: a seeded sample of 15 mutants in each of
+# impl/awari.py, impl/gothello.py, spec/awari.py and spec/gothello.py, each written into
+# a scratch copy and run against the rules tests, two at a time; writes
+# docs/mutation-report.md (25 min on the shared 2-core machine).  MUTATE="--all" for
+# every mutant, MUTATE="--per-file N --jobs J", MUTATE="--rerun-survivors" after new tests.
 mutate: $(STAMP)
 	$(PY) -m tests.mutation $(MUTATE)
 

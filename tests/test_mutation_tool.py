@@ -91,8 +91,10 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "pkg" / "mod.py").write_text(_SOURCE)
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "__init__.py").write_text("")
-    (tmp_path / "tests" / "test_k.py").write_text("from pkg.mod import step\n\n\ndef test_step() -> None:\n"
-                                                  "    assert step(1) == 2\n")  # fmt: skip
+    (tmp_path / "tests" / "test_k.py").write_text(
+        "import pytest\nfrom pkg.mod import step\n\n\n@pytest.mark.parametrize('x', ['a b'])\n"
+        "def test_step(x: str) -> None:\n    assert step(1) == 2\n"
+    )
     return tmp_path
 
 
@@ -104,7 +106,7 @@ def test_a_planted_killer_kills_and_the_tree_is_untouched(project: Path) -> None
         [untested] = _by(_found(), "unary", "-7")
         assert scratch.run(None, ["tests"], timeout=120).status == "survived"
         killed = scratch.run(killable, ["tests"], timeout=120)
-        assert (killed.status, killed.killer) == ("killed", "tests/test_k.py::test_step")
+        assert (killed.status, killed.killer) == ("killed", "tests/test_k.py::test_step[a b]")
         assert scratch.run(untested, ["tests"], timeout=120).status == "survived"
         assert (scratch.dir / "pkg" / "mod.py").read_text() == _SOURCE  # restored in the copy
     finally:

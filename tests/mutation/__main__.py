@@ -47,9 +47,10 @@ TARGETS: Final = ("impl/awari.py", "impl/gothello.py", "spec/awari.py", "spec/go
 RESULTS: Final = ROOT / "docs" / "mutation-results.json"
 REPORT: Final = ROOT / "docs" / "mutation-report.md"
 SEED: Final = 2026
-PER_FILE: Final = 25
+PER_FILE: Final = 15
 _COPIED: Final = ("spec", "impl", "tests", "pyproject.toml")
-_FAILED: Final = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+# pytest's short summary line: "FAILED tests/x.py::name[param, with spaces] - message".
+_FAILED: Final = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - |$)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -178,10 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", default=[], metavar="ID", help="just these mutants (path#index)")
     parser.add_argument("--rerun-survivors", action="store_true", help="rerun the recorded survivors only")
     parser.add_argument("--full", action="store_true", help="include the lock-step state machines")
-    parser.add_argument("--jobs", type=int, default=1, help="scratch copies run in parallel (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="scratch copies run in parallel (default 2)")
     parser.add_argument("--timeout", type=float, default=0.0, help="seconds a mutant (default: 4 x the clean run)")
     parser.add_argument("--list", action="store_true", help="list the chosen mutants and exit")
+    parser.add_argument("--render", action="store_true", help="rewrite the report from the record and exit")
     options = parser.parse_args(argv)
+    if options.render:
+        REPORT.write_text(report.render(json.loads(RESULTS.read_text())))
+        return 0
 
     previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"mutants": []}
     chosen: list[Mutant] = []
@@ -201,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # A SIGTERM (make interrupted, a timeout) unwinds through ``finally``, removing the copies.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    load = round(os.getloadavg()[0], 1)
     scratches = [Scratch() for _ in range(max(1, options.jobs))]
     try:
         scratches[0].check_imports()
@@ -233,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     report.save(RESULTS, REPORT, previous, records, elapsed, rerun=options.rerun_survivors or bool(options.only),
                 settings={"seed": options.seed, "per_file": "all" if options.all else options.per_file,
-                          "full": options.full, "jobs": options.jobs})  # fmt: skip
+                          "full": options.full, "jobs": options.jobs, "load": load})  # fmt: skip
     survivors = [r for r in records if r["status"] == "survived"]
     print(f"{len(records)} mutants, {len(survivors)} survived, {elapsed:.0f} s; report: {REPORT.relative_to(ROOT)}")
     return 0
