@@ -2,6 +2,7 @@
 # make verify-deep  — the same with thorough budgets
 # make serve        — Awari and Gothello referee servers on their default ports, live web view on port 29080
 # make test-browser — the web view's test in headless Chromium (installs Debian's chromium and Playwright)
+# make mutate       — mutation testing of the engines and the spec: docs/mutation-report.md
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 #                     (serve and play take ENGINE=impl|spec|checked, default impl)
 SHELL := /bin/bash
@@ -10,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc serve play clean browser test-browser screenshots
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots
 
 all: verify
 
@@ -58,6 +59,15 @@ proofs: $(STAMP)
 # ENGINE=checked (or spec) chooses another.  WEB is the live web view's port.
 ENGINE ?=
 WEB ?= 29080
+
+# Mutation testing, not part of verify: a seeded sample of 15 mutants in each of
+# impl/awari.py, impl/gothello.py, spec/awari.py and spec/gothello.py, each written into
+# a scratch copy and run against the rules tests, two at a time; writes
+# docs/mutation-report.md (25 min on the shared 2-core machine).  MUTATE="--all" for
+# every mutant, MUTATE="--per-file N --jobs J", MUTATE="--rerun-survivors" after new tests.
+mutate: $(STAMP)
+	$(PY) -m tests.mutation $(MUTATE)
+
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever --web $(WEB) $(if $(ENGINE),--engine $(ENGINE))
 

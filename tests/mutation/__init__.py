@@ -1,0 +1,1 @@
+"""Mutation testing of the engines and the spec (``make mutate``; docs/mutation-report.md)."""

@@ -1,0 +1,249 @@
+"""``make mutate``: mutation testing of impl/ and spec/ against the tests ``make verify`` runs.
+
+    python -m tests.mutation [--per-file N | --all] [--seed S] [--only ID ...] [--full]
+                             [--rerun-survivors] [--jobs J] [--timeout SECS]
+
+Each mutant (tests/mutation/mutator.py) is written into a scratch copy of spec/, impl/
+and tests/ in a temporary directory, never into the work tree, and the kill-suite runs
+there under ``nice`` with ``-x``, a per-mutant timeout and the ci hypothesis profile
+with a fixed seed and no example database, so a given mutant is killed in every run
+or in none.  The default run is a seeded sample of N mutants a file, drawn round-robin
+over the operators so that no operator crowds out the others.
+
+The kill-suite is the game's tests from ``make verify`` that judge the rules and can
+see the mutated file (``suite``): rules, errata, corner, contract and mutant tests, the
+spec's properties, perft and the differential tests; the long lock-step state machines
+(over 2 minutes a run) only with ``--full``.  A mutant
+is *killed* when a test fails, errors or times out, *survived* when the suite passes.
+
+Results go to docs/mutation-results.json (the record) and docs/mutation-report.md
+(generated from it and tests/mutation/verdicts.py, which judges every survivor).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Final
+
+from . import report
+from .mutator import Mutant, is_valid, mutants
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+TARGETS: Final = ("impl/awari.py", "impl/gothello.py", "spec/awari.py", "spec/gothello.py")
+RESULTS: Final = ROOT / "docs" / "mutation-results.json"
+REPORT: Final = ROOT / "docs" / "mutation-report.md"
+SEED: Final = 2026
+PER_FILE: Final = 15
+_COPIED: Final = ("spec", "impl", "tests", "pyproject.toml")
+# pytest's short summary line: "FAILED tests/x.py::name[param, with spaces] - message".
+_FAILED: Final = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - |$)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the kill-suite did with one mutant."""
+
+    status: str  # killed | survived | timeout | invalid
+    seconds: float
+    killer: str  # the first failing test, "" when none
+
+
+def game_of(path: str) -> str:
+    """The game a target file belongs to."""
+    return "awari" if "awari" in path else "gothello"
+
+
+def suite(root: Path, path: str, full: bool) -> list[str]:
+    """pytest arguments of the kill-suite for mutants of ``path``, in the copy ``root``.
+
+    The tests that can see the file, the likeliest killers first: for an engine, the
+    mutant tests, corner cases, perft and the differential tests (the rules and errata
+    tests of a game judge the spec alone); for the spec, its rules, errata and contract
+    tests first."""
+    tests = root / "tests"
+    game = game_of(path)
+    mine = [f"test_mutants_{game}.py", *sorted(p.name for p in tests.glob(f"test_corners_{game}*.py"))]
+    if path.startswith("impl/"):
+        names = [*mine, "test_perft.py", f"test_diff_{game}.py", "test_spec_properties.py", f"test_rules_{game}.py"]
+    else:
+        contracts = sorted(p.name for p in tests.glob("test_contracts_*.py") if game in p.name or "spec" in p.name)
+        names = [f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine, "test_mutants_spec.py"]
+        names += ["test_spec_properties.py", "test_perft.py", f"test_diff_{game}.py"]
+    files = [f"tests/{name}" for name in dict.fromkeys(names) if (tests / name).exists()]
+    other = "gothello" if game == "awari" else "awari"
+    args = [*files, "-k", f"not {other}"]
+    if not full:
+        args += ["--deselect", f"tests/test_diff_{game}.py::Test{game.capitalize()}Lockstep"]
+    return args
+
+
+def sample(found: Sequence[Mutant], per_file: int, seed: int) -> list[Mutant]:
+    """A seeded sample of ``per_file`` mutants, drawn round-robin over the operators."""
+    by_operator: dict[str, list[Mutant]] = {}
+    for m in found:
+        by_operator.setdefault(m.operator, []).append(m)
+    rng = random.Random(f"{seed}:{found[0].path}" if found else str(seed))
+    queues = [rng.sample(ms, len(ms)) for _, ms in sorted(by_operator.items())]
+    chosen: list[Mutant] = []
+    while len(chosen) < per_file and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < per_file:
+                chosen.append(queue.pop())
+    return sorted(chosen, key=lambda m: m.index)
+
+
+class Scratch:
+    """A scratch copy of ``names`` under ``root`` (the sources and the tests), where one
+    mutant at a time is written; the work tree itself is only read."""
+
+    def __init__(self, root: Path = ROOT, names: Sequence[str] = _COPIED) -> None:
+        self.root = root
+        self.dir = Path(tempfile.mkdtemp(prefix="zreferee-mutate-"))
+        ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", ".hypothesis")
+        for name in names:
+            src = root / name
+            if src.is_dir():
+                shutil.copytree(src, self.dir / name, ignore=ignore)
+            else:
+                shutil.copy2(src, self.dir / name)
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(PYTHONPATH=str(self.dir), PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci")
+        return env
+
+    def check_imports(self, modules: Sequence[str] = ("spec.awari", "impl.gothello")) -> None:
+        """The scratch copy, not the installed work tree, is what the tests import."""
+        code = f"import {', '.join(modules)}; " + "; ".join(f"print({m}.__file__)" for m in modules)
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=self.dir, env=self.env(), capture_output=True, text=True, check=True
+        ).stdout
+        if any(not line.startswith(str(self.dir)) for line in out.split()):
+            raise SystemExit(f"mutate: the tests would not import the scratch copy:\n{out}")
+
+    def run(self, mutant: Mutant | None, args: list[str], timeout: float) -> Outcome:
+        """Write ``mutant`` (None: no mutant) into the copy, run the suite, restore the file."""
+        target = self.dir / mutant.path if mutant else None
+        original = (self.root / mutant.path).read_bytes() if mutant else b""
+        if mutant and target:
+            if not is_valid(mutant, original):
+                return Outcome("invalid", 0.0, "")
+            target.write_bytes(mutant.apply(original))
+        shutil.rmtree(self.dir / ".hypothesis", ignore_errors=True)
+        command = ["nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+        command += ["--hypothesis-seed=0", "-o", "addopts=", *args]
+        start = time.monotonic()
+        try:
+            done = subprocess.run(
+                command, cwd=self.dir, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
+            )
+            status = "survived" if done.returncode == 0 else "killed"
+            found = _FAILED.search(done.stdout)
+            killer = found.group(1) if found else ("" if done.returncode == 0 else f"exit {done.returncode}")
+        except subprocess.TimeoutExpired:
+            status, killer = "timeout", ""
+        finally:
+            if target:
+                target.write_bytes(original)
+        return Outcome(status, round(time.monotonic() - start, 1), killer)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _record(m: Mutant, outcome: Outcome) -> dict[str, object]:
+    fields = {k: v for k, v in asdict(m).items() if k not in ("start", "end", "replacement")}
+    return {"id": m.id, **fields, **asdict(outcome)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation", description=__doc__.split("\n")[0])
+    parser.add_argument("--per-file", type=int, default=PER_FILE, help=f"mutants sampled a file (default {PER_FILE})")
+    parser.add_argument("--all", action="store_true", help="every mutant, no sample")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed (default {SEED})")
+    parser.add_argument("--files", nargs="+", choices=TARGETS, default=list(TARGETS))
+    parser.add_argument("--only", nargs="+", default=[], metavar="ID", help="just these mutants (path#index)")
+    parser.add_argument("--rerun-survivors", action="store_true", help="rerun the recorded survivors only")
+    parser.add_argument("--full", action="store_true", help="include the lock-step state machines")
+    parser.add_argument("--jobs", type=int, default=2, help="scratch copies run in parallel (default 2)")
+    parser.add_argument("--timeout", type=float, default=0.0, help="seconds a mutant (default: 4 x the clean run)")
+    parser.add_argument("--list", action="store_true", help="list the chosen mutants and exit")
+    parser.add_argument("--render", action="store_true", help="rewrite the report from the record and exit")
+    options = parser.parse_args(argv)
+    if options.render:
+        REPORT.write_text(report.render(json.loads(RESULTS.read_text())))
+        return 0
+
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"mutants": []}
+    chosen: list[Mutant] = []
+    for path in options.files:
+        found = list(mutants(path, (ROOT / path).read_bytes()))
+        if options.rerun_survivors:
+            keys = {r["key"] for r in previous["mutants"] if r["status"] == "survived" and r["path"] == path}
+            chosen += [m for m in found if m.key in keys]
+        elif options.only:
+            chosen += [m for m in found if m.id in options.only]
+        else:
+            chosen += found if options.all else sample(found, options.per_file, options.seed)
+    if options.list:
+        for m in chosen:
+            print(f"{m.id}\t{m.line}\t{m.function}\t{m.operator}\t{m.before} → {m.after}")
+        return 0
+
+    # A SIGTERM (make interrupted, a timeout) unwinds through ``finally``, removing the copies.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    load = round(os.getloadavg()[0], 1)
+    scratches = [Scratch() for _ in range(max(1, options.jobs))]
+    try:
+        scratches[0].check_imports()
+        timeouts: dict[str, float] = {}
+        for path in sorted({m.path for m in chosen}):
+            clean = scratches[0].run(None, suite(scratches[0].dir, path, options.full), timeout=3600)
+            if clean.status != "survived":
+                raise SystemExit(f"mutate: the kill-suite of {path} fails without a mutant ({clean.killer})")
+            timeouts[path] = options.timeout or max(60.0, 4 * clean.seconds)
+            print(f"clean suite of {path}: {clean.seconds:.0f} s, timeout {timeouts[path]:.0f} s", flush=True)
+        free = list(scratches)
+
+        def one(m: Mutant) -> dict[str, object]:
+            scratch = free.pop()
+            try:
+                outcome = scratch.run(m, suite(scratch.dir, m.path, options.full), timeouts[m.path])
+            finally:
+                free.append(scratch)
+            print(f"{m.id:22} {outcome.status:8} {outcome.seconds:6.1f}s  {m.operator:12} {m.before[:40]} → "
+                  f"{m.after[:40]}  {outcome.killer}", flush=True)  # fmt: skip
+            return _record(m, outcome)
+
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=len(scratches)) as pool:
+            records = list(pool.map(one, chosen))
+        elapsed = time.monotonic() - started
+    finally:
+        for scratch in scratches:
+            scratch.remove()
+
+    report.save(RESULTS, REPORT, previous, records, elapsed, rerun=options.rerun_survivors or bool(options.only),
+                settings={"seed": options.seed, "per_file": "all" if options.all else options.per_file,
+                          "full": options.full, "jobs": options.jobs, "load": load})  # fmt: skip
+    survivors = [r for r in records if r["status"] == "survived"]
+    print(f"{len(records)} mutants, {len(survivors)} survived, {elapsed:.0f} s; report: {REPORT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
