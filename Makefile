@@ -58,6 +58,8 @@ $(PY) -m proofs.awari_exhaustive --stones 2
 SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence awari --stones 2
 $(PY) -m proofs.equivalence awari --stones 1
 $(PY) -m proofs.equivalence gothello --plies 2
+SPEC_CONTRACTS=0 $(PY) -m proofs.awari.refinement --bounded
+SPEC_CONTRACTS=0 $(PY) -m proofs.gothello.refinement --bounded
 endef
 
 proofs: $(STAMP)
@@ -73,6 +75,8 @@ proofs: $(STAMP)
 	SPEC_CONTRACTS=0 $(PY) -m proofs.equivalence gothello --plies 3
 	$(PY) -m proofs.equivalence awari --stones 2
 	$(PY) -m proofs.equivalence gothello --plies 2
+	SPEC_CONTRACTS=0 $(PY) -m proofs.awari.refinement
+	SPEC_CONTRACTS=0 $(PY) -m proofs.gothello.refinement
 
 serve: $(STAMP)
 	$(VENV)/bin/referee serve all --forever
