@@ -1,0 +1,800 @@
+"""impl/awari.py refines spec/awari.py on every state: the engine's own code, run on z3 terms.
+
+    python -m proofs.awari.refinement [--bounded]
+
+The theorems (proofs/README.md, "Refinement" section, says what each covers and why
+together they cover every state):
+
+* ``sow_table_is_spec_sow`` — ``_SOW`` ≡ Sow for every pit and stone count 0 … 48,
+  exhaustively against spec.awari.Sow;
+* ``feeds_is_spec_feeds_on_starved_rows`` — ``_feeds`` ≡ spec.awari.feeds for every
+  side, pit and stone count when the opponent's row is empty (the only rows it is
+  called on), exhaustively against the spec — the lap-and-capture corner included;
+* ``capture_is_spec_capture`` — ``_capture`` (the engine's code on z3 terms) ≡ the
+  statement of Capture for every row and every last pit;
+* ``statement_capture_is_spec_capture`` — that statement ≡ spec.awari.Capture,
+  exhaustively over what Capture reads (side, last pit, which pits hold 2 or 3);
+* ``feeds_matches_statement`` — ``_feeds`` on z3 terms ≡ the statement of feeds,
+  every row of the mover;
+* ``keys_are_the_abstraction`` — ``pack``/``unpack`` (to_spec/from_spec) are the
+  abstraction function the statements use, on every position;
+* ``apply_refines_referee`` / ``legal_moves_refine`` / ``is_over_refines`` — the
+  engine's ``apply``, ``legal_moves`` and ``is_over`` on z3 terms, every path,
+  ≡ the statement of the corrected referee, for every AwariBoard (12 pits and two
+  scores with Σ = 48), both sides, all 12 actions and every set of positions;
+* ``statement_is_spec_referee`` — the statement of the referee ≡ spec.awari.referee,
+  evaluated on concrete states (every board with ≤ 2 stones on it, states near the
+  corners, states from play): the statement is trusted beyond that scope (README).
+
+Only ``_feeds`` is replaced by its proven contract inside ``apply`` (so that the six
+feeding tests of CannotFeed do not multiply paths); everything else — ``_ended``,
+``_play``, ``_capture``, ``_cannot_feed``, ``_claimed``, ``_winner``, ``_row_sum``,
+the sowing table — runs as written, on a private copy of the pure-Python source.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final, TypeAlias
+
+import z3
+
+from proofs.symbolic import WIDTH, Sym, SymBool, explore, term, var
+from spec import awari as A
+from spec import result as R
+from spec.z import apply
+
+Z: TypeAlias = Any
+"""A z3 bit-vector term (z3 has no type hints)."""
+Goals = Iterable[tuple[z3.BoolRef, str]]
+
+# ─── The engine under proof: a private copy of the pure-Python source ──────────
+
+
+def load_engine() -> ModuleType:
+    """impl/awari.py as source (never the mypyc build), under a private name, so the
+    proof may hand its functions contracts without touching the engine in use."""
+    path = Path(__file__).resolve().parents[2] / "impl" / "awari.py"
+    spec = importlib.util.spec_from_file_location("impl._refine_awari", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+E: Any = load_engine()
+
+# ─── The abstraction function (the one place to_spec / from_spec are read) ─────
+
+
+def k(x: int) -> Z:
+    return z3.BitVecVal(x, WIDTH)
+
+
+def pack_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> tuple[Z, Z, Z]:
+    """The engine key of an AwariBoard given as terms: from_spec's ``pack``, stated
+    (``keys_are_the_abstraction`` proves the engine's pack and unpack are this)."""
+
+    def row(p: int) -> Z:
+        return sum((board[6 * p + j] << (8 * j) for j in range(6)), k(0))
+
+    return row(to_move), row(1 - to_move), score[0] | score[1] << 8 | k(to_move << 16)
+
+
+def ImplState(board: Sequence[Z], score: Sequence[Z], to_move: int, positions: Positions) -> tuple[Any, ...]:
+    mine, theirs, meta = pack_terms(board, score, to_move)
+    return Sym(mine), Sym(theirs), Sym(meta), positions
+
+
+# ─── Sets of positions as predicates ────────────────────────────────────────────
+
+KEY = z3.BitVecSort(WIDTH)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """A set of engine keys: ``member`` (any predicate: any set) ∪ ``added``.  The
+    engine uses positions only through ``key in positions`` and ``positions | {key}``."""
+
+    member: Any  # a z3 function (any set) or a Python function building the membership term
+    added: tuple[tuple[Z, Z, Z], ...] = ()
+
+    def holds(self, key: tuple[Z, Z, Z]) -> z3.BoolRef:
+        return z3.Or(self.member(*key), *(z3.And(*(a == b for a, b in zip(key, x, strict=True))) for x in self.added))
+
+    def __contains__(self, key: object) -> bool:
+        assert isinstance(key, tuple)
+        return bool(SymBool(self.holds(tuple(term(x) for x in key))))
+
+    def __or__(self, other: object) -> Positions:
+        assert isinstance(other, set | frozenset)
+        return Positions(self.member, self.added + tuple(tuple(term(x) for x in key) for key in other))
+
+
+# ─── The statement of the corrected referee, from spec/awari.py ────────────────
+#
+# Every term is built from the spec's own data (side, trace, prev) evaluated on
+# concrete pits; the clauses follow spec/awari.py's corrected schemas line by line.
+
+PITS = list(A.PIT)
+SIDE = [sorted(A.side(p)) for p in A.PLAYER]
+TRACE = {int(m): [int(A.trace(m)(i)) for i in range(1, 49)] for m in PITS}
+PREV = {int(p): int(apply(A.prev, p)) for p in PITS}
+W_NORTH, W_SOUTH, DRAW, NOT_DONE, ILLEGAL = range(5)
+CODES: dict[object, int] = {
+    R.win(A.PLAYER.north): W_NORTH,
+    R.win(A.PLAYER.south): W_SOUTH,
+    R.draw: DRAW,
+    R.not_done: NOT_DONE,
+    R.illegal_move: ILLEGAL,
+}
+
+
+def total(xs: Iterable[Z]) -> Z:
+    return sum(xs, k(0))
+
+
+def stones(board: Sequence[Z], p: int) -> Z:
+    """Σ (side p ◁ board)"""
+    return total(board[q] for q in SIDE[p])
+
+
+def sow(board: Sequence[Z], m: int) -> tuple[list[Z], list[z3.BoolRef | bool]]:
+    """Sow from pit m: board' (board ⊕ {m ↦ 0} plus #(sown ▷ {p}) at each p, sown =
+    (1 .. board m) ◁ trace m) and to_capture = trace m (board m), as one flag a pit."""
+    n = board[m]
+    sown = [
+        (k(0) if q == m else board[q]) + total(z3.If(n >= i + 1, k(1), k(0)) for i in range(48) if TRACE[m][i] == q)
+        for q in range(12)
+    ]
+    to_capture: list[z3.BoolRef | bool] = [
+        z3.Or(*ns) if (ns := [n == i + 1 for i in range(48) if TRACE[m][i] == q]) else False for q in range(12)
+    ]
+    return sown, to_capture
+
+
+def chain(t: int, q: int) -> list[int]:
+    """t, prev t, prev (prev t), … up to q."""
+    path = [t]
+    while path[-1] != q:
+        path.append(PREV[path[-1]])
+    return path
+
+
+def capture(board: Sequence[Z], to_capture: Sequence[z3.BoolRef | bool], mover: int) -> tuple[list[Z], Z]:
+    """Capture, corrected: captures = reachable (vul ◁ prev ▷ vul) ({to_capture} ∩ vul),
+    vul = dom (board ▷ {2, 3}) ∩ side (opponent to_move).  prev being a function, q is
+    reachable from t iff every pit of the prev-chain from t to q is vulnerable.
+    (Terms known False — a pit off the opponent's side, a last pit ruled out — are
+    left out, which only shortens the terms.)  Returns (board', stones gained)."""
+    vul = [z3.Or(board[q] == 2, board[q] == 3) if q in SIDE[1 - mover] else False for q in range(12)]
+
+    def reached(t: int, q: int) -> z3.BoolRef | bool:
+        on = [vul[x] for x in chain(t, q)]
+        if to_capture[t] is False or any(v is False for v in on):
+            return False
+        return z3.And(to_capture[t], *on)
+
+    captured = [[r for t in range(12) if (r := reached(t, q)) is not False] for q in range(12)]
+    gained = total(z3.If(z3.Or(*c), board[q], k(0)) for q, c in enumerate(captured) if c)
+    return [z3.If(z3.Or(*c), k(0), board[q]) if c else board[q] for q, c in enumerate(captured)], gained
+
+
+def sow_capture(board: Sequence[Z], score: Sequence[Z], mover: int, m: int) -> tuple[list[Z], list[Z]]:
+    """Sow ⨟ Capture (corrected) from pit m: (board', score')."""
+    sown, to_capture = sow(board, m)
+    after, gained = capture(sown, to_capture, mover)
+    return after, [score[p] + gained if p == mover else score[p] for p in range(2)]
+
+
+def _starved(mover: A.PLAYER, move: A.PIT, n: int) -> A.AwariGame:
+    """A state where the opponent of ``mover`` has no stones and ``move`` holds n."""
+    board = tuple(n if p == move else 0 for p in A.PIT)
+    return A.game_of(A.AwariBoard(board, _scores(48 - n), mover), frozenset())
+
+
+def _scores(rest: int) -> tuple[int, int]:
+    """Scores holding ``rest`` ≤ 47 stones, both below 25 (the game goes on)."""
+    return min(rest, 24), rest - min(rest, 24)
+
+
+STARVED_FEEDS: Final[dict[tuple[int, int], frozenset[int]]] = {
+    (int(mover), m): frozenset(n for n in range(1, 49) if A.feeds(_starved(mover, A.PIT(m), n), A.PIT(m)))
+    for mover in A.PLAYER
+    for m in SIDE[mover]
+}
+"""spec.awari.feeds on a starved row, by side, pit and count: the counts that feed."""
+
+
+def feeds(board: Sequence[Z], mover: int, m: int) -> z3.BoolRef:
+    """feeds m, where the opponent's row is empty (the only place the referee asks):
+    spec.awari.feeds reads then only board m (Sow adds to the opponent's row what
+    (m, board m) dictates; Capture reads only that row) — ``starved_feeds_reads_one_pit``
+    proves it of ``sow_capture``."""
+    if m not in SIDE[mover]:
+        return z3.BoolVal(False)
+    return z3.Or(False, *(board[m] == n for n in sorted(STARVED_FEEDS[mover, m])))
+
+
+def winner(score: Sequence[Z]) -> Z:
+    return z3.If(score[0] > score[1], k(W_NORTH), z3.If(score[1] > score[0], k(W_SOUTH), k(DRAW)))
+
+
+def claim(score: Sequence[Z], board: Sequence[Z]) -> list[Z]:
+    """ClaimStones"""
+    return [score[p] + stones(board, p) for p in range(2)]
+
+
+def forfeit(score: Sequence[Z], board: Sequence[Z]) -> list[Z]:
+    """ForfeitStones"""
+    return [score[p] + stones(board, 1 - p) for p in range(2)]
+
+
+@dataclass(frozen=True)
+class Status:
+    """The start-of-turn conditions of a state (WinMargin ∨ NoMove ∨ CannotFeed)."""
+
+    win_margin: z3.BoolRef
+    no_move: z3.BoolRef
+    cannot_feed: z3.BoolRef
+
+    @property
+    def playing(self) -> z3.BoolRef:
+        return z3.Not(z3.Or(self.win_margin, self.no_move, self.cannot_feed))
+
+
+def status(board: Sequence[Z], score: Sequence[Z], mover: int, seen: Callable[[tuple[Z, Z, Z]], z3.BoolRef]) -> Status:
+    """WinMargin, NoMove, CannotFeed (corrected): which holds, given θ ∈ positions."""
+    win_margin = z3.Or(score[0] >= 25, score[1] >= 25)
+    no_move = z3.And(z3.Not(win_margin), z3.Or(seen(pack_terms(board, score, mover)), stones(board, mover) == 0))
+    cannot = z3.And(
+        z3.Not(win_margin),
+        z3.Not(no_move),
+        stones(board, 1 - mover) == 0,
+        z3.Not(z3.Or(*(feeds(board, mover, m) for m in SIDE[mover]))),
+    )
+    return Status(win_margin, no_move, cannot)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The referee's step as terms: result, after-state, and the keys added to positions."""
+
+    result: Z
+    board: list[Z]
+    score: list[Z]
+    to_move: Z
+    added: list[tuple[z3.BoolRef, tuple[Z, Z, Z]]]
+
+
+def ite_list(c: z3.BoolRef, a: Sequence[Z], b: Sequence[Z]) -> list[Z]:
+    return [z3.If(c, x, y) for x, y in zip(a, b, strict=True)]
+
+
+def referee(board: Sequence[Z], score: Sequence[Z], mover: int, m: int, positions: Positions) -> Step:
+    """spec.awari.referee (AwariRef corrected: WinMargin ∨ NoMove ∨ CannotFeed ∨
+    IllegalMove ∨ GrandSlam ∨ NormalMove ⨟ Status), stated on terms."""
+    opp = 1 - mover
+    theta = pack_terms(board, score, mover)
+    st = status(board, score, mover, positions.holds)
+    empty = [k(0)] * 12
+    own = m in SIDE[mover]
+    a_board, a_score = sow_capture(board, score, mover, m)
+    legal = z3.And(
+        st.playing,
+        z3.BoolVal(own),
+        board[m] > 0,
+        z3.Or(stones(board, opp) > 0, feeds(board, mover, m)),
+    )
+    grand_slam = z3.And(legal, stones(board, opp) > 0, stones(a_board, opp) == 0)
+    normal = z3.And(legal, stones(a_board, opp) > 0)
+    theta2 = pack_terms(a_board, a_score, opp)
+    st2 = status(
+        a_board,
+        a_score,
+        opp,
+        lambda key: z3.Or(positions.holds(key), *(a == b for a, b in zip(key, theta, strict=True))),
+    )
+    claimed = claim(score, board)
+    claimed2 = claim(a_score, a_board)
+    fscore = forfeit(a_score, a_board)
+    ended2 = z3.Or(st2.no_move, st2.cannot_feed)
+
+    # The after-state, case by case, from the last case to the first (the cases are disjoint).
+    result = z3.If(st2.win_margin, winner(a_score), z3.If(ended2, winner(claimed2), k(NOT_DONE)))
+    b = ite_list(ended2, empty, a_board)
+    s = ite_list(ended2, claimed2, a_score)
+    t = k(opp)
+    result = z3.If(grand_slam, winner(fscore), result)
+    b, s = ite_list(grand_slam, empty, b), ite_list(grand_slam, fscore, s)
+    illegal = z3.And(st.playing, z3.Not(legal))
+    result = z3.If(illegal, k(ILLEGAL), result)
+    b, s, t = ite_list(illegal, board, b), ite_list(illegal, score, s), z3.If(illegal, k(mover), t)
+    claims = z3.Or(st.no_move, st.cannot_feed)
+    result = z3.If(claims, winner(claimed), result)
+    b, s, t = ite_list(claims, empty, b), ite_list(claims, claimed, s), z3.If(claims, k(mover), t)
+    result = z3.If(st.win_margin, winner(score), result)
+    b, s, t = ite_list(st.win_margin, board, b), ite_list(st.win_margin, score, s), z3.If(st.win_margin, k(mover), t)
+    added = [
+        (z3.simplify(z3.Not(illegal)), theta),
+        (z3.simplify(z3.And(normal, z3.Not(grand_slam), z3.Or(st2.win_margin, ended2))), theta2),
+    ]
+    return Step(z3.simplify(result), [z3.simplify(x) for x in b], [z3.simplify(x) for x in s], z3.simplify(t), added)
+
+
+# ─── Symbolic states ────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Board:
+    """A symbolic AwariBoard: 12 pits and two scores, Σ = 48."""
+
+    board: list[Z]
+    score: list[Z]
+
+    @staticmethod
+    def fresh(tag: str) -> Board:
+        return Board([var(f"{tag}{p.name}", 8).e for p in PITS], [var(f"{tag}score{p}", 8).e for p in range(2)])
+
+    def well_formed(self) -> list[z3.BoolRef]:
+        return [total([*self.board, *self.score]) == 48]
+
+
+def same_state(
+    out: tuple[Any, ...], step: Step, positions: Positions, state: tuple[Any, ...], what: str
+) -> list[tuple[z3.BoolRef, str]]:
+    """The engine's (result, state) ≡ the statement's step, through the abstraction."""
+    result, after = out
+    mine, theirs, meta, seen = after
+    goals: list[tuple[z3.BoolRef, str]] = [(step.result == CODES[result], f"{what}: result")]
+    for t in (0, 1):
+        key = pack_terms(step.board, step.score, t)
+        goals.append(
+            (
+                z3.Implies(
+                    step.to_move == t, z3.And(term(mine) == key[0], term(theirs) == key[1], term(meta) == key[2])
+                ),
+                f"{what}: after-state",
+            )
+        )
+    assert isinstance(seen, Positions) and seen.member is positions.member
+    for x in seen.added:
+        goals.append(
+            (
+                z3.Or(
+                    positions.holds(x),
+                    *(z3.And(c, *(a == b for a, b in zip(x, y, strict=True))) for c, y in step.added),
+                ),
+                f"{what}: positions' ⊆",
+            )
+        )
+    for c, y in step.added:
+        goals.append((z3.Implies(c, seen.holds(y)), f"{what}: positions' ⊇"))
+    return goals
+
+
+# ─── Contracts: _feeds, proven below, stands in for itself inside apply ────────
+
+
+def _byte(x: Sym | int, q: int) -> Z:
+    return z3.Extract(WIDTH - 1, 0, (term(x) >> (8 * q)) & 255)
+
+
+def feeds_contract(mine: Sym | int, theirs: Sym | int, sh: int) -> SymBool:
+    """``_feeds`` where it is called: the opponent's row empty, pit sh non-empty.
+    Its value: the statement's feeds for the mover's row (``feeds_matches_statement``)."""
+    from proofs.symbolic import _oblige
+
+    assert isinstance(sh, int)
+    _oblige(term(theirs) == 0, "_feeds called on a non-empty opposing row")
+    _oblige(_byte(mine, sh // 8) != 0, "_feeds called on an empty pit")
+    board = [_byte(mine, q) for q in range(6)] + [k(0)] * 6
+    return SymBool(feeds(board, 0, sh // 8))
+
+
+# ─── The theorems ───────────────────────────────────────────────────────────────
+
+
+def sow_table_is_spec_sow() -> int:
+    """For every side, pit of that side and n = 0 … 48, the table row ``_SOW[8j << 3 | n]``
+    is spec.awari.Sow's: the stones it adds to each pit of both rows, and the last pit
+    sown when it is on the opponent's row.  Sow adds ``#(sown ▷ {p})`` to each pit, a
+    function of (move, n) alone, so one board per (move, n) decides it (its other
+    stones are kept in the scores)."""
+    checked = 0
+    for mover in A.PLAYER:
+        for j in range(6):
+            move = A.PIT(6 * mover + j)
+            for n in range(49):
+                add_mine, add_theirs, last = E._SOW[j << 6 | n]
+                if n == 0:
+                    assert (add_mine, add_theirs, last) == (0, 0, -1), (move, n)
+                    checked += 1
+                    continue
+                board = tuple(n if p == move else 0 for p in A.PIT)
+                s = A.AwariBoard(board, _scores(48 - n), mover)
+                after, to_capture = A.Sow(s, move)
+                rows = (E._row(after.board, mover), E._row(after.board, 1 - mover))
+                assert rows == (add_mine, add_theirs), (move, n)
+                on_theirs = to_capture in A.side(A.opponent(mover))
+                assert last == (int(to_capture) - 6 * (1 - mover) if on_theirs else -1), (move, n)
+                checked += 1
+    return checked
+
+
+def feeds_is_spec_feeds_on_starved_rows() -> int:
+    """For every side, pit and n = 1 … 48, with the opponent's row empty, ``_feeds``
+    answers as spec.awari.feeds — every lap of ≥ 12 stones that sows into the empty
+    row and captures it empty again included.  On a starved row feeds reads only the
+    sown pit's count (Sow is additive, Capture reads the opponent's row), as
+    ``feeds_matches_statement`` shows for ``_feeds`` over every row of the mover."""
+    checked = 0
+    for mover in A.PLAYER:
+        for j in range(6):
+            move = A.PIT(6 * mover + j)
+            for n in range(1, 49):
+                assert E._feeds(n << (8 * j), 0, 8 * j) == A.feeds(_starved(mover, move, n), move), (move, n)
+                checked += 1
+    return checked
+
+
+def capture_is_spec_capture(lasts: Sequence[int] = tuple(range(6))) -> int:
+    """For every opposing row (six pits, any counts ≤ 48) and every last pit 0 … 5 on
+    it, ``_capture`` (run on z3 terms, every path) returns the row and the gain of the
+    statement's Capture (south moved; north's row is the opponent's)."""
+    paths = 0
+    b = Board.fresh("c")
+    theirs = Sym(pack_terms(b.board, b.score, 1)[1])
+    for last in lasts:
+        flags: list[z3.BoolRef | bool] = [q == last for q in range(12)]
+        board, gain = capture(b.board, flags, A.PLAYER.south)
+
+        def check(out: Any, board: list[Z] = board, gain: Z = gain) -> Goals:
+            row, gained = out
+            want = total(board[q] << (8 * q) for q in range(6))
+            return [(term(row) == want, "row after capture"), (term(gained) == gain, "stones gained")]
+
+        paths += explore([x <= 48 for x in b.board], lambda last=last: E._capture(theirs, last), check)
+    return paths
+
+
+def value(t: Z) -> int:
+    v = z3.simplify(t)
+    assert z3.is_bv_value(v), v
+    return int(v.as_signed_long())
+
+
+def statement_capture_is_spec_capture() -> int:
+    """The statement's ``capture`` ≡ spec.awari.Capture, for both sides, every last
+    pit and every set of pits holding 2 or 3 (Capture reads the board only through
+    that set and the captured pits' counts): 2 × 12 × 2⁶ boards, each opposing pit 2
+    or 3 when vulnerable and 1 or 5 otherwise (Σ kept ≤ 48)."""
+    checked = 0
+    for mover in A.PLAYER:
+        for tc in A.PIT:
+            flags: list[z3.BoolRef | bool] = [q == tc for q in range(12)]
+            for mask in range(1 << 6):
+                vul = {q for i, q in enumerate(SIDE[1 - mover]) if mask >> i & 1}
+                board = tuple((2 + p % 2) if p in vul else (1 if p % 2 else 5) for p in A.PIT)
+                if sum(board) > 48:
+                    board = tuple(x if p in vul else 0 for p, x in enumerate(board))
+                s = A.AwariBoard(board, _scores(48 - sum(board)), mover)
+                after, _ = A.Capture(s, tc)
+                got, gained = capture([k(x) for x in board], flags, mover)
+                assert after.board == tuple(value(x) for x in got), (mover, tc, mask)
+                assert after.score[mover] - s.score[mover] == value(gained), (mover, tc, mask)
+                checked += 1
+    return checked
+
+
+class SymTable:
+    """``_SOW`` indexed by a symbolic ``8j << 3 | n``: the very rows of the table."""
+
+    def __init__(self, rows: tuple[tuple[int, int, int], ...]) -> None:
+        self.rows = rows
+
+    def __getitem__(self, index: Sym | int) -> tuple[int, int, int]:
+        """The row at a symbolic index, by bisection: each path learns its index's value
+        (≤ 9 decisions) and gets that row itself."""
+        if isinstance(index, int):
+            return self.rows[index]
+        from proofs.symbolic import _oblige
+
+        i = term(index)
+        _oblige(z3.And(i >= 0, i < len(self.rows)), "_SOW index out of range")
+        lo, hi = 0, len(self.rows)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if SymBool(i < mid):
+                hi = mid
+            else:
+                lo = mid
+        _oblige(i == lo, "bisection")
+        return self.rows[lo]
+
+
+TABLE = E._SOW
+E._SOW = SymTable(TABLE)  # the proof's copy reads the same rows through If-chains
+
+
+def feeds_matches_statement() -> int:
+    """For every row of the mover (six pits ≤ 48) and every pit j of it holding
+    stones, ``_feeds(mine, 0, 8j)`` (run on z3 terms) ≡ the statement's feeds with
+    the opponent's row empty."""
+    paths = 0
+    b = Board.fresh("f")
+    mine = Sym(pack_terms(b.board, b.score, 0)[0])
+    for j in range(6):
+        board = [*b.board[:6], *[k(0)] * 6]
+        want = feeds(board, 0, j)
+
+        def check(out: Any, want: z3.BoolRef = want) -> Goals:
+            got = out.e if isinstance(out, SymBool) else z3.BoolVal(bool(out))
+            return [(got == want, "feeds")]
+
+        paths += explore(
+            [*(x <= 48 for x in b.board[:6]), b.board[j] >= 1], lambda j=j: E._feeds(mine, 0, 8 * j), check
+        )
+    return paths
+
+
+def starved_feeds_reads_one_pit() -> int:
+    """For both sides, every pit m of the mover and every board (Σ ≤ 48) whose
+    opposing row is empty: the statement's Sow ⨟ Capture leaves the opponent stones
+    iff board m ∈ STARVED_FEEDS — so ``feeds`` may read the table (z3, 12 queries)."""
+    b = Board.fresh("s")
+    for mover in A.PLAYER:
+        assumptions = [*b.well_formed(), stones(b.board, 1 - mover) == 0]
+        for m in SIDE[mover]:
+            after, _ = sow_capture(b.board, b.score, mover, m)
+            full = z3.And(b.board[m] > 0, stones(after, 1 - mover) > 0)
+            solver = z3.Solver()
+            solver.add(*assumptions, full != feeds(b.board, mover, m))
+            assert solver.check() == z3.unsat, (mover, m)
+    return 12
+
+
+def keys_are_the_abstraction() -> int:
+    """The engine's ``unpack`` (to_spec) of ``pack_terms`` of any AwariBoard is that
+    AwariBoard, and its ``pack`` (from_spec) is ``pack_terms``: run on z3 terms, for
+    both sides and every board (Σ = 48), so the statements' keys are the engine's."""
+    b = Board.fresh("k")
+    paths = 0
+    for mover in A.PLAYER:
+        key = pack_terms(b.board, b.score, mover)
+
+        def check_unpack(out: A.AwariBoard, mover: int = mover) -> Goals:
+            yield z3.BoolVal(out.to_move == mover), "to_move"
+            for x, y in zip((*out.board, *out.score), (*b.board, *b.score), strict=True):
+                yield term(x) == y, "unpack"
+
+        paths += explore(b.well_formed(), lambda key=key: E.unpack(tuple(Sym(x) for x in key)), check_unpack)
+        pits: Any = tuple(Sym(x) for x in b.board)  # an AwariBoard of symbolic counts
+        scores: Any = tuple(Sym(x) for x in b.score)
+        board = A.AwariBoard(pits, scores, A.PLAYER(mover))
+
+        def check_pack(out: tuple[Any, ...], key: tuple[Z, Z, Z] = key) -> Goals:
+            return [(term(x) == y, "pack") for x, y in zip(out, key, strict=True)]
+
+        paths += explore(b.well_formed(), lambda board=board: E.pack(board), check_pack)
+    return paths
+
+
+def _apply_paths(mover: int, m: int, run: Callable[[Any, Any], Any], check: Callable[..., Goals]) -> int:
+    b = Board.fresh("a")
+    positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+    state = ImplState(b.board, b.score, mover, positions)
+    step = referee(b.board, b.score, mover, m, positions)
+    return explore(b.well_formed(), lambda: run(state, A.PIT(m)), lambda out: check(out, step, positions, state, b))
+
+
+def _with_feeds_contract() -> Callable[[], None]:
+    real = E._feeds
+    E._feeds = feeds_contract
+    return lambda: setattr(E, "_feeds", real)
+
+
+ENGINE = E.ImplAwari()
+
+
+def apply_refines_referee(sides: Sequence[int] = (0, 1), pits: Sequence[int] = tuple(range(12))) -> int:
+    """For every AwariBoard (12 pits, two scores, Σ = 48), side to move, set of
+    positions and action (all 12 pits), the engine's ``apply`` (run on z3 terms,
+    every path; ``_feeds`` by its contract) gives the statement's result, after-state
+    and positions'."""
+    restore = _with_feeds_contract()
+    try:
+        return sum(
+            _apply_paths(
+                mover,
+                m,
+                ENGINE.apply,
+                lambda out, step, positions, state, b: same_state(out, step, positions, state, "apply"),
+            )
+            for mover in sides
+            for m in pits
+        )
+    finally:
+        restore()
+
+
+def legal_moves_refine(sides: Sequence[int] = (0, 1)) -> int:
+    """For every AwariBoard, side and set of positions, a pit is in the engine's
+    ``legal_moves`` iff the statement's referee does not answer it illegal_move
+    and the game goes on; ``is_over`` iff a start-of-turn end condition holds."""
+    restore = _with_feeds_contract()
+    try:
+        paths = 0
+        for mover in sides:
+            b = Board.fresh("l")
+            positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+            state = ImplState(b.board, b.score, mover, positions)
+            st = status(b.board, b.score, mover, positions.holds)
+            legal = [
+                z3.And(st.playing, referee(b.board, b.score, mover, m, positions).result != ILLEGAL) for m in range(12)
+            ]
+
+            def check(out: tuple[A.PIT, ...], legal: list[z3.BoolRef] = legal) -> Goals:
+                return [(legal[m] == z3.BoolVal(A.PIT(m) in out), f"legal {A.PIT(m).name}") for m in range(12)]
+
+            paths += explore(b.well_formed(), lambda state=state: ENGINE.legal_moves(state), check)
+
+            def check_over(out: Any, st: Status = st) -> Goals:
+                return [(z3.Not(st.playing) == z3.BoolVal(bool(out)), "is_over")]
+
+            paths += explore(b.well_formed(), lambda state=state: ENGINE.is_over(state), check_over)
+        return paths
+    finally:
+        restore()
+
+
+# ─── The statement against the spec itself ──────────────────────────────────────
+
+
+_STEPS: dict[tuple[int, int, bool], tuple[Board, Step, Positions]] = {}
+
+
+def _symbolic_step(mover: int, m: int, seen: bool) -> tuple[Board, Step, Positions]:
+    """The statement's referee on a symbolic board, positions ∅ or {θ}: built once
+    and evaluated on every concrete state by substitution."""
+    if (mover, m, seen) not in _STEPS:
+        b = Board.fresh("e")
+        theta = pack_terms(b.board, b.score, mover)
+
+        def member(*key: Z) -> z3.BoolRef:
+            return z3.And(*(x == y for x, y in zip(key, theta, strict=True))) if seen else z3.BoolVal(False)
+
+        positions = Positions(member)
+        _STEPS[mover, m, seen] = b, referee(b.board, b.score, mover, m, positions), positions
+    return _STEPS[mover, m, seen]
+
+
+def _concrete_step(g: A.AwariGame, move: A.PIT) -> tuple[int, A.AwariGame]:
+    """The statement's referee evaluated on a concrete state whose positions are ∅ or {θ}."""
+    theta = A.θAwariBoard(g)
+    assert g.positions in (frozenset(), frozenset({theta}))
+    b, step, _ = _symbolic_step(int(g.to_move), int(move), bool(g.positions))
+    # Board.fresh's terms are 8-bit variables zero-extended: substitute the variables.
+    values = [(x.arg(0), z3.BitVecVal(v, 8)) for x, v in zip((*b.board, *b.score), (*g.board, *g.score), strict=True)]
+
+    def ev(t: Any) -> int:
+        return value(z3.substitute(t, *values))
+
+    added = {tuple(ev(t) for t in key) for c, key in step.added if z3.is_true(z3.simplify(z3.substitute(c, *values)))}
+    keys = {E.pack(p) for p in g.positions} | added
+    after = A.AwariGame(
+        board=tuple(ev(t) for t in step.board),
+        score=tuple(ev(t) for t in step.score),
+        to_move=A.PLAYER(ev(step.to_move)),
+        positions=frozenset(E.unpack(key) for key in keys),
+    )
+    return ev(step.result), after
+
+
+def _corner_states(rng: random.Random, count: int) -> list[A.AwariGame]:
+    """States near the rules' corners: starved rows, laps, scores near 25, repetitions."""
+    states: list[A.AwariGame] = []
+    for _ in range(count):
+        mover = rng.choice(list(A.PLAYER))
+        board = [0] * 12
+        for _ in range(rng.choice([1, 2, 3, 6, 12])):
+            board[rng.randrange(12)] += rng.choice([1, 2, 3, 11, 12, 13, 20])
+        if rng.random() < 0.5:
+            for q in SIDE[1 - mover]:
+                board[q] = 0 if rng.random() < 0.7 else rng.choice([1, 2])
+        while sum(board) > 48:
+            board[rng.randrange(12)] = 0
+        rest = 48 - sum(board)
+        north = rng.randint(max(0, rest - 24), min(rest, 24)) if rng.random() < 0.8 else rng.randint(0, rest)
+        s = A.AwariBoard(tuple(board), (north, rest - north), mover)
+        states.append(A.game_of(s, frozenset({s}) if rng.random() < 0.2 else frozenset()))
+    return states
+
+
+def statement_is_spec_referee(stones_on_board: int = 2, corners: int = 300, seed: int = 2026) -> int:
+    """The statement ``referee`` ≡ spec.awari.referee (result and whole next state)
+    on every board with at most ``stones_on_board`` stones on it (every score split
+    summing to the rest, both sides, no positions and the position itself seen) and on
+    ``corners`` seeded states near the corners, every action."""
+    import itertools
+
+    states: list[A.AwariGame] = []
+    for total_on in range(stones_on_board + 1):
+        for pits in itertools.combinations_with_replacement(range(12), total_on):
+            board = tuple(pits.count(p) for p in range(12))
+            rest = 48 - total_on
+            for north in (rest // 2, 24 if rest >= 24 else rest, rest - 23 if rest >= 23 else 0):
+                for mover in A.PLAYER:
+                    s = A.AwariBoard(board, (north, rest - north), mover)
+                    states.append(A.game_of(s, frozenset()))
+                    states.append(A.game_of(s, frozenset({s})))
+    states += _corner_states(random.Random(seed), corners)
+    for g in states:
+        for move in A.PIT:
+            result, after = A.referee(g, move)
+            got = _concrete_step(g, move)
+            assert got == (CODES[result], after), (g, move, got, result, after)
+    return len(states) * 12
+
+
+# ─── CLI ────────────────────────────────────────────────────────────────────────
+
+
+OFF_SIDE: Final = {0: tuple(range(6, 12)), 1: tuple(range(6))}
+"""The actions on the opponent's row, by side to move."""
+
+
+def apply_refines_referee_off_side(sides: Sequence[int] = (0, 1)) -> int:
+    """``apply_refines_referee`` for the six actions on the opponent's row, both sides."""
+    return sum(apply_refines_referee((mover,), OFF_SIDE[mover]) for mover in sides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m proofs.awari.refinement", description=__doc__.splitlines()[0])
+    level = parser.add_mutually_exclusive_group()
+    level.add_argument("--bounded", action="store_true", help="every piece, on a smaller scope (make verify)")
+    level.add_argument("--deep", action="store_true", help="also apply and legal_moves on every action (hours)")
+    args = parser.parse_args(argv)
+    bounded = args.bounded
+    steps: list[tuple[str, Callable[[], int]]] = [
+        ("sow_table_is_spec_sow", sow_table_is_spec_sow),
+        ("feeds_is_spec_feeds_on_starved_rows", feeds_is_spec_feeds_on_starved_rows),
+        ("statement_capture_is_spec_capture", statement_capture_is_spec_capture),
+        ("capture_is_spec_capture", lambda: capture_is_spec_capture((0, 5) if bounded else range(6))),
+        ("feeds_matches_statement", feeds_matches_statement),
+        ("keys_are_the_abstraction", keys_are_the_abstraction),
+    ]
+    if not bounded:
+        steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
+    if args.deep:
+        steps += [  # not run to completion yet (proofs/README.md §7)
+            ("statement_is_spec_referee", statement_is_spec_referee),
+            ("apply_refines_referee_off_side", apply_refines_referee_off_side),
+            ("apply_refines_referee", apply_refines_referee),
+            ("legal_moves_refine", legal_moves_refine),
+        ]
+    failed = 0
+    for name, run in steps:
+        start = time.perf_counter()
+        try:
+            count = run()
+        except AssertionError as e:
+            failed += 1
+            print(f"FAIL {name}: {e}", flush=True)
+            continue
+        print(f"ok   {name}: {count} cases/paths, {time.perf_counter() - start:.1f} s", flush=True)
+    scope = "bounded" if bounded else "deep" if args.deep else "full"
+    print(f"{scope} scope —", "FAILED" if failed else "all hold")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

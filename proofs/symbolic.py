@@ -1,0 +1,307 @@
+"""Run the engines' own Python code on z3 terms, every path: a small symbolic executor.
+
+The fast engines (impl/awari.py, impl/gothello.py) compute with Python ints: shifts,
+masks, additions, comparisons.  ``Sym`` is an int-like value standing for a z3
+bit-vector term of ``WIDTH`` bits read as a two's-complement integer, which is
+exactly a Python int as long as no result leaves that range; every operation that
+could leave it (``+``, ``-``, ``*``, ``<<``) adds an *obligation* that it does not,
+so a proof that passes is a proof about Python's unbounded ints.  Bitwise ``& | ^ ~``
+and the arithmetic ``>>`` agree with Python's on two's complement at any width.
+
+Where the code branches on a symbolic value (``if``, ``while``, ``and``, ``not``,
+``in``), ``Sym.__bool__`` asks the running ``Explorer``, which takes one side and
+remembers the other if z3 finds it feasible too; ``Explorer.run`` re-runs the
+function until every feasible path has been taken (depth first), and on every
+path proves the property the caller states of the path's result under the path's
+condition.  So ``run`` returning without a counterexample means: for every input
+satisfying the assumptions, the function (as written, run by CPython) returns a
+value with that property — provided every loop ends, which the explorer checks by
+refusing paths longer than ``max_decisions``.
+
+Trusted: z3's bit-vector decision procedure, and CPython dispatching the
+operators of the engine code to ``Sym`` (no operation on a ``Sym`` can silently
+turn concrete: ``__index__`` and ``__int__`` accept only terms z3 simplifies to a
+numeral).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+_VERBOSE = bool(os.environ.get("PROOFS_VERBOSE"))
+
+WIDTH = 128
+"""Bits of every term: far above any value the engines compute (≤ 2⁹⁰)."""
+
+_current: list[Explorer] = []
+
+
+def _explorer() -> Explorer:
+    if not _current:
+        raise RuntimeError("a symbolic value was branched on outside Explorer.run")
+    return _current[-1]
+
+
+def term(x: Sym | int) -> z3.BitVecRef:
+    """The z3 term of an int or a Sym."""
+    if isinstance(x, Sym):
+        return x.e
+    assert isinstance(x, int) and -(1 << (WIDTH - 1)) <= x < 1 << (WIDTH - 1), x
+    return z3.BitVecVal(x, WIDTH)
+
+
+def bterm(x: SymBool | bool) -> z3.BoolRef:
+    """The z3 term of a bool or a SymBool."""
+    if isinstance(x, SymBool):
+        return x.e
+    return z3.BoolVal(bool(x))
+
+
+class SymBool:
+    """A symbolic truth value; ``bool()`` of it branches."""
+
+    __slots__ = ("e",)
+
+    def __init__(self, e: z3.BoolRef) -> None:
+        self.e = e
+
+    def __bool__(self) -> bool:
+        return _explorer().decide(self.e)
+
+    def __and__(self, other: SymBool | bool) -> SymBool:
+        return SymBool(z3.And(self.e, bterm(other)))
+
+    def __or__(self, other: SymBool | bool) -> SymBool:
+        return SymBool(z3.Or(self.e, bterm(other)))
+
+    def __invert__(self) -> SymBool:
+        return SymBool(z3.Not(self.e))
+
+    __hash__ = object.__hash__
+
+
+class Sym:
+    """A symbolic Python int (see the module docstring)."""
+
+    __slots__ = ("e",)
+
+    def __init__(self, e: z3.BitVecRef) -> None:
+        assert e.size() == WIDTH
+        self.e = e
+
+    # ─── exact at any width ────────────────────────────────────────────────
+    def __and__(self, o: Sym | int) -> Sym:
+        return Sym(self.e & term(o))
+
+    __rand__ = __and__
+
+    def __or__(self, o: Sym | int) -> Sym:
+        return Sym(self.e | term(o))
+
+    __ror__ = __or__
+
+    def __xor__(self, o: Sym | int) -> Sym:
+        return Sym(self.e ^ term(o))
+
+    __rxor__ = __xor__
+
+    def __invert__(self) -> Sym:
+        return Sym(~self.e)
+
+    def __rshift__(self, k: Sym | int) -> Sym:
+        _oblige(term(k) >= 0, "negative shift count")
+        return Sym(self.e >> term(k))
+
+    def __rrshift__(self, x: int) -> Sym:
+        return Sym(term(x)) >> self
+
+    # ─── exact only without overflow: each adds an obligation ─────────────
+    def __lshift__(self, k: Sym | int) -> Sym:
+        kt = term(k)
+        r = self.e << kt
+        _oblige(z3.And(kt >= 0, kt < WIDTH, (r >> kt) == self.e), "<< overflows")
+        return Sym(r)
+
+    def __rlshift__(self, x: int) -> Sym:
+        return Sym(term(x)) << self
+
+    def __add__(self, o: Sym | int) -> Sym:
+        a, b = self.e, term(o)
+        _oblige(z3.And(z3.BVAddNoOverflow(a, b, True), z3.BVAddNoUnderflow(a, b)), "+ overflows")
+        return Sym(a + b)
+
+    __radd__ = __add__
+
+    def __sub__(self, o: Sym | int) -> Sym:
+        a, b = self.e, term(o)
+        _oblige(z3.And(z3.BVSubNoOverflow(a, b), z3.BVSubNoUnderflow(a, b, True)), "- overflows")
+        return Sym(a - b)
+
+    def __rsub__(self, x: int) -> Sym:
+        return Sym(term(x)) - self
+
+    def __neg__(self) -> Sym:
+        _oblige(z3.BVSNegNoOverflow(self.e), "- overflows")
+        return Sym(-self.e)
+
+    def __mul__(self, o: Sym | int) -> Sym:
+        a, b = self.e, term(o)
+        if isinstance(o, int) and o > 0:  # by a constant: a range test, cheaper than a wide product
+            top = (1 << (WIDTH - 1)) - 1
+            _oblige(z3.And(a >= -((top + 1) // o), a <= top // o), "* overflows")
+        else:
+            _oblige(z3.And(z3.BVMulNoOverflow(a, b, True), z3.BVMulNoUnderflow(a, b)), "* overflows")
+        return Sym(a * b)
+
+    __rmul__ = __mul__
+
+    # ─── comparisons (signed, as Python's) ─────────────────────────────────
+    def __eq__(self, o: object) -> SymBool:  # type: ignore[override]
+        assert isinstance(o, Sym | int)
+        return SymBool(self.e == term(o))
+
+    def __ne__(self, o: object) -> SymBool:  # type: ignore[override]
+        assert isinstance(o, Sym | int)
+        return SymBool(self.e != term(o))
+
+    def __lt__(self, o: Sym | int) -> SymBool:
+        return SymBool(self.e < term(o))
+
+    def __le__(self, o: Sym | int) -> SymBool:
+        return SymBool(self.e <= term(o))
+
+    def __gt__(self, o: Sym | int) -> SymBool:
+        return SymBool(self.e > term(o))
+
+    def __ge__(self, o: Sym | int) -> SymBool:
+        return SymBool(self.e >= term(o))
+
+    def __bool__(self) -> bool:
+        return _explorer().decide(self.e != 0)
+
+    def __index__(self) -> int:
+        v = z3.simplify(self.e)
+        if not z3.is_bv_value(v):
+            raise TypeError(f"symbolic value used as an index: {v}")
+        return int(v.as_signed_long())
+
+    __int__ = __index__
+    __hash__ = object.__hash__
+
+    def bit_count(self) -> Sym:
+        """int.bit_count, for values 0 ≤ x < 2**(WIDTH - 1)."""
+        _oblige(self.e >= 0, "bit_count of a negative value")
+        return Sym(z3.Sum([z3.ZeroExt(WIDTH - 1, z3.Extract(i, i, self.e)) for i in range(WIDTH)]))
+
+
+def _oblige(cond: z3.BoolRef, what: str) -> None:
+    if _current:
+        _current[-1].oblige(cond, what)
+
+
+def var(name: str, bits: int) -> Sym:
+    """A fresh unsigned variable of ``bits`` bits, as a Sym (zero-extended)."""
+    return Sym(z3.ZeroExt(WIDTH - bits, z3.BitVec(name, bits)))
+
+
+class Refuted(AssertionError):
+    """A path on which the stated property fails, with a model."""
+
+
+@dataclass
+class Explorer:
+    """Depth-first exploration of every feasible path of a function on Syms."""
+
+    assumptions: list[z3.BoolRef]
+    max_decisions: int = 400
+    paths: int = 0
+    _prefix: list[bool] = field(default_factory=list)
+    _open: list[bool] = field(default_factory=list)  # per decision: the other side is still to be taken
+    _pos: int = 0
+    _pc: list[z3.BoolRef] = field(default_factory=list)
+    _obligations: list[tuple[z3.BoolRef, str]] = field(default_factory=list)
+
+    def decide(self, cond: z3.BoolRef) -> bool:
+        c = z3.simplify(cond)
+        if z3.is_true(c):
+            return True
+        if z3.is_false(c):
+            return False
+        if self._pos < len(self._prefix):
+            d = self._prefix[self._pos]
+        else:
+            if self._pos >= self.max_decisions:
+                raise Refuted(f"a path longer than {self.max_decisions} decisions (a loop that may not end?)")
+            can_true = self._feasible(c)
+            can_false = self._feasible(z3.Not(c))
+            assert can_true or can_false, "an infeasible path was entered"
+            d = can_true
+            self._prefix.append(d)
+            self._open.append(can_true and can_false)
+        self._pos += 1
+        self._pc.append(c if d else z3.Not(c))
+        return d
+
+    def _check(self, c: z3.BoolRef) -> tuple[z3.CheckSatResult, z3.Solver]:
+        """Satisfiability of the path so far and c, by a fresh (non-incremental)
+        solver: z3 then preprocesses the whole query, much faster on bit-vectors."""
+        solver = z3.Solver()
+        solver.add(*self._pc, c)
+        return solver.check(), solver
+
+    def _feasible(self, c: z3.BoolRef) -> bool:
+        r, solver = self._check(c)
+        if r == z3.unknown:
+            raise Refuted(f"z3 answered unknown: {solver.reason_unknown()}")
+        return bool(r == z3.sat)
+
+    def oblige(self, cond: z3.BoolRef, what: str) -> None:
+        self._obligations.append((cond, what))
+
+    def run(self, body: Callable[..., Any], check: Callable[..., Iterable[tuple[z3.BoolRef, str]]]) -> int:
+        """Run ``body`` on every feasible path; on each, prove every (condition, name)
+        that ``check`` states of its result, and every no-overflow obligation.
+        Returns the number of paths; raises Refuted with a model on failure."""
+        while True:
+            self._pos = 0
+            self._pc = list(self.assumptions)
+            self._obligations = []
+            _current.append(self)
+            try:
+                out = body()
+                goals = [*self._obligations, *check(out)]
+            finally:
+                _current.pop()
+            r, _ = self._check(z3.Not(z3.And(*(cond for cond, _ in goals))))
+            for cond, what in goals if r != z3.unsat else ():
+                r, solver = self._check(z3.Not(cond))
+                if r != z3.unsat:
+                    model = solver.model() if r == z3.sat else solver.reason_unknown()
+                    raise Refuted(f"{what}: {r} on path {self._prefix[: self._pos]}\n{model}")
+            self.paths += 1
+            if _VERBOSE and self.paths % 50 == 0:
+                print(f"  … {self.paths} paths", file=sys.stderr, flush=True)
+            # Backtrack to the last decision whose other side is still open.
+            while self._open and not self._open[-1]:
+                self._open.pop()
+                self._prefix.pop()
+            if not self._prefix:
+                return self.paths
+            self._prefix[-1] = not self._prefix[-1]
+            self._open[-1] = False
+
+
+def explore(
+    assumptions: list[z3.BoolRef],
+    body: Callable[..., Any],
+    check: Callable[..., Iterable[tuple[z3.BoolRef, str]]],
+    max_decisions: int = 400,
+) -> int:
+    """Every path of ``body`` under ``assumptions`` satisfies ``check``: the number of paths."""
+    return Explorer(list(assumptions), max_decisions).run(body, check)
