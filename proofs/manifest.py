@@ -60,6 +60,7 @@ FULL: frozenset[Run] = frozenset({"full"})
 
 Z3 = "z3 5.4; the encoding ≡ spec tests (tests/test_proofs_*_encoding.py)"
 SPEC = "spec/ as executable Python"
+REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -233,6 +234,30 @@ STEPS: tuple[Step, ...] = (
         "every state within 2 plies of the start, 26 actions each, contracts on",
         SPEC + "; impl via get_engine",
         4,
+    ),
+    Step(
+        "impl refines spec, Awari primitives (README §8.1)",
+        "proofs.awari.refinement",
+        ("--bounded",),
+        BOUNDED,
+        "the sowing table and feeds on a starved row, exhaustively; the capture walk and feeds over every row, "
+        "pack/unpack over every board, by the engine's own code on z3 terms; apply's composition is not proven",
+        REFINE,
+        48,
+        "under load",
+        contracts=False,
+    ),
+    Step(
+        "impl refines spec, Gothello (README §8.2)",
+        "proofs.gothello.refinement",
+        ("--bounded",),
+        BOUNDED,
+        "adjacency, abstraction, dilation, closure over every set; group, liberties and placement for the corner "
+        "square; apply on pass and placements at that square, every board, side and history",
+        REFINE,
+        21,
+        "under load",
+        contracts=False,
     ),
 )
 

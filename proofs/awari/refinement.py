@@ -125,7 +125,8 @@ class Positions:
 # concrete pits; the clauses follow spec/awari.py's corrected schemas line by line.
 
 PITS = list(A.PIT)
-SIDE = [sorted(A.side(p)) for p in A.PLAYER]
+SIDE = [sorted(int(q) for q in A.side(p)) for p in A.PLAYER]
+"""Each player's pits as ints (the spec's PIT constants equal no int: free types)."""
 TRACE = {int(m): [int(A.trace(m)(i)) for i in range(1, 49)] for m in PITS}
 PREV = {int(p): int(apply(A.prev, p)) for p in PITS}
 W_NORTH, W_SOUTH, DRAW, NOT_DONE, ILLEGAL = range(5)
@@ -480,10 +481,10 @@ def statement_capture_is_spec_capture() -> int:
     checked = 0
     for mover in A.PLAYER:
         for tc in A.PIT:
-            flags: list[z3.BoolRef | bool] = [q == tc for q in range(12)]
+            flags: list[z3.BoolRef | bool] = [q == int(tc) for q in range(12)]
             for mask in range(1 << 6):
                 vul = {q for i, q in enumerate(SIDE[1 - mover]) if mask >> i & 1}
-                board = tuple((2 + p % 2) if p in vul else (1 if p % 2 else 5) for p in A.PIT)
+                board = tuple((2 + p % 2) if int(p) in vul else (1 if p % 2 else 5) for p in A.PIT)
                 if sum(board) > 48:
                     board = tuple(x if p in vul else 0 for p, x in enumerate(board))
                 s = A.AwariBoard(board, _scores(48 - sum(board)), mover)

@@ -293,6 +293,11 @@ def count_result(black: Z, white: Z) -> Z:
     return z3.If(b > w, k(BLACK), z3.If(w > b, k(WHITE), k(DRAW)))
 
 
+def ended(length: int, heads: Sequence[Z]) -> z3.BoolRef:
+    """The game is over: the last two actions were passes (spec.gothello.game_over)."""
+    return z3.And(*(h == PASS for h in heads[:2])) if length >= 2 else z3.BoolVal(False)
+
+
 def referee(
     mine: Z, theirs: Z, to_move: Z, length: int, heads: Sequence[Z], action: int
 ) -> tuple[Z, Z, Z, Z, z3.BoolRef]:
@@ -301,20 +306,23 @@ def referee(
     black', white', to_move', history' = ⟨action⟩ ⁀ history)."""
     black = z3.If(to_move == 0, mine, theirs)
     white = z3.If(to_move == 0, theirs, mine)
-    over = z3.And(length >= 2, *(h == PASS for h in heads[:2])) if length >= 2 else z3.BoolVal(False)
+    over = ended(length, heads)
     other = 1 - to_move
     if action == PASS:
         after_pass = z3.And(length >= 1, heads[0] == PASS) if length >= 1 else z3.BoolVal(False)
-        result = z3.If(over, k(ILLEGAL), z3.If(after_pass, count_result(black, white), k(NOT_DONE)))
+        # GothelloEnded (G26): after the end every action gets the final count, Ξ.
+        result = z3.If(over, count_result(black, white), z3.If(after_pass, count_result(black, white), k(NOT_DONE)))
         to_move_ = z3.If(z3.Or(over, after_pass), to_move, other)
         return result, black, white, to_move_, z3.Not(over)
     s = SQUARES[action]
     nonblank = has(mine | theirs, s)
     blocked, mine_, theirs_ = placement(mine, theirs, s)
-    refused = z3.Or(over, nonblank, blocked)
-    black_ = z3.If(refused, black, z3.If(to_move == 0, mine_, theirs_))
-    white_ = z3.If(refused, white, z3.If(to_move == 0, theirs_, mine_))
-    return z3.If(refused, k(ILLEGAL), k(NOT_DONE)), black_, white_, z3.If(refused, to_move, other), z3.Not(refused)
+    refused = z3.Or(nonblank, blocked)
+    still = z3.Or(over, refused)  # GothelloEnded (G26) or a refusal: Ξ
+    black_ = z3.If(still, black, z3.If(to_move == 0, mine_, theirs_))
+    white_ = z3.If(still, white, z3.If(to_move == 0, theirs_, mine_))
+    result = z3.If(over, count_result(black, white), z3.If(refused, k(ILLEGAL), k(NOT_DONE)))
+    return result, black_, white_, z3.If(still, to_move, other), z3.Not(still)
 
 
 def histories() -> list[tuple[int, list[Sym], Any]]:
@@ -372,7 +380,11 @@ def legal_moves_refine() -> int:
         for length, heads, history in histories():
             state = (mine, theirs, to_move, history)
             legal = [
-                referee(mine.e, theirs.e, to_move.e, length, [h.e for h in heads], a)[0] != ILLEGAL for a in range(26)
+                z3.And(
+                    z3.Not(ended(length, [h.e for h in heads])),
+                    referee(mine.e, theirs.e, to_move.e, length, [h.e for h in heads], a)[0] != ILLEGAL,
+                )
+                for a in range(26)
             ]
 
             def check(out: tuple[G.MOVE, ...], legal: list[z3.BoolRef] = legal) -> Goals:
@@ -440,7 +452,7 @@ def statement_is_spec_referee(boards: int = 40, seed: int = 2026) -> int:
         for to_move in G.PLAYER:
             for history in ((), (G.move((1, 1)),), (G.pass_,), (G.pass_, G.move((1, 1))), (G.pass_, G.pass_)):
                 g = G.GothelloGame(board, to_move, history)
-                mine, theirs = (black, white) if to_move == 0 else (white, black)
+                mine, theirs = (black, white) if to_move is G.PLAYER.black else (white, black)
                 heads = [k(E.code(m)) for m in history]
                 for action in range(26):
                     move = G.pass_ if action == PASS else G.move(SQUARES[action])
@@ -462,8 +474,8 @@ def abstraction_is_to_spec() -> int:
     for s in SQUARES:
         for colour in G.PLAYER:
             for to_move in G.PLAYER:
-                black, white = (1 << bit(s), 0) if colour == 0 else (0, 1 << bit(s))
-                mine, theirs = (black, white) if to_move == 0 else (white, black)
+                black, white = (1 << bit(s), 0) if colour is G.PLAYER.black else (0, 1 << bit(s))
+                mine, theirs = (black, white) if to_move is G.PLAYER.black else (white, black)
                 state = (mine, theirs, int(to_move), (PASS, (bit(s), None)))
                 game = G.GothelloGame(_spec_board(black, white), to_move, (G.pass_, G.move(s)))
                 assert ENGINE.to_spec(state) == game and ENGINE.from_spec(game) == state, (s, colour, to_move)
