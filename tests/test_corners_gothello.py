@@ -45,7 +45,7 @@ def test_double_pass_with_equal_counts_is_a_draw(n: int) -> None:
         result, after = both(g, PASS)
         assert result == want, (n, extra)
         assert legal_both(after) == ()
-        assert both(after, PASS) == (S.illegal_move, after)
+        assert both(after, PASS) == (want, after)  # after the end: the final result, Ξ (G26)
 
 
 def test_pass_after_a_move_does_not_end_the_game() -> None:
