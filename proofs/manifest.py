@@ -239,7 +239,7 @@ STEPS: tuple[Step, ...] = (
         "impl refines spec, Awari primitives (README §8.1)",
         "proofs.awari.refinement",
         ("--bounded",),
-        BOUNDED,
+        BOTH,
         "the sowing table and feeds on a starved row, exhaustively; the capture walk and feeds over every row, "
         "pack/unpack over every board, by the engine's own code on z3 terms; apply's composition is not proven",
         REFINE,
@@ -251,7 +251,7 @@ STEPS: tuple[Step, ...] = (
         "impl refines spec, Gothello (README §8.2)",
         "proofs.gothello.refinement",
         ("--bounded",),
-        BOUNDED,
+        BOTH,
         "adjacency, abstraction, dilation, closure over every set; group, liberties and placement for the corner "
         "square; apply on pass and placements at that square, every board, side and history",
         REFINE,
