@@ -182,7 +182,7 @@ def test_several_servers_in_one_process() -> None:
     run(scenario)
 
 
-SOAK = {"impl": (200, 30.0), "spec": (24, 40.0), "checked": (12, 40.0)}
+SOAK = {"impl": (200, 30.0), "spec": (12, 40.0), "checked": (12, 40.0)}
 """Concurrent games per game, and the time bound in seconds."""
 
 
