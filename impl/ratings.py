@@ -68,7 +68,7 @@ def skills(players: int, games: Sequence[tuple[int, int, float]]) -> list[Skill]
     model = PlackettLuce()
     ratings = [model.rating() for _ in range(players)]
     for a, b, score in games:
-        ranks = [1, 1] if score == 0.5 else ([1, 2] if score == 1 else [2, 1])
+        ranks = [1.0, 1.0] if score == 0.5 else ([1.0, 2.0] if score == 1 else [2.0, 1.0])
         [[ra], [rb]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
         ratings[a], ratings[b] = ra, rb
     return [Skill(r.mu, r.sigma) for r in ratings]
