@@ -82,11 +82,11 @@ def test_a_tournament_with_a_command_line_player_records_resumes_and_reports(
 ) -> None:
     assert _tournament(tmp_path) == 0
     out = capsys.readouterr().out
-    assert ("Started game 1 of 6" in out and "Finished game 6 of 6" in out) or "Finished game" in out
-    assert "Standings after 6 of 6 games" in out and "Crosstable" in out and "Failures: none" in out
+    assert "Started game 1 of 3" in out and out.count("Finished game") == 3
+    assert "Standings after 3 of 3 games" in out and "Crosstable" in out and "Failures: none" in out
     results = json.loads((tmp_path / "r.json").read_text())
-    assert results["played"] == results["total"] == 6
-    assert sum(p["score"] for p in results["standings"]) == 6 and all(p["games"] == 4 for p in results["standings"])
+    assert results["played"] == results["total"] == 3
+    assert sum(p["score"] for p in results["standings"]) == 3 and all(p["games"] == 2 for p in results["standings"])
     assert all("mu" in p and p["margin"] > 0 for p in results["standings"])
     assert (tmp_path / "r.csv").read_text().splitlines()[0].startswith("rank,player,games")
     records = sorted((tmp_path / "records").glob("game-*.pgn"))
