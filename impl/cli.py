@@ -23,6 +23,7 @@ COMMAND_MODULES: list[str] = [
     "impl.players.cli",  # referee player
     "impl.match",  # referee match
     "impl.tournament",  # referee tournament
+    "impl.replay",  # referee replay, referee show
     "impl.terminal",  # referee client, referee play
     "impl.animate",  # referee spec
 ]
