@@ -24,6 +24,7 @@ COMMAND_MODULES: list[str] = [
     "impl.match",  # referee match
     "impl.tournament",  # referee tournament
     "impl.replay",  # referee replay, referee show
+    "impl.watch",  # referee watch
     "impl.terminal",  # referee client, referee play
     "impl.animate",  # referee spec
 ]
