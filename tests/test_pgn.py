@@ -19,7 +19,8 @@ from impl.server.records import GameRecord
 
 def random_game(game: str, seed: int, length: int) -> list[str]:
     engine = get_engine(game, "impl")
-    rng, state, moves = random.Random(seed), engine.initial(), []
+    rng, state = random.Random(seed), engine.initial()
+    moves: list[str] = []
     while len(moves) < length and not engine.is_over(state):
         action = rng.choice(engine.legal_moves(state))
         moves.append(engine.format_move(action))
@@ -59,7 +60,7 @@ def test_a_record_reads_back_as_written(
     back = pgn.parse(text)
     assert back == record
     assert back.moves == moves and back.names == players
-    assert [p.clock for p in back.plies] == (clocks or [None] * len(moves))
+    assert [p.clock for p in back.plies] == (clocks if clocks is not None else [None] * len(moves))
     assert back.outcome.termination is termination
     assert back.outcome.winner == (None if termination.aborted else winner)
     assert pgn.write(back) == text and all(len(line) <= pgn.LINE for line in text.splitlines()[len(tags) :])
