@@ -65,13 +65,28 @@ class Config:
 
     @property
     def labels(self) -> list[str]:
-        """The players' names in tables and records: their specs, made distinct."""
+        """The players' names in tables and records: their labels or specs, made distinct."""
         seen: Counter[str] = Counter()
         out = []
         for text in self.players:
-            seen[text] += 1
-            out.append(text if seen[text] == 1 else f"{text} ({seen[text]})")
+            name = split_label(text)[0]
+            seen[name] += 1
+            out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
         return out
+
+    @property
+    def specs(self) -> list[str]:
+        return [split_label(text)[1] for text in self.players]
+
+
+LABEL = re.compile(r"([^\s=]+)=(\S.*)", re.DOTALL)
+
+
+def split_label(text: str) -> tuple[str, str]:
+    """``LABEL=SPEC`` names a player ``LABEL`` (a word before the first ``=``);
+    otherwise its spec is its name."""
+    match = LABEL.fullmatch(text)
+    return (match[1], match[2]) if match else (text, text)
 
 
 @dataclass(frozen=True)
@@ -127,7 +142,7 @@ def schedule(config: Config) -> list[Task]:
                     len(tasks) + 1,
                     f"{p + 1}.{g + 1}",
                     (first, second),
-                    (config.players[first], config.players[second]),
+                    (config.specs[first], config.specs[second]),
                     (labels[first], labels[second]),
                     options,
                 )
@@ -332,7 +347,7 @@ def tables(summary: Summary) -> list[Any]:
 def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
     players = []
     for s in summary.standings:
-        entry: dict[str, Any] = {"player": s.label, "spec": config.players[s.player], "games": s.games}
+        entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
         entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score}
         if summary.skills is not None:
             k = summary.skills[s.player]
@@ -463,7 +478,7 @@ def add_command(subparsers: Any) -> None:
         description="Play a round robin (or a gauntlet) among N players: G games per pairing, sides alternating, "
         "as Dask tasks; progress, standings, crosstable, ratings, endings and failures; every game's record in DIR.",
         epilog='A PLAYER is as for referee match: random, "search --budget 0.1", or a command line with '
-        "{game} {host} {port} {side}.  Run again with the same --records DIR to resume.",
+        "{game} {host} {port} {side}; LABEL=PLAYER names it LABEL.  Run again with the same --records DIR to resume.",
     )
     p.add_argument("players", metavar="PLAYER", nargs="+")
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
@@ -502,7 +517,7 @@ def config_of(args: argparse.Namespace) -> Config:
     if args.workers and args.scheduler:
         raise UsageError(f"{what}: --workers and --scheduler are exclusive")
     for i, text in enumerate(args.players):
-        checked_player(text, f"PLAYER {i + 1}")
+        checked_player(split_label(text)[1], f"PLAYER {i + 1}")
     clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     return Config(tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event)

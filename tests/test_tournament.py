@@ -22,7 +22,7 @@ from impl.ratings import elo, skills
 from impl.tournament import GAUNTLET, Config, GameResult, schedule, summarise
 
 PYTHON = shlex.quote(sys.executable)
-CLI_PLAYER = f"{PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
+CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
 
 
 def test_a_round_robin_plays_every_pair_with_sides_alternating() -> None:
@@ -36,8 +36,10 @@ def test_a_round_robin_plays_every_pair_with_sides_alternating() -> None:
     assert [t.players for t in gauntlet] == [(0, 1), (1, 0), (0, 2), (2, 0)]
 
 
-def test_the_same_player_twice_gets_distinct_labels() -> None:
-    assert Config(("random", "random", "x"), "awari", 1).labels == ["random", "random (2)", "x"]
+def test_players_are_named_by_label_or_spec_made_distinct() -> None:
+    config = Config(("random", "random", "x", "fast=search --budget=0.1", "search --budget=0.1"), "awari", 1)
+    assert config.labels == ["random", "random (2)", "x", "fast", "search --budget=0.1"]
+    assert config.specs[3:] == ["search --budget=0.1", "search --budget=0.1"]
 
 
 def test_elo_margin_and_los() -> None:
@@ -120,10 +122,11 @@ def test_four_players_on_a_two_worker_local_cluster(tmp_path: Path, capsys: pyte
     """The issue's tournament: random, search at two budgets and a command-line
     player, on a local Dask cluster of two worker processes."""
     players = ["random", "search --budget 0.01", "search --budget 0.05", CLI_PLAYER]
+    labels = ["random", "search --budget 0.01", "search --budget 0.05", "cli"]
     argv = ["tournament", *players, "--game", "awari", "--games", "2", "--records", str(tmp_path / "records")]
     assert cli.main([*argv, "--workers", "2", "--jobs", "2", "--json", str(tmp_path / "r.json")]) == 0
     results = json.loads((tmp_path / "r.json").read_text())
     assert results["played"] == 12 and not results["failures"]
-    assert {p["player"] for p in results["standings"]} == set(players)
+    assert {p["player"] for p in results["standings"]} == set(labels)
     for path in (tmp_path / "records").glob("game-*.pgn"):
         assert pgn.parse(path.read_text()).tag("Game") == "awari"
