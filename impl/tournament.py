@@ -616,7 +616,7 @@ def _progress(
 
         def started_line(task: Task) -> None:
             console.print(
-                f"Started game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]})", highlight=False
+                f"Started game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]})", soft_wrap=True
             )
 
         def finished_line(task: Task, result: GameResult) -> None:
@@ -626,6 +626,7 @@ def _progress(
             console.print(
                 f"Finished game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]}): "
                 f"{score} {{{result.termination}}}  [{standing}]",
+                soft_wrap=True,
                 highlight=False,
             )
 
