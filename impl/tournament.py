@@ -23,6 +23,7 @@ import csv
 import importlib
 import io
 import json
+import logging
 import math
 import os
 import re
@@ -427,6 +428,8 @@ def dask_client(scheduler: str | None, workers: int, jobs: int) -> Iterator[Any]
         with Client(scheduler, timeout="10s") as client:
             yield client
         return
+    # The embedded cluster's workers log a task cancelled by Ctrl-C as a warning: noise here.
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     if workers:
         cluster = LocalCluster(
             n_workers=workers, threads_per_worker=max(1, -(-jobs // workers)), processes=True, dashboard_address=None

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -115,6 +117,27 @@ def test_a_player_that_cannot_play_is_named_in_the_failures(tmp_path: Path, caps
     assert [(f["player"], f["kind"]) for f in failures] == [(broken, "no result")]
     assert "exited with 3" in failures[0]["detail"]
     assert "Failures: " + broken in capsys.readouterr().out
+
+
+@pytest.mark.deep
+def test_an_interrupted_tournament_resumes_from_its_records(tmp_path: Path) -> None:
+    """Ctrl-C while game 2 is being played: status 130, game 1's record kept; run
+    again, only game 2 is played."""
+    argv = [sys.executable, "-m", "impl.cli", "tournament", "random --seed 1", "random --seed 2", "--game"]
+    argv += ["gothello", "--games", "2", "--jobs", "1", "--records", str(tmp_path)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("Finished game 1 of 2"):
+            break
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == f"interrupted: 1 of 2 games recorded in {tmp_path}; run again to resume"
+    assert sorted(p.name for p in tmp_path.glob("game-*.pgn")) == ["game-0001.pgn"]
+    again = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "1 of 2 games recorded" in again and "Started game 2 of 2" in again and "Started game 1 " not in again
+    assert "Standings after 2 of 2 games" in again
 
 
 @pytest.mark.deep
