@@ -153,3 +153,19 @@ def test_four_players_on_a_two_worker_local_cluster(tmp_path: Path, capsys: pyte
     assert {p["player"] for p in results["standings"]} == set(labels)
     for path in (tmp_path / "records").glob("game-*.pgn"):
         assert pgn.parse(path.read_text()).tag("Game") == "awari"
+
+
+def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
+    """On a terminal: a progress bar with the running standings, redrawn."""
+    from .test_terminal import Pty, referee
+
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
+    session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1"))
+    try:
+        session.expect("games (")
+        session.expect("1/1")
+        session.expect("Standings after 1 of 1 games")
+        assert session.finish() == 0
+        assert "Started game" not in session.output  # the line-per-game log is for pipes
+    finally:
+        session.kill()
