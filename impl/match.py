@@ -91,6 +91,9 @@ class GameOutcome:
     error: str = ""
     summaries: dict[int, list[str]] = field(default_factory=dict)
     """Player (0 A, 1 B) → its ``summary:`` log lines."""
+    culprits: list[int] = field(default_factory=list)
+    """Players (0 A, 1 B) whose program failed a game without a result: it exited
+    before the start, or with an error status."""
     record: str = ""
     """The game's record (impl/pgn.py), the players named by their labels; empty if
     the game never began."""
@@ -190,7 +193,8 @@ def _play_game(
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = _Launched(specs[player].command(values), env, log)
-            outcome.error = _follow(observer, launched, time.monotonic() + options.timeout)
+            outcome.error, early = _follow(observer, launched, time.monotonic() + options.timeout)
+            outcome.culprits += [] if early is None else [early]
             outcome.result, outcome.counts = observer.result, observer.counts()
         except ClientError as exc:
             outcome.error = f"observer: {exc}"
@@ -202,23 +206,25 @@ def _play_game(
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(lines[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
+                    outcome.culprits += [] if player in outcome.culprits else [player]
     if outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
 
 
-def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> str:
-    """Observe until the game is over; an error message if it cannot end."""
+def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> tuple[str, int | None]:
+    """Observe until the game is over; an error message if it cannot end, and the
+    player whose program ended before the start."""
     while not observer.over:
         with suppress(ClientTimeout):
             observer.next_message(timeout=0.25)
         if not observer.started:
             for player, proc in launched.items():
                 if proc.proc.poll() is not None:
-                    return f"player {'AB'[player]} exited with {proc.proc.returncode} before the game started"
+                    return f"player {'AB'[player]} exited with {proc.proc.returncode} before the game started", player
         if time.monotonic() > deadline:
-            return "timed out"
-    return ""
+            return "timed out", None
+    return "", None
 
 
 # ─── the match ─────────────────────────────────────────────────────────────────

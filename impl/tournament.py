@@ -115,6 +115,8 @@ class GameResult:
     """A Termination value, or ``no result``."""
     error: str = ""
     record: str = field(default="", repr=False)
+    culprits: tuple[int, ...] = ()
+    """The players whose programs failed a game without a result."""
 
     @property
     def loser(self) -> int | None:
@@ -159,10 +161,10 @@ def run_task(task: Task) -> GameResult:
     )
     outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round)
     if outcome.result is None or outcome.error or outcome.result.termination.aborted:
-        error = outcome.error or "aborted"
-        for letter, label in zip("AB", task.labels, strict=True):  # match's A/B: first and second here
-            error = re.sub(rf"\b{letter}\b(?= exited| \()", label, error).replace(f"player {letter} ", f"{label} ")
-        return GameResult(task.number, task.round, task.players, None, "no result", error, outcome.record)
+        # match.py names the players A (here the first mover) and B (the second).
+        error = f"{outcome.error or 'aborted'} (A = {task.labels[0]}, B = {task.labels[1]})"
+        culprits = tuple(task.players[c] for c in outcome.culprits)
+        return GameResult(task.number, task.round, task.players, None, "no result", error, outcome.record, culprits)
     return GameResult(
         task.number,
         task.round,
@@ -277,9 +279,8 @@ def summarise(config: Config, results: Sequence[GameResult], total: int) -> Summ
 
 
 def _blamed(r: GameResult, labels: list[str]) -> str:
-    """Whom an aborted game's error names, or ``?``."""
-    named = [labels[p] for p in r.players if labels[p] in r.error]
-    return ", ".join(dict.fromkeys(named)) or "?"
+    """The players whose programs failed the game, or ``?`` (a timeout, the referee)."""
+    return ", ".join(labels[p] for p in r.culprits) or "?"
 
 
 def tables(summary: Summary) -> list[Any]:

@@ -66,4 +66,5 @@ def test_a_player_that_fails_to_start_aborts_its_game() -> None:
     outcomes = run_match(specs, MatchOptions("awari", 1, timeout=30))
     assert outcomes[0].result is None
     assert outcomes[0].error.startswith("player B exited with 3 before the game started")
+    assert outcomes[0].culprits == [1] and outcomes[0].record == ""  # never began: no record
     assert table(outcomes, specs, "awari")[-1] == "endings: no result 1"

@@ -65,7 +65,7 @@ def test_openskill_ranks_the_stronger_player_higher() -> None:
 def test_failures_are_reported_by_name() -> None:
     config = Config(("good", "bad", "slow"), "gothello", 1)
     results = [
-        GameResult(1, "1.1", (0, 1), None, "no result", "bad exited with 3 before the game started"),
+        GameResult(1, "1.1", (0, 1), None, "no result", "B exited with 3 before the game started", culprits=(1,)),
         GameResult(2, "2.1", (0, 2), 1.0, "time"),
         GameResult(3, "3.1", (1, 2), 0.5, "move"),
     ]
