@@ -142,8 +142,11 @@ def clock_text(seconds: float) -> str:
 
 
 def escape(value: str) -> str:
+    """A tag value: ASCII, on one line (control characters become spaces),
+    ``\\`` and ``"`` escaped."""
     ascii_value = value.encode("ascii", "backslashreplace").decode("ascii")
-    return ascii_value.replace("\\", "\\\\").replace('"', '\\"')
+    one_line = "".join(ch if " " <= ch <= "~" else " " for ch in ascii_value)
+    return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def notate(game: str, moves: Sequence[str]) -> tuple[list[str], int | None]:

@@ -125,3 +125,10 @@ def test_malformed_records_are_refused_with_a_reason(text: str, why: str | None)
         return
     with pytest.raises(pgn.PgnError, match=why):
         pgn.parse(text)
+
+
+def test_a_tag_value_stays_on_one_line() -> None:
+    record = pgn.PgnGame((("Game", "awari"), ("Divergence", 'a\nb "c" \\ é')), (), "*")
+    text = pgn.write(record)
+    assert text.splitlines()[1] == '[Divergence "a b \\"c\\" \\\\ \\\\xe9"]'
+    assert pgn.parse(text).tag("Divergence") == 'a b "c" \\ \\xe9'

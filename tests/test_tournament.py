@@ -6,6 +6,7 @@ players on a local cluster of two worker processes."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import shlex
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +171,25 @@ def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
         assert "Started game" not in session.output  # the line-per-game log is for pipes
     finally:
         session.kill()
+
+
+@pytest.mark.deep
+def test_a_tournament_on_a_scheduler_given_by_address(tmp_path: Path) -> None:
+    """``--scheduler ADDRESS``: the games run on a cluster started elsewhere (here a
+    local one with a worker process, reached over TCP)."""
+    distributed: Any = importlib.import_module("distributed")  # untyped
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as cluster:
+        argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "2", "-q"]
+        argv += [
+            "--records",
+            str(tmp_path),
+            "--scheduler",
+            cluster.scheduler_address,
+            "--json",
+            str(tmp_path / "r.json"),
+        ]
+        assert cli.main(argv) == 0
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == 2 and results["elo"]["los"] is not None
+    assert len(list(tmp_path.glob("game-*.pgn"))) == 2
