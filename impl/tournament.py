@@ -241,7 +241,10 @@ class Summary:
     total: int
 
 
-def summarise(config: Config, results: Sequence[GameResult], total: int) -> Summary:
+def summarise(config: Config, results: Sequence[GameResult], total: int, rate: bool = True) -> Summary:
+    """Standings, crosstable, endings and failures; the ratings too if ``rate``
+    (the running standings leave them out: rating every game again after each
+    would cost time quadratic in the games)."""
     labels = config.labels
     n = len(labels)
     wdl = [[0, 0, 0] for _ in range(n)]
@@ -261,8 +264,8 @@ def summarise(config: Config, results: Sequence[GameResult], total: int) -> Summ
         if r.termination in (Termination.TIME, Termination.DISCONNECT, Termination.IDLE) and r.loser is not None:
             failures.append(Failure(r.number, labels[r.loser], r.termination))
     standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
-    pair = elo(*wdl[0]) if n == 2 else None
-    rating = skills(n, rated) if n > 2 else None
+    pair = elo(*wdl[0]) if n == 2 and rate else None
+    rating = skills(n, rated) if n > 2 and rate else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
     return Summary(
@@ -625,7 +628,7 @@ def _progress(
 
         def finished_line(task: Task, result: GameResult) -> None:
             score = result_text(result.score)
-            s = summarise(config, list(results.values()), total)
+            s = summarise(config, list(results.values()), total, rate=False)
             standing = ", ".join(f"{x.label} {x.score:g}/{x.games}" for x in s.standings)
             console.print(
                 f"Finished game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]}): "
@@ -645,7 +648,7 @@ def _progress(
     in_flight: set[int] = set()
 
     def view() -> Any:
-        s = summarise(config, list(results.values()), total)
+        s = summarise(config, list(results.values()), total, rate=False)
         progress.update(bar, description=f"games ({len(in_flight)} running)")
         return Group(progress, tables(s)[0])
 
