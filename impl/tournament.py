@@ -550,11 +550,6 @@ def open_records(config: Config, directory: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_of(args)
-    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
-    open_records(config, directory)
-    for out in (args.json, args.csv):
-        if out is not None and not out.parent.is_dir():
-            raise UsageError(f"referee tournament: no directory {str(out.parent)!r} for {str(out)!r}")
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
@@ -563,6 +558,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
         ) from None
+    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
+    open_records(config, directory)
+    for out in (args.json, args.csv):
+        if out is not None and not out.parent.is_dir():
+            raise UsageError(f"referee tournament: no directory {str(out.parent)!r} for {str(out)!r}")
     tasks = schedule(config)
     results: dict[int, GameResult] = {}
     for task in tasks:
