@@ -96,7 +96,9 @@ class PgnGame:
 
     @property
     def outcome(self) -> Outcome:
-        termination = Termination(self.tag("Termination", Termination.ERROR.value))
+        # Without a Termination tag (another program's record): by the rules, or aborted.
+        default = Termination.ERROR if self.result == ABORTED else Termination.MOVE
+        termination = Termination(self.tag("Termination", default.value))
         if self.result == ABORTED:
             return Outcome(None, termination)
         winner = next(side for side, token in RESULTS.items() if token == self.result)
@@ -273,6 +275,10 @@ def parse(text: str) -> PgnGame:
         raise PgnError("no result at the end of the moves")
     if result != next((v for k, v in tags if k == "Result"), result):
         raise PgnError("the Result tag and the movetext's result differ")
+    values = dict(tags)
+    if values.get("Termination", "move") not in {t.value for t in Termination}:
+        raise PgnError(f"unknown Termination {values['Termination']!r}")
+    parse_time_control(values.get("TimeControl", "-"))
     return PgnGame(tuple(tags), tuple(plies), result)
 
 
