@@ -505,12 +505,25 @@ def add_command(subparsers: Any) -> None:
         "--workers", type=int, default=0, metavar="N", help="local Dask worker processes (default 0: threads here)"
     )
     p.add_argument(
-        "--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://host:8786) instead of a local cluster"
+        "--scheduler",
+        type=scheduler_address,
+        metavar="ADDRESS",
+        help="a Dask scheduler (tcp://host:8786) instead of a local cluster",
     )
     p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     p.set_defaults(run=run)
+
+
+ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler's address: ``[tcp://|tls://]HOST:PORT``."""
+    if not ADDRESS.fullmatch(text) or not 0 < int(text.rsplit(":", 1)[1]) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler address (tcp://HOST:PORT)")
+    return text
 
 
 def config_of(args: argparse.Namespace) -> Config:

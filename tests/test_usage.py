@@ -39,6 +39,8 @@ BAD = [
     ["tournament", "random", "search", "--game", "awari", "--workers", "-1"],
     ["tournament", "random", "search", "--game", "awari", "--workers", "2", "--scheduler", "tcp://h:8786"],
     ["tournament", "random", "search", "--game", "awari", "--time", "1", "2", "3"],
+    ["tournament", "random", "search", "--game", "awari", "--scheduler", "foo"],
+    ["tournament", "random", "search", "--game", "awari", "--scheduler", "tcp://h:99999"],
     ["tournament", "random", "search", "--game", "awari", "--time", "0"],
     ["tournament", "random", "search", "--game", "awari", "--timeout", "nan"],
     ["tournament", "random", "no-such-program-here {port}", "--game", "awari"],
