@@ -571,11 +571,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
         ) from None
-    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
-    open_records(config, directory)
     for out in (args.json, args.csv):
         if out is not None and not out.parent.is_dir():
             raise UsageError(f"referee tournament: no directory {str(out.parent)!r} for {str(out)!r}")
+    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
+    open_records(config, directory)
     tasks = schedule(config)
     results: dict[int, GameResult] = {}
     for task in tasks:
