@@ -39,7 +39,9 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
     state = engine.initial()
     clocks: list[float | None] = list(record.time) if record.time is not None else [None, None]
     before: list[str] | None = None
-    for ply in range(len(record.plies) + 1):
+    # From an Unchecked ply on, the fast engine refused the game's moves (impl/pgn.py): not replayed.
+    last = int(record.tag(pgn.UNCHECKED, "0")) - 1 if record.tag(pgn.UNCHECKED) else len(record.plies)
+    for ply in range(last + 1):
         board = engine.render(state)
         move = record.plies[ply - 1] if ply else None
         mark = boardview.marks(game, before, board, move.move if move else None, move.san if move else "")
@@ -50,18 +52,18 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
             clocks[(ply - 1) % 2] = move.clock
         if clocks[0] is not None and clocks[1] is not None:
             lines.append("clocks: " + "  ".join(f"{sides[i]} {boardview.clock(c or 0)}" for i, c in enumerate(clocks)))
-        if ply == len(record.plies):
+        if ply == last < len(record.plies):
+            lines.append(f"ply {ply + 1} on: moves the fast engine refuses (a divergence of the checked engine)")
+        if ply == last:
             names = " vs ".join(f"{n or '?'} ({s})" for n, s in zip(record.names, sides, strict=True))
             outcome = record.outcome
             lines.append(f"result {record.result}: {outcome.describe(sides)} ({names})")
         elif game == "gothello" and not engine.is_over(state):  # Awari's board names the side to move
             lines.append(f"{sides[side_to_move(engine, state)]} to move")
         yield Frame(ply, lines)
-        if move is not None or ply < len(record.plies):
-            before = board
-            action = engine.parse_move(record.plies[ply].move) if ply < len(record.plies) else None
-            if action is not None:
-                _, state = engine.apply(state, action)
+        before = board
+        if ply < last:
+            _, state = engine.apply(state, engine.parse_move(record.plies[ply].move))
 
 
 def load(path: Path, what: str) -> pgn.PgnGame:
@@ -101,7 +103,7 @@ def run_replay(args: argparse.Namespace) -> int:
         if frame.ply and not wait():
             return 0
         print("\n".join(frame.lines), flush=True)
-        if interactive and frame.ply < len(record.plies):
+        if interactive and not frame.lines[-1].startswith("result "):
             print("[Enter: next move, q: quit]", end=" ", flush=True)
     return 0
 
@@ -123,6 +125,8 @@ def run_show(args: argparse.Namespace) -> int:
     ply = last if args.ply is None else args.ply
     if ply > last:
         raise UsageError(f"referee show: --ply {ply}: the game has {last} plies")
-    frame = next(f for f in frames(record, sys.stdout.isatty()) if f.ply == ply)
+    frame = next((f for f in frames(record, sys.stdout.isatty()) if f.ply == ply), None)
+    if frame is None:
+        raise UsageError(f"referee show: --ply {ply}: past the moves the engine can replay")
     print("\n".join(frame.lines))
     return 0

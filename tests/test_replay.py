@@ -73,3 +73,15 @@ def test_a_record_with_an_illegal_move_is_refused(tmp_path: Path, capsys: pytest
     assert cli.main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a game record: ply 2: 'c3' is not a legal move here" in err
+
+
+def test_a_divergent_record_replays_up_to_its_unchecked_ply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A checked-engine game that followed the spec past a move the fast engine
+    refuses: replayed up to it, and said so."""
+    path = tmp_path / "d.pgn"
+    path.write_text('[Game "gothello"]\n[Termination "resignation"]\n[Unchecked "2"]\n\n1. c3 c3 1-0\n')
+    assert cli.main(["replay", str(path), "--auto"]) == 0
+    out = capsys.readouterr().out
+    assert "ply 1: 1. c3" in out and "ply 2:" not in out
+    assert "ply 2 on: moves the fast engine refuses" in out and "result 1-0: black wins by resignation" in out
+    assert cli.main(["show", str(path), "--ply", "2"]) == 2
