@@ -3,7 +3,7 @@ consulting the executable Z in the spirit of ProB's animation of Z.
 
 Set up a state in the papers' notation (impl/statetext.py), or load an erratum's
 witness by its id; give an input; see *every* disjunct of the turn schema that
-holds, as written (``AwariRef_literal``, ``GothelloTurn_literal``) and corrected
+holds, as written (``AwariRef``, ``GothelloTurn``) and corrected
 (``AwariRef``, ``GothelloTurn``), each with its result and its after-state — with the
 components a literal schema leaves free shown as free.  Then step on (by the
 referee's single outcome, or into any shown after-state that is determined), undo,
@@ -165,8 +165,8 @@ RULES = {
         format_awari,
         notation.parse_pit,
         A.InitAwari,
-        ("AwariRef_literal", A.AwariRef_literal),
         ("AwariRef", A.AwariRef),
+        ("AwariRef", A.AwariRef_corrected),
         A.legal_moves,
         notation.format_pit,
         A,
@@ -177,8 +177,8 @@ RULES = {
         format_gothello,
         notation.parse_gothello,
         G.InitGothelloGame,
-        ("GothelloTurn_literal", G.GothelloTurn_literal),
         ("GothelloTurn", G.GothelloTurn),
+        ("GothelloTurn", G.GothelloTurn_corrected),
         G.legal_moves,
         notation.format_gothello,
         G,
@@ -266,7 +266,7 @@ class Animator:
     def _help(self, _: str) -> list[str]:
         example = "'a1 b1 F2 A4, 20/20, south'" if self.game == "awari" else "'b a2 c3 w a1, white, history c3'"
         ids = " ".join(k for k, w in WITNESSES.items() if w.game == self.game)
-        schema = "GrandSlam_literal" if self.game == "awari" else "GothelloMove_literal"
+        schema = "GrandSlam" if self.game == "awari" else "GothelloMove"
         return HELP.format(example=example, ids=ids, schema=schema).splitlines()
 
     def _show(self, _: str = "") -> list[str]:

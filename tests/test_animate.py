@@ -25,7 +25,7 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         shown = person.expect("awari> ")
         assert "A4: a grand slam is also a NormalMove\nstate: a1 b1 A4 F2, 20/20, south\n" in shown
         assert (
-            "AwariRef_literal (as written): 2 disjuncts hold\n"
+            "AwariRef (as written): 2 disjuncts hold\n"
             "  1. NormalMove: result not_done\n"
             "     after: A4, 20/24, south, 1 seen\n"
             "  2. GrandSlam: result draw\n"
@@ -68,7 +68,7 @@ def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
     person = Pty([sys.executable, "-m", "spec", "gothello", "--load", "G10"])
     try:
         shown = person.expect("gothello> ")
-        assert "GothelloTurn_literal (as written): 2 disjuncts hold" in shown
+        assert "GothelloTurn (as written): 2 disjuncts hold" in shown
         assert "1. GothelloIllegalMoveNonblank: result illegal_move" in shown
         assert "2. GothelloIllegalMoveBlocked: result illegal_move" in shown
         assert "GothelloTurn (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
@@ -76,7 +76,7 @@ def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
         person.expect("gothello> ")
         person.type("step b1")  # G3's capture, by the referee
         assert "b1: result not_done\nstate: b a1 a2 b1, white, history b1" in person.expect("gothello> ")
-        person.type("schema GothelloPass_literal")
+        person.type("schema GothelloPass")
         assert "│ to_move' = opponent to_move" in person.expect("gothello> ")
         person.type("load A1")
         assert "A1 is an Awari erratum" in person.expect("gothello> ")
@@ -101,7 +101,7 @@ def test_each_witness_shows_the_literal_and_corrected_readings_apart(ident: str)
     lines = animator.command(f"load {ident}")
     assert lines[0].startswith(f"{ident}: ") and not any("cannot be evaluated" in line for line in lines)
     literal, corrected = (
-        (A.AwariRef_literal, A.AwariRef) if witness.game == "awari" else (G.GothelloTurn_literal, G.GothelloTurn)
+        (A.AwariRef, A.AwariRef_corrected) if witness.game == "awari" else (G.GothelloTurn, G.GothelloTurn_corrected)
     )
     action = animator.rules.parse_action(witness.action or "")
 

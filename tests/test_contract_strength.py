@@ -127,7 +127,7 @@ def check_positions_recorded(m: ModuleType) -> None:
         m.After(right.after.board, right.after.score, right.after.to_move, right.after.positions | {extra}),
     )
     rejects(m, "NormalMove", "NormalMove ⨟ Status", wrong, g=g, move=m.PIT.F)
-    rejects(m, "WinMargin_literal", "positions' = positions ∪ {θAwariBoard}", wrong, g=g, move=m.PIT.F)
+    rejects(m, "WinMargin", "positions' = positions ∪ {θAwariBoard}", wrong, g=g, move=m.PIT.F)
 
 
 # ─── Gothello ──────────────────────────────────────────────────────────────────

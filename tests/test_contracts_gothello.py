@@ -51,7 +51,7 @@ def inputs(function: str) -> Iterable[tuple[object, ...]]:
     if function in ("InitGothelloPosition", "InitGothelloGame"):
         return [()]
     boards = [g.board for g in STATES]
-    if function in ("group", "group_literal", "liberties", "liberties_literal"):
+    if function in ("group", "group", "liberties", "liberties"):
         return [(b, s) for b in boards for s in G.SQUARES]
     if function in ("capture_at", "captures"):
         cboards = [G._cboard(g, s) for g in STATES for s in G.SQUARES if g.board[s] == G.blank][::7]
@@ -60,7 +60,7 @@ def inputs(function: str) -> Iterable[tuple[object, ...]]:
 
 
 POOL: tuple[object, ...] = (
-    G.GothelloTurn(G.InitGothelloGame(), mv("c3"))[0],
+    G.GothelloTurn_corrected(G.InitGothelloGame(), mv("c3"))[0],
     frozenset({(sq("a1"), G.stone(B))}),
     frozenset({sq("a1")}),
 )

@@ -23,11 +23,11 @@ def spec_names(section: str) -> set[str]:
 
 def test_awari_checklist_names_exist() -> None:
     names = spec_names("Awari")
-    assert {"Sow", "Capture_literal", "AwariRef", "CannotFeed"} <= names
+    assert {"Sow", "Capture", "AwariRef", "CannotFeed"} <= names
     assert [n for n in names if not hasattr(awari, n)] == []
 
 
 def test_gothello_checklist_names_exist() -> None:
     names = spec_names("Gothello")
-    assert {"group_literal", "GothelloTurn", "GothelloEnded"} <= names
+    assert {"group", "GothelloTurn", "GothelloEnded"} <= names
     assert [n for n in names if not hasattr(gothello, n)] == []

@@ -190,7 +190,7 @@ def _checked(f: Callable[..., Any], /, **kwargs: object) -> bool:
 @ensure(lambda result: result)
 def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
-    return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+    return _checked(A.Sow_Capture_corrected, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
 
 @require(lambda board: len(board) == 12)
@@ -201,7 +201,7 @@ def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: b
 @ensure(lambda result: result)
 def Sow_Capture_literal(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
-    return _checked(A.Sow_Capture_literal, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+    return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
 
 def _awari_check(
@@ -216,7 +216,7 @@ def _awari_check(
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.WinMargin, board, north, south, south_to_move, seen, move)
+    return _awari_check(A.WinMargin_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -224,7 +224,7 @@ def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: boo
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def NoMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.NoMove, board, north, south, south_to_move, seen, move)
+    return _awari_check(A.NoMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -240,7 +240,7 @@ def CannotFeed(board: tuple[int, ...], north: int, south: int, south_to_move: bo
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.IllegalMove, board, north, south, south_to_move, seen, move)
+    return _awari_check(A.IllegalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -248,7 +248,7 @@ def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: b
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.GrandSlam, board, north, south, south_to_move, seen, move)
+    return _awari_check(A.GrandSlam_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -256,7 +256,7 @@ def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: boo
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
 def NormalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.NormalMove, board, north, south, south_to_move, seen, move)
+    return _awari_check(A.NormalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -305,7 +305,7 @@ def _gothello(cells: tuple[int, ...], white: bool, history: tuple[int, ...]) -> 
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
 def group(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.group, board=_board(cells), s=_square(s))
+    return _checked(G.group_corrected, board=_board(cells), s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -313,7 +313,7 @@ def group(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
 def group_literal(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.group_literal, board=_board(cells), s=_square(s))
+    return _checked(G.group, board=_board(cells), s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -321,7 +321,7 @@ def group_literal(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
 def liberties(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.liberties, board=_board(cells), s=_square(s))
+    return _checked(G.liberties_corrected, board=_board(cells), s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -329,7 +329,7 @@ def liberties(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
 def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.liberties_literal, board=_board(cells), s=_square(s))
+    return _checked(G.liberties, board=_board(cells), s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -338,7 +338,7 @@ def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
 @ensure(lambda result: result)
 def capture_at(cells: tuple[int, ...], white: bool, s: int) -> bool:
     to_move = G.PLAYER.white if white else G.PLAYER.black
-    return _checked(G.capture_at, cboard=_board(cells), to_move=to_move, s=_square(s))
+    return _checked(G.capture_at_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
 
 def _turn_check(
@@ -360,7 +360,7 @@ def GothelloEnded(cells: tuple[int, ...], white: bool, history: tuple[int, ...],
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloIllegalMoveNonblank, cells, white, history, action)
+    return _turn_check(G.GothelloIllegalMoveNonblank_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -368,7 +368,7 @@ def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tu
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloIllegalMoveBlocked, cells, white, history, action)
+    return _turn_check(G.GothelloIllegalMoveBlocked_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -376,7 +376,7 @@ def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tup
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloMove, cells, white, history, action)
+    return _turn_check(G.GothelloMove_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -384,7 +384,7 @@ def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], 
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloPass, cells, white, history, action)
+    return _turn_check(G.GothelloPass_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -392,7 +392,7 @@ def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], 
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloGameOver, cells, white, history, action)
+    return _turn_check(G.GothelloGameOver_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -413,7 +413,7 @@ def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ..
 @ensure(lambda result: result)
 def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
     to_move = G.PLAYER.white if white else G.PLAYER.black
-    return _checked(G.captures, cboard=_board(cells), to_move=to_move, s=_square(s))
+    return _checked(G.captures_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -421,7 +421,7 @@ def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloMove_literal, cells, white, history, action)
+    return _turn_check(G.GothelloMove, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -429,7 +429,7 @@ def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloPass_literal, cells, white, history, action)
+    return _turn_check(G.GothelloPass, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -437,4 +437,4 @@ def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
 def GothelloGameOver_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloGameOver_literal, cells, white, history, action)
+    return _turn_check(G.GothelloGameOver, cells, white, history, action)
