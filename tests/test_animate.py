@@ -30,7 +30,7 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
             "     after: A4, 20/24, south, 1 seen\n"
             "  2. GrandSlam: result draw\n"
             "     after: empty, 24/24, south, 1 seen\n"
-            "AwariRef (corrected): 1 disjunct holds\n"
+            "AwariRef_corrected (corrected): 1 disjunct holds\n"
             "  3. GrandSlam: result draw\n"
             "     after: empty, 24/24, north, 1 seen\n"
         ) in shown
@@ -71,7 +71,7 @@ def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
         assert "GothelloTurn (as written): 2 disjuncts hold" in shown
         assert "1. GothelloIllegalMoveNonblank: result illegal_move" in shown
         assert "2. GothelloIllegalMoveBlocked: result illegal_move" in shown
-        assert "GothelloTurn (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
+        assert "GothelloTurn_corrected (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
         person.type("set b a2 w a1, black")
         person.expect("gothello> ")
         person.type("step b1")  # G3's capture, by the referee

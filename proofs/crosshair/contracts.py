@@ -41,7 +41,7 @@ DIRECT_AWARI = [
         "next_skip",
         "Sow",
         "Capture",
-        "Capture",
+        "Capture_corrected",
         "ClaimStones",
         "ForfeitStones",
     )
@@ -55,12 +55,12 @@ DIRECT_AWARI_GAME = [
         "NormalMove",
         "GrandSlam",
         "IllegalMove",
-        "WinMargin",
-        "NoMove",
+        "WinMargin_corrected",
+        "NoMove_corrected",
         "CannotFeed",
-        "IllegalMove",
-        "GrandSlam",
-        "NormalMove",
+        "IllegalMove_corrected",
+        "GrandSlam_corrected",
+        "NormalMove_corrected",
         "referee",
     )
 ]
@@ -85,35 +85,35 @@ WRAPPED_Z = [
 WRAPPED_AWARI = [
     f"proofs.crosshair.targets.{f}"
     for f in (
+        "Sow_Capture_corrected",
         "Sow_Capture",
-        "Sow_Capture",
-        "WinMargin",
-        "NoMove",
+        "WinMargin_corrected",
+        "NoMove_corrected",
         "CannotFeed",
-        "IllegalMove",
-        "GrandSlam",
-        "NormalMove",
+        "IllegalMove_corrected",
+        "GrandSlam_corrected",
+        "NormalMove_corrected",
         "referee",
     )
 ]
 WRAPPED_GOTHELLO = [
     f"proofs.crosshair.targets.{f}"
     for f in (
+        "group_corrected",
         "group",
-        "group",
+        "liberties_corrected",
         "liberties",
-        "liberties",
-        "capture_at",
-        "captures",
+        "capture_at_corrected",
+        "captures_corrected",
         "GothelloMove",
         "GothelloPass",
         "GothelloGameOver",
         "GothelloEnded",
-        "GothelloIllegalMoveNonblank",
-        "GothelloIllegalMoveBlocked",
-        "GothelloMove",
-        "GothelloPass",
-        "GothelloGameOver",
+        "GothelloIllegalMoveNonblank_corrected",
+        "GothelloIllegalMoveBlocked_corrected",
+        "GothelloMove_corrected",
+        "GothelloPass_corrected",
+        "GothelloGameOver_corrected",
         "gothello_referee",
     )
 ]
@@ -127,7 +127,10 @@ VERIFY_ONLY_DEEP = {
     "spec.awari.Sow",
     "spec.awari.referee",
     # Realized AwariGame wrappers: one path can take 15–100 s under crosshair's tracing.
-    *(f"proofs.crosshair.targets.{f}" for f in ("CannotFeed", "IllegalMove", "GrandSlam", "NormalMove", "referee")),
+    *(
+        f"proofs.crosshair.targets.{f}"
+        for f in ("CannotFeed", "IllegalMove_corrected", "GrandSlam_corrected", "NormalMove_corrected", "referee")
+    ),
 }
 """Left to ``--deep``: the bounded run's budget is too small for these."""
 

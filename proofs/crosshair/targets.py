@@ -188,7 +188,7 @@ def _checked(f: Callable[..., Any], /, **kwargs: object) -> bool:
 @require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
 @require(lambda board, move: board[move] > 0)
 @ensure(lambda result: result)
-def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+def Sow_Capture_corrected(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
     return _checked(A.Sow_Capture_corrected, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
@@ -199,7 +199,7 @@ def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: b
 @require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
 @require(lambda board, move: board[move] > 0)
 @ensure(lambda result: result)
-def Sow_Capture_literal(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
     return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
@@ -215,7 +215,9 @@ def _awari_check(
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+def WinMargin_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
     return _awari_check(A.WinMargin_corrected, board, north, south, south_to_move, seen, move)
 
 
@@ -223,7 +225,9 @@ def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: boo
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def NoMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+def NoMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
     return _awari_check(A.NoMove_corrected, board, north, south, south_to_move, seen, move)
 
 
@@ -239,7 +243,9 @@ def CannotFeed(board: tuple[int, ...], north: int, south: int, south_to_move: bo
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+def IllegalMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
     return _awari_check(A.IllegalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
@@ -247,7 +253,9 @@ def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: b
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+def GrandSlam_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
     return _awari_check(A.GrandSlam_corrected, board, north, south, south_to_move, seen, move)
 
 
@@ -255,7 +263,9 @@ def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: boo
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def NormalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
+def NormalMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
     return _awari_check(A.NormalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
@@ -304,7 +314,7 @@ def _gothello(cells: tuple[int, ...], white: bool, history: tuple[int, ...]) -> 
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def group(cells: tuple[int, ...], s: int) -> bool:
+def group_corrected(cells: tuple[int, ...], s: int) -> bool:
     return _checked(G.group_corrected, board=_board(cells), s=_square(s))
 
 
@@ -312,7 +322,7 @@ def group(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def group_literal(cells: tuple[int, ...], s: int) -> bool:
+def group(cells: tuple[int, ...], s: int) -> bool:
     return _checked(G.group, board=_board(cells), s=_square(s))
 
 
@@ -320,7 +330,7 @@ def group_literal(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def liberties(cells: tuple[int, ...], s: int) -> bool:
+def liberties_corrected(cells: tuple[int, ...], s: int) -> bool:
     return _checked(G.liberties_corrected, board=_board(cells), s=_square(s))
 
 
@@ -328,7 +338,7 @@ def liberties(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
+def liberties(cells: tuple[int, ...], s: int) -> bool:
     return _checked(G.liberties, board=_board(cells), s=_square(s))
 
 
@@ -336,7 +346,7 @@ def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def capture_at(cells: tuple[int, ...], white: bool, s: int) -> bool:
+def capture_at_corrected(cells: tuple[int, ...], white: bool, s: int) -> bool:
     to_move = G.PLAYER.white if white else G.PLAYER.black
     return _checked(G.capture_at_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
@@ -359,7 +369,9 @@ def GothelloEnded(cells: tuple[int, ...], white: bool, history: tuple[int, ...],
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloIllegalMoveNonblank_corrected(
+    cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int
+) -> bool:
     return _turn_check(G.GothelloIllegalMoveNonblank_corrected, cells, white, history, action)
 
 
@@ -367,7 +379,9 @@ def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tu
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloIllegalMoveBlocked_corrected(
+    cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int
+) -> bool:
     return _turn_check(G.GothelloIllegalMoveBlocked_corrected, cells, white, history, action)
 
 
@@ -375,7 +389,7 @@ def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tup
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloMove_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloMove_corrected, cells, white, history, action)
 
 
@@ -383,7 +397,7 @@ def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], 
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloPass_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloPass_corrected, cells, white, history, action)
 
 
@@ -391,7 +405,7 @@ def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], 
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloGameOver_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloGameOver_corrected, cells, white, history, action)
 
 
@@ -411,7 +425,7 @@ def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ..
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
+def captures_corrected(cells: tuple[int, ...], white: bool, s: int) -> bool:
     to_move = G.PLAYER.white if white else G.PLAYER.black
     return _checked(G.captures_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
@@ -420,7 +434,7 @@ def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloMove(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloMove, cells, white, history, action)
 
 
@@ -428,7 +442,7 @@ def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloPass, cells, white, history, action)
 
 
@@ -436,5 +450,5 @@ def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloGameOver_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloGameOver, cells, white, history, action)
