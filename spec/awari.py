@@ -15,12 +15,13 @@ Representation
   * Schema composition ``S ⨟ T`` is written as a function that runs S and hands
     its after-state to T (``Sow_Capture``).  Schema disjunction is a function that
     returns *every* disjunct whose predicate holds, with its outcome (``AwariRef``),
-    so overlaps and gaps can be seen; ``referee`` then takes the single outcome.
+    so overlaps and gaps can be seen; ``referee`` then takes the single outcome of
+    ``AwariRef_corrected``.
 
 Literal and corrected readings
-  Where a schema as written is wrong, partial or nondeterministic, the literal
-  reading is kept under the suffix ``_literal`` and the unsuffixed name is the
-  corrected schema that the referee uses.  Every difference is an erratum registered
+  A definition under the paper's name is the schema exactly as written.  Where that
+  is wrong, partial or nondeterministic, the repaired reading that the referee uses
+  is ``NAME_corrected`` (its guard ``pre_NAME_corrected``).  Every repair is an erratum registered
   in spec/errata.py and argued in proofs/ERRATA.md, with a witness test in
   tests/test_errata_awari.py.
 """
@@ -424,8 +425,9 @@ def Capture_corrected(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, froze
 @require(lambda s, move: AwariBoard_invariant(s) and _sow_pre(s, move), "pre Sow")
 @ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
 def Sow_Capture_corrected(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
-    """Sow ⨟ Capture: Capture's before-state is Sow's after-state, and the two share
-    ``to_capture``.  Returns (θAwariBoard', to_capture, captures)."""
+    """Sow ⨟ Capture with Capture corrected (A1): Capture's before-state is Sow's
+    after-state, and the two share ``to_capture``.  Returns (θAwariBoard', to_capture,
+    captures)."""
     sown, to_capture = Sow(s, move)
     captured, captures = Capture_corrected(sown, to_capture)
     return captured, to_capture, captures
@@ -434,7 +436,9 @@ def Sow_Capture_corrected(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, fr
 @require(lambda s, move: AwariBoard_invariant(s) and _sow_pre(s, move), "pre Sow")
 @ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
 def Sow_Capture(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
-    """Sow ⨟ Capture, with Capture as written (A1)."""
+    """Sow ⨟ Capture as written: Capture's before-state is Sow's after-state, and the
+    two share ``to_capture``; Capture takes the last pit sown whatever it holds (A1).
+    Returns (θAwariBoard', to_capture, captures)."""
     sown, to_capture = Sow(s, move)
     captured, captures = Capture(sown, to_capture)
     return captured, to_capture, captures
@@ -1161,11 +1165,11 @@ def NormalMove_corrected(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 def AwariRef_corrected(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
-    """AwariRef, corrected:
+    """AwariRef, corrected (A8, A11; its disjuncts cite the rest):
 
         AwariRef ≙ WinMargin ∨ NoMove ∨ CannotFeed ∨ IllegalMove ∨ GrandSlam ∨ NormalMove
 
-    every disjunct that holds for this state and move, with its outcome.  Exactly one
+    (each disjunct ``_corrected``, CannotFeed new): every disjunct that holds for this state and move, with its outcome.  Exactly one
     holds, with a determined after-state, in every state (proofs/)."""
     disjuncts = (
         WinMargin_corrected,
@@ -1181,7 +1185,7 @@ def AwariRef_corrected(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
 @require(lambda g: _is_game(g))
 @ensure(lambda result: AwariGame_invariant(result[1]))
 def referee(g: AwariGame, move: PIT) -> tuple[RESULT, AwariGame]:
-    """The referee's step: the single outcome of the corrected AwariRef."""
+    """The referee's step: the single outcome of ``AwariRef_corrected``."""
     outcomes = AwariRef_corrected(g, move)
     if len(outcomes) != 1 or outcomes[0].after.completions() != 1:
         raise SpecError(f"AwariRef gave {outcomes!r} for {move.name} in {g!r}")

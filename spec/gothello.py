@@ -18,9 +18,10 @@ Representation
     the before-state to an ``Outcome``; Ξ means the after-state equals the before.
 
 Literal and corrected readings
-  The literal reading of a schema keeps the paper's name with the suffix
-  ``_literal``; the unsuffixed name is the corrected schema that the referee uses.
-  Every difference is an erratum registered in spec/errata.py and argued in
+  A definition under the paper's name is the schema exactly as written.  Where that
+  is wrong, its repaired reading, the one the referee uses, is ``NAME_corrected``;
+  ``GothelloMove_G5`` / ``GothelloTurn_G5`` are the schemas as written with only G5
+  repaired.  Every repair is an erratum registered in spec/errata.py and argued in
   proofs/ERRATA.md, with a witness test in tests/test_errata_gothello.py.
 """
 
@@ -172,7 +173,7 @@ def neighbor(board: BOARD) -> Rel[SQUARE, SQUARE]:
 
 
 def neighbor_corrected(board: BOARD) -> Rel[SQUARE, SQUARE]:
-    """neighbor, corrected (G1): the same definition over the corrected ``adjoins`` —
+    """neighbor, corrected (G1): the same definition over ``adjoins_corrected`` —
     adjacent stones of the same colour, a symmetric relation."""
     return _neighbor(board, adjoins_corrected)
 
@@ -231,7 +232,7 @@ def adjoining_squares(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
 
 
 def adjoining_squares_corrected(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
-    """adjoining_squares, corrected (G1): over the corrected ``adjoins``."""
+    """adjoining_squares, corrected (G1): over ``adjoins_corrected``."""
     return image(adjoins_corrected, ss) - ss
 
 
@@ -881,7 +882,7 @@ def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
 @ensure(lambda g, move_, result: result is None or moved_board(g, move_, result), "board' = cboard ⊕ (captures s)")
 @ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
 def GothelloMove_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
-    """GothelloMove, corrected: captures as in ``captures`` (G3, G4, G5), liberties
+    """GothelloMove, corrected: captures as in ``captures_corrected`` (G3, G4, G5), liberties
     corrected (G1, G2), only while the game is on (G9).  Otherwise as written:
 
         ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
@@ -938,12 +939,13 @@ def GothelloGameOver_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 def GothelloTurn_corrected(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
-    """GothelloTurn, corrected:
+    """GothelloTurn, corrected (G9, G26; its disjuncts cite the rest):
 
         GothelloTurn ≙ GothelloEnded ∨ GothelloIllegalMoveNonblank ∨
                        GothelloIllegalMoveBlocked ∨ GothelloMove ∨ GothelloPass ∨ GothelloGameOver
 
-    every disjunct that holds, with its outcome.  Exactly one holds in every state
+    (each disjunct ``_corrected``, GothelloEnded new): every disjunct that holds, with
+    its outcome.  Exactly one holds in every state
     (proofs/)."""
     disjuncts = (
         GothelloEnded,
@@ -963,7 +965,7 @@ class SpecError(AssertionError):
 @require(lambda g: _is_game(g))
 @ensure(lambda result: GothelloGame_invariant(result[1]))
 def referee(g: GothelloGame, move_: MOVE) -> tuple[RESULT, GothelloGame]:
-    """The referee's step: the single outcome of the corrected GothelloTurn."""
+    """The referee's step: the single outcome of ``GothelloTurn_corrected``."""
     outcomes = GothelloTurn_corrected(g, move_)
     if len(outcomes) != 1:
         raise SpecError(f"GothelloTurn gave {outcomes!r} for {move_!r} in {g!r}")
