@@ -1169,8 +1169,9 @@ def AwariRef_corrected(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
 
         AwariRef ≙ WinMargin ∨ NoMove ∨ CannotFeed ∨ IllegalMove ∨ GrandSlam ∨ NormalMove
 
-    (each disjunct ``_corrected``, CannotFeed new): every disjunct that holds for this state and move, with its outcome.  Exactly one
-    holds, with a determined after-state, in every state (proofs/)."""
+    (each disjunct ``_corrected``, CannotFeed new): every disjunct that holds for this
+    state and move, with its outcome.  Exactly one holds, with a determined
+    after-state, in every state (proofs/)."""
     disjuncts = (
         WinMargin_corrected,
         NoMove_corrected,
