@@ -4,7 +4,7 @@ consulting the executable Z in the spirit of ProB's animation of Z.
 Set up a state in the papers' notation (impl/statetext.py), or load an erratum's
 witness by its id; give an input; see *every* disjunct of the turn schema that
 holds, as written (``AwariRef``, ``GothelloTurn``) and corrected
-(``AwariRef``, ``GothelloTurn``), each with its result and its after-state — with the
+(``AwariRef_corrected``, ``GothelloTurn_corrected``), each with its result and its after-state — with the
 components a literal schema leaves free shown as free.  Then step on (by the
 referee's single outcome, or into any shown after-state that is determined), undo,
 and go on.  ``help`` lists the commands.

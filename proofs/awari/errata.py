@@ -6,7 +6,7 @@ fails the run, so the classification can fail (tests/test_proofs_awari_errata.py
 an unknown literal defect and sees it reported as NEW).
 
 Each predicate reads the state and the disjuncts involved through the spec's own terms
-(``Sow_Capture``, ``Sow_Capture``, ``feeds``, positions), never through which
+(``Sow_Capture``, ``Sow_Capture_corrected``, ``feeds``, positions), never through which
 theorem failed, so it stays right when a literal reading in spec/awari.py is made more
 literal.
 """

@@ -1,5 +1,5 @@
 """Well-foundedness of AwariRef, literal and corrected, by running the spec's own
-``AwariRef`` and ``AwariRef`` (spec/awari.py) on every state in a finite
+``AwariRef`` (as written) and ``AwariRef_corrected`` (spec/awari.py) on every state in a finite
 scope, with every action:
 
   * every board with at most N stones (all C(k + 11, 11) ways for each k ≤ N);
