@@ -3,8 +3,8 @@ consulting the executable Z in the spirit of ProB's animation of Z.
 
 Set up a state in the papers' notation (impl/statetext.py), or load an erratum's
 witness by its id; give an input; see *every* disjunct of the turn schema that
-holds, as written (``AwariRef_literal``, ``GothelloTurn_literal``) and corrected
-(``AwariRef``, ``GothelloTurn``), each with its result and its after-state — with the
+holds, as written (``AwariRef``, ``GothelloTurn``) and corrected
+(``AwariRef_corrected``, ``GothelloTurn_corrected``), each with its result and its after-state — with the
 components a literal schema leaves free shown as free.  Then step on (by the
 referee's single outcome, or into any shown after-state that is determined), undo,
 and go on.  ``help`` lists the commands.
@@ -15,10 +15,8 @@ CrossHair read); a command shell with parsing, display and a history of states i
 an application of the spec, like the referee.  ``python -m spec`` exists so that
 the spec can be consulted from its own package, and only delegates to this module.
 
-The errata witnesses come from ``WITNESSES`` below, one small table keyed by
-erratum id (proofs/ERRATA.md states each witness; tests/test_errata_*.py run them).
-When the structured errata registry (spec/errata.py, issue #11 item 4) exists, this
-table is to be read from it instead.
+The errata witnesses are the state witnesses of the errata register
+(spec/errata.py), the one list that the tests and proofs/ERRATA.md read too.
 """
 
 from __future__ import annotations
@@ -32,112 +30,17 @@ from typing import Any, TextIO
 
 from spec import awari as A
 from spec import gothello as G
+from spec.errata import ERRATA, Erratum
 
 from . import notation
 from .statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 
 # ─── the errata witnesses ──────────────────────────────────────────────────────
 
-
-@dataclass(frozen=True)
-class Witness:
-    """An erratum's witness: a state, an input, what to look at.  ``seen`` puts the
-    state's own position among those seen (an Awari repetition)."""
-
-    game: str
-    title: str
-    state: str | None
-    action: str | None
-    look: str
-    seen: bool = False
-
-
-INITIAL = {"awari": "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south", "gothello": "empty, black"}
-FULL_BLACK = "b " + " ".join(f"{f}{r}" for f in notation.FILES for r in "12345") + ", black"
-
-WITNESSES: dict[str, Witness] = {
-    "A1": Witness(
-        "awari", "reachable is reflexive: Capture takes the last pit sown", INITIAL["awari"], "F",
-        "literal NormalMove captures d's 5 stones; corrected, nothing is captured",
-    ),
-    "A2": Witness(
-        "awari", "no schema passes the turn", INITIAL["awari"], "F",
-        "literal NormalMove leaves south to move; corrected, north moves",
-    ),
-    "A3": Witness(
-        "awari", "GrandSlam's guard opp_stones board' = 0 is vacuous", INITIAL["awari"], "F",
-        "the literal GrandSlam holds on the opening move",
-    ),
-    "A4": Witness(
-        "awari", "a grand slam is also a NormalMove", "a1 b1 A4 F2, 20/20, south", "F",
-        "literally NormalMove and GrandSlam both hold; corrected, GrandSlam alone (24-24, drawn)",
-    ),
-    "A5": Witness(
-        "awari", "IllegalMove does not keep the state", INITIAL["awari"], "a",
-        "the literal IllegalMove leaves board', score' and to_move' free",
-    ),
-    "A6": Witness(
-        "awari", "WinMargin leaves board and turn free", "a10 A10, 3/25, north", "a",
-        "the literal WinMargin fixes only score'",
-    ),
-    "A7": Witness(
-        "awari", "NoMove leaves the turn free", "a5, 20/23, south", "A", "the literal NoMove leaves to_move' free",
-    ),
-    "A8": Witness(
-        "awari", "no disjunct holds when the starving opponent cannot be fed", "A1, 23/24, south", "A",
-        "no literal disjunct holds; corrected, CannotFeed ends the game",
-    ),
-    "A9": Witness(
-        "awari", "an illegal attempt is recorded, so the retry is a repetition", INITIAL["awari"], "a",
-        "the literal IllegalMove records the position, so a retry meets NoMove (load A12: that state)",
-    ),
-    "A11": Witness(
-        "awari", "the end of the game is detected one turn late", "a1 c5 A3 F1, 15/23, south", "F",
-        "literal NormalMove says not_done at 25 stones; corrected, NormalMove ⨟ WinMargin",
-    ),
-    "A12": Witness(
-        "awari", "a repeated position is also a move", INITIAL["awari"], "F",
-        "on a repeated position NormalMove, NoMove and GrandSlam all hold literally", seen=True,
-    ),
-    "A15": Witness(
-        "awari", "IllegalMove's feeding clause quantifies over every state", "B1 F1, 23/23, south", "B",
-        "no literal disjunct holds for B; corrected, B is illegal (F feeds)",
-    ),
-    "G1": Witness(
-        "gothello", "adjoins is one-way", INITIAL["gothello"], "e5",
-        "literally e5 has no liberty on the empty board",
-    ),
-    "G2": Witness(
-        "gothello", "group uses ⁺, so a lone stone has no group", INITIAL["gothello"], "c3",
-        "literally no first move is legal",
-    ),
-    "G3": Witness(
-        "gothello", "captures look at same-coloured neighbours", "b a2 w a1, black", "b1",
-        "the corrected GothelloMove captures a1; the literal captures nothing",
-    ),
-    "G6": Witness(
-        "gothello", "GothelloPass contradicts its own frame", "b c3, white, history c3", "pass",
-        "no literal disjunct holds for white's pass",
-    ),
-    "G7": Witness(
-        "gothello", "history 1 of the empty history", INITIAL["gothello"], "pass",
-        "the literal GothelloGameOver holds only if the undefined history 1 is pass",
-    ),
-    "G8": Witness(
-        "gothello", "illegal attempts are recorded and break a pair of passes", "b c3, black, history pass c3",
-        "c3", "the literal Nonblank records c3: follow it, then pass does not end the game",
-    ),
-    "G9": Witness(
-        "gothello", "nothing ends the game", "b c3, black, history pass pass c3", "pass",
-        "literally a third pass ends the game again; corrected, GothelloEnded refuses it",
-    ),
-    "G10": Witness(
-        "gothello", "Blocked overlaps Nonblank", FULL_BLACK, "a1",
-        "literally both illegal-move disjuncts hold on a full board",
-    ),
-}  # fmt: skip
-"""Errata with a state witness; the others (A10, A13, A14, A18, G4, G5, G22) are
-about declarations or types, and ERRATA.md shows them."""
+WITNESSES: dict[str, Erratum] = {e.id: e for e in ERRATA if e.state is not None}
+"""The errata with a state witness, read from the register (spec/errata.py); the
+others are about declarations or types (A10, A13, A14, G4, G5, …) or the protocol,
+and proofs/ERRATA.md shows them."""
 
 # ─── one game's view of the spec ───────────────────────────────────────────────
 
@@ -165,8 +68,8 @@ RULES = {
         format_awari,
         notation.parse_pit,
         A.InitAwari,
-        ("AwariRef_literal", A.AwariRef_literal),
         ("AwariRef", A.AwariRef),
+        ("AwariRef_corrected", A.AwariRef_corrected),
         A.legal_moves,
         notation.format_pit,
         A,
@@ -177,8 +80,8 @@ RULES = {
         format_gothello,
         notation.parse_gothello,
         G.InitGothelloGame,
-        ("GothelloTurn_literal", G.GothelloTurn_literal),
         ("GothelloTurn", G.GothelloTurn),
+        ("GothelloTurn_corrected", G.GothelloTurn_corrected),
         G.legal_moves,
         notation.format_gothello,
         G,
@@ -265,8 +168,8 @@ class Animator:
 
     def _help(self, _: str) -> list[str]:
         example = "'a1 b1 F2 A4, 20/20, south'" if self.game == "awari" else "'b a2 c3 w a1, white, history c3'"
-        ids = " ".join(k for k, w in WITNESSES.items() if w.game == self.game)
-        schema = "GrandSlam_literal" if self.game == "awari" else "GothelloMove_literal"
+        ids = " ".join(k for k, e in WITNESSES.items() if e.game == self.game)
+        schema = "GrandSlam" if self.game == "awari" else "GothelloMove"
         return HELP.format(example=example, ids=ids, schema=schema).splitlines()
 
     def _show(self, _: str = "") -> list[str]:
@@ -299,26 +202,25 @@ class Animator:
         return self._show()
 
     def _errata(self, _: str) -> list[str]:
-        return [f"{k:4} {w.title}" for k, w in WITNESSES.items() if w.game == self.game]
+        return [f"{k:4} {e.summary}" for k, e in WITNESSES.items() if e.game == self.game]
 
     def _load(self, ident: str) -> list[str]:
-        witness = WITNESSES.get(ident.upper())
-        if witness is None or witness.state is None:
-            known = " ".join(k for k, w in WITNESSES.items() if w.game == self.game)
+        erratum = WITNESSES.get(ident.upper())
+        if erratum is None or erratum.state is None:
+            known = " ".join(k for k, e in WITNESSES.items() if e.game == self.game)
             return [f"no state witness for {ident!r} in {self.game}: try one of {known} (or see proofs/ERRATA.md)"]
-        if witness.game != self.game:
-            article = "an Awari" if witness.game == "awari" else "a Gothello"
-            return [f"{ident.upper()} is {article} erratum: run the {witness.game} animator"]
+        if erratum.game != self.game:
+            article = "an Awari" if erratum.game == "awari" else "a Gothello"
+            return [f"{ident.upper()} is {article} erratum: run the {erratum.game} animator"]
+        witness = erratum.state
         state = self.rules.parse_state(witness.state)
         if witness.seen:
             state = A.AwariGame(state.board, state.score, state.to_move, frozenset({A.θAwariBoard(state)}))
         self._go(state)
-        lines = [f"{ident.upper()}: {witness.title}", *self._show()]
+        lines = [f"{ident.upper()}: {erratum.summary}", *self._show()]
         if witness.seen:
             lines.append("(this position has been seen before)")
-        if witness.action is not None:
-            lines += [f"input {witness.action}: {witness.look}", *self._try(witness.action)]
-        return lines
+        return [*lines, f"input {witness.action}: {witness.look}", *self._try(witness.action)]
 
     def _action(self, token: str) -> Any:
         action = self.rules.parse_action(token)

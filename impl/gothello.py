@@ -10,7 +10,7 @@ value, and the accepted actions as a cons list ``(action, rest)`` most recent fi
 * Groups grow by bit-parallel dilation (``_dilate``) within a colour.
 * A placement is refused when the placed stone's group has no blank neighbour in
   cboard (GothelloIllegalMoveBlocked); opposing groups next to it without one
-  change colour (``captures``, corrected: G3).
+  change colour (``captures_corrected``: G3).
 
 Everything observable is the spec's: ``to_spec`` rebuilds the exact GothelloGame,
 and tests/test_diff_gothello.py checks each step against ``spec.gothello.referee``.

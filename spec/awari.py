@@ -15,12 +15,13 @@ Representation
   * Schema composition ``S ⨟ T`` is written as a function that runs S and hands
     its after-state to T (``Sow_Capture``).  Schema disjunction is a function that
     returns *every* disjunct whose predicate holds, with its outcome (``AwariRef``),
-    so overlaps and gaps can be seen; ``referee`` then takes the single outcome.
+    so overlaps and gaps can be seen; ``referee`` then takes the single outcome of
+    ``AwariRef_corrected``.
 
 Literal and corrected readings
-  Where a schema as written is wrong, partial or nondeterministic, the literal
-  reading is kept under the suffix ``_literal`` and the unsuffixed name is the
-  corrected schema that the referee uses.  Every difference is an erratum registered
+  A definition under the paper's name is the schema exactly as written.  Where that
+  is wrong, partial or nondeterministic, the repaired reading that the referee uses
+  is ``NAME_corrected`` (its guard ``pre_NAME_corrected``).  Every repair is an erratum registered
   in spec/errata.py and argued in proofs/ERRATA.md, with a witness test in
   tests/test_errata_awari.py.
 """
@@ -375,7 +376,7 @@ def _score_after_capture(s: AwariBoard, result: tuple[AwariBoard, frozenset[PIT]
 @ensure(lambda s, result: _board_after_capture(s, result), "board' = board ⊕ (captures × {0})")
 @ensure(lambda s, result: _score_after_capture(s, result), "score' to_move = …; score' (opponent to_move) = …")
 @ensure(lambda s, result: result[0].to_move == s.to_move, "to_move' = to_move")
-def Capture_literal(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
+def Capture(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
     """┌─ Capture ────────────────────────────────────────────────────
     │ ΔAwariBoard
     │ to_capture : PIT
@@ -409,7 +410,7 @@ def Capture_literal(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozens
 @ensure(lambda s, result: _board_after_capture(s, result), "board' = board ⊕ (captures × {0})")
 @ensure(lambda s, result: _score_after_capture(s, result), "score' to_move = …; score' (opponent to_move) = …")
 @ensure(lambda s, result: result[0].to_move == s.to_move, "to_move' = to_move")
-def Capture(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
+def Capture_corrected(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]:
     """Capture, corrected (A1): the harvest starts only if the last pit sown is
     vulnerable — on the opponent's side and holding 2 or 3 —
 
@@ -423,20 +424,23 @@ def Capture(s: AwariBoard, to_capture: PIT) -> tuple[AwariBoard, frozenset[PIT]]
 
 @require(lambda s, move: AwariBoard_invariant(s) and _sow_pre(s, move), "pre Sow")
 @ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
-def Sow_Capture(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
-    """Sow ⨟ Capture: Capture's before-state is Sow's after-state, and the two share
-    ``to_capture``.  Returns (θAwariBoard', to_capture, captures)."""
+def Sow_Capture_corrected(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
+    """Sow ⨟ Capture with Capture corrected (A1): Capture's before-state is Sow's
+    after-state, and the two share ``to_capture``.  Returns (θAwariBoard', to_capture,
+    captures)."""
     sown, to_capture = Sow(s, move)
-    captured, captures = Capture(sown, to_capture)
+    captured, captures = Capture_corrected(sown, to_capture)
     return captured, to_capture, captures
 
 
 @require(lambda s, move: AwariBoard_invariant(s) and _sow_pre(s, move), "pre Sow")
 @ensure(lambda result: AwariBoard_invariant(result[0]), "AwariBoard'")
-def Sow_Capture_literal(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
-    """Sow ⨟ Capture, with Capture as written (A1)."""
+def Sow_Capture(s: AwariBoard, move: PIT) -> tuple[AwariBoard, PIT, frozenset[PIT]]:
+    """Sow ⨟ Capture as written: Capture's before-state is Sow's after-state, and the
+    two share ``to_capture``; Capture takes the last pit sown whatever it holds (A1).
+    Returns (θAwariBoard', to_capture, captures)."""
     sown, to_capture = Sow(s, move)
-    captured, captures = Capture_literal(sown, to_capture)
+    captured, captures = Capture(sown, to_capture)
     return captured, to_capture, captures
 
 
@@ -662,9 +666,9 @@ def pre_Sow(g: AwariGame, move: PIT) -> bool:
     return scores_below_25(g) and move in side(g.to_move) and apply(graph(g.board), move) > 0
 
 
-def sow_capture_board(g: AwariGame, move: PIT) -> BOARD:
+def sow_capture_board_corrected(g: AwariGame, move: PIT) -> BOARD:
     """(Sow ⨟ Capture).board': the board after sowing ``move`` and capturing."""
-    return Sow_Capture(θAwariBoard(g), move)[0].board
+    return Sow_Capture_corrected(θAwariBoard(g), move)[0].board
 
 
 def pre_WinMargin(g: AwariGame, move: PIT) -> bool:
@@ -685,7 +689,7 @@ def pre_CannotFeed(g: AwariGame, move: PIT) -> bool:
         and θAwariBoard(g) not in g.positions
         and own_stones(g) > 0
         and opp_stones(g, g.board) == 0
-        and not any(pre_Sow(g, m) and opp_stones(g, sow_capture_board(g, m)) > 0 for m in side(g.to_move))
+        and not any(pre_Sow(g, m) and opp_stones(g, sow_capture_board_corrected(g, m)) > 0 for m in side(g.to_move))
     )
 
 
@@ -694,34 +698,35 @@ def game_on(g: AwariGame) -> bool:
     return not (pre_WinMargin(g, PIT.a) or pre_NoMove(g, PIT.a) or pre_CannotFeed(g, PIT.a))
 
 
-def pre_IllegalMove(g: AwariGame, move: PIT) -> bool:
+def pre_IllegalMove_corrected(g: AwariGame, move: PIT) -> bool:
     """pre IllegalMove, corrected:  the game is on;  move ∉ side to_move ∨ board move = 0 ∨
     (opp_stones board = 0 ∧ opp_stones (Sow ⨟ Capture).board' = 0)"""
     return game_on(g) and (
-        not pre_Sow(g, move) or (opp_stones(g, g.board) == 0 and opp_stones(g, sow_capture_board(g, move)) == 0)
+        not pre_Sow(g, move)
+        or (opp_stones(g, g.board) == 0 and opp_stones(g, sow_capture_board_corrected(g, move)) == 0)
     )
 
 
-def pre_GrandSlam(g: AwariGame, move: PIT) -> bool:
+def pre_GrandSlam_corrected(g: AwariGame, move: PIT) -> bool:
     """pre GrandSlam, corrected:  the game is on;  pre Sow;  opp_stones board > 0;
     opp_stones (Sow ⨟ Capture).board' = 0"""
     return (
         game_on(g)
         and pre_Sow(g, move)
         and opp_stones(g, g.board) > 0
-        and opp_stones(g, sow_capture_board(g, move)) == 0
+        and opp_stones(g, sow_capture_board_corrected(g, move)) == 0
     )
 
 
-def pre_NormalMove(g: AwariGame, move: PIT) -> bool:
+def pre_NormalMove_corrected(g: AwariGame, move: PIT) -> bool:
     """pre NormalMove, corrected:  the game is on;  pre Sow;  opp_stones (Sow ⨟ Capture).board' > 0"""
-    return game_on(g) and pre_Sow(g, move) and opp_stones(g, sow_capture_board(g, move)) > 0
+    return game_on(g) and pre_Sow(g, move) and opp_stones(g, sow_capture_board_corrected(g, move)) > 0
 
 
-def forfeited(g: AwariGame, move: PIT) -> SCORE:
+def forfeited_corrected(g: AwariGame, move: PIT) -> SCORE:
     """(Sow ⨟ Capture ⨟ ForfeitStones).score':
     ∀ p : PLAYER • score' p = score p + Σ (side (opponent p) ◁ board), over Sow ⨟ Capture's after-state"""
-    captured = Sow_Capture(θAwariBoard(g), move)[0]
+    captured = Sow_Capture_corrected(θAwariBoard(g), move)[0]
     return tuple(captured.score[p] + Σ(dres(side(opponent(p)), graph(captured.board))) for p in PLAYER)
 
 
@@ -729,7 +734,7 @@ def normal_move_then_status(g: AwariGame, move: PIT, o: Outcome) -> bool:
     """NormalMove ≙ AwariMove ∧ (Sow ⨟ Capture) ∧ to_move' = opponent to_move ∧ result = not_done,
     followed by Status: the outcome is NormalMove's own, or, if the new position ends
     the game, that end condition's outcome on it."""
-    captured = Sow_Capture(θAwariBoard(g), move)[0]
+    captured = Sow_Capture_corrected(θAwariBoard(g), move)[0]
     moved = AwariGame(captured.board, captured.score, opponent(g.to_move), g.positions | {θAwariBoard(g)})
     ended = Status(moved, move)
     if ended is None:
@@ -737,20 +742,20 @@ def normal_move_then_status(g: AwariGame, move: PIT, o: Outcome) -> bool:
     return (o.schema, o.result, o.after) == ("NormalMove ⨟ " + ended.schema, ended.result, ended.after)
 
 
-def pre_NormalMove_literal(g: AwariGame, move: PIT) -> bool:
+def pre_NormalMove(g: AwariGame, move: PIT) -> bool:
     """pre NormalMove, as written:  pre Sow;  opp_stones board = 0 ⇒ opp_stones board' > 0
     (board' of Sow ⨟ Capture as written, A1)"""
     return pre_Sow(g, move) and (
-        opp_stones(g, g.board) != 0 or opp_stones(g, Sow_Capture_literal(θAwariBoard(g), move)[0].board) > 0
+        opp_stones(g, g.board) != 0 or opp_stones(g, Sow_Capture(θAwariBoard(g), move)[0].board) > 0
     )
 
 
-def pre_GrandSlam_literal(g: AwariGame, move: PIT) -> bool:
+def pre_GrandSlam(g: AwariGame, move: PIT) -> bool:
     """pre GrandSlam, as written:  pre Sow;  opp_stones board > 0  (opp_stones board' = 0 always holds, A3)"""
     return pre_Sow(g, move) and opp_stones(g, g.board) > 0
 
 
-def pre_IllegalMove_literal(g: AwariGame, move: PIT) -> bool:
+def pre_IllegalMove(g: AwariGame, move: PIT) -> bool:
     """pre IllegalMove, as written:  ∀ p • score p < 25;  ∃ p : side to_move • board p > 0;
     move ∉ side to_move ∨ board move = 0  (the feeding disjunct is false in every state, A15)"""
     return (
@@ -760,13 +765,13 @@ def pre_IllegalMove_literal(g: AwariGame, move: PIT) -> bool:
 
 def literal_sow_capture(g: AwariGame, move: PIT, o: Outcome) -> bool:
     """(Sow ⨟ Capture)'s after-state, as written (A1, A2: to_move' = to_move)."""
-    captured = Sow_Capture_literal(θAwariBoard(g), move)[0]
+    captured = Sow_Capture(θAwariBoard(g), move)[0]
     return (o.after.board, o.after.score, o.after.to_move) == (captured.board, captured.score, captured.to_move)
 
 
-def forfeited_literal(g: AwariGame, move: PIT) -> SCORE:
+def forfeited(g: AwariGame, move: PIT) -> SCORE:
     """(Sow ⨟ Capture ⨟ ForfeitStones).score', Capture as written."""
-    captured = Sow_Capture_literal(θAwariBoard(g), move)[0]
+    captured = Sow_Capture(θAwariBoard(g), move)[0]
     return tuple(captured.score[p] + Σ(dres(side(opponent(p)), graph(captured.board))) for p in PLAYER)
 
 
@@ -801,7 +806,7 @@ def board_emptied(o: Outcome | None) -> bool:
 @ensure(lambda g, result: result is None or result.after.score == g.score, "score' = score")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def WinMargin_literal(g: AwariGame, move: PIT) -> Outcome | None:
+def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ WinMargin ──────────────
     │ AwariMove
     ├──────────────────────────
@@ -829,7 +834,7 @@ def _no_move_pre(g: AwariGame) -> bool:
 @ensure(lambda g, result: claims_stones(g, result), "ClaimStones")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def NoMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
+def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ NoMove ──────────────────────────────────────
     │ AwariMove
     │ ClaimStones
@@ -850,11 +855,11 @@ def NoMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_NormalMove_literal(g, move), "pre NormalMove, as written")
+@ensure(lambda g, move, result: (result is not None) == pre_NormalMove(g, move), "pre NormalMove, as written")
 @ensure(lambda g, move, result: result is None or literal_sow_capture(g, move, result), "Sow ⨟ Capture")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result is None or result.result == not_done, "result = not_done")
-def NormalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
+def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ NormalMove ──────────────────────────────────────────────
     │ AwariMove
     │ Sow ⨟ Capture
@@ -871,19 +876,19 @@ def NormalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     s = θAwariBoard(g)
     if not _sow_pre(s, move):
         return None
-    after, _, _ = Sow_Capture_literal(s, move)
+    after, _, _ = Sow_Capture(s, move)
     if opp_stones(g.board) == 0 and not opp_stones(after.board) > 0:
         return None
     return Outcome("NormalMove", not_done, After(after.board, after.score, after.to_move, positions_))
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam_literal(g, move), "pre GrandSlam, as written")
-@ensure(lambda g, move, result: result is None or result.after.score == forfeited_literal(g, move), "… ⨟ ForfeitStones")
+@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam(g, move), "pre GrandSlam, as written")
+@ensure(lambda g, move, result: result is None or result.after.score == forfeited(g, move), "… ⨟ ForfeitStones")
 @ensure(lambda result: board_emptied(result), "board' forced empty by AwariBoard'")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def GrandSlam_literal(g: AwariGame, move: PIT) -> Outcome | None:
+def GrandSlam(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ GrandSlam ──────────────────────────────────
     │ AwariMove
     │ Sow ⨟ Capture ⨟ ForfeitStones
@@ -901,7 +906,7 @@ def GrandSlam_literal(g: AwariGame, move: PIT) -> Outcome | None:
     s = θAwariBoard(g)
     if not _sow_pre(s, move) or not opp_stones(g.board) > 0:
         return None
-    captured, _, _ = Sow_Capture_literal(s, move)
+    captured, _, _ = Sow_Capture(s, move)
     score_ = ForfeitStones(captured.score, captured.board)
     # board' is constrained only by AwariBoard': Σ board' = 48 − Σ score' = 0.
     assert sum(score_) == 48
@@ -916,21 +921,21 @@ def normal_move_binding(move: PIT) -> BOARD:
     """board' of one binding of the literal NormalMove with ``m.move = move``: sowing
     ``move`` from the initial board, its owner to play.  Every pit but ``move`` and the
     last one sown (A1) then holds stones, on both rows: whoever ``opp_stones`` counts
-    for, ``opp_stones m.board' > 0``.  IllegalMove_literal decides its quantifiers with
+    for, ``opp_stones m.board' > 0``.  IllegalMove decides its quantifiers with
     these witnesses."""
     owner = PLAYER.north if move in side(PLAYER.north) else PLAYER.south
     start = game_of(AwariBoard(InitAwariBoard().board, (0, 0), owner), frozenset())
-    m = NormalMove_literal(start, move)
+    m = NormalMove(start, move)
     if m is None or m.after.board is None:
         raise SpecError(f"no NormalMove binding from the initial board for {move.name}")
     return m.after.board
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove_literal(g, move), "pre IllegalMove, as written")
+@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove(g, move), "pre IllegalMove, as written")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
-def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
+def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
     """┌─ IllegalMove ──────────────────────────────────────────────────────
     │ AwariMove
     ├────────────────────────────────────────────────────────────────────
@@ -958,7 +963,7 @@ def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     refuted = opp_stones(normal_move_binding(move)) > 0
     witnessed = any(opp_stones(normal_move_binding(m)) > 0 for m in PIT if m is not move)
     if not (refuted and witnessed):
-        raise SpecError(f"IllegalMove_literal: no witness decides the quantifiers for {move.name}")
+        raise SpecError(f"IllegalMove: no witness decides the quantifiers for {move.name}")
     all_starve, some_other_feeds = False, True  # decided by the witnesses above
     fails_to_feed = opp_stones(g.board) == 0 and all_starve and some_other_feeds
     if not (move not in side(g.to_move) or g.board[move] == 0 or fails_to_feed):
@@ -966,10 +971,10 @@ def IllegalMove_literal(g: AwariGame, move: PIT) -> Outcome | None:
     return Outcome("IllegalMove", illegal_move, After(None, None, None, positions_))
 
 
-def AwariRef_literal(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
+def AwariRef(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
     """AwariRef ≙ NormalMove ∨ WinMargin ∨ NoMove ∨ GrandSlam ∨ IllegalMove, as written:
     every disjunct that holds for this state and move, with its outcome."""
-    disjuncts = (NormalMove_literal, WinMargin_literal, NoMove_literal, GrandSlam_literal, IllegalMove_literal)
+    disjuncts = (NormalMove, WinMargin, NoMove, GrandSlam, IllegalMove)
     return tuple(o for d in disjuncts if (o := d(g, move)) is not None)
 
 
@@ -993,7 +998,7 @@ def feeds(g: AwariGame, move: PIT) -> bool:
     if not _sow_pre(s, move):
         return False
     _, opp_stones = AwariMove(g)
-    after, _, _ = Sow_Capture(s, move)
+    after, _, _ = Sow_Capture_corrected(s, move)
     return opp_stones(after.board) > 0
 
 
@@ -1016,7 +1021,7 @@ def _cannot_feed_pre(g: AwariGame) -> bool:
 )
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
+def WinMargin_corrected(g: AwariGame, move: PIT) -> Outcome | None:
     """WinMargin, corrected (A6): ΞAwariBoard — nothing but positions changes.
 
     ∃ p : PLAYER • score p ≥ 25;  θAwariBoard' = θAwariBoard;  result = winner score'
@@ -1035,7 +1040,7 @@ def WinMargin(g: AwariGame, move: PIT) -> Outcome | None:
 @ensure(lambda g, result: result is None or result.after.to_move == g.to_move, "to_move' = to_move")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def NoMove(g: AwariGame, move: PIT) -> Outcome | None:
+def NoMove_corrected(g: AwariGame, move: PIT) -> Outcome | None:
     """NoMove, corrected (A7): to_move' = to_move; board' = PIT × {0} (as AwariBoard'
     forces).  Otherwise as written: the game ends, each player claiming their row."""
     positions_, _ = AwariMove(g)
@@ -1071,10 +1076,10 @@ def CannotFeed(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove(g, move), "pre IllegalMove")
+@ensure(lambda g, move, result: (result is not None) == pre_IllegalMove_corrected(g, move), "pre IllegalMove")
 @ensure(lambda g, result: result is None or result.after.state() == g, "ΞAwariGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result = illegal_move")
-def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
+def IllegalMove_corrected(g: AwariGame, move: PIT) -> Outcome | None:
     """IllegalMove, corrected:
     * ΞAwariBoard ∧ ΞPositions: nothing changes, and the position is not recorded
       (A5, A9);
@@ -1093,16 +1098,17 @@ def IllegalMove(g: AwariGame, move: PIT) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam(g, move), "pre GrandSlam")
+@ensure(lambda g, move, result: (result is not None) == pre_GrandSlam_corrected(g, move), "pre GrandSlam")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(
-    lambda g, move, result: result is None or result.after.score == forfeited(g, move), "Sow ⨟ Capture ⨟ ForfeitStones"
+    lambda g, move, result: result is None or result.after.score == forfeited_corrected(g, move),
+    "Sow ⨟ Capture ⨟ ForfeitStones",
 )
 @ensure(lambda result: board_emptied(result), "board' = PIT × {0}")
 @ensure(lambda g, result: result is None or result.after.to_move == opponent(g.to_move), "to_move' = opponent to_move")
 @ensure(lambda g, result: positions_recorded(g, result), "positions' = positions ∪ {θAwariBoard}")
 @ensure(lambda result: result_is_winner(result), "result = winner score'")
-def GrandSlam(g: AwariGame, move: PIT) -> Outcome | None:
+def GrandSlam_corrected(g: AwariGame, move: PIT) -> Outcome | None:
     """GrandSlam, corrected (A3): the guard is on the board after Capture, before
     ForfeitStones; the move passes the turn (A2); only while the game is on (A12).
 
@@ -1114,7 +1120,7 @@ def GrandSlam(g: AwariGame, move: PIT) -> Outcome | None:
     s = θAwariBoard(g)
     if not (_playing(g) and _sow_pre(s, move) and opp_stones(g.board) > 0):
         return None
-    captured, _, _ = Sow_Capture(s, move)
+    captured, _, _ = Sow_Capture_corrected(s, move)
     if opp_stones(captured.board) != 0:
         return None
     score_ = ForfeitStones(captured.score, captured.board)
@@ -1124,16 +1130,16 @@ def GrandSlam(g: AwariGame, move: PIT) -> Outcome | None:
 def Status(g: AwariGame, move: PIT) -> Outcome | None:
     """WinMargin ∨ NoMove ∨ CannotFeed: the start-of-turn end conditions, or None
     when the game goes on.  The three are disjoint (proofs/)."""
-    ended = [o for d in (WinMargin, NoMove, CannotFeed) if (o := d(g, move)) is not None]
+    ended = [o for d in (WinMargin_corrected, NoMove_corrected, CannotFeed) if (o := d(g, move)) is not None]
     assert len(ended) <= 1, "the start-of-turn conditions overlap"
     return ended[0] if ended else None
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move, result: (result is not None) == pre_NormalMove(g, move), "pre NormalMove")
+@ensure(lambda g, move, result: (result is not None) == pre_NormalMove_corrected(g, move), "pre NormalMove")
 @ensure(lambda result: _after_ok(result), "θAwariGame' determined, AwariBoard' ∧ Positions'")
 @ensure(lambda g, move, result: result is None or normal_move_then_status(g, move, result), "NormalMove ⨟ Status")
-def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
+def NormalMove_corrected(g: AwariGame, move: PIT) -> Outcome | None:
     """NormalMove, corrected, followed by the start-of-turn conditions (A2, A4, A11, A12):
 
         NormalMove ≙ AwariMove ∧ (Sow ⨟ Capture) ∧ θAwariBoard ∉ positions ∧
@@ -1148,7 +1154,7 @@ def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
     s = θAwariBoard(g)
     if not (_playing(g) and _sow_pre(s, move)):
         return None
-    after, _, _ = Sow_Capture(s, move)
+    after, _, _ = Sow_Capture_corrected(s, move)
     if opp_stones(after.board) == 0:  # a failure to feed, or a grand slam
         return None
     moved = AwariGame(board=after.board, score=after.score, to_move=opponent(g.to_move), positions=positions_)
@@ -1158,22 +1164,30 @@ def NormalMove(g: AwariGame, move: PIT) -> Outcome | None:
     return Outcome("NormalMove ⨟ " + ended.schema, ended.result, ended.after)
 
 
-def AwariRef(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
-    """AwariRef, corrected:
+def AwariRef_corrected(g: AwariGame, move: PIT) -> tuple[Outcome, ...]:
+    """AwariRef, corrected (A8, A11; its disjuncts cite the rest):
 
         AwariRef ≙ WinMargin ∨ NoMove ∨ CannotFeed ∨ IllegalMove ∨ GrandSlam ∨ NormalMove
 
-    every disjunct that holds for this state and move, with its outcome.  Exactly one
-    holds, with a determined after-state, in every state (proofs/)."""
-    disjuncts = (WinMargin, NoMove, CannotFeed, IllegalMove, GrandSlam, NormalMove)
+    (each disjunct ``_corrected``, CannotFeed new): every disjunct that holds for this
+    state and move, with its outcome.  Exactly one holds, with a determined
+    after-state, in every state (proofs/)."""
+    disjuncts = (
+        WinMargin_corrected,
+        NoMove_corrected,
+        CannotFeed,
+        IllegalMove_corrected,
+        GrandSlam_corrected,
+        NormalMove_corrected,
+    )
     return tuple(o for d in disjuncts if (o := d(g, move)) is not None)
 
 
 @require(lambda g: _is_game(g))
 @ensure(lambda result: AwariGame_invariant(result[1]))
 def referee(g: AwariGame, move: PIT) -> tuple[RESULT, AwariGame]:
-    """The referee's step: the single outcome of the corrected AwariRef."""
-    outcomes = AwariRef(g, move)
+    """The referee's step: the single outcome of ``AwariRef_corrected``."""
+    outcomes = AwariRef_corrected(g, move)
     if len(outcomes) != 1 or outcomes[0].after.completions() != 1:
         raise SpecError(f"AwariRef gave {outcomes!r} for {move.name} in {g!r}")
     (outcome,) = outcomes

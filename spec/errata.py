@@ -18,6 +18,21 @@ Kind = Literal["rules", "protocol"]
 
 
 @dataclass(frozen=True)
+class StateWitness:
+    """A state on which the erratum shows, for the spec animator (``load ID``).
+
+    ``state`` is in the papers' notation (impl/statetext.py; proofs/ERRATA.md's
+    witnesses), ``action`` the input to give there, ``look`` what to look at in the
+    listing of the literal and corrected disjuncts.  ``seen`` puts the state's own
+    position among those seen (an Awari repetition)."""
+
+    state: str
+    action: str
+    look: str
+    seen: bool = False
+
+
+@dataclass(frozen=True)
 class Erratum:
     """One erratum.
 
@@ -26,7 +41,9 @@ class Erratum:
     table; ``witness`` the tests (``path::name``) that fail when the erratum is
     reintroduced; ``theorem`` the well-foundedness theorem of proofs/README.md that
     finds it in the literal schemas, if one does.  ``layered`` names the errata that
-    must be repaired before this one shows.
+    must be repaired before this one shows.  ``state`` is a state witness the spec
+    animator loads, for errata that show on a state (not those about declarations
+    or types, nor the protocol).
     """
 
     id: str
@@ -37,6 +54,7 @@ class Erratum:
     witness: tuple[str, ...]
     theorem: str | None = None
     layered: tuple[str, ...] = ()
+    state: StateWitness | None = None
 
 
 _AT: Final = "tests/test_errata_awari.py::"
@@ -44,15 +62,32 @@ _GT: Final = "tests/test_errata_gothello.py::"
 
 
 def _a(
-    id: str, schema: str, summary: str, *tests: str, theorem: str | None = None, layered: tuple[str, ...] = ()
+    id: str,
+    schema: str,
+    summary: str,
+    *tests: str,
+    theorem: str | None = None,
+    layered: tuple[str, ...] = (),
+    state: StateWitness | None = None,
 ) -> Erratum:
-    return Erratum(id, "awari", "rules", schema, summary, tuple(_AT + t for t in tests), theorem, layered)
+    return Erratum(id, "awari", "rules", schema, summary, tuple(_AT + t for t in tests), theorem, layered, state)
 
 
 def _g(
-    id: str, schema: str, summary: str, *tests: str, theorem: str | None = None, layered: tuple[str, ...] = ()
+    id: str,
+    schema: str,
+    summary: str,
+    *tests: str,
+    theorem: str | None = None,
+    layered: tuple[str, ...] = (),
+    state: StateWitness | None = None,
 ) -> Erratum:
-    return Erratum(id, "gothello", "rules", schema, summary, tuple(_GT + t for t in tests), theorem, layered)
+    return Erratum(id, "gothello", "rules", schema, summary, tuple(_GT + t for t in tests), theorem, layered, state)
+
+
+_AWARI_START: Final = "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south"
+_GOTHELLO_START: Final = "empty, black"
+_FULL_BLACK: Final = "b " + " ".join(f + r for f in "abcde" for r in "12345") + ", black"
 
 
 def _p(id: str, game: Game, point: str, *tests: str) -> Erratum:
@@ -68,6 +103,9 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "test_A1_reachable_is_reflexive_so_the_last_pit_is_always_captured",
         "test_A1_captures_even_on_the_movers_own_side",
         theorem="(b) gap, with A8 or A15",
+        state=StateWitness(
+            _AWARI_START, "F", "literal NormalMove captures d's 5 stones; corrected, nothing is captured"
+        ),
     ),
     _a(
         "A2",
@@ -75,6 +113,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "no schema passes the turn",
         "test_A2_no_schema_passes_the_turn",
         theorem="(iii) the turn is kept",
+        state=StateWitness(_AWARI_START, "F", "literal NormalMove leaves south to move; corrected, north moves"),
     ),
     _a(
         "A3",
@@ -82,6 +121,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "the guard opp_stones board' = 0 is vacuous: ForfeitStones leaves board' to AwariBoard'",
         "test_A3_grand_slam_guard_is_vacuous",
         theorem="(a) overlap",
+        state=StateWitness(_AWARI_START, "F", "the literal GrandSlam holds on the opening move"),
     ),
     _a(
         "A4",
@@ -89,6 +129,11 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "a grand slam is also a NormalMove",
         "test_A4_a_real_grand_slam_is_also_a_normal_move",
         theorem="(a) overlap",
+        state=StateWitness(
+            "a1 b1 A4 F2, 20/20, south",
+            "F",
+            "literally NormalMove and GrandSlam both hold; corrected, GrandSlam alone (24-24, drawn)",
+        ),
     ),
     _a(
         "A5",
@@ -96,6 +141,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "IllegalMove constrains no after-state component but positions'",
         "test_A5_illegal_move_leaves_the_after_state_free",
         theorem="(c) nondeterminism; (ii)",
+        state=StateWitness(_AWARI_START, "a", "the literal IllegalMove leaves board', score' and to_move' free"),
     ),
     _a(
         "A6",
@@ -103,6 +149,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "WinMargin leaves board' and to_move' free",
         "test_A6_win_margin_leaves_board_and_turn_free",
         theorem="(c) nondeterminism",
+        state=StateWitness("a10 A10, 3/25, north", "a", "the literal WinMargin fixes only score'"),
     ),
     _a(
         "A7",
@@ -110,6 +157,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "NoMove leaves to_move' free",
         "test_A7_no_move_leaves_the_turn_free",
         theorem="(c) nondeterminism",
+        state=StateWitness("a5, 20/23, south", "A", "the literal NoMove leaves to_move' free"),
     ),
     _a(
         "A8",
@@ -117,6 +165,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "no disjunct holds when the starving opponent cannot be fed",
         "test_A8_no_disjunct_when_the_opponent_cannot_be_fed",
         theorem="(b) gap",
+        state=StateWitness("A1, 23/24, south", "A", "no literal disjunct holds; corrected, CannotFeed ends the game"),
     ),
     _a(
         "A9",
@@ -125,6 +174,11 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "test_A9_an_illegal_attempt_makes_the_retry_a_repetition",
         theorem="(ii) an illegal attempt changes the state",
         layered=("A5",),
+        state=StateWitness(
+            _AWARI_START,
+            "a",
+            "the literal IllegalMove records the position, so a retry meets NoMove (load A12: that state)",
+        ),
     ),
     _a(
         "A10",
@@ -142,6 +196,11 @@ ERRATA: Final[tuple[Erratum, ...]] = (
             _AT + "test_A11_a_game_ending_move_is_reported_as_continuing",
             "tests/test_server_games.py::test_game_ending_move",
         ),
+        state=StateWitness(
+            "a1 c5 A3 F1, 15/23, south",
+            "F",
+            "literal NormalMove says not_done at 25 stones; corrected, NormalMove ⨟ WinMargin",
+        ),
     ),
     _a(
         "A12",
@@ -149,6 +208,9 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "a repeated position is also a move",
         "test_A12_a_repeated_position_is_also_a_normal_move",
         theorem="(a) overlap",
+        state=StateWitness(
+            _AWARI_START, "F", "on a repeated position NormalMove, NoMove and GrandSlam all hold literally", seen=True
+        ),
     ),
     _a(
         "A13",
@@ -163,6 +225,9 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "the feeding clause quantifies over every state's NormalMoves",
         "test_A15_the_feeding_clause_quantifies_over_all_states",
         theorem="(b) gap; (d) dead clause",
+        state=StateWitness(
+            "B1 F1, 23/23, south", "B", "no literal disjunct holds for B; corrected, B is illegal (F feeds)"
+        ),
     ),
     _a("A18", "NormalMove", "∀ b : BOARD binds nothing", "test_A18_normal_moves_forall_binds_nothing"),
     _a(
@@ -184,6 +249,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "adjoins is one-way",
         "test_G1_adjoins_is_one_way",
         theorem="(f) placement refused with a liberty",
+        state=StateWitness(_GOTHELLO_START, "e5", "literally e5 has no liberty on the empty board"),
     ),
     _g(
         "G2",
@@ -191,6 +257,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "group uses ⁺, so a lone stone has no group",
         "test_G2_a_lone_stone_has_an_empty_group",
         theorem="(f) placement refused with a liberty",
+        state=StateWitness(_GOTHELLO_START, "c3", "literally no first move is legal"),
     ),
     _g(
         "G3",
@@ -198,6 +265,9 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "captures look at same-coloured neighbours",
         "test_G3_captures_look_at_same_coloured_neighbours",
         theorem="(iv) an opposing group without liberties stays",
+        state=StateWitness(
+            "b a2 w a1, black", "b1", "the corrected GothelloMove captures a1; the literal captures nothing"
+        ),
     ),
     _g(
         "G4",
@@ -218,6 +288,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "GothelloPass contradicts its own frame",
         "test_G6_pass_contradicts_its_own_frame",
         theorem="(b) gap; (d) dead disjunct",
+        state=StateWitness("b c3, white, history c3", "pass", "no literal disjunct holds for white's pass"),
     ),
     _g(
         "G7",
@@ -225,6 +296,9 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "history 1 of the empty history",
         "test_G7_history_1_of_the_empty_history",
         theorem="(e) undefined term; (b) gap",
+        state=StateWitness(
+            _GOTHELLO_START, "pass", "the literal GothelloGameOver holds only if the undefined history 1 is pass"
+        ),
     ),
     _g(
         "G8",
@@ -232,14 +306,30 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "illegal attempts are recorded and break a pair of passes",
         "test_G8_illegal_attempts_break_a_pair_of_passes",
         theorem="(i) an illegal attempt changes the history",
+        state=StateWitness(
+            "b c3, black, history pass c3",
+            "c3",
+            "the literal Nonblank records c3: follow it, then pass does not end the game",
+        ),
     ),
-    _g("G9", "GothelloTurn", "nothing ends the game", "test_G9_nothing_ends_the_game"),
+    _g(
+        "G9",
+        "GothelloTurn",
+        "nothing ends the game",
+        "test_G9_nothing_ends_the_game",
+        state=StateWitness(
+            "b c3, black, history pass pass c3",
+            "pass",
+            "literally a third pass ends the game again; corrected, GothelloEnded refuses it",
+        ),
+    ),
     _g(
         "G10",
         "GothelloIllegalMoveBlocked",
         "Blocked overlaps Nonblank",
         "test_G10_blocked_overlaps_nonblank",
         theorem="(a) overlap",
+        state=StateWitness(_FULL_BLACK, "a1", "literally both illegal-move disjuncts hold on a full board"),
     ),
     _g(
         "G22",

@@ -18,9 +18,10 @@ Representation
     the before-state to an ``Outcome``; Ξ means the after-state equals the before.
 
 Literal and corrected readings
-  The literal reading of a schema keeps the paper's name with the suffix
-  ``_literal``; the unsuffixed name is the corrected schema that the referee uses.
-  Every difference is an erratum registered in spec/errata.py and argued in
+  A definition under the paper's name is the schema exactly as written.  Where that
+  is wrong, its repaired reading, the one the referee uses, is ``NAME_corrected``;
+  ``GothelloMove_G5`` / ``GothelloTurn_G5`` are the schemas as written with only G5
+  repaired.  Every repair is an erratum registered in spec/errata.py and argued in
   proofs/ERRATA.md, with a witness test in tests/test_errata_gothello.py.
 """
 
@@ -140,7 +141,7 @@ def InitGothelloPosition() -> GothelloPosition:
 
 # ─── Adjacency, groups, liberties ──────────────────────────────────────────────
 
-adjoins_literal: Final[Rel[SQUARE, SQUARE]] = frozenset(
+adjoins: Final[Rel[SQUARE, SQUARE]] = frozenset(
     ((d1, d), (d2, d)) for d in DIGIT for d1 in DIGIT for d2 in DIGIT if d2 == d1 + 1
 ) | frozenset(((d, d1), (d, d2)) for d in DIGIT for d1 in DIGIT for d2 in DIGIT if d2 == d1 + 1)
 """relation (_ adjoins _)
@@ -152,7 +153,7 @@ As written it relates a square only to the next one up a file or rank: a1 adjoin
 a2, but a2 does not adjoin a1 (erratum G1).
 """
 
-adjoins: Final[Rel[SQUARE, SQUARE]] = adjoins_literal | inverse(adjoins_literal)
+adjoins_corrected: Final[Rel[SQUARE, SQUARE]] = adjoins | inverse(adjoins)
 """(_ adjoins _), corrected (G1): orthogonal adjacency, the written relation with its
 inverse, so that every square adjoins its two to four orthogonal neighbours."""
 
@@ -161,20 +162,20 @@ def _neighbor(board: BOARD, adjacency: Rel[SQUARE, SQUARE]) -> Rel[SQUARE, SQUAR
     return frozenset((s1, s2) for (s1, s2) in adjacency if board[s1] != blank and board[s1] == board[s2])
 
 
-def neighbor_literal(board: BOARD) -> Rel[SQUARE, SQUARE]:
+def neighbor(board: BOARD) -> Rel[SQUARE, SQUARE]:
     """neighbor : BOARD → (SQUARE ↔ SQUARE)
     ∀ board : BOARD • neighbor board =
         {s₁, s₂ : SQUARE | s₁ adjoins s₂ ∧ board s₁ ≠ blank ∧ board s₁ = board s₂}
 
     As written, over the written, one-way adjacency (G1).
     """
-    return _neighbor(board, adjoins_literal)
-
-
-def neighbor(board: BOARD) -> Rel[SQUARE, SQUARE]:
-    """neighbor, corrected (G1): the same definition over the corrected ``adjoins`` —
-    adjacent stones of the same colour, a symmetric relation."""
     return _neighbor(board, adjoins)
+
+
+def neighbor_corrected(board: BOARD) -> Rel[SQUARE, SQUARE]:
+    """neighbor, corrected (G1): the same definition over ``adjoins_corrected`` —
+    adjacent stones of the same colour, a symmetric relation."""
+    return _neighbor(board, adjoins_corrected)
 
 
 def _stone_at(board: BOARD, s: SQUARE) -> bool:
@@ -182,7 +183,7 @@ def _stone_at(board: BOARD, s: SQUARE) -> bool:
 
 
 @require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
-def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """group : BOARD → SQUARE → ℙ SQUARE
     ∀ board : BOARD; s : SQUARE | board s ≠ blank •
         group board s = (neighbor board)⁺ ⦇{s}⦈
@@ -191,17 +192,20 @@ def group_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     same-coloured neighbour has an empty group (G2), and with the one-way adjacency
     of G1 no stone is ever in its own group.
     """
-    return image(closure(neighbor_literal(board)), {s})
+    return image(closure(neighbor(board)), {s})
 
 
-_ADJACENT: Final[dict[SQUARE, frozenset[SQUARE]]] = {s: image(adjoins, {s}) for s in SQUARES}
+_ADJACENT: Final[dict[SQUARE, frozenset[SQUARE]]] = {s: image(adjoins_corrected, {s}) for s in SQUARES}
 """(_ adjoins _) ⦇{s}⦈ for each square, corrected adjacency (G1)."""
 
 
 @require(lambda board, s: _stone_at(board, s), "board s ≠ blank")
 @ensure(lambda s, result: s in result, "s ∈ group board s")
-@ensure(lambda board, s, result: result == image(rtclosure(neighbor(board), SQUARES), {s}), "(neighbor board)* ⦇{s}⦈")
-def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+@ensure(
+    lambda board, s, result: result == image(rtclosure(neighbor_corrected(board), SQUARES), {s}),
+    "(neighbor board)* ⦇{s}⦈",
+)
+def group_corrected(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """group, corrected (G1, G2): the reflexive-transitive closure over the
     symmetric adjacency — the maximal set of mutual neighbours containing s:
 
@@ -218,54 +222,54 @@ def group(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     return frozenset(found)
 
 
-def adjoining_squares_literal(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+def adjoining_squares(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """adjoining_squares : ℙ SQUARE → ℙ SQUARE
     ∀ ss : ℙ SQUARE • adjoining_squares ss = (_ adjoins _) ⦇ss⦈ \\ ss
 
     As written, over the written, one-way adjacency (G1): only the squares above.
     """
-    return image(adjoins_literal, ss) - ss
-
-
-def adjoining_squares(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
-    """adjoining_squares, corrected (G1): over the corrected ``adjoins``."""
     return image(adjoins, ss) - ss
 
 
-def group_liberties_literal(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+def adjoining_squares_corrected(ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """adjoining_squares, corrected (G1): over ``adjoins_corrected``."""
+    return image(adjoins_corrected, ss) - ss
+
+
+def group_liberties(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
     """group_liberties : BOARD → ℙ SQUARE → ℙ SQUARE
     ∀ board : BOARD; ss : ℙ SQUARE •
         group_liberties board ss = adjoining_squares ss ∩ board∼ ⦇{blank}⦈
 
     As written, with the written adjoining_squares (G1).
     """
-    return adjoining_squares_literal(ss) & image(inverse(board), {blank})
-
-
-def group_liberties(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
-    """group_liberties, corrected (G1): with the corrected adjoining_squares."""
     return adjoining_squares(ss) & image(inverse(board), {blank})
 
 
+def group_liberties_corrected(board: BOARD, ss: frozenset[SQUARE]) -> frozenset[SQUARE]:
+    """group_liberties, corrected (G1): with the corrected adjoining_squares."""
+    return adjoining_squares_corrected(ss) & image(inverse(board), {blank})
+
+
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
-def liberties_literal(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+def liberties(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """liberties : BOARD → SQUARE → ℙ SQUARE
     ∀ board : BOARD • liberties board = (group_liberties board) ∘ (group board)
 
     As written (G1, G2): a lone stone has no liberties.
     """
-    return group_liberties_literal(board, group_literal(board, s))
+    return group_liberties(board, group(board, s))
 
 
 @require(lambda board, s: _stone_at(board, s), "s ∈ dom (group board)")
 @ensure(
-    lambda board, s, result: result == group_liberties(board, group(board, s)),
+    lambda board, s, result: result == group_liberties_corrected(board, group_corrected(board, s)),
     "(group_liberties board) ∘ (group board)",
 )
-def liberties(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
+def liberties_corrected(board: BOARD, s: SQUARE) -> frozenset[SQUARE]:
     """liberties board = (group_liberties board) ∘ (group board), over the corrected
     adjacency and groups (G1, G2): the blank squares bordering s's group."""
-    return frozenset(u for t in group(board, s) for u in _ADJACENT[t] if board[u] == blank)
+    return frozenset(u for t in group_corrected(board, s) for u in _ADJACENT[t] if board[u] == blank)
 
 
 def stones(board: BOARD, p: PLAYER) -> int:
@@ -415,31 +419,31 @@ def pre_GothelloEnded(g: GothelloGame, move_: MOVE) -> bool:
     return ended(g)
 
 
-def pre_GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> bool:
+def pre_GothelloIllegalMoveNonblank_corrected(g: GothelloGame, move_: MOVE) -> bool:
     """pre GothelloIllegalMoveNonblank, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s ≠ blank"""
     return not ended(g) and placed_on(move_, g, blank_=False) is not None
 
 
-def pre_GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> bool:
+def pre_GothelloIllegalMoveBlocked_corrected(g: GothelloGame, move_: MOVE) -> bool:
     """pre GothelloIllegalMoveBlocked, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧
     board s = blank ∧ #(liberties (board ⊕ {s ↦ stone to_move}) s) = 0"""
     s = placed_on(move_, g, blank_=True)
-    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) == 0
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties_corrected) == 0
 
 
-def pre_GothelloMove(g: GothelloGame, move_: MOVE) -> bool:
+def pre_GothelloMove_corrected(g: GothelloGame, move_: MOVE) -> bool:
     """pre GothelloMove, corrected:  the game is on;  ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
     #(liberties (board ⊕ {s ↦ stone to_move}) s) > 0"""
     s = placed_on(move_, g, blank_=True)
-    return not ended(g) and s is not None and cboard_liberties(g, s, liberties) > 0
+    return not ended(g) and s is not None and cboard_liberties(g, s, liberties_corrected) > 0
 
 
-def pre_GothelloPass(g: GothelloGame, move_: MOVE) -> bool:
+def pre_GothelloPass_corrected(g: GothelloGame, move_: MOVE) -> bool:
     """pre GothelloPass, corrected:  the game is on;  move? = pass;  history = ⟨⟩ ∨ history 1 ≠ pass"""
     return not ended(g) and move_ == pass_ and (g.history == () or g.history[0] != pass_)
 
 
-def pre_GothelloGameOver(g: GothelloGame, move_: MOVE) -> bool:
+def pre_GothelloGameOver_corrected(g: GothelloGame, move_: MOVE) -> bool:
     """pre GothelloGameOver, corrected:  the game is on;  move? = pass;  history ≠ ⟨⟩ ∧ history 1 = pass"""
     return not ended(g) and move_ == pass_ and g.history != () and g.history[0] == pass_
 
@@ -474,7 +478,7 @@ def moved_board(g: GothelloGame, move_: MOVE, o: Outcome) -> bool:
     assert isinstance(move_, move)
     s = move_.square
     cboard = Fun(override(g.board, frozenset({(s, stone(g.to_move))})))
-    return o.after.board == override(cboard, captures(cboard, g.to_move, s))
+    return o.after.board == override(cboard, captures_corrected(cboard, g.to_move, s))
 
 
 # ─── GothelloTurn's disjuncts, as written ──────────────────────────────────────
@@ -490,7 +494,7 @@ def moved_board(g: GothelloGame, move_: MOVE, o: Outcome) -> bool:
     "ΞGothelloPosition",
 )
 @ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
-def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveNonblank ──
     │ GothelloAction
     │ ΞGothelloPosition
@@ -510,7 +514,7 @@ def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome
 @require(lambda g: _is_game(g))
 @ensure(
     lambda g, move_, result: (
-        (result is not None) == (isinstance(move_, move) and cboard_liberties(g, move_.square, liberties_literal) == 0)
+        (result is not None) == (isinstance(move_, move) and cboard_liberties(g, move_.square, liberties) == 0)
     ),
     "∃ s : SQUARE; cboard : BOARD • move? = move s ∧ cboard = board ⊕ {s ↦ stone to_move} ∧ #(liberties cboard s) = 0",
 )
@@ -519,7 +523,7 @@ def GothelloIllegalMoveNonblank_literal(g: GothelloGame, move_: MOVE) -> Outcome
     "ΞGothelloPosition",
 )
 @ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
-def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloIllegalMoveBlocked ──
     │ GothelloAction
     │ ΞGothelloPosition
@@ -535,14 +539,14 @@ def GothelloIllegalMoveBlocked_literal(g: GothelloGame, move_: MOVE) -> Outcome 
     if not isinstance(move_, move):
         return None
     s = move_.square
-    if card(liberties_literal(_cboard(g, s), s)) != 0:
+    if card(liberties(_cboard(g, s), s)) != 0:
         return None
     return Outcome(
         "GothelloIllegalMoveBlocked", illegal_move, GothelloGame(g.board, g.to_move, GothelloAction(g, move_))
     )
 
 
-def capture_at_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL] | None:
+def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL] | None:
     """GothelloMove's capture_at at one square, as written:
 
         ∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0
@@ -555,12 +559,12 @@ def capture_at_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE,
     """
     if cboard[s] == blank:
         return None
-    if card(liberties_literal(cboard, s)) == 0:
-        return cross(group_literal(cboard, s), {stone(to_move)})
+    if card(liberties(cboard, s)) == 0:
+        return cross(group(cboard, s), {stone(to_move)})
     return frozenset()
 
 
-def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """GothelloMove's captures at one square, as written:
 
         ∀ s : SQUARE • captures s = ⋃ (capture_at ⦇(neighbor cboard) ⦇{s}⦈⦈)
@@ -570,8 +574,8 @@ def captures_literal(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, S
     determined at each of them.
     """
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
-    for t in image(neighbor_literal(cboard), {s}):
-        value = capture_at_literal(cboard, to_move, t)
+    for t in image(neighbor(cboard), {s}):
+        value = capture_at(cboard, to_move, t)
         assert value is not None, "neighbor relates stones only"
         captured |= value
     return captured
@@ -585,7 +589,7 @@ def is_total_SQUAREVAL(r: Rel[SQUARE, SQUAREVAL]) -> bool:
 
 @require(lambda g: _is_game(g))
 @ensure(lambda result: result is None, "no binding satisfies GothelloMove as written (G5)")
-def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloMove ─────────────────────────────────────────────
     │ GothelloAction
     │ cboard : BOARD
@@ -607,17 +611,17 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     group never contains a1 (nothing adjoins a1 as written, G1), so neither is total.
     cboard holds at least the placed stone, so no binding satisfies the schema: as
     written GothelloMove never holds (G5).  The rest of the predicate is
-    GothelloMove_literal_G5, evaluated should the declared type ever admit a binding.
+    GothelloMove_G5, evaluated should the declared type ever admit a binding.
     """
     if not (isinstance(move_, move) and g.board[move_.square] == blank):
         return None
     cboard = _cboard(g, move_.square)
-    determined = (capture_at_literal(cboard, g.to_move, t) for t in SQUARES)
+    determined = (capture_at(cboard, g.to_move, t) for t in SQUARES)
     if not all(v is None or is_total_SQUAREVAL(v) for v in determined):
         return None  # capture_at : SQUARE → SQUARE → SQUAREVAL has no value here (G5)
-    if not all(is_total_SQUAREVAL(captures_literal(cboard, g.to_move, t)) for t in SQUARES):
+    if not all(is_total_SQUAREVAL(captures(cboard, g.to_move, t)) for t in SQUARES):
         return None  # captures likewise
-    return GothelloMove_literal_G5(g, move_)
+    return GothelloMove_G5(g, move_)
 
 
 @require(lambda g: _is_game(g))
@@ -627,7 +631,7 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
         == (
             isinstance(move_, move)
             and g.board[move_.square] == blank
-            and cboard_liberties(g, move_.square, liberties_literal) > 0
+            and cboard_liberties(g, move_.square, liberties) > 0
         )
     ),
     "∃ s : SQUARE • move? = move s ∧ board s = blank ∧ … ∧ #(liberties cboard s) > 0",
@@ -636,12 +640,12 @@ def GothelloMove_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     lambda g, move_, result: (
         result is None
         or result.after.board
-        == override(_cboard(g, move_.square), captures_literal(_cboard(g, move_.square), g.to_move, move_.square))
+        == override(_cboard(g, move_.square), captures(_cboard(g, move_.square), g.to_move, move_.square))
     ),
     "board' = cboard ⊕ (captures s), captures as written",
 )
 @ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
-def GothelloMove_literal_G5(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloMove_G5(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloMove as written but for capture_at's and captures' declared type, read as
     SQUARE → SQUARE ⇸ SQUAREVAL (G5's resolution alone).  As written the schema never
     holds (G5), which would hide every other defect of it: this is the layer under G5
@@ -651,15 +655,15 @@ def GothelloMove_literal_G5(g: GothelloGame, move_: MOVE) -> Outcome | None:
         return None
     s = move_.square
     cboard = _cboard(g, s)
-    if not card(liberties_literal(cboard, s)) > 0:
+    if not card(liberties(cboard, s)) > 0:
         return None
-    board_ = Fun(override(cboard, captures_literal(cboard, g.to_move, s)))
+    board_ = Fun(override(cboard, captures(cboard, g.to_move, s)))
     return Outcome("GothelloMove", not_done, GothelloGame(board_, opponent(g.to_move), GothelloAction(g, move_)))
 
 
 @require(lambda g: _is_game(g))
 @ensure(lambda result: result is None, "ΞGothelloPosition ∧ to_move' = opponent to_move is unsatisfiable (G6)")
-def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloPass ──────────
     │ GothelloAction
     │ ΞGothelloPosition
@@ -697,7 +701,7 @@ def GothelloPass_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
 )
 @ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 @ensure(lambda result: counted(result), "result! = the stone count's verdict")
-def GothelloGameOver_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """┌─ GothelloGameOver ────────────────────────────────────
     │ GothelloAction
     │ ΞGothelloPosition
@@ -723,30 +727,30 @@ def GothelloGameOver_literal(g: GothelloGame, move_: MOVE) -> Outcome | None:
     return Outcome("GothelloGameOver", _count_result(g.board), after)
 
 
-def GothelloTurn_literal(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+def GothelloTurn(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
     """GothelloTurn ≙ GothelloIllegalMoveNonblank ∨ GothelloIllegalMoveBlocked ∨
                    GothelloMove ∨ GothelloPass ∨ GothelloGameOver,
     as written: every disjunct that holds, with its outcome."""
     disjuncts = (
-        GothelloIllegalMoveNonblank_literal,
-        GothelloIllegalMoveBlocked_literal,
-        GothelloMove_literal,
-        GothelloPass_literal,
-        GothelloGameOver_literal,
+        GothelloIllegalMoveNonblank,
+        GothelloIllegalMoveBlocked,
+        GothelloMove,
+        GothelloPass,
+        GothelloGameOver,
     )
     return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
 
 
-def GothelloTurn_literal_G5(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
-    """GothelloTurn as written with GothelloMove_literal_G5 for GothelloMove: the literal
+def GothelloTurn_G5(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+    """GothelloTurn as written with GothelloMove_G5 for GothelloMove: the literal
     disjunction on the layer under G5 (literally GothelloMove never holds, so every
     accepted placement would be a gap).  proofs/ check this reading's theorems."""
     disjuncts = (
-        GothelloIllegalMoveNonblank_literal,
-        GothelloIllegalMoveBlocked_literal,
-        GothelloMove_literal_G5,
-        GothelloPass_literal,
-        GothelloGameOver_literal,
+        GothelloIllegalMoveNonblank,
+        GothelloIllegalMoveBlocked,
+        GothelloMove_G5,
+        GothelloPass,
+        GothelloGameOver,
     )
     return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
 
@@ -780,12 +784,12 @@ def GothelloEnded(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(
-    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveNonblank(g, move_),
+    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveNonblank_corrected(g, move_),
     "pre GothelloIllegalMoveNonblank",
 )
 @ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
-def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloIllegalMoveNonblank_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveNonblank, corrected: ΞGothelloGame — the attempt is not
     recorded (G8) — and only while the game is on (G9)."""
     if game_over(g) or not (isinstance(move_, move) and g.board[move_.square] != blank):
@@ -795,12 +799,12 @@ def GothelloIllegalMoveNonblank(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 @require(lambda g: _is_game(g))
 @ensure(
-    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveBlocked(g, move_),
+    lambda g, move_, result: (result is not None) == pre_GothelloIllegalMoveBlocked_corrected(g, move_),
     "pre GothelloIllegalMoveBlocked",
 )
 @ensure(lambda g, result: xi_game(g, result), "ΞGothelloGame")
 @ensure(lambda result: result is None or result.result == illegal_move, "result! = illegal_move")
-def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloIllegalMoveBlocked_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloIllegalMoveBlocked, corrected: ``board s = blank`` (G10), liberties
     corrected (G1, G2), ΞGothelloGame (G8), only while the game is on (G9).
 
@@ -812,7 +816,7 @@ def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
     if game_over(g) or not (isinstance(move_, move) and g.board[move_.square] == blank):
         return None
     s = move_.square
-    if card(liberties(_cboard(g, s), s)) != 0:
+    if card(liberties_corrected(_cboard(g, s), s)) != 0:
         return None
     return Outcome("GothelloIllegalMoveBlocked", illegal_move, g)
 
@@ -820,17 +824,22 @@ def GothelloIllegalMoveBlocked(g: GothelloGame, move_: MOVE) -> Outcome | None:
 @require(lambda cboard, s: _stone_at(cboard, s), "capture_at is used at stones only")
 @ensure(
     lambda cboard, to_move, s, result: (
-        result == (cross(group(cboard, s), {stone(to_move)}) if card(liberties(cboard, s)) == 0 else frozenset())
+        result
+        == (
+            cross(group_corrected(cboard, s), {stone(to_move)})
+            if card(liberties_corrected(cboard, s)) == 0
+            else frozenset()
+        )
     ),
     "capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅",
 )
-def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+def capture_at_corrected(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """capture_at s = if #(liberties cboard s) = 0 then (group cboard s) × {stone to_move} else ∅
 
     A partial function SQUARE ⇸ SQUAREVAL (G5), defined at stones only (G4)."""
-    if liberties(cboard, s):
+    if liberties_corrected(cboard, s):
         return frozenset()
-    return frozenset((t, stone(to_move)) for t in group(cboard, s))
+    return frozenset((t, stone(to_move)) for t in group_corrected(cboard, s))
 
 
 @ensure(
@@ -838,14 +847,14 @@ def capture_at(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREV
         result
         == frozenset().union(
             *(
-                capture_at(cboard, to_move, t)
-                for t in image(adjoins, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
+                capture_at_corrected(cboard, to_move, t)
+                for t in image(adjoins_corrected, {s}) & image(inverse(cboard), {stone(opponent(to_move))})
             )
         )
     ),
     "captures s = ⋃ (capture_at ⦇(_ adjoins _) ⦇{s}⦈ ∩ cboard∼ ⦇{stone (opponent to_move)}⦈⦈)",
 )
-def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
+def captures_corrected(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL]:
     """captures, corrected (G3): the groups of opposing stones adjoining s that have
     no liberties in cboard change to the mover's colour —
 
@@ -854,7 +863,7 @@ def captures(cboard: BOARD, to_move: PLAYER, s: SQUARE) -> Rel[SQUARE, SQUAREVAL
     captured: Rel[SQUARE, SQUAREVAL] = frozenset()
     for t in _ADJACENT[s]:
         if cboard[t] == stone(opponent(to_move)):
-            captured |= capture_at(cboard, to_move, t)
+            captured |= capture_at_corrected(cboard, to_move, t)
     return captured
 
 
@@ -868,12 +877,12 @@ def _move_post(g: GothelloGame, move_: MOVE, result: Outcome | None) -> bool:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: (result is not None) == pre_GothelloMove(g, move_), "pre GothelloMove")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloMove_corrected(g, move_), "pre GothelloMove")
 @ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
 @ensure(lambda g, move_, result: result is None or moved_board(g, move_, result), "board' = cboard ⊕ (captures s)")
 @ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
-def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
-    """GothelloMove, corrected: captures as in ``captures`` (G3, G4, G5), liberties
+def GothelloMove_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
+    """GothelloMove, corrected: captures as in ``captures_corrected`` (G3, G4, G5), liberties
     corrected (G1, G2), only while the game is on (G9).  Otherwise as written:
 
         ∃ s : SQUARE • move? = move s ∧ board s = blank ∧
@@ -885,18 +894,18 @@ def GothelloMove(g: GothelloGame, move_: MOVE) -> Outcome | None:
         return None
     s = move_.square
     cboard = _cboard(g, s)
-    if not card(liberties(cboard, s)) > 0:
+    if not card(liberties_corrected(cboard, s)) > 0:
         return None
-    board_ = Fun(override(cboard, captures(cboard, g.to_move, s)))
+    board_ = Fun(override(cboard, captures_corrected(cboard, g.to_move, s)))
     return Outcome("GothelloMove", not_done, GothelloGame(board_, opponent(g.to_move), GothelloAction(g, move_)))
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: (result is not None) == pre_GothelloPass(g, move_), "pre GothelloPass")
+@ensure(lambda g, move_, result: (result is not None) == pre_GothelloPass_corrected(g, move_), "pre GothelloPass")
 @ensure(lambda g, move_, result: _move_post(g, move_, result), "to_move' = opponent to_move; GothelloAction")
 @ensure(lambda g, result: result is None or result.after.board == g.board, "board' = board")
 @ensure(lambda result: result is None or result.result == not_done, "result! = not_done")
-def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloPass_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloPass, corrected: board' = board in place of ΞGothelloPosition (G6);
     a pass on the first action is a GothelloPass (G7); only while the game is on (G9).
 
@@ -909,14 +918,16 @@ def GothelloPass(g: GothelloGame, move_: MOVE) -> Outcome | None:
 
 
 @require(lambda g: _is_game(g))
-@ensure(lambda g, move_, result: (result is not None) == pre_GothelloGameOver(g, move_), "pre GothelloGameOver")
+@ensure(
+    lambda g, move_, result: (result is not None) == pre_GothelloGameOver_corrected(g, move_), "pre GothelloGameOver"
+)
 @ensure(
     lambda g, result: result is None or (result.after.board, result.after.to_move) == (g.board, g.to_move),
     "ΞGothelloPosition",
 )
 @ensure(lambda g, move_, result: recorded(g, move_, result), "GothelloAction")
 @ensure(lambda result: counted(result), "result! = the stone count's verdict")
-def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
+def GothelloGameOver_corrected(g: GothelloGame, move_: MOVE) -> Outcome | None:
     """GothelloGameOver, corrected: ``history ≠ ⟨⟩`` guards ``history 1`` (G7); only
     while the game is on (G9).  Otherwise as written: a pass right after an accepted
     pass ends the game, and the player with more stones on the board wins."""
@@ -927,21 +938,22 @@ def GothelloGameOver(g: GothelloGame, move_: MOVE) -> Outcome | None:
     )
 
 
-def GothelloTurn(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
-    """GothelloTurn, corrected:
+def GothelloTurn_corrected(g: GothelloGame, move_: MOVE) -> tuple[Outcome, ...]:
+    """GothelloTurn, corrected (G9, G26; its disjuncts cite the rest):
 
         GothelloTurn ≙ GothelloEnded ∨ GothelloIllegalMoveNonblank ∨
                        GothelloIllegalMoveBlocked ∨ GothelloMove ∨ GothelloPass ∨ GothelloGameOver
 
-    every disjunct that holds, with its outcome.  Exactly one holds in every state
+    (each disjunct ``_corrected``, GothelloEnded new): every disjunct that holds, with
+    its outcome.  Exactly one holds in every state
     (proofs/)."""
     disjuncts = (
         GothelloEnded,
-        GothelloIllegalMoveNonblank,
-        GothelloIllegalMoveBlocked,
-        GothelloMove,
-        GothelloPass,
-        GothelloGameOver,
+        GothelloIllegalMoveNonblank_corrected,
+        GothelloIllegalMoveBlocked_corrected,
+        GothelloMove_corrected,
+        GothelloPass_corrected,
+        GothelloGameOver_corrected,
     )
     return tuple(o for d in disjuncts if (o := d(g, move_)) is not None)
 
@@ -953,8 +965,8 @@ class SpecError(AssertionError):
 @require(lambda g: _is_game(g))
 @ensure(lambda result: GothelloGame_invariant(result[1]))
 def referee(g: GothelloGame, move_: MOVE) -> tuple[RESULT, GothelloGame]:
-    """The referee's step: the single outcome of the corrected GothelloTurn."""
-    outcomes = GothelloTurn(g, move_)
+    """The referee's step: the single outcome of ``GothelloTurn_corrected``."""
+    outcomes = GothelloTurn_corrected(g, move_)
     if len(outcomes) != 1:
         raise SpecError(f"GothelloTurn gave {outcomes!r} for {move_!r} in {g!r}")
     (outcome,) = outcomes

@@ -64,7 +64,7 @@ def _successors(s: A.AwariBoard) -> list[A.AwariBoard]:
     after = []
     for pit in A.side(s.to_move):
         if s.board[pit] > 0:
-            moved, _, _ = A.Sow_Capture(s, pit)
+            moved, _, _ = A.Sow_Capture_corrected(s, pit)
             after.append(A.AwariBoard(moved.board, moved.score, A.opponent(s.to_move)))
     return after
 

@@ -13,6 +13,7 @@ from impl.animate import WITNESSES, Animator, describe_after
 from impl.statetext import parse_awari
 from spec import awari as A
 from spec import gothello as G
+from spec.errata import ERRATA
 
 from .test_terminal import Pty, referee
 
@@ -25,12 +26,12 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         shown = person.expect("awari> ")
         assert "A4: a grand slam is also a NormalMove\nstate: a1 b1 A4 F2, 20/20, south\n" in shown
         assert (
-            "AwariRef_literal (as written): 2 disjuncts hold\n"
+            "AwariRef (as written): 2 disjuncts hold\n"
             "  1. NormalMove: result not_done\n"
             "     after: A4, 20/24, south, 1 seen\n"
             "  2. GrandSlam: result draw\n"
             "     after: empty, 24/24, south, 1 seen\n"
-            "AwariRef (corrected): 1 disjunct holds\n"
+            "AwariRef_corrected (corrected): 1 disjunct holds\n"
             "  3. GrandSlam: result draw\n"
             "     after: empty, 24/24, north, 1 seen\n"
         ) in shown
@@ -68,15 +69,15 @@ def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
     person = Pty([sys.executable, "-m", "spec", "gothello", "--load", "G10"])
     try:
         shown = person.expect("gothello> ")
-        assert "GothelloTurn_literal (as written): 2 disjuncts hold" in shown
+        assert "GothelloTurn (as written): 2 disjuncts hold" in shown
         assert "1. GothelloIllegalMoveNonblank: result illegal_move" in shown
         assert "2. GothelloIllegalMoveBlocked: result illegal_move" in shown
-        assert "GothelloTurn (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
+        assert "GothelloTurn_corrected (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
         person.type("set b a2 w a1, black")
         person.expect("gothello> ")
         person.type("step b1")  # G3's capture, by the referee
         assert "b1: result not_done\nstate: b a1 a2 b1, white, history b1" in person.expect("gothello> ")
-        person.type("schema GothelloPass_literal")
+        person.type("schema GothelloPass")
         assert "│ to_move' = opponent to_move" in person.expect("gothello> ")
         person.type("load A1")
         assert "A1 is an Awari erratum" in person.expect("gothello> ")
@@ -92,18 +93,30 @@ def test_a_bad_start_is_a_usage_error(argv: list[str]) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("referee spec: ")
 
 
-@pytest.mark.parametrize("ident", sorted(WITNESSES))
+STATE_WITNESSES = sorted(e.id for e in ERRATA if e.state is not None)
+
+
+def test_the_animator_reads_the_errata_register() -> None:
+    """The animator's witnesses are exactly the register's state witnesses."""
+    assert sorted(WITNESSES) == STATE_WITNESSES and len(STATE_WITNESSES) >= 20
+    assert all(WITNESSES[i] is next(e for e in ERRATA if e.id == i) for i in STATE_WITNESSES)
+
+
+@pytest.mark.parametrize("ident", STATE_WITNESSES)
 def test_each_witness_shows_the_literal_and_corrected_readings_apart(ident: str) -> None:
-    """Loading a witness gives both listings, and the literal reading differs from
-    the corrected one there: each witness witnesses a defect."""
+    """Every erratum of the register with a state witness loads in the animator
+    (its own game's), giving both listings; and the literal reading differs from the
+    corrected one there: each witness witnesses a defect."""
     witness = WITNESSES[ident]
+    assert witness.state is not None
     animator = Animator(witness.game)
     lines = animator.command(f"load {ident}")
-    assert lines[0].startswith(f"{ident}: ") and not any("cannot be evaluated" in line for line in lines)
+    assert lines[0] == f"{ident}: {witness.summary}" and not any("cannot be evaluated" in line for line in lines)
+    assert f"input {witness.state.action}: {witness.state.look}" in lines
     literal, corrected = (
-        (A.AwariRef_literal, A.AwariRef) if witness.game == "awari" else (G.GothelloTurn_literal, G.GothelloTurn)
+        (A.AwariRef, A.AwariRef_corrected) if witness.game == "awari" else (G.GothelloTurn, G.GothelloTurn_corrected)
     )
-    action = animator.rules.parse_action(witness.action or "")
+    action = animator.rules.parse_action(witness.state.action)
 
     def seen(outcomes: tuple[object, ...]) -> list[tuple[str, str, str]]:
         return [(o.schema, str(o.result), describe_after(witness.game, o)[0]) for o in outcomes]  # type: ignore[attr-defined]
@@ -117,5 +130,7 @@ def test_witness_states_are_the_errata_tests_states() -> None:
     """Spot checks against tests/test_errata_awari.py's constructions."""
     from .awari_states import game
 
-    assert parse_awari(WITNESSES["A4"].state or "") == game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, A.PLAYER.south)
-    assert parse_awari(WITNESSES["A11"].state or "") == game({"a": 1, "c": 5, "F": 1, "A": 3}, 15, 23, A.PLAYER.south)
+    a4, a11 = WITNESSES["A4"].state, WITNESSES["A11"].state
+    assert a4 is not None and a11 is not None
+    assert parse_awari(a4.state) == game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, A.PLAYER.south)
+    assert parse_awari(a11.state) == game({"a": 1, "c": 5, "F": 1, "A": 3}, 15, 23, A.PLAYER.south)

@@ -108,8 +108,8 @@ def check_ClaimStones(m: ModuleType) -> None:
 
 def check_pre_NormalMove(m: ModuleType) -> None:
     g = m.AwariGame((1, 1, 0, 0, 0, 0, 4, 0, 0, 0, 0, 2), (20, 20), m.PLAYER.south, frozenset())  # F is a grand slam
-    assert m.NormalMove(g, m.PIT.F) is None
-    assert m.GrandSlam(g, m.PIT.F) is not None
+    assert m.NormalMove_corrected(g, m.PIT.F) is None
+    assert m.GrandSlam_corrected(g, m.PIT.F) is not None
 
 
 def check_holds_iff(m: ModuleType) -> None:
@@ -119,15 +119,15 @@ def check_holds_iff(m: ModuleType) -> None:
 
 def check_positions_recorded(m: ModuleType) -> None:
     g = m.InitAwari()
-    right = m.NormalMove(g, m.PIT.F)
+    right = m.NormalMove_corrected(g, m.PIT.F)
     extra = m.AwariBoard((0,) * 12, (24, 24), m.PLAYER.north)
     wrong = m.Outcome(
         right.schema,
         right.result,
         m.After(right.after.board, right.after.score, right.after.to_move, right.after.positions | {extra}),
     )
-    rejects(m, "NormalMove", "NormalMove ⨟ Status", wrong, g=g, move=m.PIT.F)
-    rejects(m, "WinMargin_literal", "positions' = positions ∪ {θAwariBoard}", wrong, g=g, move=m.PIT.F)
+    rejects(m, "NormalMove_corrected", "NormalMove ⨟ Status", wrong, g=g, move=m.PIT.F)
+    rejects(m, "WinMargin", "positions' = positions ∪ {θAwariBoard}", wrong, g=g, move=m.PIT.F)
 
 
 # ─── Gothello ──────────────────────────────────────────────────────────────────
@@ -147,13 +147,13 @@ def check_gothello_is_BOARD(m: ModuleType) -> None:
 
 def check_group(m: ModuleType) -> None:
     b = _board(m, {(1, 1): "b", (1, 2): "b"})
-    rejects(m, "group", "(neighbor board)* ⦇{s}⦈", frozenset({(1, 1)}), board=b, s=(1, 1))
+    rejects(m, "group_corrected", "(neighbor board)* ⦇{s}⦈", frozenset({(1, 1)}), board=b, s=(1, 1))
 
 
 def check_pre_GothelloMove(m: ModuleType) -> None:
     g = m.GothelloGame(_board(m, {(1, 2): "w", (2, 1): "w"}), m.PLAYER.black, ())  # a1 is blocked
-    assert m.GothelloMove(g, m.move((1, 1))) is None
-    assert m.GothelloIllegalMoveBlocked(g, m.move((1, 1))) is not None
+    assert m.GothelloMove_corrected(g, m.move((1, 1))) is None
+    assert m.GothelloIllegalMoveBlocked_corrected(g, m.move((1, 1))) is not None
 
 
 def check_xi_game(m: ModuleType) -> None:
@@ -161,7 +161,7 @@ def check_xi_game(m: ModuleType) -> None:
     recorded = m.GothelloGame(g.board, g.to_move, (m.move((3, 3)), *g.history))
     rejects(
         m,
-        "GothelloIllegalMoveNonblank",
+        "GothelloIllegalMoveNonblank_corrected",
         "ΞGothelloGame",
         m.Outcome("GothelloIllegalMoveNonblank", m.illegal_move, recorded),
         g=g,
@@ -213,8 +213,8 @@ WEAKENINGS = (
     Weakening(
         "pre NormalMove: opp_stones board' > 0 → ≥ 0",
         "spec/awari.py",
-        "pre_Sow(g, move) and opp_stones(g, sow_capture_board(g, move)) > 0",
-        "pre_Sow(g, move) and opp_stones(g, sow_capture_board(g, move)) >= 0",
+        "pre_Sow(g, move) and opp_stones(g, sow_capture_board_corrected(g, move)) > 0",
+        "pre_Sow(g, move) and opp_stones(g, sow_capture_board_corrected(g, move)) >= 0",
         check_pre_NormalMove,
     ),
     Weakening(
@@ -248,15 +248,15 @@ WEAKENINGS = (
     Weakening(
         "group = (neighbor board)* ⦇{s}⦈ → ⊆",
         "spec/gothello.py",
-        "result == image(rtclosure(neighbor(board), SQUARES), {s})",
-        "result <= image(rtclosure(neighbor(board), SQUARES), {s})",
+        "result == image(rtclosure(neighbor_corrected(board), SQUARES), {s})",
+        "result <= image(rtclosure(neighbor_corrected(board), SQUARES), {s})",
         check_group,
     ),
     Weakening(
         "pre GothelloMove: #liberties > 0 → ≥ 0",
         "spec/gothello.py",
-        "cboard_liberties(g, s, liberties) > 0",
-        "cboard_liberties(g, s, liberties) >= 0",
+        "cboard_liberties(g, s, liberties_corrected) > 0",
+        "cboard_liberties(g, s, liberties_corrected) >= 0",
         check_pre_GothelloMove,
     ),
     Weakening(

@@ -78,7 +78,8 @@ def test_lap_that_captures_the_starved_row_empty_is_refused() -> None:
     found = [
         (mover, pit, n)
         for mover, pit, n in starved_laps()
-        if not S.feeds(starved(mover, pit, n), pit) and S.Sow_Capture(S.θAwariBoard(starved(mover, pit, n)), pit)[2]
+        if not S.feeds(starved(mover, pit, n), pit)
+        and S.Sow_Capture_corrected(S.θAwariBoard(starved(mover, pit, n)), pit)[2]
     ]
     assert found, "no lap captures a starved row empty"
     mover, pit, n = found[0]

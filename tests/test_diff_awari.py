@@ -33,7 +33,7 @@ N, S = A.PLAYER.north, A.PLAYER.south
 
 def _after(g: A.AwariGame, pit: str) -> A.AwariBoard:
     """The position that sowing ``pit`` leads to, the turn passed."""
-    moved, _, _ = A.Sow_Capture(A.θAwariBoard(g), A.PIT[pit])
+    moved, _, _ = A.Sow_Capture_corrected(A.θAwariBoard(g), A.PIT[pit])
     return A.AwariBoard(moved.board, moved.score, A.opponent(g.to_move))
 
 

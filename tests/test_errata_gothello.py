@@ -10,7 +10,7 @@ import icontract
 import pytest
 
 from spec import gothello as S
-from spec.gothello import PLAYER, GothelloTurn, GothelloTurn_literal, InitGothelloGame, pass_
+from spec.gothello import PLAYER, GothelloTurn, GothelloTurn_corrected, InitGothelloGame, pass_
 from spec.z import Fun, closure, cross, dom, image, inverse
 from tests.gothello_states import board, game, mv, sq
 
@@ -24,11 +24,11 @@ def test_G1_adjoins_is_one_way() -> None:
     a1 adjoins a2, but not a2 a1.  So e5 adjoins nothing, and a stone on e5 can never
     have a liberty: the literal turn refuses e5 on the empty board, even with a
     reflexive group."""
-    assert (sq("a1"), sq("a2")) in S.adjoins_literal and (sq("a2"), sq("a1")) not in S.adjoins_literal
-    assert image(S.adjoins_literal, {sq("e5")}) == frozenset()
-    assert S.adjoining_squares_literal(frozenset({sq("e5")})) == frozenset()
-    assert schemas(GothelloTurn_literal(InitGothelloGame(), mv("e5"))) == ["GothelloIllegalMoveBlocked"]
-    assert S.adjoins == S.adjoins_literal | frozenset((b, a) for (a, b) in S.adjoins_literal)
+    assert (sq("a1"), sq("a2")) in S.adjoins and (sq("a2"), sq("a1")) not in S.adjoins
+    assert image(S.adjoins, {sq("e5")}) == frozenset()
+    assert S.adjoining_squares(frozenset({sq("e5")})) == frozenset()
+    assert schemas(GothelloTurn(InitGothelloGame(), mv("e5"))) == ["GothelloIllegalMoveBlocked"]
+    assert S.adjoins_corrected == S.adjoins | frozenset((b, a) for (a, b) in S.adjoins)
 
 
 def test_G2_a_lone_stone_has_an_empty_group() -> None:
@@ -36,11 +36,11 @@ def test_G2_a_lone_stone_has_an_empty_group() -> None:
     no same-coloured neighbour has group ∅ and no liberties — even over the symmetric
     adjacency — and literally no first move is legal."""
     b = board({"c3": "b"})
-    assert S.group_literal(b, sq("c3")) == frozenset()
-    assert image(closure(S.neighbor(b)), {sq("c3")}) == frozenset()
+    assert S.group(b, sq("c3")) == frozenset()
+    assert image(closure(S.neighbor_corrected(b)), {sq("c3")}) == frozenset()
     for s in S.SQUARES:
-        assert schemas(GothelloTurn_literal(InitGothelloGame(), S.move(s))) == ["GothelloIllegalMoveBlocked"]
-    assert S.group(b, sq("c3")) == {sq("c3")} and len(S.liberties(b, sq("c3"))) == 4
+        assert schemas(GothelloTurn(InitGothelloGame(), S.move(s))) == ["GothelloIllegalMoveBlocked"]
+    assert S.group_corrected(b, sq("c3")) == {sq("c3")} and len(S.liberties_corrected(b, sq("c3"))) == 4
 
 
 def test_G3_captures_look_at_same_coloured_neighbours() -> None:
@@ -50,12 +50,12 @@ def test_G3_captures_look_at_same_coloured_neighbours() -> None:
     liberties) captures nothing."""
     g = game({"a1": "w", "a2": "b"})
     cboard = S._cboard(g, sq("b1"))
-    related = image(S.neighbor(cboard), {sq("b1")})
+    related = image(S.neighbor_corrected(cboard), {sq("b1")})
     assert all(cboard[t] == S.stone(PLAYER.black) for t in related)
-    as_written = frozenset().union(*(S.capture_at(cboard, PLAYER.black, t) for t in related))
+    as_written = frozenset().union(*(S.capture_at_corrected(cboard, PLAYER.black, t) for t in related))
     assert as_written == frozenset()
-    assert S.captures(cboard, PLAYER.black, sq("b1")) == {(sq("a1"), S.stone(PLAYER.black))}
-    (moved,) = GothelloTurn(g, mv("b1"))
+    assert S.captures_corrected(cboard, PLAYER.black, sq("b1")) == {(sq("a1"), S.stone(PLAYER.black))}
+    (moved,) = GothelloTurn_corrected(g, mv("b1"))
     assert moved.after.board[sq("a1")] == S.stone(PLAYER.black)
 
 
@@ -63,16 +63,19 @@ def test_G4_capture_at_applies_liberties_at_blank_squares() -> None:
     """G4 — ``∀ s : SQUARE • capture_at s = if #(liberties cboard s) = 0 …`` applies
     liberties, defined only where ``board s ≠ blank``, to every square."""
     with pytest.raises(icontract.ViolationError):
-        S.liberties(board(), sq("c3"))
+        S.liberties_corrected(board(), sq("c3"))
     with pytest.raises(icontract.ViolationError):
-        S.capture_at(board(), PLAYER.black, sq("c3"))
+        S.capture_at_corrected(board(), PLAYER.black, sq("c3"))
 
 
 def test_G5_capture_at_is_not_a_total_function() -> None:
     """G5 — capture_at, captures : SQUARE → SQUARE → SQUAREVAL (total), yet their values
     are ∅ or a group's squares only: partial functions (⇸)."""
     cboard = S._cboard(game({"a1": "w", "a2": "b"}), sq("b1"))
-    for value in (S.capture_at(cboard, PLAYER.black, sq("b1")), S.captures(cboard, PLAYER.black, sq("b1"))):
+    for value in (
+        S.capture_at_corrected(cboard, PLAYER.black, sq("b1")),
+        S.captures_corrected(cboard, PLAYER.black, sq("b1")),
+    ):
         assert dom(value) != S.SQUARES
 
 
@@ -82,7 +85,7 @@ def test_G5_so_the_literal_move_never_holds() -> None:
     so no written group holds a1; so at a stone t, capture_at t (∅ or a group × {…})
     is never total; cboard holds the placed stone.  Then the literal schema itself, on
     every placement of a sample of states, has no outcome."""
-    assert all(b != sq("a1") for (_, b) in S.adjoins_literal)
+    assert all(b != sq("a1") for (_, b) in S.adjoins)
     rng = random.Random(5)
     for _ in range(40):
         g = game(
@@ -90,27 +93,27 @@ def test_G5_so_the_literal_move_never_holds() -> None:
         )
         for s in S.SQUARES:
             if g.board[s] != S.blank:
-                assert sq("a1") not in S.group_literal(g.board, s)
-                value = S.capture_at_literal(g.board, PLAYER.black, s)
+                assert sq("a1") not in S.group(g.board, s)
+                value = S.capture_at(g.board, PLAYER.black, s)
                 assert value is not None and not S.is_total_SQUAREVAL(value)
             else:
-                assert S.GothelloMove_literal(g, S.move(s)) is None
-    assert S.GothelloMove_literal(InitGothelloGame(), mv("c3")) is None
-    # With only the type read as ⇸ (GothelloMove_literal_G5) the rest of the schema holds
+                assert S.GothelloMove(g, S.move(s)) is None
+    assert S.GothelloMove(InitGothelloGame(), mv("c3")) is None
+    # With only the type read as ⇸ (GothelloMove_G5) the rest of the schema holds
     # where the written liberties allow it: black a1 beside black b1.
     beside = game({"b1": "b"})
-    assert S.GothelloMove_literal_G5(beside, mv("a1")) is not None and S.GothelloMove_literal(beside, mv("a1")) is None
-    assert schemas(GothelloTurn(InitGothelloGame(), mv("c3"))) == ["GothelloMove"]
+    assert S.GothelloMove_G5(beside, mv("a1")) is not None and S.GothelloMove(beside, mv("a1")) is None
+    assert schemas(GothelloTurn_corrected(InitGothelloGame(), mv("c3"))) == ["GothelloMove"]
 
 
 def test_G6_pass_contradicts_its_own_frame() -> None:
     """G6 — GothelloPass has ΞGothelloPosition (to_move' = to_move) and to_move' =
     opponent to_move: it never holds, so white's pass after black's c3 is covered by
     no disjunct."""
-    (opened,) = GothelloTurn(InitGothelloGame(), mv("c3"))
-    assert S.GothelloPass_literal(opened.after, pass_) is None
-    assert GothelloTurn_literal(opened.after, pass_) == ()
-    (passed,) = GothelloTurn(opened.after, pass_)
+    (opened,) = GothelloTurn_corrected(InitGothelloGame(), mv("c3"))
+    assert S.GothelloPass(opened.after, pass_) is None
+    assert GothelloTurn(opened.after, pass_) == ()
+    (passed,) = GothelloTurn_corrected(opened.after, pass_)
     assert passed.schema == "GothelloPass" and passed.after.to_move == PLAYER.black
 
 
@@ -118,9 +121,9 @@ def test_G7_history_1_of_the_empty_history() -> None:
     """G7 — a pass as the first action: ``history 1`` is undefined, so GothelloPass and
     GothelloGameOver are undetermined; literally black's first pass may end the game
     (drawn, 0–0)."""
-    (over,) = GothelloTurn_literal(InitGothelloGame(), pass_)
+    (over,) = GothelloTurn(InitGothelloGame(), pass_)
     assert over.schema == "GothelloGameOver" and over.undefined and over.result == S.draw
-    (passed,) = GothelloTurn(InitGothelloGame(), pass_)
+    (passed,) = GothelloTurn_corrected(InitGothelloGame(), pass_)
     assert passed.schema == "GothelloPass" and passed.result == S.not_done
 
 
@@ -129,12 +132,12 @@ def test_G8_illegal_attempts_break_a_pair_of_passes() -> None:
     black's illegal c3, black pass — literally the last two actions are not both passes,
     so the game does not end."""
     g = game({"c3": "b"}, PLAYER.black, (pass_, mv("c3")))
-    illegal = S.GothelloIllegalMoveNonblank_literal(g, mv("c3"))
+    illegal = S.GothelloIllegalMoveNonblank(g, mv("c3"))
     assert illegal is not None and illegal.after.history[0] == mv("c3")
-    assert S.GothelloGameOver_literal(illegal.after, pass_) is None
-    (refused,) = GothelloTurn(g, mv("c3"))
+    assert S.GothelloGameOver(illegal.after, pass_) is None
+    (refused,) = GothelloTurn_corrected(g, mv("c3"))
     assert refused.after == g
-    (over,) = GothelloTurn(refused.after, pass_)
+    (over,) = GothelloTurn_corrected(refused.after, pass_)
     assert over.schema == "GothelloGameOver" and over.result == S.win(PLAYER.black)
 
 
@@ -142,11 +145,11 @@ def test_G9_nothing_ends_the_game() -> None:
     """G9 — no schema stops play after GothelloGameOver: a third pass ends the game
     again, and a placement is judged as if the game were on."""
     done = game({"c3": "b"}, PLAYER.black, (pass_, pass_, mv("c3")))
-    (again,) = GothelloTurn_literal(done, pass_)
+    (again,) = GothelloTurn(done, pass_)
     assert again.schema == "GothelloGameOver" and len(again.after.history) == 4
-    assert schemas(GothelloTurn_literal(done, mv("d4"))) == ["GothelloIllegalMoveBlocked"]  # judged, not refused
+    assert schemas(GothelloTurn(done, mv("d4"))) == ["GothelloIllegalMoveBlocked"]  # judged, not refused
     for action in (pass_, mv("c3"), mv("d4")):
-        (refused,) = GothelloTurn(done, action)
+        (refused,) = GothelloTurn_corrected(done, action)
         assert refused.schema == "GothelloEnded" and refused.after == done
 
 
@@ -174,12 +177,12 @@ def test_G27_a_captured_lone_stone_is_not_recoloured() -> None:
     reflexive group it turns black."""
     g = game({"a1": "w", "a2": "b"})
     cboard = S._cboard(g, sq("b1"))
-    opposing = image(S.adjoins, {sq("b1")}) & image(inverse(cboard), {S.stone(PLAYER.white)})
+    opposing = image(S.adjoins_corrected, {sq("b1")}) & image(inverse(cboard), {S.stone(PLAYER.white)})
     assert opposing == {sq("a1")}
-    written_group = image(closure(S.neighbor(cboard)), {sq("a1")})
-    assert written_group == frozenset() and S.group_liberties(cboard, written_group) == frozenset()
+    written_group = image(closure(S.neighbor_corrected(cboard)), {sq("a1")})
+    assert written_group == frozenset() and S.group_liberties_corrected(cboard, written_group) == frozenset()
     assert cross(written_group, {S.stone(PLAYER.black)}) == frozenset()  # captured, not recoloured
-    assert S.capture_at(cboard, PLAYER.black, sq("a1")) == {(sq("a1"), S.stone(PLAYER.black))}
+    assert S.capture_at_corrected(cboard, PLAYER.black, sq("a1")) == {(sq("a1"), S.stone(PLAYER.black))}
 
 
 def test_G28_capture_at_is_loose_at_blank_squares() -> None:
@@ -192,22 +195,22 @@ def test_G28_capture_at_is_loose_at_blank_squares() -> None:
     assert cboard[t] == S.blank
     values = set()
     for group_t in (frozenset(), S.SQUARES):  # two values the axiom of group allows at t
-        libs = S.group_liberties(cboard, group_t)
+        libs = S.group_liberties_corrected(cboard, group_t)
         values.add(cross(group_t, {S.stone(PLAYER.black)}) if len(libs) == 0 else frozenset())
     assert values == {frozenset(), cross(S.SQUARES, {S.stone(PLAYER.black)})}
-    assert S.capture_at_literal(cboard, PLAYER.black, t) is None  # the spec marks the value loose
-    assert S.captures(cboard, PLAYER.black, sq("c3")) == frozenset()  # board' does not depend on it
+    assert S.capture_at(cboard, PLAYER.black, t) is None  # the spec marks the value loose
+    assert S.captures_corrected(cboard, PLAYER.black, sq("c3")) == frozenset()  # board' does not depend on it
 
 
 def test_G10_blocked_overlaps_nonblank() -> None:
     """G10 — GothelloIllegalMoveBlocked lacks ``board s = blank``: on a full board a
     placement is both Nonblank and Blocked (the paper claims the five are disjoint)."""
     full = game(fill="b")
-    assert schemas(GothelloTurn_literal(full, mv("a1"))) == [
+    assert schemas(GothelloTurn(full, mv("a1"))) == [
         "GothelloIllegalMoveNonblank",
         "GothelloIllegalMoveBlocked",
     ]
-    assert schemas(GothelloTurn(full, mv("a1"))) == ["GothelloIllegalMoveNonblank"]
+    assert schemas(GothelloTurn_corrected(full, mv("a1"))) == ["GothelloIllegalMoveNonblank"]
 
 
 def transpose(g: S.GothelloGame) -> S.GothelloGame:

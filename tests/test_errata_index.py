@@ -1,5 +1,5 @@
 """proofs/ERRATA.md is the prose of one registry, spec/errata.py: its headings, theorem
-markers and protocol table are exactly the registry's errata, every witness test the
+markers, state witnesses and protocol table are exactly the registry's errata, every witness test the
 registry names exists, and the errata marked with a theorem are exactly those the
 well-foundedness runs must find."""
 
@@ -62,3 +62,21 @@ def test_errata_md_names_each_witness_test() -> None:
     for e in ERRATA:
         for ref in e.witness:
             assert ref.split("::")[1] in ERRATA_MD, ref
+
+
+STATE_LINE = re.compile(
+    r"^### ([AG]\d+) — (?:(?!^### ).)*?^\* State witness \(spec/errata\.py; `load \1` in `referee spec (\w+)`\): "
+    r"`([^`]+)`( \(its position already seen\))?, input `([^`]+)`\.$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def test_errata_md_shows_the_registers_state_witnesses() -> None:
+    """Each erratum with a state witness in the register (what the spec animator
+    loads) shows that state and input in its section, and no other section has one."""
+    shown = {
+        m.group(1): (m.group(2), m.group(3), m.group(4) is not None, m.group(5)) for m in STATE_LINE.finditer(ERRATA_MD)
+    }
+    register = {e.id: (e.game, e.state.state, e.state.seen, e.state.action) for e in ERRATA if e.state is not None}
+    assert shown == register
+    assert ERRATA_MD.count("* State witness (") == len(register)

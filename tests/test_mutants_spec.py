@@ -7,7 +7,7 @@ import icontract
 import pytest
 
 from spec import contracts
-from spec.awari import PIT, PLAYER, After, AwariGame, InitAwari, InitAwariBoard, Sow_Capture, Sow_Capture_literal
+from spec.awari import PIT, PLAYER, After, AwariGame, InitAwari, InitAwariBoard, Sow_Capture, Sow_Capture_corrected
 from spec.gothello import SQUARES, move
 
 from .gothello_states import mv
@@ -16,11 +16,11 @@ needs_contracts = pytest.mark.skipif(not contracts.ENABLED, reason="SPEC_CONTRAC
 
 
 @needs_contracts
-@pytest.mark.parametrize("sow_capture", [Sow_Capture, Sow_Capture_literal])
+@pytest.mark.parametrize("sow_capture", [Sow_Capture_corrected, Sow_Capture])
 def test_awari_sow_capture_requires_pre_sow(sow_capture: object) -> None:
     """Sow ⨟ Capture is defined only where Sow is (pre Sow): a pit of the player to
     move, not empty, on a well-formed board.  Its own precondition fires, not only
-    Sow's inside it (kills ``and`` → ``or`` in Sow_Capture_literal's precondition)."""
+    Sow's inside it (kills ``and`` → ``or`` in Sow_Capture's precondition)."""
     s = InitAwariBoard()  # south to move: a is north's pit
     assert s.to_move == PLAYER.south
     with pytest.raises(icontract.ViolationError, match="pre Sow"):

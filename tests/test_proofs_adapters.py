@@ -63,8 +63,16 @@ def test_the_diffbehavior_canary_differs_from_capture() -> None:
 def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
     rng = random.Random(3)
     start = ((4,) * 12, 0, 0, True)
-    assert T.Sow_Capture(*start, 7) and T.Sow_Capture_literal(*start, 7)
-    for wrapper in (T.WinMargin, T.NoMove, T.CannotFeed, T.IllegalMove, T.GrandSlam, T.NormalMove, T.referee):
+    assert T.Sow_Capture_corrected(*start, 7) and T.Sow_Capture(*start, 7)
+    for wrapper in (
+        T.WinMargin_corrected,
+        T.NoMove_corrected,
+        T.CannotFeed,
+        T.IllegalMove_corrected,
+        T.GrandSlam_corrected,
+        T.NormalMove_corrected,
+        T.referee,
+    ):
         for seen in (False, True):
             assert wrapper(*start, seen, 7)
             assert wrapper(*start, seen, 2)
@@ -72,20 +80,20 @@ def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
         cells, white, history, action = gothello_input(rng)
         for turn in (
             T.GothelloEnded,
-            T.GothelloIllegalMoveNonblank,
-            T.GothelloIllegalMoveBlocked,
-            T.GothelloMove,
-            T.GothelloPass,
-            T.GothelloGameOver,
+            T.GothelloIllegalMoveNonblank_corrected,
+            T.GothelloIllegalMoveBlocked_corrected,
+            T.GothelloMove_corrected,
+            T.GothelloPass_corrected,
+            T.GothelloGameOver_corrected,
             T.gothello_referee,
         ):
             assert turn(cells, white, history, action)
         stones = [i for i, c in enumerate(cells) if c]
         if stones:
             s = rng.choice(stones)
-            for f in (T.group, T.group_literal, T.liberties, T.liberties_literal):
+            for f in (T.group_corrected, T.group, T.liberties_corrected, T.liberties):
                 assert f(cells, s)
-            assert T.capture_at(cells, white, s)
+            assert T.capture_at_corrected(cells, white, s)
     assert T.closure(frozenset({(0, 1), (1, 2)}), 3) and T.rtclosure(frozenset({(0, 1)}), 2)
     assert T.iter_(2, frozenset({(0, 1), (1, 2)}), 3)
     assert T.rres(frozenset({(0, 1), (1, 2)}), frozenset({2}), 3) and T.nrres(frozenset({(0, 1)}), frozenset({1}), 2)

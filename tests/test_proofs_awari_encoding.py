@@ -50,7 +50,7 @@ def check(s: A.AwariBoard, move: A.PIT, rep: bool, rep_next: bool) -> None:
     if rep_next and nxt is not None:
         positions.add(nxt)
     g = A.game_of(s, frozenset(positions))
-    (outcome,) = A.AwariRef(g, move)
+    (outcome,) = A.AwariRef_corrected(g, move)
     after = outcome.after.state()
 
     # The encoding applied to constants: every term is ground, and simplifies to a value.
@@ -110,7 +110,7 @@ def test_the_chain_witnesses_capture_whole_chains() -> None:
     assert len(chains) == sum(6 - length + 1 for length in range(1, 6))
     for name, (s, move, _, _) in chains:
         length = int(name.split()[2])
-        (outcome,) = A.AwariRef(A.game_of(s, frozenset()), move)
+        (outcome,) = A.AwariRef_corrected(A.game_of(s, frozenset()), move)
         after = outcome.after.state()
         assert outcome.schema == "NormalMove", name
         taken = [p for p in range(6) if s.board[p] > 0 and after.board[p] == 0]

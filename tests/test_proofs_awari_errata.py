@@ -27,7 +27,7 @@ def run(boards: tuple[A.BOARD, ...]) -> Tally:
 
 
 def planted_no_move(g: A.AwariGame, move: A.PIT) -> A.Outcome | None:
-    """NoMove_literal with a planted defect: it holds when the mover has at most one
+    """NoMove with a planted defect: it holds when the mover has at most one
     stone (≤ 1 for = 0), with no repetition — no erratum of the paper says that."""
     if not (A._scores_below_25(A.θAwariBoard(g)) and sum(g.board[p] for p in A.side(g.to_move)) <= 1):
         return None
@@ -43,7 +43,7 @@ def test_the_papers_literal_failures_are_all_classified() -> None:
 
 
 def test_a_planted_literal_defect_is_reported_as_new(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(A, "NoMove_literal", planted_no_move)
+    monkeypatch.setattr(A, "NoMove", planted_no_move)
     t = run(BOARDS)
     new = [key for key in t.counts if key[0] == "literal" and key[2] == "NEW"]
     assert ("literal", "(a) disjoint", "NEW") in new, sorted(t.counts)

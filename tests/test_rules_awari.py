@@ -171,7 +171,7 @@ def test_grand_slam_is_capturing_all_the_opponents_stones() -> None:
     known as a grand slam\" / "A grand slam is the capture the rest of the opponent's
     stones.\""""
     g = game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, SOUTH)
-    (outcome,) = S.AwariRef(g, PIT.F)
+    (outcome,) = S.AwariRef_corrected(g, PIT.F)
     assert outcome.schema == "GrandSlam"
 
 
@@ -299,7 +299,7 @@ def test_referee_reports_continue_end_or_illegal() -> None:
     assert referee(InitAwari(), PIT.F)[0] == S.not_done
     assert referee(InitAwari(), PIT.f)[0] == S.illegal_move
     assert isinstance(referee(game({"A": 1}, 23, 24, SOUTH), PIT.A)[0], S.win)
-    assert len(S.AwariRef(InitAwari(), PIT.F)) == 1
+    assert len(S.AwariRef_corrected(InitAwari(), PIT.F)) == 1
 
 
 def test_game_starts_with_initial_board_and_no_positions() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 from spec import awari, gothello
 
@@ -23,11 +26,32 @@ def spec_names(section: str) -> set[str]:
 
 def test_awari_checklist_names_exist() -> None:
     names = spec_names("Awari")
-    assert {"Sow", "Capture_literal", "AwariRef", "CannotFeed"} <= names
+    assert {"Sow", "Capture", "AwariRef_corrected", "CannotFeed"} <= names
     assert [n for n in names if not hasattr(awari, n)] == []
 
 
 def test_gothello_checklist_names_exist() -> None:
     names = spec_names("Gothello")
-    assert {"group_literal", "GothelloTurn", "GothelloEnded"} <= names
+    assert {"group", "GothelloTurn_corrected", "GothelloEnded"} <= names
     assert [n for n in names if not hasattr(gothello, n)] == []
+
+
+ERRATUM = re.compile(r"\b[AG]\d+\b")
+
+
+@pytest.mark.parametrize(("section", "module"), [("Awari", awari), ("Gothello", gothello)])
+def test_a_repaired_schema_keeps_the_paper_name_for_the_written_one(section: str, module: ModuleType) -> None:
+    """Literal means literal: the table maps every repaired schema NAME to NAME (as
+    written) and NAME_corrected, and each corrected function cites its errata."""
+    names = spec_names(section)
+    repaired = {n.removesuffix("_corrected") for n in names if n.endswith("_corrected")}
+    assert repaired and repaired <= names
+    for name in sorted(repaired):
+        corrected = getattr(module, name + "_corrected")
+        if callable(corrected):
+            assert ERRATUM.search(corrected.__doc__ or ""), f"{name}_corrected cites no erratum"
+    # Every other _corrected name is a guard or a term of a corrected disjunct.
+    terms = {"sow_capture_board_corrected", "forfeited_corrected"}
+    others = {n for n in vars(module) if n.endswith("_corrected") and n not in names}
+    assert {n for n in others if not n.startswith("pre_")} <= terms
+    assert [n for n in vars(module) if n.endswith("_literal")] == []

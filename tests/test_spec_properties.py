@@ -51,7 +51,7 @@ def test_awari_illegal_moves_change_nothing(g: A.AwariGame, move: A.PIT) -> None
 def test_awari_ref_has_one_determined_outcome(g: A.AwariGame, move: A.PIT) -> None:
     """The corrected AwariRef: exactly one disjunct, one after-state (proofs/ prove it
     exhaustively for small boards)."""
-    (outcome,) = A.AwariRef(g, move)
+    (outcome,) = A.AwariRef_corrected(g, move)
     assert outcome.after.completions() == 1
 
 
@@ -91,7 +91,7 @@ def test_gothello_results_are_well_formed(g: G.GothelloGame, action: G.MOVE) -> 
 @given(gothello_states, gothello_actions)
 def test_gothello_turn_has_one_outcome(g: G.GothelloGame, action: G.MOVE) -> None:
     """The corrected GothelloTurn: exactly one disjunct holds (proofs/ prove it by SMT)."""
-    assert len(G.GothelloTurn(g, action)) == 1
+    assert len(G.GothelloTurn_corrected(g, action)) == 1
 
 
 @given(gothello_states)

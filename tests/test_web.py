@@ -55,7 +55,7 @@ def test_awari_captures_are_the_specs() -> None:
         while not engine.is_over(state):
             pit = rng.choice(engine.legal_moves(state))
             before = engine.to_spec(state)
-            _, _, expected = A.Sow_Capture(A.θAwariBoard(before), pit)
+            _, _, expected = A.Sow_Capture_corrected(A.θAwariBoard(before), pit)
             assert views.awari_captures(before, pit) == expected
             _, state = engine.apply(state, pit)
             view = views.board_view(engine, state, engine.from_spec(before), pit)

@@ -64,7 +64,7 @@ class Evaluator:
         rep_next = rep_next and nxt is not None
         positions = ({s} if rep else set()) | ({nxt} if rep_next and nxt is not None else set())
         g = A.game_of(s, frozenset(positions))
-        outcomes = A.AwariRef(g, move)
+        outcomes = A.AwariRef_corrected(g, move)
         if len(outcomes) != 1:
             return f"the spec gives {len(outcomes)} outcomes"
         (outcome,) = outcomes

@@ -6,7 +6,7 @@ fails the run, so the classification can fail (tests/test_proofs_awari_errata.py
 an unknown literal defect and sees it reported as NEW).
 
 Each predicate reads the state and the disjuncts involved through the spec's own terms
-(``Sow_Capture``, ``Sow_Capture_literal``, ``feeds``, positions), never through which
+(``Sow_Capture``, ``Sow_Capture_corrected``, ``feeds``, positions), never through which
 theorem failed, so it stays right when a literal reading in spec/awari.py is made more
 literal.
 """
@@ -50,7 +50,7 @@ def feeds_literally(g: A.AwariGame, move: A.PIT) -> bool:
     """``move`` can be sown and leaves the opponent stones under the literal capture."""
     if not sowable(g, move):
         return False
-    after, _, _ = A.Sow_Capture_literal(A.θAwariBoard(g), move)
+    after, _, _ = A.Sow_Capture(A.θAwariBoard(g), move)
     return opp_stones(g, after.board) > 0
 
 
@@ -79,7 +79,7 @@ def _slam_pair(f: Failure) -> tuple[int, int] | None:
     """For NormalMove ∧ GrandSlam: the opponent's stones before and after Sow ⨟ Capture."""
     if f.schemas != {"NormalMove", "GrandSlam"} or not sowable(f.game, f.move):
         return None
-    after, _, _ = A.Sow_Capture_literal(A.θAwariBoard(f.game), f.move)
+    after, _, _ = A.Sow_Capture(A.θAwariBoard(f.game), f.move)
     return opp_stones(f.game, f.game.board), opp_stones(f.game, after.board)
 
 

@@ -488,7 +488,7 @@ def statement_capture_is_spec_capture() -> int:
                 if sum(board) > 48:
                     board = tuple(x if p in vul else 0 for p, x in enumerate(board))
                 s = A.AwariBoard(board, _scores(48 - sum(board)), mover)
-                after, _ = A.Capture(s, tc)
+                after, _ = A.Capture_corrected(s, tc)
                 got, gained = capture([k(x) for x in board], flags, mover)
                 assert after.board == tuple(value(x) for x in got), (mover, tc, mask)
                 assert after.score[mover] - s.score[mover] == value(gained), (mover, tc, mask)

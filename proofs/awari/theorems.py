@@ -116,7 +116,7 @@ class Side:
 
     def report(self, theorem: str, what: str, model: Any) -> None:
         g, move = game_of(model, self.pre)
-        spec = [o.schema for o in A.AwariRef(g, move)]
+        spec = [o.schema for o in A.AwariRef_corrected(g, move)]
         self.problems.append(f"{theorem} {what}: {g} move {move.name} → spec {spec}")
 
 
@@ -145,7 +145,7 @@ def each_disjunct_is_satisfiable(c: Side) -> None:
             c.problems.append(f"(d) {name} never holds")
             continue
         g, move = game_of(m, c.pre)
-        outcomes = A.AwariRef(g, move)
+        outcomes = A.AwariRef_corrected(g, move)
         spec = [o.schema for o in outcomes]
         c.lines.append(f"(d) {name}: e.g. {g.board} {g.score} {g.to_move.name}, move {move.name}")
         if spec != [name]:

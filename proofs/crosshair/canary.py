@@ -57,7 +57,7 @@ def wrapped_sow(board: tuple[int, ...], pit: int) -> bool:
 
 @ensure(lambda result: result is None, "a planted false claim: NormalMove never holds")
 def _normal_move_never(g: A.AwariGame, move: A.PIT) -> A.Outcome | None:
-    return A.NormalMove(g, move)
+    return A.NormalMove_corrected(g, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -76,7 +76,7 @@ def awari_wrapped(board: tuple[int, ...], north: int, south: int, south_to_move:
 
 @ensure(lambda result: len(result) <= 3, "a planted false claim: no group has four stones")
 def _small_groups(board: G.BOARD, s: G.SQUARE) -> frozenset[G.SQUARE]:
-    return G.group(board, s)
+    return G.group_corrected(board, s)
 
 
 @require(lambda cells: T._cells_ok(cells))

@@ -99,7 +99,7 @@ def capture_spec(board: Board, north: int, south: int, south_to_move: bool, last
     if not (_awari_ok(board, north, south) and 0 <= last < 12):
         return None
     board, north, south, south_to_move, last = deep_realize((board, north, south, south_to_move, last))
-    after, _ = A.Capture(A.AwariBoard(tuple(board), (north, south), _player(south_to_move)), A.PIT(last))
+    after, _ = A.Capture_corrected(A.AwariBoard(tuple(board), (north, south), _player(south_to_move)), A.PIT(last))
     return after.board, after.score[0], after.score[1]
 
 
@@ -187,7 +187,7 @@ def group_spec(cells: Board, s: int) -> tuple[int, bool] | None:
     if not (_cells_ok(cells) and 0 <= s < 25 and cells[s] != 0):
         return None
     board = _board(cells)
-    return _bits(G.group(board, _square(s))), len(G.liberties(board, _square(s))) > 0
+    return _bits(G.group_corrected(board, _square(s))), len(G.liberties_corrected(board, _square(s))) > 0
 
 
 def group_impl(cells: Board, s: int) -> tuple[int, bool] | None:

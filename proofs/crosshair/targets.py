@@ -188,9 +188,9 @@ def _checked(f: Callable[..., Any], /, **kwargs: object) -> bool:
 @require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
 @require(lambda board, move: board[move] > 0)
 @ensure(lambda result: result)
-def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+def Sow_Capture_corrected(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
-    return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+    return _checked(A.Sow_Capture_corrected, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
 
 @require(lambda board: len(board) == 12)
@@ -199,9 +199,9 @@ def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: b
 @require(lambda move, south_to_move: 0 <= move < 12 and (move >= 6) == south_to_move)
 @require(lambda board, move: board[move] > 0)
 @ensure(lambda result: result)
-def Sow_Capture_literal(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
+def Sow_Capture(board: tuple[int, ...], north: int, south: int, south_to_move: bool, move: int) -> bool:
     board, north, south, south_to_move, move = realized(board, north, south, south_to_move, move)
-    return _checked(A.Sow_Capture_literal, s=_position(board, north, south, south_to_move), move=A.PIT(move))
+    return _checked(A.Sow_Capture, s=_position(board, north, south, south_to_move), move=A.PIT(move))
 
 
 def _awari_check(
@@ -215,16 +215,20 @@ def _awari_check(
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def WinMargin(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.WinMargin, board, north, south, south_to_move, seen, move)
+def WinMargin_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    return _awari_check(A.WinMargin_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def NoMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.NoMove, board, north, south, south_to_move, seen, move)
+def NoMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    return _awari_check(A.NoMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -239,24 +243,30 @@ def CannotFeed(board: tuple[int, ...], north: int, south: int, south_to_move: bo
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def IllegalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.IllegalMove, board, north, south, south_to_move, seen, move)
+def IllegalMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    return _awari_check(A.IllegalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def GrandSlam(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.GrandSlam, board, north, south, south_to_move, seen, move)
+def GrandSlam_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    return _awari_check(A.GrandSlam_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
 @require(lambda board, north, south: _awari_stones(board, north, south))
 @require(lambda move: 0 <= move < 12)
 @ensure(lambda result: result)
-def NormalMove(board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int) -> bool:
-    return _awari_check(A.NormalMove, board, north, south, south_to_move, seen, move)
+def NormalMove_corrected(
+    board: tuple[int, ...], north: int, south: int, south_to_move: bool, seen: bool, move: int
+) -> bool:
+    return _awari_check(A.NormalMove_corrected, board, north, south, south_to_move, seen, move)
 
 
 @require(lambda board: len(board) == 12)
@@ -304,6 +314,14 @@ def _gothello(cells: tuple[int, ...], white: bool, history: tuple[int, ...]) -> 
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
+def group_corrected(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.group_corrected, board=_board(cells), s=_square(s))
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
 def group(cells: tuple[int, ...], s: int) -> bool:
     return _checked(G.group, board=_board(cells), s=_square(s))
 
@@ -312,8 +330,8 @@ def group(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def group_literal(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.group_literal, board=_board(cells), s=_square(s))
+def liberties_corrected(cells: tuple[int, ...], s: int) -> bool:
+    return _checked(G.liberties_corrected, board=_board(cells), s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -328,17 +346,9 @@ def liberties(cells: tuple[int, ...], s: int) -> bool:
 @require(lambda s: 0 <= s < 25)
 @require(lambda cells, s: cells[s] != 0)
 @ensure(lambda result: result)
-def liberties_literal(cells: tuple[int, ...], s: int) -> bool:
-    return _checked(G.liberties_literal, board=_board(cells), s=_square(s))
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda s: 0 <= s < 25)
-@require(lambda cells, s: cells[s] != 0)
-@ensure(lambda result: result)
-def capture_at(cells: tuple[int, ...], white: bool, s: int) -> bool:
+def capture_at_corrected(cells: tuple[int, ...], white: bool, s: int) -> bool:
     to_move = G.PLAYER.white if white else G.PLAYER.black
-    return _checked(G.capture_at, cboard=_board(cells), to_move=to_move, s=_square(s))
+    return _checked(G.capture_at_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
 
 def _turn_check(
@@ -359,16 +369,65 @@ def GothelloEnded(cells: tuple[int, ...], white: bool, history: tuple[int, ...],
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloIllegalMoveNonblank(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloIllegalMoveNonblank, cells, white, history, action)
+def GothelloIllegalMoveNonblank_corrected(
+    cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int
+) -> bool:
+    return _turn_check(G.GothelloIllegalMoveNonblank_corrected, cells, white, history, action)
 
 
 @require(lambda cells: _cells_ok(cells))
 @require(lambda history: _history_ok(history))
 @require(lambda action: 0 <= action <= 25)
 @ensure(lambda result: result)
-def GothelloIllegalMoveBlocked(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloIllegalMoveBlocked, cells, white, history, action)
+def GothelloIllegalMoveBlocked_corrected(
+    cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int
+) -> bool:
+    return _turn_check(G.GothelloIllegalMoveBlocked_corrected, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloMove_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloMove_corrected, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloPass_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloPass_corrected, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def GothelloGameOver_corrected(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    return _turn_check(G.GothelloGameOver_corrected, cells, white, history, action)
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda history: _history_ok(history))
+@require(lambda action: 0 <= action <= 25)
+@ensure(lambda result: result)
+def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
+    """referee raises SpecError unless exactly one disjunct holds."""
+    return _turn_check(G.referee, cells, white, history, action)
+
+
+# ─── Added with the schemas' contracts (spec/README.md, "Contracts") ───────────
+
+
+@require(lambda cells: _cells_ok(cells))
+@require(lambda s: 0 <= s < 25)
+@require(lambda cells, s: cells[s] != 0)
+@ensure(lambda result: result)
+def captures_corrected(cells: tuple[int, ...], white: bool, s: int) -> bool:
+    to_move = G.PLAYER.white if white else G.PLAYER.black
+    return _checked(G.captures_corrected, cboard=_board(cells), to_move=to_move, s=_square(s))
 
 
 @require(lambda cells: _cells_ok(cells))
@@ -393,48 +452,3 @@ def GothelloPass(cells: tuple[int, ...], white: bool, history: tuple[int, ...], 
 @ensure(lambda result: result)
 def GothelloGameOver(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
     return _turn_check(G.GothelloGameOver, cells, white, history, action)
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda history: _history_ok(history))
-@require(lambda action: 0 <= action <= 25)
-@ensure(lambda result: result)
-def gothello_referee(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    """referee raises SpecError unless exactly one disjunct holds."""
-    return _turn_check(G.referee, cells, white, history, action)
-
-
-# ─── Added with the schemas' contracts (spec/README.md, "Contracts") ───────────
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda s: 0 <= s < 25)
-@require(lambda cells, s: cells[s] != 0)
-@ensure(lambda result: result)
-def captures(cells: tuple[int, ...], white: bool, s: int) -> bool:
-    to_move = G.PLAYER.white if white else G.PLAYER.black
-    return _checked(G.captures, cboard=_board(cells), to_move=to_move, s=_square(s))
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda history: _history_ok(history))
-@require(lambda action: 0 <= action <= 25)
-@ensure(lambda result: result)
-def GothelloMove_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloMove_literal, cells, white, history, action)
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda history: _history_ok(history))
-@require(lambda action: 0 <= action <= 25)
-@ensure(lambda result: result)
-def GothelloPass_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloPass_literal, cells, white, history, action)
-
-
-@require(lambda cells: _cells_ok(cells))
-@require(lambda history: _history_ok(history))
-@require(lambda action: 0 <= action <= 25)
-@ensure(lambda result: result)
-def GothelloGameOver_literal(cells: tuple[int, ...], white: bool, history: tuple[int, ...], action: int) -> bool:
-    return _turn_check(G.GothelloGameOver_literal, cells, white, history, action)

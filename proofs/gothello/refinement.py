@@ -78,7 +78,7 @@ def k(x: int) -> Z:
 
 
 FULL: Final = (1 << 25) - 1
-ADJ: Final = {s: sorted(image(G.adjoins, {s})) for s in SQUARES}
+ADJ: Final = {s: sorted(image(G.adjoins_corrected, {s})) for s in SQUARES}
 """(_ adjoins _) ⦇{s}⦈ for every square: the spec's own relation."""
 
 

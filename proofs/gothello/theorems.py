@@ -233,7 +233,7 @@ def classify(
 
 
 def names_on(reading: str, w: Witness) -> str:
-    turn = S.GothelloTurn_literal_G5 if reading == "literal" else S.GothelloTurn
+    turn = S.GothelloTurn_G5 if reading == "literal" else S.GothelloTurn_corrected
     outcomes = turn(w.game, w.action)
     return "spec: " + (
         ", ".join(o.schema + (f" (only if {o.undefined} is pass)" if o.undefined else "") for o in outcomes)
@@ -306,7 +306,7 @@ def each_disjunct_is_satisfiable(report: Report, rels: dict[str, Relation], dead
                 report.fail(f"(d) {name} never holds")
         else:
             w = witness(model, pre)
-            turn = S.GothelloTurn_literal_G5 if report.reading == "literal" else S.GothelloTurn
+            turn = S.GothelloTurn_G5 if report.reading == "literal" else S.GothelloTurn_corrected
             same = [o for o in turn(w.game, w.action) if o.schema == name]
             if not same:
                 report.fail(f"(d) z3 says {name} holds on {w}, the spec says {names_on(report.reading, w)}")
@@ -493,7 +493,7 @@ def closure_bounds_are_fixpoints(report: Report) -> None:
                 report.fail(f"the unrolled group does not satisfy the group lemma {lemma}")
         literal = E.group_literal(seed, stones)
         if solve(literal | (E.adj_literal(literal) & stones) != literal) is not None:
-            report.fail(f"group_literal: {E.ITERATIONS} steps do not reach the fixpoint")
+            report.fail(f"group: {E.ITERATIONS} steps do not reach the fixpoint")
 
 
 # ─── Both readings ────────────────────────────────────────────────────────────

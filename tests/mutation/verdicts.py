@@ -17,8 +17,7 @@ EQUIVALENT: Final[dict[str, str]] = {
         "`_place` returns -1 or `theirs' | mine' << 25`, and mine' holds the stone just placed, so an "
         "accepted placement is at least 1 << 25: `placed` is never 0."
     ),
-    "spec/gothello.py::captures_literal::delete::"
-    "captured |= cross(group_literal(cboard, t), {stone(to_move)}) → pass#1": (
+    "spec/gothello.py::captures::delete::captured |= cross(group(cboard, t), {stone(to_move)}) → pass#1": (
         "the literal captures (erratum G3) take t among `(neighbor cboard) ⦇{s}⦈`, and neighbor relates only "
         "squares of the same non-blank value: t and its whole group are stones of the mover (s holds the "
         "mover's stone in cboard), so `group × {stone to_move}` recolours the mover's stones to their own "
