@@ -130,23 +130,28 @@ VERIFY_ONLY_DEEP = {
     # initial board for every pit (normal_move_binding); under crosshair's tracing one
     # path took over 70 CPU s and the target ran past the verify run's 420 s limit.
     "spec.awari.IllegalMove",
-    # Realized AwariGame wrappers: one path can take 15–100 s under crosshair's tracing.
-    *(
-        f"proofs.crosshair.targets.{f}"
-        for f in ("CannotFeed", "IllegalMove_corrected", "GrandSlam_corrected", "NormalMove_corrected", "referee")
-    ),
+    # The AwariRef disjuncts and Sow ⨟ Capture, direct and through the realized AwariGame
+    # wrappers: at 2 s a condition each took 25–85 s of wall time at load 10–13 (one path
+    # can take 15–100 s under crosshair's tracing) and none reported a counterexample;
+    # together they were two thirds of the bounded step, which make verify's 15-minute
+    # budget cannot hold.  The z3 theorems and the exhaustive runs of make verify cover
+    # these schemas; --deep searches them at 10 s a condition.
+    *(t for t in DIRECT_AWARI_GAME if t != "spec.awari.InitAwari"),
+    *WRAPPED_AWARI,
 }
 """Left to ``--deep``: the bounded run's budget is too small for these."""
 
 
 def groups(deep: bool) -> list[list[str]]:
     """The targets, in two groups of about equal running time (one per core)."""
-    first = DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO
-    second = DIRECT_AWARI + DIRECT_AWARI_GAME + WRAPPED_AWARI
-    if not deep:
-        first = DIRECT_Z + first
-        second = [t for t in second if t not in VERIFY_ONLY_DEEP]
-    return [first, second]
+    if deep:
+        return [DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO, DIRECT_AWARI + DIRECT_AWARI_GAME + WRAPPED_AWARI]
+    bounded = [
+        t
+        for t in DIRECT_Z + DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO + DIRECT_AWARI + DIRECT_AWARI_GAME
+        if t not in VERIFY_ONLY_DEEP
+    ]
+    return [bounded[0::2], bounded[1::2]]  # interleaved: the slow targets are spread over the list
 
 
 # Counterexamples already reported against spec/ and awaiting a fix there (substring of
