@@ -56,6 +56,10 @@ class Pty:
     def type(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
 
+    def end_of_input(self) -> None:
+        """Ctrl-D at the start of a line: the command reads end of input."""
+        os.write(self.master, b"\x04")
+
     def finish(self) -> int:
         """The exit status, once the command has ended by itself."""
         return self.proc.wait(TIMEOUT)
@@ -113,6 +117,64 @@ def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
             assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
         finally:
             person.kill()
+
+
+def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
+    """Ctrl-D asks; anything but yes (another Ctrl-D too) goes on; yes resigns."""
+    with server("gothello") as local:
+        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black"))
+        try:
+            person.expect("waiting for the game to start")
+            white = connect("gothello", local.port)
+            white.seat("white", "bot")
+            white.wait_started()
+            person.expect("black 1> ")
+            person.end_of_input()
+            person.expect("end of input (Ctrl-D): resign the game? type yes to resign, anything else to go on")
+            person.expect("resign? ")
+            person.type("no")
+            person.expect("not resigning; the game goes on")
+            person.expect("black 1> ")
+            person.end_of_input()
+            person.expect("resign? ")
+            person.end_of_input()
+            person.expect("not resigning; the game goes on")
+            person.type("c3")
+            person.expect("you played c3")  # the game went on: the move was played
+            white.wait()
+            white.move("a2")
+            person.expect("black 2> ")
+            person.end_of_input()
+            person.expect("resign? ")
+            person.type("yes")
+            person.expect("game over: white wins by resignation (stones 1-1): you lose")
+            assert person.finish() == 0
+            white.wait()
+            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+        finally:
+            person.kill()
+
+
+def test_end_of_piped_input_resigns_at_once() -> None:
+    """Input from a pipe: its end is final, so the client resigns without asking."""
+    with server("gothello") as local:
+        argv = referee("client", "gothello", "--port", str(local.port), "--side", "black")
+        person = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            white = connect("gothello", local.port)
+            white.seat("white", "bot")
+            white.wait_started()
+            out, _ = person.communicate("c3\n", timeout=TIMEOUT)
+            assert person.returncode == 0
+            assert "you played c3" in out and "end of input: resigning" in out
+            assert "game over: white wins by resignation" in out and "resign?" not in out
+            while not white.over:  # white is to move: read on to the resignation
+                white.next_message()
+            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+        finally:
+            if person.poll() is None:
+                person.kill()
+                person.wait()
 
 
 def test_make_play_awari_against_the_search_player() -> None:
