@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from proofs.awari import CORRECTED_TURN
 from proofs.verdict import verdict
 
 CROSSHAIR = ".venv/bin/crosshair"
@@ -55,12 +56,7 @@ DIRECT_AWARI_GAME = [
         "NormalMove_literal",
         "GrandSlam_literal",
         "IllegalMove_literal",
-        "WinMargin",
-        "NoMove",
-        "CannotFeed",
-        "IllegalMove",
-        "GrandSlam",
-        "NormalMove",
+        *CORRECTED_TURN,
         "referee",
     )
 ]
@@ -87,12 +83,7 @@ WRAPPED_AWARI = [
     for f in (
         "Sow_Capture",
         "Sow_Capture_literal",
-        "WinMargin",
-        "NoMove",
-        "CannotFeed",
-        "IllegalMove",
-        "GrandSlam",
-        "NormalMove",
+        *CORRECTED_TURN,
         "referee",
     )
 ]
