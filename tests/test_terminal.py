@@ -5,6 +5,7 @@ player on the server it starts itself."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import re
@@ -12,8 +13,9 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
-from impl.client import Result
+from impl.client import Client, Result
 from impl.game import Side, Termination
 
 from .clientkit import connect, server
@@ -77,82 +79,84 @@ def referee(*args: str) -> list[str]:
     return [sys.executable, "-m", "impl.cli", *args]
 
 
-def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
+@contextlib.contextmanager
+def black_at_the_terminal(*options: str) -> Iterator[tuple[Pty, Client]]:
+    """``referee client gothello`` as black on a pseudo-terminal, against a scripted
+    white seated as ``bot``; the game started."""
     with server("gothello") as local:
-        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", "--name", "ann"))
+        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", *options))
         try:
             person.expect("waiting for the game to start")
             white = connect("gothello", local.port)
             white.seat("white", "bot")
             white.wait_started()
-            person.expect("you play black, moving first")  # no names: Gothello players get no 341/342
-            board = person.expect("black 1> ")
-            assert "    a b c d e\n 5  . . . . .  5\n" in board and "no time controls" in board
-            person.type("zz")
-            person.expect("'zz' is not a move: a square places a stone: a1-e5")
-            person.type("c3")
-            person.expect("you played c3")
-            assert " 3  . . b . .  3" in person.expect("white to move; waiting")
-            white.wait()
-            white.move("a2")
-            person.expect("white plays a2")
-            person.expect("your move (black, move 2)")
-            person.type("c3")
-            person.expect("c3 is occupied")
-            person.type("c4")
-            person.expect("you played c4")
-            white.wait()
-            white.move("b1")
-            person.expect("black 3> ")
-            person.type("a1")
-            person.expect("a1 is illegal: the new stone's group would have no liberty")
-            person.type("draw?")
-            person.expect("Gothello has no draw offers")
-            person.type("moves")
-            assert "a1" not in person.expect("\n", 5).split()  # the rest of the line follows
-            person.type("resign")
-            person.expect("game over: white wins by resignation (stones 2-2): you lose")
-            assert person.finish() == 0
-            white.wait()
-            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+            yield person, white
         finally:
             person.kill()
+
+
+def black_resigned(person: Pty, white: Client, stones: str) -> None:
+    """The person's resignation, as the terminal and the opponent see it."""
+    person.expect(f"game over: white wins by resignation (stones {stones}): you lose")
+    assert person.finish() == 0
+    white.wait()
+    assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+
+
+def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
+    with black_at_the_terminal("--name", "ann") as (person, white):
+        person.expect("you play black, moving first")  # no names: Gothello players get no 341/342
+        board = person.expect("black 1> ")
+        assert "    a b c d e\n 5  . . . . .  5\n" in board and "no time controls" in board
+        person.type("zz")
+        person.expect("'zz' is not a move: a square places a stone: a1-e5")
+        person.type("c3")
+        person.expect("you played c3")
+        assert " 3  . . b . .  3" in person.expect("white to move; waiting")
+        white.wait()
+        white.move("a2")
+        person.expect("white plays a2")
+        person.expect("your move (black, move 2)")
+        person.type("c3")
+        person.expect("c3 is occupied")
+        person.type("c4")
+        person.expect("you played c4")
+        white.wait()
+        white.move("b1")
+        person.expect("black 3> ")
+        person.type("a1")
+        person.expect("a1 is illegal: the new stone's group would have no liberty")
+        person.type("draw?")
+        person.expect("Gothello has no draw offers")
+        person.type("moves")
+        assert "a1" not in person.expect("\n", 5).split()  # the rest of the line follows
+        person.type("resign")
+        black_resigned(person, white, "2-2")
 
 
 def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
     """Ctrl-D asks; anything but yes (another Ctrl-D too) goes on; yes resigns."""
-    with server("gothello") as local:
-        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black"))
-        try:
-            person.expect("waiting for the game to start")
-            white = connect("gothello", local.port)
-            white.seat("white", "bot")
-            white.wait_started()
-            person.expect("black 1> ")
-            person.end_of_input()
-            person.expect("end of input (Ctrl-D): resign the game? type yes to resign, anything else to go on")
-            person.expect("resign? ")
-            person.type("no")
-            person.expect("not resigning; the game goes on")
-            person.expect("black 1> ")
-            person.end_of_input()
-            person.expect("resign? ")
-            person.end_of_input()
-            person.expect("not resigning; the game goes on")
-            person.type("c3")
-            person.expect("you played c3")  # the game went on: the move was played
-            white.wait()
-            white.move("a2")
-            person.expect("black 2> ")
-            person.end_of_input()
-            person.expect("resign? ")
-            person.type("yes")
-            person.expect("game over: white wins by resignation (stones 1-1): you lose")
-            assert person.finish() == 0
-            white.wait()
-            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
-        finally:
-            person.kill()
+    with black_at_the_terminal() as (person, white):
+        person.expect("black 1> ")
+        person.end_of_input()
+        person.expect("end of input (Ctrl-D): resign the game? type yes to resign, anything else to go on")
+        person.expect("resign? ")
+        person.type("no")
+        person.expect("not resigning; the game goes on")
+        person.expect("black 1> ")
+        person.end_of_input()
+        person.expect("resign? ")
+        person.end_of_input()
+        person.expect("not resigning; the game goes on")
+        person.type("c3")
+        person.expect("you played c3")  # the game went on: the move was played
+        white.wait()
+        white.move("a2")
+        person.expect("black 2> ")
+        person.end_of_input()
+        person.expect("resign? ")
+        person.type("yes")
+        black_resigned(person, white, "1-1")
 
 
 def test_end_of_piped_input_resigns_at_once() -> None:
