@@ -10,6 +10,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -157,6 +158,19 @@ def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
         person.expect("resign? ")
         person.type("yes")
         black_resigned(person, white, "1-1")
+
+
+def test_ctrl_c_says_that_leaving_loses_the_game() -> None:
+    """Ctrl-C (SIGINT, as the terminal sends it) leaves: the client says what that
+    means and exits 130; the opponent wins by disconnection."""
+    with black_at_the_terminal() as (person, white):
+        person.expect("black 1> ")
+        person.proc.send_signal(signal.SIGINT)
+        person.expect("referee client: interrupted; leaving a game in progress loses it (disconnect)")
+        assert person.finish() == 130
+        while not white.over:
+            white.next_message()
+        assert white.result == Result(Side.SECOND, Termination.DISCONNECT)
 
 
 def test_end_of_piped_input_resigns_at_once() -> None:
