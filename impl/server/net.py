@@ -41,7 +41,7 @@ class NetLimits:
     lines_per_slice: int = 16
     """Lines one connection handles before yielding to the other connections: a
     slice is what one flooding connection can add to another game's move (16
-    rather than 64 lowered the flood benchmark's p99, README)."""
+    rather than 64 lowered the garbage and 10 MB flood p99, README)."""
     max_connections: int = 256
     """Open connections one server holds at once (players, observers and clients
     not yet seated); one more gets 199 and is closed, so that idle sockets cannot
