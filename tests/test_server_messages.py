@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from impl import pgn
 from impl.server.records import LOGGER
 from impl.server.server import GameServer
 
@@ -109,8 +110,8 @@ def test_records_a_started_game_with_its_clocks_and_nothing_for_connections_alon
 
     before = run(scenario)
     (record,) = tmp_path.iterdir()
-    fields = dict(line.split(": ", 1) for line in record.read_text().split("\n\n")[0].splitlines())
-    clocks = [float(secs) for secs in fields["Clocks"].split()]
-    assert len(clocks) == 3 and all(55.0 < secs <= 60.0 for secs in clocks)
-    started = datetime.strptime(fields["Started"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
+    game = pgn.parse(record.read_text())
+    clocks = [ply.clock for ply in game.plies]
+    assert len(clocks) == 3 and all(secs is not None and 55.0 < secs <= 60.0 for secs in clocks)
+    started = datetime.strptime(game.tag("Started"), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
     assert started >= before - 0.01  # when the players sat down, not when the server began
