@@ -124,8 +124,10 @@ _SIDES = (Side.FIRST, Side.SECOND)
 
 
 def side_to_move(engine: GameEngine, state: GameState) -> Side:
-    """The side whose turn it is."""
-    return _SIDES[engine.players.index(engine.to_move(state))]
+    """The side whose turn it is.  A PLAYER is a free-type constant, whose equality
+    is identity (spec/z.py FreeType): ``is`` says the same as ``players.index``
+    without a Python-level ``__eq__`` per comparison, on the server's every move."""
+    return Side.FIRST if engine.to_move(state) is engine.players[0] else Side.SECOND
 
 
 def winner(engine: GameEngine, result: Result[Any]) -> Side | None:

@@ -116,6 +116,12 @@ class Terminal:
         self._input = b""
         self._eof = False
         self._prompted = False
+        # A terminal's end of input (Ctrl-D) is one keystroke, easily pressed by
+        # mistake, and the terminal goes on reading after it: ask first.  A pipe's
+        # end is final (nothing more can come), so there it resigns at once.
+        self._tty = os.isatty(stdin_fd)
+        self._confirming = False
+        self._closed = False  # the pipe has ended: no more reading from it
         client.on_message = self._on_message
 
     def say(self, *lines: str) -> None:
@@ -167,20 +173,40 @@ class Terminal:
         self.say("Seated; waiting for the game to start.")
         c.wait_started()
         while c.result is None:
-            if (c.my_turn or c.must_answer_draw) and not self._prompted:
-                left = c.time_left(c.side or 0)
-                self.out.write(f"[{clock(left)}] " if left is not None else "")
-                self.out.write(f"{c.sides[c.side or 0]} {c.serial}> ")
-                self.out.flush()
-                self._prompted = True
+            if (c.my_turn or c.must_answer_draw or self._confirming) and not self._prompted:
+                self._prompt()
             line = self._next_event()
             if line is not None:
                 self._prompted = False
                 self._command(line.strip())
             if self._eof and c.result is None:
-                self.say("end of input: resigning")
-                c.resign()
+                self._end_of_input()
         return c.result
+
+    def _prompt(self) -> None:
+        c = self.client
+        if self._confirming:
+            self.out.write("resign? ")
+        else:
+            left = c.time_left(c.side or 0)
+            self.out.write(f"[{clock(left)}] " if left is not None else "")
+            self.out.write(f"{c.sides[c.side or 0]} {c.serial}> ")
+        self.out.flush()
+        self._prompted = True
+
+    def _end_of_input(self) -> None:
+        """Ctrl-D on a terminal asks whether to resign; the end of a pipe resigns."""
+        self._eof = False
+        if not self._tty:
+            self._closed = True
+            self.say("end of input: resigning")
+            self.client.resign()
+        elif self._confirming:  # a second Ctrl-D at the question: the answer is no
+            self._confirming = False
+            self.say("not resigning; the game goes on")
+        else:
+            self._confirming = True
+            self.say("end of input (Ctrl-D): resign the game? type yes to resign, anything else to go on")
 
     def _next_event(self) -> str | None:
         """Wait for the server or the person; a line the person typed, if any."""
@@ -190,7 +216,7 @@ class Terminal:
             self.client.poll()
             return None
         server = self.client.fileno()
-        ready = select.select([server, self.fd], [], [])[0]
+        ready = select.select([server] if self._closed else [server, self.fd], [], [])[0]
         if server in ready:
             self.client.poll()
         if self.fd in ready:
@@ -208,6 +234,13 @@ class Terminal:
 
     def _command(self, text: str) -> None:
         c = self.client
+        if self._confirming:
+            self._confirming = False
+            if text.lower() in ("y", "yes"):
+                c.resign()
+            else:
+                self.say("not resigning; the game goes on")
+            return
         if not text:
             return
         if text in ("help", "?"):

@@ -26,15 +26,30 @@ numeral).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import z3
 
 _VERBOSE = bool(os.environ.get("PROOFS_VERBOSE"))
+
+
+def load_engine_source(game: str) -> ModuleType:
+    """impl/<game>.py as source (never the mypyc build), under a private name, so a
+    proof may hand its functions contracts without touching the engine in use."""
+    path = Path(__file__).resolve().parents[1] / "impl" / f"{game}.py"
+    spec = importlib.util.spec_from_file_location(f"impl._refine_{game}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 WIDTH = 128
 """Bits of every term: far above any value the engines compute (≤ 2⁹⁰)."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import icontract
 from icontract._checkers import find_checker
@@ -168,3 +169,23 @@ def violations(
             if wrong != right and contract.holds({**kwargs, "result": wrong}) is False:
                 yield f"input {args!r}, wrong result {wrong!r}"
                 return
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+def playout(
+    start: S, moves: Callable[[S], Sequence[M]], referee: Callable[[S, M], tuple[Any, S]], seed: int, plies: int
+) -> list[S]:
+    """The states of a seeded random game from ``start`` (itself excluded), up to
+    ``plies`` moves drawn from ``moves`` and played by ``referee``, or to the end."""
+    rng = random.Random(seed)
+    state, seen = start, []
+    for _ in range(plies):
+        choices = moves(state)
+        if not choices:
+            break
+        state = referee(state, rng.choice(choices))[1]
+        seen.append(state)
+    return seen

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import inspect
 import random
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -192,6 +193,30 @@ async def serving(game: str, kind: str | None = None, **options: Any) -> AsyncIt
         yield server
     finally:
         await server.stop()
+
+
+def on_server(
+    game: str, kind: str | None = None, **options: Any
+) -> Callable[[Callable[..., Awaitable[None]]], Callable[..., None]]:
+    """A socket test written as ``async def test_x(server, <params>)``: each run gets
+    a fresh ``serving(game, kind, **options)`` in its own event loop, bounded in time
+    (``run``).  Pytest sees the test's own parameters only."""
+
+    def decorate(scenario: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+        def test(*args: Any, **kwargs: Any) -> None:
+            async def main() -> None:
+                async with serving(game, kind, **options) as server:
+                    await scenario(server, *args, **kwargs)
+
+            run(main)
+
+        signature = inspect.signature(scenario)
+        test.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])  # type: ignore[attr-defined]
+        test.__name__, test.__qualname__, test.__doc__ = scenario.__name__, scenario.__qualname__, scenario.__doc__
+        test.__module__ = scenario.__module__
+        return test
+
+    return decorate
 
 
 async def seat_players(port: int, game: str, names: tuple[str, str] = ("", "")) -> tuple[Client, Client]:

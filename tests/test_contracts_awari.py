@@ -5,26 +5,17 @@ contracts are each caught (tests/test_contract_strength.py)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
 import pytest
 
 from spec import awari as A
 from tests.awari_states import game, initial_seen
-from tests.contract_firing import Contract, contracts_of, violations
+from tests.contract_firing import Contract, contracts_of, playout, violations
 
 
 def _playout(seed: int, plies: int) -> list[A.AwariGame]:
-    rng = random.Random(seed)
-    g, seen = A.InitAwari(), []
-    for _ in range(plies):
-        moves = A.legal_moves(g)
-        if not moves:
-            break
-        g = A.referee(g, rng.choice(moves))[1]
-        seen.append(g)
-    return seen
+    return playout(A.InitAwari(), A.legal_moves, A.referee, seed, plies)
 
 
 STATES: tuple[A.AwariGame, ...] = (

@@ -3,7 +3,6 @@ input, a postcondition on a wrong result of its function (tests/contract_firing.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
 import pytest
@@ -11,22 +10,19 @@ import pytest
 from spec import gothello as G
 from spec import z as Z
 from spec.z import Fun
-from tests.contract_firing import Contract, contracts_of, violations
+from tests.contract_firing import Contract, contracts_of, playout, violations
 from tests.gothello_states import board, game, mv, sq
 
 B, W = G.PLAYER.black, G.PLAYER.white
 
 
+def _placements_first(g: G.GothelloGame) -> list[G.MOVE]:
+    """The legal placements, or the pass when there is none: games that fill the board."""
+    return [m for m in G.legal_moves(g) if m != G.pass_] or list(G.legal_moves(g))
+
+
 def _playout(seed: int, plies: int) -> list[G.GothelloGame]:
-    rng = random.Random(seed)
-    g, seen = G.InitGothelloGame(), []
-    for _ in range(plies):
-        moves: list[G.MOVE] = [m for m in G.legal_moves(g) if m != G.pass_] or list(G.legal_moves(g))
-        if not moves:
-            break
-        g = G.referee(g, rng.choice(moves))[1]
-        seen.append(g)
-    return seen
+    return playout(G.InitGothelloGame(), _placements_first, G.referee, seed, plies)
 
 
 STATES: tuple[G.GothelloGame, ...] = (

@@ -12,17 +12,10 @@ import z3
 
 from proofs.awari import encoding as E
 from proofs.awari.encoding import Pre
+from proofs.awari.encoding_check import RESULTS
 from proofs.awari.exhaustive import successor
 from proofs.awari.theorems import game_of
 from spec import awari as A
-
-RESULTS = {
-    A.not_done: E.NOT_DONE,
-    A.illegal_move: E.ILLEGAL,
-    A.win(A.PLAYER.north): E.WIN_NORTH,
-    A.win(A.PLAYER.south): E.WIN_SOUTH,
-    A.draw: E.DRAW,
-}
 
 
 def random_case(rng: random.Random) -> tuple[A.AwariBoard, A.PIT, bool, bool]:

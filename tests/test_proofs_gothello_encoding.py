@@ -18,15 +18,7 @@ from spec import gothello as S
 
 
 def random_board(rng: random.Random) -> tuple[int, int]:
-    density = rng.choice((0.0, 0.2, 0.5, 0.8, 0.95, 1.0))
-    black = white = 0
-    for i in range(E.N):
-        if rng.random() < density:
-            if rng.random() < 0.5:
-                black |= 1 << i
-            else:
-                white |= 1 << i
-    return black, white
+    return E.random_stones(rng, rng.choice((0.0, 0.2, 0.5, 0.8, 0.95, 1.0)))
 
 
 def random_history(rng: random.Random) -> S.HISTORY:

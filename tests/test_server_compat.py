@@ -19,9 +19,10 @@ from typing import ClassVar
 import pytest
 
 from impl.engines import get_engine
+from impl.server.server import GameServer
 
 from . import netclient
-from .netclient import Client, fastest_kind, run, serving
+from .netclient import Client, fastest_kind, on_server, run, serving
 
 engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
@@ -228,14 +229,10 @@ def test_legacy_libraries_with_time_controls(flavours: tuple[str, str]) -> None:
     run(scenario)
 
 
-def test_python_library_cannot_take_101_nor_draws() -> None:
+@on_server("gothello", time=(60.0, 60.0))
+async def test_python_library_cannot_take_101_nor_draws(server: GameServer) -> None:
     """Documented limits of the Python library (its bugs, not the server's): it
     fails on 101, and reports 203 and 325/326 as errors."""
-
-    async def scenario() -> None:
-        async with serving("gothello", time=(60.0, 60.0)) as server:
-            player = Legacy("python", "black", await Client.connect(server.port))
-            with pytest.raises(LegacyError, match="101"):
-                await player.start()
-
-    run(scenario)
+    player = Legacy("python", "black", await Client.connect(server.port))
+    with pytest.raises(LegacyError, match="101"):
+        await player.start()

@@ -12,10 +12,11 @@ import pytest
 from impl import protocol as P
 from impl.engines import get_engine
 from impl.game import Side
+from impl.server.server import GameServer
 from spec import result as R
 
 from . import netclient
-from .netclient import play_moves, play_random, read_display, run, seat, seat_players, serving
+from .netclient import on_server, play_moves, play_random, read_display, run, seat, seat_players, serving
 
 engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
@@ -149,19 +150,15 @@ def test_forever_hosts_game_after_game(game: str) -> None:
     run(scenario)
 
 
-def test_one_game_server_stops_listening() -> None:
+@on_server("gothello")
+async def test_one_game_server_stops_listening(server: GameServer) -> None:
     """By default the server plays one game, then stops listening and its wait() returns."""
-
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            port = server.port
-            first, _second = await seat_players(port, "gothello")
-            await first.send("resign")
-            await server.wait()
-            with pytest.raises(OSError):
-                await asyncio.open_connection("127.0.0.1", port)
-
-    run(scenario)
+    port = server.port
+    first, _second = await seat_players(port, "gothello")
+    await first.send("resign")
+    await server.wait()
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", port)
 
 
 def test_several_servers_in_one_process() -> None:

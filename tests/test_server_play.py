@@ -10,85 +10,71 @@ import pytest
 
 from impl import protocol as P
 from impl.engines import get_engine
+from impl.server.server import GameServer
 
 from . import netclient
-from .netclient import play_moves, read_display, run, seat, seat_players, serving, watch
+from .netclient import on_server, play_moves, read_display, run, seat, seat_players, serving, watch
 
 engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
-def test_moves_200_then_311_312_to_everyone() -> None:
+@on_server("gothello")
+async def test_moves_200_then_311_312_to_everyone(server: GameServer) -> None:
     """The mover gets 200 then the same 31x line as the opponent and observers."""
-
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            obs, _ = await seat(server.port, "0.9 observer")
-            black, white = await seat_players(server.port, "gothello")
-            assert [(await obs.line())[:3] for _ in range(5)] == ["341", "342", "343", "344", "353"]
-            await read_display(obs)
-            await black.send("1 c3")
-            assert await black.line() == "200 Move c3 accepted, continue playing"
-            assert await black.line() == "311 1 c3 is black move, game continues"
-            assert await white.line() == "311 1 c3 is black move, game continues"
-            assert await obs.line() == "311 1 c3 is black move, game continues"
-            assert await read_display(obs) == [
-                "380 1 w",
-                "382 5 board lines follow",
-                *[".....", ".....", "..b..", ".....", "....."],
-            ]
-            await white.send("1 ... d4")
-            assert await white.line() == "200 Move d4 accepted, continue playing"
-            assert await white.line() == "312 1 ... d4 is white move, game continues"
-            assert await black.line() == "312 1 ... d4 is white move, game continues"
-            assert await obs.line() == "312 1 ... d4 is white move, game continues"
-            assert (await read_display(obs))[0] == "380 2 b"
-
-    run(scenario)
+    obs, _ = await seat(server.port, "0.9 observer")
+    black, white = await seat_players(server.port, "gothello")
+    assert [(await obs.line())[:3] for _ in range(5)] == ["341", "342", "343", "344", "353"]
+    await read_display(obs)
+    await black.send("1 c3")
+    assert await black.line() == "200 Move c3 accepted, continue playing"
+    assert await black.line() == "311 1 c3 is black move, game continues"
+    assert await white.line() == "311 1 c3 is black move, game continues"
+    assert await obs.line() == "311 1 c3 is black move, game continues"
+    assert await read_display(obs) == [
+        "380 1 w",
+        "382 5 board lines follow",
+        *[".....", ".....", "..b..", ".....", "....."],
+    ]
+    await white.send("1 ... d4")
+    assert await white.line() == "200 Move d4 accepted, continue playing"
+    assert await white.line() == "312 1 ... d4 is white move, game continues"
+    assert await black.line() == "312 1 ... d4 is white move, game continues"
+    assert await obs.line() == "312 1 ... d4 is white move, game continues"
+    assert (await read_display(obs))[0] == "380 2 b"
 
 
-def test_passes_315_316_with_serials_and_bare_pass() -> None:
+@on_server("gothello")
+async def test_passes_315_316_with_serials_and_bare_pass(server: GameServer) -> None:
     """Passes count as moves; ``<n> pass`` and a bare ``pass`` are both accepted."""
-
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black, white = await seat_players(server.port, "gothello")
-            (_, first), (_, second) = await play_moves((black, white), ["pass", "c3"])
-            assert first == "315 1 pass is black move, game continues"
-            assert second == "312 1 ... c3 is white move, game continues"
-            await black.send("pass")  # bare
-            assert await black.line() == "200 Move pass accepted, continue playing"
-            assert await black.line() == "315 2 pass is black move, game continues"
-            assert await white.line() == "315 2 pass is black move, game continues"
-            await white.send("2 ... pass")
-            assert await white.line() == "201 Move pass accepted, You win"
-            assert await white.line() == "323 2 ... pass and white wins"
-            assert await black.line() == "323 2 ... pass and white wins"
-
-    run(scenario)
+    black, white = await seat_players(server.port, "gothello")
+    (_, first), (_, second) = await play_moves((black, white), ["pass", "c3"])
+    assert first == "315 1 pass is black move, game continues"
+    assert second == "312 1 ... c3 is white move, game continues"
+    await black.send("pass")  # bare
+    assert await black.line() == "200 Move pass accepted, continue playing"
+    assert await black.line() == "315 2 pass is black move, game continues"
+    assert await white.line() == "315 2 pass is black move, game continues"
+    await white.send("2 ... pass")
+    assert await white.line() == "201 Move pass accepted, You win"
+    assert await white.line() == "323 2 ... pass and white wins"
+    assert await black.line() == "323 2 ... pass and white wins"
 
 
-def test_awari_serials_are_full_move_numbers() -> None:
+@on_server("awari")
+async def test_awari_serials_are_full_move_numbers(server: GameServer) -> None:
     """As in Gothello: south ``1 F``, north ``1 ... a``, both with the same number."""
-
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            south, north = await seat_players(server.port, "awari")
-            statuses = [status for _, status in await play_moves((south, north), ["F", "a", "E"])]
-            assert [s.split(" is ")[0] for s in statuses] == ["311 1 F", "312 1 ... a", "311 2 E"]
-            await north.send("3 ... b")
-            assert await north.line() == "299 Illegal serial number (got 3 expected 2)"
-
-    run(scenario)
+    south, north = await seat_players(server.port, "awari")
+    statuses = [status for _, status in await play_moves((south, north), ["F", "a", "E"])]
+    assert [s.split(" is ")[0] for s in statuses] == ["311 1 F", "312 1 ... a", "311 2 E"]
+    await north.send("3 ... b")
+    assert await north.line() == "299 Illegal serial number (got 3 expected 2)"
 
 
-def test_pass_316_by_white() -> None:
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            players = await seat_players(server.port, "gothello")
-            (_, _status), (_, status2) = await play_moves(players, ["c3", "pass"])
-            assert status2 == "316 1 ... pass is white move, game continues"
-
-    run(scenario)
+@on_server("gothello")
+async def test_pass_316_by_white(server: GameServer) -> None:
+    players = await seat_players(server.port, "gothello")
+    (_, _status), (_, status2) = await play_moves(players, ["c3", "pass"])
+    assert status2 == "316 1 ... pass is white move, game continues"
 
 
 @pytest.mark.parametrize(
@@ -132,22 +118,19 @@ def test_refused_moves_291_299_and_retry(game: str, moves: list[str], bad: str, 
     run(scenario)
 
 
-def test_out_of_turn_and_observer_requests_291() -> None:
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            obs, _ = await seat(server.port, "0.9 observer")
-            _south, north = await seat_players(server.port, "awari")
-            await watch(obs)
-            await north.send("1 ... a")
-            assert await north.line() == "291 Not your turn"
-            await obs.send("1 A")
-            assert await obs.line() == "291 Observers may not act"
-            await obs.send("resign")
-            assert await obs.line() == "291 Observers may not act"
-            await obs.send("gibberish")
-            assert await obs.line() == "299 Request not understood"
-
-    run(scenario)
+@on_server("awari")
+async def test_out_of_turn_and_observer_requests_291(server: GameServer) -> None:
+    obs, _ = await seat(server.port, "0.9 observer")
+    _south, north = await seat_players(server.port, "awari")
+    await watch(obs)
+    await north.send("1 ... a")
+    assert await north.line() == "291 Not your turn"
+    await obs.send("1 A")
+    assert await obs.line() == "291 Observers may not act"
+    await obs.send("resign")
+    assert await obs.line() == "291 Observers may not act"
+    await obs.send("gibberish")
+    assert await obs.line() == "299 Request not understood"
 
 
 @pytest.mark.parametrize(
@@ -182,85 +165,75 @@ async def _draw_setup(server: Any) -> tuple[Any, Any, Any]:
     return south, north, obs
 
 
-def test_draw_offer_refused_then_accepted() -> None:
+@on_server("awari")
+async def test_draw_offer_refused_then_accepted(server: GameServer) -> None:
     """``draw?`` by the player to move: 205 to it, 331/332 to all; ``nodraw``: 206,
     333/334; no new offer before the next move (291); ``draw``: 203, 329, game over."""
-
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            south, north, obs = await _draw_setup(server)
-            await south.send("draw?")
-            assert await south.line() == "205 Received draw request"
-            for client in (south, north, obs):
-                assert await client.line() == "331 Draw requested by south"
-            await read_display(obs)
-            await north.send("nodraw")
-            assert await north.line() == "206 Received draw refusal"
-            for client in (south, north, obs):
-                assert await client.line() == "334 Draw refused by north"
-            await read_display(obs)
-            await south.send("draw?")
-            assert await south.line() == "291 Draw refused: offer again after the next move"
-            await play_moves((south, north), ["C"], (obs,))
-            await north.send("draw?")
-            await north.expect(205)
-            for client in (north, south, obs):
-                assert await client.line() == "332 Draw requested by north"
-            await read_display(obs)
-            await south.send("draw")
-            assert await south.line() == "203 Draw accepted, You draw"
-            for client in (south, north, obs):
-                assert await client.line() == "329 Draw accepted"
-            assert (await read_display(obs))[0] == "380 1 ."
-            assert all([await c.eof() for c in (south, north, obs)])
-
-    run(scenario)
+    south, north, obs = await _draw_setup(server)
+    await south.send("draw?")
+    assert await south.line() == "205 Received draw request"
+    for client in (south, north, obs):
+        assert await client.line() == "331 Draw requested by south"
+    await read_display(obs)
+    await north.send("nodraw")
+    assert await north.line() == "206 Received draw refusal"
+    for client in (south, north, obs):
+        assert await client.line() == "334 Draw refused by north"
+    await read_display(obs)
+    await south.send("draw?")
+    assert await south.line() == "291 Draw refused: offer again after the next move"
+    await play_moves((south, north), ["C"], (obs,))
+    await north.send("draw?")
+    await north.expect(205)
+    for client in (north, south, obs):
+        assert await client.line() == "332 Draw requested by north"
+    await read_display(obs)
+    await south.send("draw")
+    assert await south.line() == "203 Draw accepted, You draw"
+    for client in (south, north, obs):
+        assert await client.line() == "329 Draw accepted"
+    assert (await read_display(obs))[0] == "380 1 ."
+    assert all([await c.eof() for c in (south, north, obs)])
 
 
-def test_draw_refused_by_south_333_and_misuse_291() -> None:
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            south, north, obs = await _draw_setup(server)
-            await north.send("draw?")
-            assert await north.line() == "291 Only the player to move may offer a draw"
-            await south.send("draw")
-            assert await south.line() == "291 No draw offer to answer"
-            await play_moves((south, north), ["C"], (obs,))
-            await north.send("draw?")
-            await north.expect(205)
-            await north.line()
-            await south.line()
-            await north.send("draw?")
-            assert await north.line() == "291 A draw offer is already pending"
-            await north.send("draw")
-            assert await north.line() == "291 No draw offer to answer"
-            await north.send("1 ... a")
-            assert await north.line() == "291 A draw offer awaits an answer (draw or nodraw)"
-            await south.send("2 A")
-            assert await south.line() == "291 A draw offer awaits an answer (draw or nodraw)"
-            await south.send("nodraw")
-            await south.expect(206)
-            assert await south.line() == "333 Draw refused by south"
-            assert await north.line() == "333 Draw refused by south"
-            await north.send("1 ... a")
-            await north.expect(200)
-
-    run(scenario)
+@on_server("awari")
+async def test_draw_refused_by_south_333_and_misuse_291(server: GameServer) -> None:
+    south, north, obs = await _draw_setup(server)
+    await north.send("draw?")
+    assert await north.line() == "291 Only the player to move may offer a draw"
+    await south.send("draw")
+    assert await south.line() == "291 No draw offer to answer"
+    await play_moves((south, north), ["C"], (obs,))
+    await north.send("draw?")
+    await north.expect(205)
+    await north.line()
+    await south.line()
+    await north.send("draw?")
+    assert await north.line() == "291 A draw offer is already pending"
+    await north.send("draw")
+    assert await north.line() == "291 No draw offer to answer"
+    await north.send("1 ... a")
+    assert await north.line() == "291 A draw offer awaits an answer (draw or nodraw)"
+    await south.send("2 A")
+    assert await south.line() == "291 A draw offer awaits an answer (draw or nodraw)"
+    await south.send("nodraw")
+    await south.expect(206)
+    assert await south.line() == "333 Draw refused by south"
+    assert await north.line() == "333 Draw refused by south"
+    await north.send("1 ... a")
+    await north.expect(200)
 
 
-def test_resign_while_a_draw_offer_is_pending() -> None:
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            south, north, _obs = await _draw_setup(server)
-            await south.send("draw?")
-            await south.expect(205)
-            await south.line()
-            await north.line()
-            await south.send("resign")
-            await south.expect(204)
-            assert await north.line() == "328 North wins by resignation"
-
-    run(scenario)
+@on_server("awari")
+async def test_resign_while_a_draw_offer_is_pending(server: GameServer) -> None:
+    south, north, _obs = await _draw_setup(server)
+    await south.send("draw?")
+    await south.expect(205)
+    await south.line()
+    await north.line()
+    await south.send("resign")
+    await south.expect(204)
+    assert await north.line() == "328 North wins by resignation"
 
 
 @pytest.mark.parametrize(
@@ -288,15 +261,12 @@ def test_player_disconnect_391_392_loses(game: str, leaver: int, code: int) -> N
     run(scenario)
 
 
-def test_observer_disconnect_is_harmless() -> None:
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            obs, _ = await seat(server.port, "0.9 observer")
-            players = await seat_players(server.port, "gothello")
-            await obs.close()
-            await play_moves(players, ["c3", "d4", "pass"])
-
-    run(scenario)
+@on_server("gothello")
+async def test_observer_disconnect_is_harmless(server: GameServer) -> None:
+    obs, _ = await seat(server.port, "0.9 observer")
+    players = await seat_players(server.port, "gothello")
+    await obs.close()
+    await play_moves(players, ["c3", "d4", "pass"])
 
 
 class BrokenEngine:
@@ -317,7 +287,7 @@ class BrokenEngine:
 
 
 def test_engine_failure_399_aborts_the_game() -> None:
-    async def scenario() -> None:
+    async def scenario() -> None:  # not on_server: each run needs a fresh BrokenEngine
         async with serving("gothello", engine=BrokenEngine()) as server:
             obs, _ = await seat(server.port, "0.9 observer")
             players = await seat_players(server.port, "gothello")

@@ -10,158 +10,129 @@ import random
 import pytest
 
 from impl.server.net import NetLimits
+from impl.server.server import GameServer
 from impl.server.session import Limits
 
 from . import netclient
-from .netclient import Client, play_moves, play_random, run, seat, seat_players, serving
+from .netclient import Client, on_server, play_moves, play_random, run, seat, seat_players, serving
 
 engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
 @pytest.mark.parametrize("end", ["\r", "\n", "\r\n", "\r\r", "\n\n\r"])
-def test_line_terminators_cr_lf_crlf_and_blank_lines(end: str) -> None:
+@on_server("gothello")
+async def test_line_terminators_cr_lf_crlf_and_blank_lines(server: GameServer, end: str) -> None:
     """Any of CR, LF, CRLF ends a request; blank lines (gthd's Python client sends
     ``\\r\\r``) are skipped without a reply."""
-
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black = await Client.connect(server.port)
-            await black.expect(0)
-            await black.send("0.9.1 player black", end)
-            await black.expect(100)
-            _white, _ = await seat(server.port, "0.9.1 player white")
-            await black.expect(352)
-            await black.send("1 c3", end)
-            await black.expect(200)
-            await black.expect(311)
-            await black.send("", end)
-            assert await black.quiet(0.2)
-
-    run(scenario)
+    black = await Client.connect(server.port)
+    await black.expect(0)
+    await black.send("0.9.1 player black", end)
+    await black.expect(100)
+    _white, _ = await seat(server.port, "0.9.1 player white")
+    await black.expect(352)
+    await black.send("1 c3", end)
+    await black.expect(200)
+    await black.expect(311)
+    await black.send("", end)
+    assert await black.quiet(0.2)
 
 
-def test_requests_split_across_packets() -> None:
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black = await Client.connect(server.port)
-            await black.expect(0)
-            for byte in b"0.9 player black\r":
-                await black.send_raw(bytes([byte]))
-                await asyncio.sleep(0)
-            await black.expect(100)
-            _white, _ = await seat(server.port, "0.9 player white")
-            await black.expect(352)
-            await black.send_raw(b"1 c")
-            await asyncio.sleep(0.05)
-            await black.send_raw(b"3\r1")  # and the start of an out-of-turn line
-            await black.expect(200)
-
-    run(scenario)
+@on_server("gothello")
+async def test_requests_split_across_packets(server: GameServer) -> None:
+    black = await Client.connect(server.port)
+    await black.expect(0)
+    for byte in b"0.9 player black\r":
+        await black.send_raw(bytes([byte]))
+        await asyncio.sleep(0)
+    await black.expect(100)
+    _white, _ = await seat(server.port, "0.9 player white")
+    await black.expect(352)
+    await black.send_raw(b"1 c")
+    await asyncio.sleep(0.05)
+    await black.send_raw(b"3\r1")  # and the start of an out-of-turn line
+    await black.expect(200)
 
 
 @pytest.mark.parametrize("size", [513, 100_000])
-def test_overlong_lines_199_before_seating_299_after(size: str) -> None:
+@on_server("gothello")
+async def test_overlong_lines_199_before_seating_299_after(server: GameServer, size: str) -> None:
     """One refusal per over-long line however it arrives; the connection goes on."""
-
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black = await Client.connect(server.port)
-            await black.expect(0)
-            await black.send_raw(b"x" * int(size) + b"\r")
-            assert await black.line() == "199 Request not understood (line too long)"
-            await black.send("0.9 player black")
-            await black.expect(100)
-            _white, _ = await seat(server.port, "0.9 player white")
-            await black.expect(352)
-            for chunk in range(0, int(size), 4096):
-                await black.send_raw(b"1" * min(4096, int(size) - chunk))
-            await black.send_raw(b"\r")
-            assert await black.line() == "299 Request not understood (line too long)"
-            await black.send("1 c3")
-            await black.expect(200)
-
-    run(scenario)
+    black = await Client.connect(server.port)
+    await black.expect(0)
+    await black.send_raw(b"x" * int(size) + b"\r")
+    assert await black.line() == "199 Request not understood (line too long)"
+    await black.send("0.9 player black")
+    await black.expect(100)
+    _white, _ = await seat(server.port, "0.9 player white")
+    await black.expect(352)
+    for chunk in range(0, int(size), 4096):
+        await black.send_raw(b"1" * min(4096, int(size) - chunk))
+    await black.send_raw(b"\r")
+    assert await black.line() == "299 Request not understood (line too long)"
+    await black.send("1 c3")
+    await black.expect(200)
 
 
-def test_longest_line_is_accepted() -> None:
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black = await Client.connect(server.port)
-            await black.expect(0)
-            await black.send("0.9 player black" + " " * (512 - 16))
-            await black.expect(100)
-
-    run(scenario)
+@on_server("gothello")
+async def test_longest_line_is_accepted(server: GameServer) -> None:
+    black = await Client.connect(server.port)
+    await black.expect(0)
+    await black.send("0.9 player black" + " " * (512 - 16))
+    await black.expect(100)
 
 
 @pytest.mark.parametrize("raw", [b"1 c3\xff", b"\x001 c3", "1 c3 é".encode(), b"1\x1bc3", b"\x80"])
-def test_non_ascii_and_control_bytes_299(raw: bytes) -> None:
-    async def scenario() -> None:
-        async with serving("gothello") as server:
-            black, _white = await seat_players(server.port, "gothello")
-            await black.send_raw(raw + b"\r")
-            assert await black.line() == "299 Request not understood (non-ASCII or control character)"
-            await black.send("1 c3")
-            await black.expect(200)
-
-    run(scenario)
+@on_server("gothello")
+async def test_non_ascii_and_control_bytes_299(server: GameServer, raw: bytes) -> None:
+    black, _white = await seat_players(server.port, "gothello")
+    await black.send_raw(raw + b"\r")
+    assert await black.line() == "299 Request not understood (non-ASCII or control character)"
+    await black.send("1 c3")
+    await black.expect(200)
 
 
-def test_non_ascii_before_seating_199() -> None:
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            client = await Client.connect(server.port)
-            await client.expect(0)
-            await client.send_raw('0.9 player south "é"\r'.encode())
-            assert (await client.line()).startswith("199 Request not understood (non-ASCII")
-
-    run(scenario)
+@on_server("awari")
+async def test_non_ascii_before_seating_199(server: GameServer) -> None:
+    client = await Client.connect(server.port)
+    await client.expect(0)
+    await client.send_raw('0.9 player south "é"\r'.encode())
+    assert (await client.line()).startswith("199 Request not understood (non-ASCII")
 
 
-def test_garbage_bound_closes_an_observer() -> None:
-    async def scenario() -> None:
-        async with serving("gothello", limits=Limits(max_rejected=5)) as server:
-            obs, _ = await seat(server.port, "0.9 observer")
-            for _ in range(4):
-                await obs.send("garbage")
-                await obs.expect(299)
-            await obs.send("garbage")
-            await obs.expect(299)
-            assert await obs.eof()
-
-    run(scenario)
+@on_server("gothello", limits=Limits(max_rejected=5))
+async def test_garbage_bound_closes_an_observer(server: GameServer) -> None:
+    obs, _ = await seat(server.port, "0.9 observer")
+    for _ in range(4):
+        await obs.send("garbage")
+        await obs.expect(299)
+    await obs.send("garbage")
+    await obs.expect(299)
+    assert await obs.eof()
 
 
-def test_garbage_bound_resets_on_an_accepted_request() -> None:
+@on_server("gothello", limits=Limits(max_rejected=3))
+async def test_garbage_bound_resets_on_an_accepted_request(server: GameServer) -> None:
     """The bound counts refusals in a row: an accepted request starts it again."""
-
-    async def scenario() -> None:
-        async with serving("gothello", limits=Limits(max_rejected=3)) as server:
-            black, white = await seat_players(server.port, "gothello")
-            for request in ("nonsense", "nonsense", "1 c3", "nonsense", "nonsense"):
-                await black.send(request)
-                reply = await black.expect(299, 200)
-                if reply.startswith("200"):
-                    await black.expect(311)
-            await white.expect(311)
-            await white.send("1 ... d4")
-            await white.expect(200)
-            await black.expect(312)
-
-    run(scenario)
+    black, white = await seat_players(server.port, "gothello")
+    for request in ("nonsense", "nonsense", "1 c3", "nonsense", "nonsense"):
+        await black.send(request)
+        reply = await black.expect(299, 200)
+        if reply.startswith("200"):
+            await black.expect(311)
+    await white.expect(311)
+    await white.send("1 ... d4")
+    await white.expect(200)
+    await black.expect(312)
 
 
-def test_garbage_bound_on_a_player_is_a_disconnect_391() -> None:
-    async def scenario() -> None:
-        async with serving("gothello", limits=Limits(max_rejected=3)) as server:
-            black, white = await seat_players(server.port, "gothello")
-            for _ in range(3):
-                await black.send("9 z9")
-            assert [(await black.line())[:3] for _ in range(3)] == ["299"] * 3
-            assert await black.eof()
-            assert await white.line() == "391 Black disconnected, white wins"
-
-    run(scenario)
+@on_server("gothello", limits=Limits(max_rejected=3))
+async def test_garbage_bound_on_a_player_is_a_disconnect_391(server: GameServer) -> None:
+    black, white = await seat_players(server.port, "gothello")
+    for _ in range(3):
+        await black.send("9 z9")
+    assert [(await black.line())[:3] for _ in range(3)] == ["299"] * 3
+    assert await black.eof()
+    assert await white.line() == "391 Black disconnected, white wins"
 
 
 def test_a_client_that_never_reads_is_dropped_and_stalls_nobody() -> None:
@@ -218,35 +189,28 @@ def test_random_bytes_never_break_the_server() -> None:
     run(scenario)
 
 
-def test_idle_and_vanishing_connections_are_harmless() -> None:
-    async def scenario() -> None:
-        async with serving("awari") as server:
-            idle = await Client.connect(server.port)
-            for _ in range(5):
-                gone = await Client.connect(server.port)
-                await gone.close()
-            players = await seat_players(server.port, "awari")
-            await play_moves(players, ["A", "a"])
-            assert await idle.line() == "000 0.9.1 version Awari server says hello!"
-
-    run(scenario)
+@on_server("awari")
+async def test_idle_and_vanishing_connections_are_harmless(server: GameServer) -> None:
+    idle = await Client.connect(server.port)
+    for _ in range(5):
+        gone = await Client.connect(server.port)
+        await gone.close()
+    players = await seat_players(server.port, "awari")
+    await play_moves(players, ["A", "a"])
+    assert await idle.line() == "000 0.9.1 version Awari server says hello!"
 
 
-def test_connections_beyond_the_bound_get_199_and_are_closed() -> None:
+@on_server("gothello", net=NetLimits(close_grace=1.0, max_connections=3))
+async def test_connections_beyond_the_bound_get_199_and_are_closed(server: GameServer) -> None:
     """NetLimits.max_connections: idle sockets cannot pile up without bound; a
     place freed by a closed connection is taken again, and the game goes on."""
-
-    async def scenario() -> None:
-        async with serving("gothello", net=NetLimits(close_grace=1.0, max_connections=3)) as server:
-            players = await seat_players(server.port, "gothello")
-            idle = await Client.connect(server.port)
-            refused = await Client.connect(server.port)
-            assert await refused.rest() == ["199 Server full (at most 3 connections), try again later"]
-            await idle.close()
-            await asyncio.sleep(0.2)
-            observer, _ = await seat(server.port, "0.9.1 observer", 100)
-            await play_moves(players, ["c3"])
-            while await observer.line() != "311 1 c3 is black move, game continues":
-                pass  # its role, the display, then the move
-
-    run(scenario)
+    players = await seat_players(server.port, "gothello")
+    idle = await Client.connect(server.port)
+    refused = await Client.connect(server.port)
+    assert await refused.rest() == ["199 Server full (at most 3 connections), try again later"]
+    await idle.close()
+    await asyncio.sleep(0.2)
+    observer, _ = await seat(server.port, "0.9.1 observer", 100)
+    await play_moves(players, ["c3"])
+    while await observer.line() != "311 1 c3 is black move, game continues":
+        pass  # its role, the display, then the move

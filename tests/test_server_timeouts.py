@@ -7,20 +7,18 @@ from pathlib import Path
 
 from impl import pgn
 from impl.server.net import NetLimits
+from impl.server.server import GameServer
 from impl.server.session import Limits
 
-from .netclient import Client, run, seat_players, serving
+from .netclient import Client, on_server, run, seat_players, serving
 
 
-def test_a_connection_that_does_not_sit_down_is_closed() -> None:
-    async def scenario() -> None:
-        async with serving("gothello", limits=Limits(seat_timeout=0.3)) as server:
-            idle = await Client.connect(server.port)
-            await idle.expect(0)
-            assert (await idle.expect(199, timeout=2.0)).startswith("199 No seat request within 0.3 s")
-            assert await idle.eof()
-
-    run(scenario)
+@on_server("gothello", limits=Limits(seat_timeout=0.3))
+async def test_a_connection_that_does_not_sit_down_is_closed(server: GameServer) -> None:
+    idle = await Client.connect(server.port)
+    await idle.expect(0)
+    assert (await idle.expect(199, timeout=2.0)).startswith("199 No seat request within 0.3 s")
+    assert await idle.eof()
 
 
 def test_an_idle_player_loses_and_the_record_says_why(tmp_path: Path) -> None:
@@ -37,17 +35,14 @@ def test_an_idle_player_loses_and_the_record_says_why(tmp_path: Path) -> None:
     assert game.tag("Termination") == "idle" and game.result == "0-1"
 
 
-def test_a_line_that_never_ends_is_refused_and_closed() -> None:
-    async def scenario() -> None:
-        async with serving("gothello", net=NetLimits(close_grace=1.0, line_timeout=0.3)) as server:
-            slow = await Client.connect(server.port)
-            await slow.expect(0)
-            await slow.send_raw(b"0.9.1 pla")
-            line = await slow.expect(199, timeout=2.0)
-            assert line == "199 Request not understood (line not completed in time), goodbye"
-            assert await slow.eof()
-
-    run(scenario)
+@on_server("gothello", net=NetLimits(close_grace=1.0, line_timeout=0.3))
+async def test_a_line_that_never_ends_is_refused_and_closed(server: GameServer) -> None:
+    slow = await Client.connect(server.port)
+    await slow.expect(0)
+    await slow.send_raw(b"0.9.1 pla")
+    line = await slow.expect(199, timeout=2.0)
+    assert line == "199 Request not understood (line not completed in time), goodbye"
+    assert await slow.eof()
 
 
 def test_runs_of_empty_lines_count_as_refusals() -> None:

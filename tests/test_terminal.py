@@ -5,15 +5,18 @@ player on the server it starts itself."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
-from impl.client import Result
+from impl.client import Client, Result
 from impl.game import Side, Termination
 
 from .clientkit import connect, server
@@ -56,6 +59,10 @@ class Pty:
     def type(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
 
+    def end_of_input(self) -> None:
+        """Ctrl-D at the start of a line: the command reads end of input."""
+        os.write(self.master, b"\x04")
+
     def finish(self) -> int:
         """The exit status, once the command has ended by itself."""
         return self.proc.wait(TIMEOUT)
@@ -73,46 +80,119 @@ def referee(*args: str) -> list[str]:
     return [sys.executable, "-m", "impl.cli", *args]
 
 
-def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
+@contextlib.contextmanager
+def black_at_the_terminal(*options: str) -> Iterator[tuple[Pty, Client]]:
+    """``referee client gothello`` as black on a pseudo-terminal, against a scripted
+    white seated as ``bot``; the game started."""
     with server("gothello") as local:
-        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", "--name", "ann"))
+        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", *options))
         try:
             person.expect("waiting for the game to start")
             white = connect("gothello", local.port)
             white.seat("white", "bot")
             white.wait_started()
-            person.expect("you play black, moving first")  # no names: Gothello players get no 341/342
-            board = person.expect("black 1> ")
-            assert "    a b c d e\n 5  . . . . .  5\n" in board and "no time controls" in board
-            person.type("zz")
-            person.expect("'zz' is not a move: a square places a stone: a1-e5")
-            person.type("c3")
-            person.expect("you played c3")
-            assert " 3  . . b . .  3" in person.expect("white to move; waiting")
-            white.wait()
-            white.move("a2")
-            person.expect("white plays a2")
-            person.expect("your move (black, move 2)")
-            person.type("c3")
-            person.expect("c3 is occupied")
-            person.type("c4")
-            person.expect("you played c4")
-            white.wait()
-            white.move("b1")
-            person.expect("black 3> ")
-            person.type("a1")
-            person.expect("a1 is illegal: the new stone's group would have no liberty")
-            person.type("draw?")
-            person.expect("Gothello has no draw offers")
-            person.type("moves")
-            assert "a1" not in person.expect("\n", 5).split()  # the rest of the line follows
-            person.type("resign")
-            person.expect("game over: white wins by resignation (stones 2-2): you lose")
-            assert person.finish() == 0
-            white.wait()
-            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+            yield person, white
         finally:
             person.kill()
+
+
+def black_resigned(person: Pty, white: Client, stones: str) -> None:
+    """The person's resignation, as the terminal and the opponent see it."""
+    person.expect(f"game over: white wins by resignation (stones {stones}): you lose")
+    assert person.finish() == 0
+    white.wait()
+    assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+
+
+def test_gothello_in_the_terminal_against_a_scripted_opponent() -> None:
+    with black_at_the_terminal("--name", "ann") as (person, white):
+        person.expect("you play black, moving first")  # no names: Gothello players get no 341/342
+        board = person.expect("black 1> ")
+        assert "    a b c d e\n 5  . . . . .  5\n" in board and "no time controls" in board
+        person.type("zz")
+        person.expect("'zz' is not a move: a square places a stone: a1-e5")
+        person.type("c3")
+        person.expect("you played c3")
+        assert " 3  . . b . .  3" in person.expect("white to move; waiting")
+        white.wait()
+        white.move("a2")
+        person.expect("white plays a2")
+        person.expect("your move (black, move 2)")
+        person.type("c3")
+        person.expect("c3 is occupied")
+        person.type("c4")
+        person.expect("you played c4")
+        white.wait()
+        white.move("b1")
+        person.expect("black 3> ")
+        person.type("a1")
+        person.expect("a1 is illegal: the new stone's group would have no liberty")
+        person.type("draw?")
+        person.expect("Gothello has no draw offers")
+        person.type("moves")
+        assert "a1" not in person.expect("\n", 5).split()  # the rest of the line follows
+        person.type("resign")
+        black_resigned(person, white, "2-2")
+
+
+def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
+    """Ctrl-D asks; anything but yes (another Ctrl-D too) goes on; yes resigns."""
+    with black_at_the_terminal() as (person, white):
+        person.expect("black 1> ")
+        person.end_of_input()
+        person.expect("end of input (Ctrl-D): resign the game? type yes to resign, anything else to go on")
+        person.expect("resign? ")
+        person.type("no")
+        person.expect("not resigning; the game goes on")
+        person.expect("black 1> ")
+        person.end_of_input()
+        person.expect("resign? ")
+        person.end_of_input()
+        person.expect("not resigning; the game goes on")
+        person.type("c3")
+        person.expect("you played c3")  # the game went on: the move was played
+        white.wait()
+        white.move("a2")
+        person.expect("black 2> ")
+        person.end_of_input()
+        person.expect("resign? ")
+        person.type("yes")
+        black_resigned(person, white, "1-1")
+
+
+def test_ctrl_c_says_that_leaving_loses_the_game() -> None:
+    """Ctrl-C (SIGINT, as the terminal sends it) leaves: the client says what that
+    means and exits 130; the opponent wins by disconnection."""
+    with black_at_the_terminal() as (person, white):
+        person.expect("black 1> ")
+        person.proc.send_signal(signal.SIGINT)
+        person.expect("referee client: interrupted; leaving a game in progress loses it (disconnect)")
+        assert person.finish() == 130
+        while not white.over:
+            white.next_message()
+        assert white.result == Result(Side.SECOND, Termination.DISCONNECT)
+
+
+def test_end_of_piped_input_resigns_at_once() -> None:
+    """Input from a pipe: its end is final, so the client resigns without asking."""
+    with server("gothello") as local:
+        argv = referee("client", "gothello", "--port", str(local.port), "--side", "black")
+        person = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            white = connect("gothello", local.port)
+            white.seat("white", "bot")
+            white.wait_started()
+            out, _ = person.communicate("c3\n", timeout=TIMEOUT)
+            assert person.returncode == 0
+            assert "you played c3" in out and "end of input: resigning" in out
+            assert "game over: white wins by resignation" in out and "resign?" not in out
+            while not white.over:  # white is to move: read on to the resignation
+                white.next_message()
+            assert white.result == Result(Side.SECOND, Termination.RESIGNATION)
+        finally:
+            if person.poll() is None:
+                person.kill()
+                person.wait()
 
 
 def test_make_play_awari_against_the_search_player() -> None:

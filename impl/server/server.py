@@ -66,13 +66,14 @@ class Link:
 
     def __init__(self, server: GameServer, session: Session, entity: Entity) -> None:
         self.server, self.session, self.entity = server, session, entity
+        self._time = asyncio.get_running_loop().time
 
     def receive(self, line: str | LineError) -> None:
-        self.session.receive(self.entity, line, asyncio.get_running_loop().time())
+        self.session.receive(self.entity, line, self._time())
         self.server.rearm(self.session)
 
     def leave(self) -> None:
-        self.session.leave(self.entity, asyncio.get_running_loop().time())
+        self.session.leave(self.entity, self._time())
         self.server.rearm(self.session)
 
 

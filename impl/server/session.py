@@ -427,7 +427,7 @@ class Session:
         names = self._names()
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
         self._publish(GameStarted(names, self.settings.time))
-        if not self._diverged(self.state, "initial"):
+        if not self._diverged(self.state, lambda: "initial"):
             self._start_clock(Side.FIRST)
 
     def _begin_for(self, ent: Entity) -> None:
@@ -488,7 +488,7 @@ class Session:
             return
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
-        if self._diverged(after, f"{P.serial_text(serial, side)} {text}"):
+        if self._diverged(after, lambda: f"{P.serial_text(serial, side)} {text}"):
             return
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")
@@ -597,13 +597,15 @@ class Session:
         self._log(logging.ERROR, "internal_error", error=why)
         self._aborted(Termination.ERROR, "the referee failed")
 
-    def _diverged(self, state: GameState, ply: str) -> bool:
+    def _diverged(self, state: GameState, name_ply: Callable[[], str]) -> bool:
         """The divergences the checked engine attached to this step (the engine has
         logged them): into the record; with ``--on-divergence abort`` the game ends
-        with 399 and True is returned."""
+        with 399 and True is returned.  ``name_ply`` names the step, called only
+        when there is one (the ply's text costs a move's time on the fast path)."""
         found = divergences(state)
         if not found:
             return False
+        ply = name_ply()
         self.divergences += [f"{ply}: {d}" for d in found]
         if self.settings.on_divergence is OnDivergence.CONTINUE:
             return False
@@ -669,13 +671,16 @@ class Session:
 
     def _send(self, ent: Entity, *messages: P.Message | str) -> None:
         """Messages (and board lines, which are bare strings) to one connection."""
-        ent.peer.send([m if isinstance(m, str) else m.to_line(self.vocab) for m in messages])
+        if len(messages) == 1 and not isinstance(messages[0], str):  # the usual case, without a list's loop
+            ent.peer.send((messages[0].to_line(self.vocab),))
+        else:
+            ent.peer.send([m if isinstance(m, str) else m.to_line(self.vocab) for m in messages])
 
     def _broadcast(self, status: list[P.Message]) -> None:
         """A status message to every entity in play; observers also get the display."""
         if self.started is None:
             return
-        lines = [m.to_line(self.vocab) for m in status]
+        lines = [status[0].to_line(self.vocab)] if len(status) == 1 else [m.to_line(self.vocab) for m in status]
         display: list[str] | None = None
         for ent in self.entities:
             if ent.conn is Conn.PLAYING:
@@ -714,7 +719,7 @@ class Session:
         self.leave(ent, self.now)
 
     def _publish(self, what: Event) -> None:
-        for listener in list(self.listeners):
+        for listener in tuple(self.listeners):  # a listener may remove itself
             listener(what)
 
     def _log(self, level: int, what: str, **fields: Any) -> None:

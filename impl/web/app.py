@@ -174,7 +174,7 @@ class WebView:
 
     async def api_frames(self, request: web.Request) -> web.Response:
         game = self._game(request)
-        positions = [game.start, *(m.position for m in game.moves)]
+        positions = [game.begun.position, *(m.position for m in game.moves)]
         return web.json_response({"id": game.id, "frames": [board_json(p.board) for p in positions]})
 
     def _record_dir(self) -> Path:

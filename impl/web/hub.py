@@ -159,21 +159,30 @@ class Game:
     """A game as the hub keeps it."""
 
     id: str
-    server: str
-    game_no: int
-    game: str
-    sides: tuple[str, str]
-    names: tuple[str, str]
-    started: float
+    begun: GameStarted
+    """How it began: its server, number, game, sides, names, first position and
+    clocks, and when."""
     position: Position
     """The latest."""
-    start: Position
-    start_clocks: ClockReading | None
     clocks: ClockReading | None
     to_move: int | None = 0
     moves: list[MoveMade] = field(default_factory=list)
     note: str = ""
     over: GameOver | None = None
+
+
+def _identity_json(game: Game) -> dict[str, Any]:
+    """What names a game in a snapshot and in the list: the same for its whole life."""
+    begun = game.begun
+    return {
+        "id": game.id,
+        "server": begun.server,
+        "game": begun.game,
+        "game_no": begun.game_no,
+        "sides": list(begun.sides),
+        "names": list(begun.names),
+        "started": utc(begun.started),
+    }
 
 
 def game_id(server: str, game_no: int) -> str:
@@ -253,8 +262,7 @@ class Hub:
         gid = game_id(key, event.game_no)
         plies = 0
         if isinstance(event, GameStarted):
-            p, c = event.position, event.clocks
-            game = Game(gid, key, event.game_no, event.game, event.sides, event.names, event.started, p, p, c, c)
+            game = Game(gid, event, event.position, event.clocks)
             self.games[gid] = game
             self.live[key] = gid
         else:
@@ -281,8 +289,8 @@ class Hub:
             self._schedule()
 
     def _finish(self, game: Game) -> None:
-        if self.live.get(game.server) == game.id:
-            del self.live[game.server]
+        if self.live.get(game.begun.server) == game.id:
+            del self.live[game.begun.server]
         self.finished.appendleft(game.id)
         while len(self.finished) > self.limits.keep_finished:
             self.games.pop(self.finished.pop(), None)
@@ -315,23 +323,17 @@ class Hub:
 
     def game_json(self, game: Game, now: float, start: bool = False) -> dict[str, Any]:
         """The game now, or as it ``start``-ed."""
-        info = self._info(game.server)
+        info = self._info(game.begun.server)
         moves, position, clocks, to_move = game.moves, game.position, game.clocks, game.to_move
         over, note = game.over, game.note
         if start:
-            moves, position, clocks, to_move, over, note = [], game.start, game.start_clocks, 0, None, ""
+            moves, position, clocks, to_move, over, note = [], game.begun.position, game.begun.clocks, 0, None, ""
         return {
-            "id": game.id,
-            "server": game.server,
+            **_identity_json(game),
             "server_no": info.server if info else None,
             "port": info.port if info else None,
             "engine": info.engine if info else None,
             "time": list(info.time) if info and info.time else None,
-            "game": game.game,
-            "game_no": game.game_no,
-            "sides": list(game.sides),
-            "names": list(game.names),
-            "started": utc(game.started),
             "moves": [move_json(m) for m in moves],
             "number": full_moves(len(moves), to_move),
             "to_move": to_move,
@@ -347,17 +349,11 @@ class Hub:
 
     def game_summary(self, game: Game, now: float) -> dict[str, Any]:
         return {
-            "id": game.id,
-            "server": game.server,
-            "game": game.game,
-            "game_no": game.game_no,
-            "sides": list(game.sides),
-            "names": list(game.names),
+            **_identity_json(game),
             "plies": len(game.moves),
             "number": full_moves(len(game.moves), game.to_move),
             "to_move": game.to_move,
             "clocks": clocks_json(game.clocks, now) if game.over is None else None,
-            "started": utc(game.started),
             "result": over_json(game.over),
         }
 

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from proofs.awari import errata
+from proofs.awari import CORRECTED_TURN, errata
 from proofs.verdict import verdict
 from spec import awari as A
 from spec.contracts import ENABLED as CONTRACTS
@@ -43,12 +43,7 @@ every erratum proofs/awari/errata.py has a predicate for."""
 
 LITERAL_DISJUNCTS = ("NormalMove", "WinMargin", "NoMove", "GrandSlam", "IllegalMove", "IllegalMove (feeding clause)")
 CORRECTED_DISJUNCTS = (
-    "WinMargin",
-    "NoMove",
-    "CannotFeed",
-    "IllegalMove",
-    "GrandSlam",
-    "NormalMove",
+    *CORRECTED_TURN,
     "NormalMove ⨟ WinMargin",
     "NormalMove ⨟ NoMove",
     "NormalMove ⨟ CannotFeed",

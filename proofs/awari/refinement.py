@@ -34,20 +34,16 @@ the sowing table — runs as written, on a private copy of the pure-Python sourc
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import random
 import sys
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any, Final, TypeAlias
 
 import z3
 
-from proofs.symbolic import WIDTH, Sym, SymBool, explore, term, var
+from proofs.symbolic import WIDTH, Sym, SymBool, explore, load_engine_source, term, var
+from proofs.verdict import ProofStep, run_steps, scope_arguments
 from spec import awari as A
 from spec import result as R
 from spec.z import apply
@@ -59,18 +55,8 @@ Goals = Iterable[tuple[z3.BoolRef, str]]
 # ─── The engine under proof: a private copy of the pure-Python source ──────────
 
 
-def load_engine() -> ModuleType:
-    """impl/awari.py as source (never the mypyc build), under a private name, so the
-    proof may hand its functions contracts without touching the engine in use."""
-    path = Path(__file__).resolve().parents[2] / "impl" / "awari.py"
-    spec = importlib.util.spec_from_file_location("impl._refine_awari", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-E: Any = load_engine()
+E: Any = load_engine_source("awari")
+"""The engine under proof: impl/awari.py's source, never the mypyc build."""
 
 # ─── The abstraction function (the one place to_spec / from_spec are read) ─────
 
@@ -759,13 +745,9 @@ def apply_refines_referee_off_side(sides: Sequence[int] = (0, 1)) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m proofs.awari.refinement", description=__doc__.splitlines()[0])
-    level = parser.add_mutually_exclusive_group()
-    level.add_argument("--bounded", action="store_true", help="every piece, on a smaller scope (make verify)")
-    level.add_argument("--deep", action="store_true", help="also apply and legal_moves on every action (hours)")
-    args = parser.parse_args(argv)
-    bounded = args.bounded
-    steps: list[tuple[str, Callable[[], int]]] = [
+    deep_scope = "also apply and legal_moves on every action (hours)"
+    bounded, deep = scope_arguments("proofs.awari.refinement", __doc__, deep_scope, argv)
+    steps: list[ProofStep] = [
         ("sow_table_is_spec_sow", sow_table_is_spec_sow),
         ("feeds_is_spec_feeds_on_starved_rows", feeds_is_spec_feeds_on_starved_rows),
         ("statement_capture_is_spec_capture", statement_capture_is_spec_capture),
@@ -775,26 +757,14 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if not bounded:
         steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
-    if args.deep:
+    if deep:
         steps += [  # not run to completion yet (proofs/README.md §7)
             ("statement_is_spec_referee", statement_is_spec_referee),
             ("apply_refines_referee_off_side", apply_refines_referee_off_side),
             ("apply_refines_referee", apply_refines_referee),
             ("legal_moves_refine", legal_moves_refine),
         ]
-    failed = 0
-    for name, run in steps:
-        start = time.perf_counter()
-        try:
-            count = run()
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL {name}: {e}", flush=True)
-            continue
-        print(f"ok   {name}: {count} cases/paths, {time.perf_counter() - start:.1f} s", flush=True)
-    scope = "bounded" if bounded else "deep" if args.deep else "full"
-    print(f"{scope} scope —", "FAILED" if failed else "all hold")
-    return 1 if failed else 0
+    return run_steps(steps, bounded, deep)
 
 
 if __name__ == "__main__":

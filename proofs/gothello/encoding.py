@@ -21,6 +21,7 @@ bounds are checked to be fixpoints (``closure_bounds_are_fixpoints``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,20 @@ RANK5 = RANK1 << 4
 ITERATIONS = 24
 """Closure steps: a connected set of k ≤ 25 squares is reached from one of them in
 k − 1 ≤ 24 dilations; the literal (one-way) paths are at most 8 steps long."""
+
+
+def random_stones(rng: random.Random, density: float) -> tuple[int, int]:
+    """Black's and white's stones as N-bit masks: each square taken with probability
+    ``density``, by either colour alike (the sampled proofs and tests draw boards so)."""
+    black = white = 0
+    for i in range(N):
+        if rng.random() < density:
+            if rng.random() < 0.5:
+                black |= 1 << i
+            else:
+                white |= 1 << i
+    return black, white
+
 
 # Result codes.
 NOT_DONE, ILLEGAL, WIN_BLACK, WIN_WHITE, DRAW = range(5)

@@ -28,19 +28,17 @@ The theorems (proofs/README.md, "Refinement" section):
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
+import contextlib
 import random
 import sys
-import time
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
-from types import ModuleType
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, TypeAlias
 
 import z3
 
-from proofs.symbolic import WIDTH, Sym, SymBool, _oblige, explore, term, var
+from proofs.gothello.encoding import random_stones
+from proofs.symbolic import WIDTH, Sym, SymBool, _oblige, explore, load_engine_source, term, var
+from proofs.verdict import ProofStep, run_steps, scope_arguments
 from spec import gothello as G
 from spec import result as R
 from spec.z import Fun, image
@@ -50,17 +48,8 @@ Z: TypeAlias = Any
 Goals = Iterable[tuple[z3.BoolRef, str]]
 
 
-def load_engine() -> ModuleType:
-    """impl/gothello.py as source (never the mypyc build), under a private name."""
-    path = Path(__file__).resolve().parents[2] / "impl" / "gothello.py"
-    spec = importlib.util.spec_from_file_location("impl._refine_gothello", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-E: Any = load_engine()
+E: Any = load_engine_source("gothello")
+"""The engine under proof: impl/gothello.py's source, never the mypyc build."""
 ENGINE = E.ImplGothello()
 
 # ─── The abstraction: square (file, rank) is bit 5 (file − 1) + (rank − 1) ─────
@@ -257,6 +246,19 @@ def place_refines_move(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL
     return paths
 
 
+@contextlib.contextmanager
+def place_by_its_contract() -> Iterator[None]:
+    """Within: the engine's ``_place`` is its contract (``place_contract``, proved by
+    ``place_refines_move``), so that a proof over ``apply`` runs one path per case
+    of the contract instead of every path through the placement."""
+    real = E._place
+    E._place = place_contract
+    try:
+        yield
+    finally:
+        E._place = real
+
+
 def place_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
     """``_place`` as proven: i a blank square of a board."""
     _oblige(
@@ -338,9 +340,7 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
     mine, theirs, wf = board_vars("a")
     to_move = var("to_move", 1)
     paths = 0
-    real = E._place
-    E._place = place_contract
-    try:
+    with place_by_its_contract():
         for length, heads, history in histories():
             assumptions = [*wf, *(h.e <= PASS for h in heads)]
             state = (mine, theirs, to_move, history)
@@ -362,8 +362,6 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
                         yield consed, "history' = ⟨move?⟩ ⁀ history"
 
                 paths += explore(assumptions, lambda state=state, move=move: ENGINE.apply(state, move), check)
-    finally:
-        E._place = real
     return paths
 
 
@@ -374,9 +372,7 @@ def legal_moves_refine() -> int:
     mine, theirs, wf = board_vars("l")
     to_move = var("to_move", 1)
     paths = 0
-    real = E._place
-    E._place = place_contract
-    try:
+    with place_by_its_contract():
         for length, heads, history in histories():
             state = (mine, theirs, to_move, history)
             legal = [
@@ -399,8 +395,6 @@ def legal_moves_refine() -> int:
                 lambda state=state: ENGINE.is_over(state),
                 lambda out, over=over: [(over == z3.BoolVal(bool(out)), "is_over")],
             )
-    finally:
-        E._place = real
     return paths
 
 
@@ -427,18 +421,6 @@ def _value(t: Z) -> int:
     return int(v.as_signed_long())
 
 
-def _random_board(rng: random.Random) -> tuple[int, int]:
-    density = rng.random()
-    black = white = 0
-    for i in range(25):
-        if rng.random() < density:
-            if rng.random() < 0.5:
-                black |= 1 << i
-            else:
-                white |= 1 << i
-    return black, white
-
-
 def statement_is_spec_referee(boards: int = 40, seed: int = 2026) -> int:
     """The statements ``referee`` (and so ``placement``, ``grow``, ``no_liberty``) ≡
     spec.gothello.referee — result and whole next state — on ``boards`` seeded
@@ -447,7 +429,7 @@ def statement_is_spec_referee(boards: int = 40, seed: int = 2026) -> int:
     rng = random.Random(seed)
     checked = 0
     for _ in range(boards):
-        black, white = _random_board(rng)
+        black, white = random_stones(rng, rng.random())
         board = _spec_board(black, white)
         for to_move in G.PLAYER:
             for history in ((), (G.move((1, 1)),), (G.pass_,), (G.pass_, G.move((1, 1))), (G.pass_, G.pass_)):
@@ -484,18 +466,14 @@ def abstraction_is_to_spec() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m proofs.gothello.refinement", description=__doc__.splitlines()[0])
-    level = parser.add_mutually_exclusive_group()
-    level.add_argument("--bounded", action="store_true", help="every piece, on a smaller scope (make verify)")
-    level.add_argument("--deep", action="store_true", help="group, liberty and placement on all 25 squares (hours)")
-    args = parser.parse_args(argv)
-    bounded, deep = args.bounded, args.deep
+    deep_scope = "group, liberty and placement on all 25 squares (hours)"
+    bounded, deep = scope_arguments("proofs.gothello.refinement", __doc__, deep_scope, argv)
     corner = [(1, 1)]
     some = [(1, 1), (1, 3), (3, 3)]  # a corner, an edge, the centre: the three kinds of square
     squares = SQUARES if deep else corner if bounded else some
     # bounded: stones only in the 2 × 2 corner a1–b2 (loops end within 4 steps)
     region = sum(1 << bit((f, r)) for f in (1, 2) for r in (1, 2)) if bounded else FULL
-    steps: list[tuple[str, Callable[[], int]]] = [
+    steps: list[ProofStep] = [
         ("adjacency_is_spec_adjoins", adjacency_is_spec_adjoins),
         ("abstraction_is_to_spec", abstraction_is_to_spec),
         ("dilate_is_adjacency_image", dilate_is_adjacency_image),
@@ -507,19 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if deep:  # not run to completion yet (proofs/README.md §7)
         steps += [("legal_moves_refine", legal_moves_refine), ("statement_is_spec_referee", statement_is_spec_referee)]
-    failed = 0
-    for name, run in steps:
-        start = time.perf_counter()
-        try:
-            count = run()
-        except AssertionError as e:
-            failed += 1
-            print(f"FAIL {name}: {e}", flush=True)
-            continue
-        print(f"ok   {name}: {count} cases/paths, {time.perf_counter() - start:.1f} s", flush=True)
-    scope = "bounded" if bounded else "deep" if deep else "full"
-    print(f"{scope} scope —", "FAILED" if failed else "all hold")
-    return 1 if failed else 0
+    return run_steps(steps, bounded, deep)
 
 
 if __name__ == "__main__":
