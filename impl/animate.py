@@ -33,6 +33,7 @@ from spec import gothello as G
 from spec.errata import ERRATA, Erratum
 
 from . import notation
+from .cli import subcommand
 from .statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 
 # ─── the errata witnesses ──────────────────────────────────────────────────────
@@ -325,6 +326,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """consult the executable spec: every disjunct that holds, literal and corrected
+
+    Animate a game's turn schema: set up a state, give an input, see every disjunct of
+    the literal and the corrected schema that holds, with its result and after-state;
+    step on.
+    """
     animator = Animator(args.game)
     if args.state is not None and args.load is not None:
         print("referee spec: give --state or --load, not both", file=sys.stderr)
@@ -340,14 +347,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "spec",
-        help="consult the executable spec: every disjunct that holds, literal and corrected",
-        description="Animate a game's turn schema: set up a state, give an input, see every disjunct of "
-        "the literal and the corrected schema that holds, with its result and after-state; step on.",
-    )
+    p = subcommand(subparsers, "spec", run)
     add_arguments(p)
-    p.set_defaults(run=run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

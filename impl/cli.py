@@ -1,20 +1,22 @@
 """The ``referee`` console script: ``referee COMMAND …``, one subcommand per module.
 
 A subcommand lives in its own module, which defines ``add_command(subparsers)``:
-it adds its parser to ``subparsers`` (an argparse sub-parsers action) and sets
-``run`` — a callable from the parsed arguments to an exit status — with
-``set_defaults(run=…)``.  To add one, list its module in COMMAND_MODULES.
+it adds its parser to ``subparsers`` (an argparse sub-parsers action) with
+``subcommand``, which takes the command's ``run`` — a callable from the parsed
+arguments to an exit status — and reads the command's help from ``run``'s docstring.
+To add one, list its module in COMMAND_MODULES.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import math
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import TypeVar
+from typing import Any, TypeVar
 
 N = TypeVar("N", int, float)
 
@@ -89,6 +91,19 @@ def package_version() -> str:
         return version("zreferee")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
+
+
+def subcommand(
+    subparsers: Any, name: str, run: Callable[[argparse.Namespace], int], epilog: str | None = None
+) -> argparse.ArgumentParser:
+    """``referee NAME``, which calls ``run``: the first line of ``run``'s docstring is the
+    command's one-line help, the rest its description (so the help is written once,
+    beside the code it describes)."""
+    summary, _, rest = inspect.cleandoc(run.__doc__ or name).partition("\n")
+    description = " ".join(rest.split()) or summary
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=summary, description=description, epilog=epilog)
+    parser.set_defaults(run=run)
+    return parser
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:

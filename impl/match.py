@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from impl import pgn
-from impl.cli import UsageError, positive, seconds
+from impl.cli import UsageError, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
@@ -320,16 +320,15 @@ def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec],
 # ─── referee match ─────────────────────────────────────────────────────────────
 
 
+EPILOG = (
+    'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
+    "placeholders {game} {host} {port} {side} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
+    "REFEREE_PORT, REFEREE_SIDE)."
+)
+
+
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "match",
-        help="play games between two players through a local server",
-        description="Play N games between two players through a referee server started here, "
-        "sides alternating, and print the score table.",
-        epilog='A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line '
-        "with the placeholders {game} {host} {port} {side} (also in the environment as REFEREE_GAME, "
-        "REFEREE_HOST, REFEREE_PORT, REFEREE_SIDE).",
-    )
+    p = subcommand(subparsers, "match", run, epilog=EPILOG)
     p.add_argument("player_a", metavar="PLAYER_A")
     p.add_argument("player_b", metavar="PLAYER_B")
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
@@ -349,7 +348,6 @@ def add_command(subparsers: Any) -> None:
         default=OnDivergence.CONTINUE.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
-    p.set_defaults(run=run)
 
 
 def writable(directory: Path | None, what: str) -> Path | None:
@@ -375,6 +373,11 @@ def _player(text: str, which: str) -> PlayerSpec:
 
 
 def run(args: argparse.Namespace) -> int:
+    """play games between two players through a local server
+
+    Play N games between two players through a referee server started here, sides
+    alternating, and print the score table.
+    """
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee match: --time takes one or two numbers of seconds")
     specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))

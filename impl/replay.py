@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import boardview, pgn
-from impl.cli import UsageError, bound, count
+from impl.cli import UsageError, bound, count, subcommand
 from impl.engine import side_to_move
 from impl.engines import get_engine
 
@@ -78,23 +78,22 @@ def load(path: Path, what: str) -> pgn.PgnGame:
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "replay",
-        help="step through a recorded game on the terminal",
-        description="Replay a game record (PGN, as the server's --record, match and tournament write them) move by "
-        "move, each move checked by the engine: Enter for the next move, q to quit.",
-    )
+    p = subcommand(subparsers, "replay", run_replay)
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--auto", action="store_true", help="print every position without waiting for Enter")
     p.add_argument("--delay", type=bound, default=0.0, metavar="SECS", help="with --auto: seconds between moves")
-    p.set_defaults(run=run_replay)
-    q = subparsers.add_parser("show", help="print one position of a recorded game", description="Print one position.")
+    q = subcommand(subparsers, "show", run_show)
     q.add_argument("file", type=Path, metavar="FILE")
     q.add_argument("--ply", type=count, default=None, metavar="N", help="after N plies (default: the last)")
-    q.set_defaults(run=run_show)
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """step through a recorded game on the terminal
+
+    Replay a game record (PGN, as the server's --record, match and tournament write
+    them) move by move, each move checked by the engine: Enter for the next move, q to
+    quit.
+    """
     record = load(args.file, "referee replay")
     interactive = not args.auto and sys.stdin.isatty()
     colour = sys.stdout.isatty()
@@ -120,6 +119,10 @@ def _sleep(delay: float) -> bool:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """print one position of a recorded game
+
+    Print one position.
+    """
     record = load(args.file, "referee show")
     last = len(record.plies)
     ply = last if args.ply is None else args.ply

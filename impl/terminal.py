@@ -23,7 +23,7 @@ import threading
 from typing import Any, TextIO
 
 from impl import protocol as W
-from impl.cli import UsageError, seconds
+from impl.cli import UsageError, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
@@ -303,19 +303,10 @@ def human_game(client: Client, side: str, name: str, out: TextIO = sys.stdout, f
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "client",
-        help="play a game in the terminal on a referee server",
-        description="Play Awari or Gothello in the terminal against whoever else connects to the server.",
-    )
+    p = subcommand(subparsers, "client", run_client)
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
-    p.set_defaults(run=run_client)
-    q = subparsers.add_parser(
-        "play",
-        help="play the search player in the terminal (make play)",
-        description="Start a referee server here and play our search player on it in the terminal.",
-    )
+    q = subcommand(subparsers, "play", run_play)
     q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
     q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
     q.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
@@ -323,10 +314,13 @@ def add_command(subparsers: Any) -> None:
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
     q.add_argument("--engine", choices=KINDS, default="impl", help="the local server's rules engine (default impl)")
-    q.set_defaults(run=run_play)
 
 
 def run_client(args: argparse.Namespace) -> int:
+    """play a game in the terminal on a referee server
+
+    Play Awari or Gothello in the terminal against whoever else connects to the server.
+    """
     check_side("referee client", args.game, args.side)
     try:
         with Client.connect(args.game, args.host, args.server, args.port) as client:
@@ -356,6 +350,10 @@ def _search_opponent(game: str, port: int, side: str, budget: float) -> threadin
 
 
 def run_play(args: argparse.Namespace) -> int:
+    """play the search player in the terminal (make play)
+
+    Start a referee server here and play our search player on it in the terminal.
+    """
     sides = W.VOCABULARIES[args.game].sides
     side = args.side or sides[0]
     if side not in (*sides, "?"):

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.cli import UsageError, positive, seconds
+from impl.cli import UsageError, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
 from impl.match import MatchOptions, PlayerSpec, play_game, writable
@@ -478,15 +478,14 @@ def play(
             submit()
 
 
+EPILOG = (
+    'A PLAYER is as for referee match: random, "search --budget 0.1", or a command line with {game} '
+    "{host} {port} {side}; LABEL=PLAYER names it LABEL.  Run again with the same --records DIR to resume."
+)
+
+
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "tournament",
-        help="a round robin or gauntlet among many players, on Dask",
-        description="Play a round robin (or a gauntlet) among N players: G games per pairing, sides alternating, "
-        "as Dask tasks; progress, standings, crosstable, ratings, endings and failures; every game's record in DIR.",
-        epilog='A PLAYER is as for referee match: random, "search --budget 0.1", or a command line with '
-        "{game} {host} {port} {side}; LABEL=PLAYER names it LABEL.  Run again with the same --records DIR to resume.",
-    )
+    p = subcommand(subparsers, "tournament", run, epilog=EPILOG)
     p.add_argument("players", metavar="PLAYER", nargs="+")
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
     p.add_argument("--games", type=positive, default=2, metavar="G", help="games per pairing (default 2)")
@@ -513,7 +512,6 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
-    p.set_defaults(run=run)
 
 
 ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
@@ -562,6 +560,12 @@ def open_records(config: Config, directory: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """a round robin or gauntlet among many players, on Dask
+
+    Play a round robin (or a gauntlet) among N players: G games per pairing, sides
+    alternating, as Dask tasks; progress, standings, crosstable, ratings, endings and
+    failures; every game's record in DIR.
+    """
     config = config_of(args)
     try:
         import distributed  # noqa: F401

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from impl import boardview
 from impl import protocol as W
-from impl.cli import UsageError, count, port
+from impl.cli import UsageError, count, port, subcommand
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -138,12 +138,7 @@ def watch(
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "watch",
-        help="watch a live game in the terminal, as an observer",
-        description="Connect to a referee server as an observer and draw the game after every move: board, last "
-        "move and captures, clocks, result.  Joins a game under way; --forever follows game after game.",
-    )
+    p = subcommand(subparsers, "watch", run)
     p.add_argument("game", choices=["awari", "gothello"])
     p.add_argument("--host", default="127.0.0.1", help="the server's address (default 127.0.0.1)")
     p.add_argument("--server", type=count, default=0, metavar="N", help="server number: port 29046+N / 29068+N")
@@ -151,10 +146,15 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--forever", action="store_true", help="follow game after game (the server's --forever)")
     p.add_argument("--name", default="watch", help="the observer's name (default watch)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="no ANSI colour")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """watch a live game in the terminal, as an observer
+
+    Connect to a referee server as an observer and draw the game after every move:
+    board, last move and captures, clocks, result.  Joins a game under way; --forever
+    follows game after game.
+    """
     number = args.port if args.port is not None else W.port_of(args.game, args.server)
     if not 0 < number <= 65535:
         raise UsageError(f"referee watch: --server {args.server}: no such port ({number})")

@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from impl.cli import UsageError, count, port, positive, seconds
+from impl.cli import UsageError, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError
 from impl.protocol import VOCABULARIES
 
@@ -35,13 +35,7 @@ def check_side(command: str, game: str, side: str) -> None:
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "player",
-        help="run a computer player against a server",
-        description="Connect a computer player to a referee server and play one game. "
-        "random: a uniformly random legal move; search: alpha-beta on the fast engine, "
-        "thinking for a share of its clock (or --budget seconds without time controls).",
-    )
+    p = subcommand(subparsers, "player", run)
     p.add_argument("kind", choices=sorted(PLAYERS), help="which player")
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
@@ -49,7 +43,6 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
-    p.set_defaults(run=run)
 
 
 def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64) -> Player:
@@ -66,6 +59,12 @@ def setup_logging(quiet: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """run a computer player against a server
+
+    Connect a computer player to a referee server and play one game. random: a uniformly
+    random legal move; search: alpha-beta on the fast engine, thinking for a share of
+    its clock (or --budget seconds without time controls).
+    """
     setup_logging(args.quiet)
     check_side("referee player", args.game, args.side)
     player = make_player(args.kind, args.budget, args.seed, args.depth)

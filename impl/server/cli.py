@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
-from impl.cli import UsageError, bound, count, port, seconds
+from impl.cli import UsageError, bound, count, port, seconds, subcommand
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
 
@@ -32,12 +32,7 @@ TIMEOUTS = (
 
 
 def add_command(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "serve",
-        help="run referee servers",
-        description="Run Awari (port 29046+N) and/or Gothello (port 29068+N) referee servers. "
-        "By default each serves one game and the command exits when all have finished.",
-    )
+    p = subcommand(subparsers, "serve", run)
     p.add_argument("game", choices=[*GAMES, "all"])
     p.add_argument("--server", type=count, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
     p.add_argument("--forever", action="store_true", help="host game after game instead of one game")
@@ -83,7 +78,6 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
-    p.set_defaults(run=run)
 
 
 def load_engine(game: str, kind: str | None) -> Any:
@@ -169,6 +163,11 @@ def web_view(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """run referee servers
+
+    Run Awari (port 29046+N) and/or Gothello (port 29068+N) referee servers. By default
+    each serves one game and the command exits when all have finished.
+    """
     setup_logging("warning" if args.quiet else args.log_level)
     web = web_view(args)
     servers = build_servers(args, (web.session_hook,) if web is not None else ())

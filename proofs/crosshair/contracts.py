@@ -31,6 +31,16 @@ CANARY = {
     "proofs.crosshair.canary.gothello_wrapped": "a false claim about the spec's group, through the Gothello wrappers",
 }
 
+CORRECTED_DISJUNCTS = (
+    "WinMargin_corrected",
+    "NoMove_corrected",
+    "CannotFeed",
+    "IllegalMove_corrected",
+    "GrandSlam_corrected",
+    "NormalMove_corrected",
+)
+"""The disjuncts of AwariRef_corrected, targeted directly and through the wrappers."""
+
 DIRECT_Z = [f"spec.z.{f}" for f in ("image", "inverse", "dres", "ndres", "override", "sigma", "apply")]
 DIRECT_AWARI = [
     f"spec.awari.{f}"
@@ -55,12 +65,7 @@ DIRECT_AWARI_GAME = [
         "NormalMove",
         "GrandSlam",
         "IllegalMove",
-        "WinMargin_corrected",
-        "NoMove_corrected",
-        "CannotFeed",
-        "IllegalMove_corrected",
-        "GrandSlam_corrected",
-        "NormalMove_corrected",
+        *CORRECTED_DISJUNCTS,
         "referee",
     )
 ]
@@ -87,12 +92,7 @@ WRAPPED_AWARI = [
     for f in (
         "Sow_Capture_corrected",
         "Sow_Capture",
-        "WinMargin_corrected",
-        "NoMove_corrected",
-        "CannotFeed",
-        "IllegalMove_corrected",
-        "GrandSlam_corrected",
-        "NormalMove_corrected",
+        *CORRECTED_DISJUNCTS,
         "referee",
     )
 ]
