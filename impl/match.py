@@ -10,6 +10,7 @@ words and the same values in its environment:
     {host}  REFEREE_HOST   the server's address (127.0.0.1)
     {port}  REFEREE_PORT   the game's port
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
+    {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
 (docs/protocol.md).  Each game has its own server, started here, on a free
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from impl.cli import UsageError, positive, seconds
+from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
@@ -48,7 +49,7 @@ from impl.server.session import OnDivergence
 
 HOST = "127.0.0.1"
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
-PLACEHOLDERS = ("game", "host", "port", "side")
+PLACEHOLDERS = ("game", "host", "port", "side", "rules")
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ class PlayerSpec:
         out = []
         for word in self.template:
             for name in PLACEHOLDERS:
-                word = word.replace("{" + name + "}", values[name])
+                if name in values:
+                    word = word.replace("{" + name + "}", values[name])
             out.append(word)
         return out
 
@@ -110,6 +112,8 @@ class MatchOptions:
     engine: str = "impl"
     """The referee's rules engine: impl, spec or checked (impl/engines.py)."""
     on_divergence: OnDivergence = OnDivergence.CONTINUE
+    rules: str = "paper"
+    """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
 
 
 class _Launched:
@@ -145,7 +149,9 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
     """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first side."""
     outcome = GameOutcome(number, first)
     game = options.game
-    server_options = ServerOptions(game, time=options.time, engine=options.engine, on_divergence=options.on_divergence)
+    server_options = ServerOptions(
+        game, time=options.time, engine=options.engine, on_divergence=options.on_divergence, rules=options.rules
+    )
     with LocalServer(server_options) as server:
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
@@ -153,7 +159,13 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
         try:
             for side in (0, 1):
                 player = first ^ side
-                values = {"game": game, "host": HOST, "port": str(server.port), "side": SIDES[game][side]}
+                values = {
+                    "game": game,
+                    "host": HOST,
+                    "port": str(server.port),
+                    "side": SIDES[game][side],
+                    "rules": options.rules,
+                }
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = _Launched(specs[player].command(values), env, log)
@@ -287,7 +299,7 @@ def add_command(subparsers: Any) -> None:
         description="Play N games between two players through a referee server started here, "
         "sides alternating, and print the score table.",
         epilog='A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line '
-        "with the placeholders {game} {host} {port} {side} (also in the environment as REFEREE_GAME, "
+        "with the placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, "
         "REFEREE_HOST, REFEREE_PORT, REFEREE_SIDE).",
     )
     p.add_argument("player_a", metavar="PLAYER_A")
@@ -302,6 +314,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    add_rules_argument(p)
     p.add_argument(
         "--on-divergence",
         choices=[o.value for o in OnDivergence],
@@ -323,6 +336,7 @@ def _player(text: str, which: str) -> PlayerSpec:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_rules("referee match", args.game, args.rules)
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee match: --time takes one or two numbers of seconds")
     specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
@@ -336,6 +350,7 @@ def run(args: argparse.Namespace) -> int:
         args.jobs,
         args.engine,
         OnDivergence(args.on_divergence),
+        args.rules,
     )
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)
 

@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from impl.cli import UsageError, count, port, positive, seconds
+from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds
 from impl.client import Client, ClientError
 from impl.protocol import VOCABULARIES
 
@@ -49,6 +49,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
+    add_rules_argument(p, None)
     p.set_defaults(run=run)
 
 
@@ -68,9 +69,10 @@ def setup_logging(quiet: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     setup_logging(args.quiet)
     check_side("referee player", args.game, args.side)
+    check_rules("referee player", args.game, args.rules or "paper")
     player = make_player(args.kind, args.budget, args.seed, args.depth)
     try:
-        with Client.connect(args.game, args.host, args.server, args.port) as client:
+        with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
             client.seat(args.side, args.name if args.name is not None else player.name)
             result = play(client, player)
             side = client.sides[client.side or 0]

@@ -67,6 +67,8 @@ class GameRecord:
     server: int
     game_no: int
     engine: str
+    rules: str
+    """The rule set's name (``paper`` unless the server was started with ``--rules``)."""
     started: float
     ended: float
     sides: tuple[str, str]
@@ -88,6 +90,7 @@ class GameRecord:
             f"Server: {self.server}",
             f"Number: {self.game_no}",
             f"Engine: {self.engine}",
+            f"Rules: {self.rules}",
             f"Started: {utc(self.started)}",
             f"Ended: {utc(self.ended)}",
             f"{self.sides[0].capitalize()}: {quote_name(self.names[0])}",

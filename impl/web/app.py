@@ -39,6 +39,7 @@ from aiohttp import web
 from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
+from spec.awari_rules import RULE_SETS
 
 from . import archive
 from .feed import ServerInfo
@@ -202,7 +203,10 @@ class WebView:
             record = archive.read_record(directory, name)
             if record is None:
                 raise web.HTTPNotFound(text="not a record")
-            frames = archive.frames(record.game, record.moves)
+            rules = record.header("Rules", "paper")
+            if rules not in RULE_SETS or (rules != "paper" and record.game != "awari"):
+                raise web.HTTPNotFound(text=f"a record under unknown rules: {rules}")
+            frames = archive.frames(record.game, record.moves, rules)
             cached = {**record_summary(record), "frames": [board_json(f) for f in frames]}
             self._records[key] = cached
             while len(self._records) > RECORD_CACHE:
