@@ -154,9 +154,8 @@ def test_openspiel_bridge() -> None:
     state = OS.new_game().new_initial_state()
     assert OS.position(state) == ((4,) * 12, (0, 0), A.PLAYER.south)
     assert OS.legal_pits(state) == tuple(sorted(A.side(A.PLAYER.south))) == ENGINE.legal_moves(ENGINE.initial())
-    assert [OS.pit_of(A.PLAYER.north, OS.action_of(p)) for p in A.side(A.PLAYER.north)] == sorted(
-        A.side(A.PLAYER.north)
-    )
+    north = sorted(A.side(A.PLAYER.north))
+    assert [OS.pit_of(A.PLAYER.north, OS.action_of(p)) for p in north] == north
 
 
 def test_crosscheck_a_few_games() -> None:
