@@ -445,22 +445,13 @@ class RulesAwari:
         """One sowing from the mover's non-empty pit at bit offset sh, the game being
         on: (PLAYING | REFUSED | ENDED, result, the state after)."""
         mine, theirs, meta, positions = state
-        gs = self.gs
-        if not _legal_r(mine, theirs, sh, gs):
-            return REFUSED, _ILLEGAL, state
         seen = positions | {(mine, theirs, meta)}
-        mine_, theirs_, gained = _sown_r(mine, theirs, sh, gs)
-        me = meta >> 16
-        if gs == GS_E and not theirs_:  # GrandSlamForfeit: the mover's row to the opponent
-            meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3)) + (_row_sum(mine_) << (8 - (me << 3)))
-            return ENDED, _winner(meta_), (0, 0, meta_, seen)
-        meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3))
-        key = (theirs_, mine_, meta_)
-        ended = _ended_r(theirs_, mine_, meta_, key in seen, gs, self.rep, self.stuck)
-        if ended is None:
-            return PLAYING, _NOT_DONE, (theirs_, mine_, meta_, seen)
-        result, m, t, e = ended
-        return ENDED, result, (m, t, e, seen | {key})
+        outcome, result, mine_, theirs_, meta_, seen_ = _play_r(
+            mine, theirs, meta, seen, sh, self.gs, self.rep, self.stuck
+        )
+        if outcome == REFUSED:
+            return REFUSED, result, state
+        return outcome, result, (mine_, theirs_, meta_, seen_)
 
     def initial(self) -> AwariState:
         return INITIAL
@@ -527,22 +518,60 @@ class RulesAwari:
             return 1
         if self._ended(state) is not None:
             return 0
-        return self._perft(state, depth)
+        mine, theirs, meta, positions = state
+        return _perft_r(mine, theirs, meta, positions, depth, self.gs, self.rep, self.stuck)
 
-    def _perft(self, state: AwariState, depth: int) -> int:
-        mine = state[0]
-        total = 0
-        for sh in _SHIFTS:
-            if not mine >> sh & 255:
-                continue
-            outcome, _, after = self.play(state, sh)
-            if outcome == REFUSED:
-                continue
-            if depth == 1:
-                total += 1
-            elif outcome == PLAYING:
-                total += self._perft(after, depth - 1)
-        return total
+
+def _play_r(
+    mine: int, theirs: int, meta: int, seen: frozenset[Key], sh: int, gs: int, rep: int, stuck: int
+) -> tuple[int, Result[A.PLAYER], int, int, int, frozenset[Key]]:
+    """``_play`` under any rule set: one sowing from the mover's non-empty pit at sh,
+    the game being on, ``seen`` = positions ∪ {key}.  (PLAYING | REFUSED | ENDED,
+    result, mine', theirs', meta', positions'), the after-state seen from its mover."""
+    n = mine >> sh & 255  # _sown_r, inlined: this is the hot path
+    add_mine, add_theirs, last = _SOW[sh << 3 | n]
+    mine_ = mine - (n << sh) + add_mine
+    theirs_ = theirs + add_theirs
+    gained = 0
+    if last >= 0:
+        c = theirs_ >> (last << 3) & 255
+        if c == 2 or c == 3:
+            theirs_, gained = _capture_r(theirs_, last, gs)
+    me = meta >> 16
+    if not theirs_:  # it leaves the opponent nothing
+        if not theirs or (gs == GS_A and _any_feeds_r(mine, theirs, gs)):
+            return REFUSED, _ILLEGAL, mine, theirs, meta, seen  # a failure to feed; (a): a slam not forced
+        if gs == GS_E:  # GrandSlamForfeit: the mover's row to the opponent
+            meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3)) + (_row_sum(mine_) << (8 - (me << 3)))
+            return ENDED, _winner(meta_), 0, 0, meta_, seen
+    meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3))
+    key = (theirs_, mine_, meta_)
+    if mine_ and key not in seen and (not gained or meta_ >> (me << 3) & 255 < 25):
+        return PLAYING, _NOT_DONE, theirs_, mine_, meta_, seen  # Ended's conditions all fail: both rows hold stones
+    ended = _ended_r(theirs_, mine_, meta_, key in seen, gs, rep, stuck)
+    if ended is None:
+        return PLAYING, _NOT_DONE, theirs_, mine_, meta_, seen
+    result, m, t, e = ended
+    return ENDED, result, m, t, e, seen | {key}
+
+
+def _perft_r(
+    mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: int, gs: int, rep: int, stuck: int
+) -> int:
+    """perft of a state where the game goes on, depth ≥ 1, under any rule set."""
+    seen = positions | {(mine, theirs, meta)}  # every child's positions', shared
+    total = 0
+    for sh in _SHIFTS:
+        if not mine >> sh & 255:
+            continue
+        outcome, _, mine_, theirs_, meta_, seen_ = _play_r(mine, theirs, meta, seen, sh, gs, rep, stuck)
+        if outcome == REFUSED:
+            continue
+        if depth == 1:
+            total += 1
+        elif outcome == PLAYING:
+            total += _perft_r(mine_, theirs_, meta_, seen_, depth - 1, gs, rep, stuck)
+    return total
 
 
 def engine_for(rules: AR.AwariRules) -> ImplAwari | RulesAwari:
