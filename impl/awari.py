@@ -546,7 +546,7 @@ def _play_r(
             return ENDED, _winner(meta_), 0, 0, meta_, seen
     meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3))
     key = (theirs_, mine_, meta_)
-    if mine_ and key not in seen and (not gained or meta_ >> (me << 3) & 255 < 25):
+    if theirs_ and mine_ and key not in seen and (not gained or meta_ >> (me << 3) & 255 < 25):
         return PLAYING, _NOT_DONE, theirs_, mine_, meta_, seen  # Ended's conditions all fail: both rows hold stones
     ended = _ended_r(theirs_, mine_, meta_, key in seen, gs, rep, stuck)
     if ended is None:
