@@ -30,6 +30,7 @@ extra (``pip install -e '.[crosscheck]'``; ``make verify-deep`` installs it).
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,9 @@ import pytest
 
 from impl import awari as AW
 from impl import openspiel as OS
+from impl.client import Client, ClientError
+from impl.client.local import LocalServer, ServerOptions
+from impl.players import OpenSpielMCTSPlayer, RandomPlayer, play
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
@@ -171,3 +175,32 @@ def test_crosscheck_abapa_against_openspiel() -> None:
     for case in ("lap", "into a starved row", "grand slam, capture cancelled", "ends: repetition"):
         assert seen[case] > 0, case
     assert seen["ends: 25 or more"] > 0 and seen["ends: no move / starved out"] > 0
+
+
+# ─── OpenSpiel's MCTS as a player through the referee ─────────────────────────
+
+
+def test_openspiel_mcts_plays_a_whole_game_through_the_referee() -> None:
+
+    mcts = OpenSpielMCTSPlayer(budget=0.01, seed=1)
+    with LocalServer(ServerOptions("awari", rules="abapa")) as local:
+        first = Client.connect("awari", port=local.port, timeout=30.0)
+        second = Client.connect("awari", port=local.port, timeout=30.0)
+        first.seat("south", "mcts")
+        second.seat("north", "random")
+        thread = threading.Thread(target=play, args=(second, RandomPlayer(2)), daemon=True)
+        thread.start()
+        result = play(first, mcts)
+        thread.join(30.0)
+        first.close()
+        second.close()
+    assert result is not None and mcts.moves > 0 and mcts.simulations >= mcts.moves * 10
+
+
+def test_openspiel_mcts_refuses_other_rules() -> None:
+
+    with LocalServer(ServerOptions("awari")) as local:
+        client = Client.connect("awari", port=local.port, timeout=30.0)
+        with pytest.raises(ClientError, match="abapa rules only; this server plays paper"):
+            OpenSpielMCTSPlayer(0.01, 1).choose(client)
+        client.close()

@@ -106,6 +106,8 @@ BAD = [
     ["play", "--rules", "abapa"],  # the default game is Gothello
     ["match", "random", "random", "--game", "gothello", "--rules", "abapa"],
     ["match", "random", "random", "--game", "awari", "--rules", "x"],
+    ["player", "openspiel-mcts", "gothello"],
+    ["player", "openspiel-mcts", "awari", "--rules", "paper"],
 ]
 
 
