@@ -22,6 +22,9 @@ COMMAND_MODULES: list[str] = [
     "impl.server.cli",  # referee serve
     "impl.players.cli",  # referee player
     "impl.match",  # referee match
+    "impl.tournament",  # referee tournament
+    "impl.replay",  # referee replay, referee show
+    "impl.watch",  # referee watch
     "impl.terminal",  # referee client, referee play
     "impl.animate",  # referee spec
 ]

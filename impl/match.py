@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from impl import pgn
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
@@ -92,6 +93,12 @@ class GameOutcome:
     error: str = ""
     summaries: dict[int, list[str]] = field(default_factory=dict)
     """Player (0 A, 1 B) → its ``summary:`` log lines."""
+    culprits: list[int] = field(default_factory=list)
+    """Players (0 A, 1 B) whose program failed a game without a result: it exited
+    before the start, or with an error status."""
+    record: str = ""
+    """The game's record (impl/pgn.py), the players named by their labels; empty if
+    the game never began."""
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -112,6 +119,10 @@ class MatchOptions:
     engine: str = "impl"
     """The referee's rules engine: impl, spec or checked (impl/engines.py)."""
     on_divergence: OnDivergence = OnDivergence.CONTINUE
+    records: Path | None = None
+    """Write each game's record here as ``game-NNNN.pgn``."""
+    event: str = "referee match"
+    """The records' Event tag."""
     rules: str = "paper"
     """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
 
@@ -145,12 +156,40 @@ class _Launched:
         return status, lines
 
 
-def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int) -> GameOutcome:
+def play_game(
+    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, round_tag: str = ""
+) -> GameOutcome:
     """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first side."""
+    with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
+        outcome = _play_game(specs, number, options, first, Path(directory))
+        written = sorted(Path(directory).glob("*.pgn"))
+        if written:
+            record = pgn.parse(written[0].read_text(encoding="ascii"))
+            sides = record.sides
+            tags = {
+                "Event": options.event,
+                "Round": round_tag or str(number),
+                sides[0].capitalize(): specs[first].label,
+                sides[1].capitalize(): specs[1 - first].label,
+            }
+            outcome.record = pgn.write(record.with_tags(**tags))
+    if options.records is not None and outcome.record:
+        (options.records / f"game-{number:04d}.pgn").write_text(outcome.record, encoding="ascii")
+    return outcome
+
+
+def _play_game(
+    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, records: Path
+) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
     server_options = ServerOptions(
-        game, time=options.time, engine=options.engine, on_divergence=options.on_divergence, rules=options.rules
+        game,
+        time=options.time,
+        engine=options.engine,
+        on_divergence=options.on_divergence,
+        record_dir=records,
+        rules=options.rules,
     )
     with LocalServer(server_options) as server:
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
@@ -169,7 +208,8 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = _Launched(specs[player].command(values), env, log)
-            outcome.error = _follow(observer, launched, time.monotonic() + options.timeout)
+            outcome.error, early = _follow(observer, launched, time.monotonic() + options.timeout)
+            outcome.culprits += [] if early is None else [early]
             outcome.result, outcome.counts = observer.result, observer.counts()
         except ClientError as exc:
             outcome.error = f"observer: {exc}"
@@ -181,23 +221,25 @@ def play_game(specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchO
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(lines[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
+                    outcome.culprits += [] if player in outcome.culprits else [player]
     if outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
 
 
-def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> str:
-    """Observe until the game is over; an error message if it cannot end."""
+def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> tuple[str, int | None]:
+    """Observe until the game is over; an error message if it cannot end, and the
+    player whose program ended before the start."""
     while not observer.over:
         with suppress(ClientTimeout):
             observer.next_message(timeout=0.25)
         if not observer.started:
             for player, proc in launched.items():
                 if proc.proc.poll() is not None:
-                    return f"player {'AB'[player]} exited with {proc.proc.returncode} before the game started"
+                    return f"player {'AB'[player]} exited with {proc.proc.returncode} before the game started", player
         if time.monotonic() > deadline:
-            return "timed out"
-    return ""
+            return "timed out", None
+    return "", None
 
 
 # ─── the match ─────────────────────────────────────────────────────────────────
@@ -207,8 +249,9 @@ def run_match(
     specs: tuple[PlayerSpec, PlayerSpec], options: MatchOptions, report: Callable[[GameOutcome], None] | None = None
 ) -> list[GameOutcome]:
     """``options.games`` games, player A first in the odd-numbered ones."""
-    if options.logs is not None:
-        options.logs.mkdir(parents=True, exist_ok=True)
+    for directory in (options.logs, options.records):
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
 
     def one(i: int) -> GameOutcome:
@@ -311,6 +354,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
+    p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record (PGN) in DIR")
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
@@ -322,6 +366,17 @@ def add_command(subparsers: Any) -> None:
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
     p.set_defaults(run=run)
+
+
+def writable(directory: Path | None, what: str) -> Path | None:
+    """A directory to write into, made now: a usage error if it cannot be."""
+    if directory is None:
+        return None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot write to {str(directory)!r}: {exc.strerror}") from None
+    return directory
 
 
 def _player(text: str, which: str) -> PlayerSpec:
@@ -350,6 +405,7 @@ def run(args: argparse.Namespace) -> int:
         args.jobs,
         args.engine,
         OnDivergence(args.on_divergence),
+        writable(args.records, "referee match: --records"),
         args.rules,
     )
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)

@@ -39,7 +39,14 @@ def available_kinds() -> list[str]:
 _kind = "spec"
 
 
-@pytest.fixture(params=available_kinds(), autouse=True)
+def kind_params() -> list[Any]:
+    """The engine kinds as test parameters: ``checked`` runs both of the others on every
+    move, so its runs of the whole socket suite are ``deep`` (make verify-deep);
+    tests/test_checked.py covers it over sockets in make verify."""
+    return [pytest.param(k, marks=pytest.mark.deep) if k == "checked" else k for k in available_kinds()]
+
+
+@pytest.fixture(params=kind_params(), autouse=True)
 def engine_kind(request: pytest.FixtureRequest) -> Iterator[str]:
     """Bound in a test module (``engine_kind = netclient.engine_kind``), it runs
     each of its tests with every engine kind: servers made without an explicit

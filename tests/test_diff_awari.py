@@ -159,7 +159,7 @@ class AwariLockstep(RuleBasedStateMachine):
 TestAwariLockstep = AwariLockstep.TestCase
 TestAwariLockstep.settings = settings(
     settings.default,
-    max_examples=max(10, settings().max_examples // 10),  # a whole game takes the spec about a second
+    max_examples=max(4, settings().max_examples // 10),  # a whole game takes the spec about a second
     stateful_step_count=500,
     # whole games are long by nature: the smallest run is a whole game too
     suppress_health_check=[*settings().suppress_health_check, HealthCheck.large_base_example],

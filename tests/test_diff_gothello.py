@@ -158,7 +158,7 @@ class GothelloLockstep(RuleBasedStateMachine):
 TestGothelloLockstep = GothelloLockstep.TestCase
 TestGothelloLockstep.settings = settings(
     settings.default,
-    max_examples=max(20, settings().max_examples // 5),
+    max_examples=max(8, settings().max_examples // 5),  # whole games on the spec: seconds each
     stateful_step_count=150,
     # whole games are long by nature: the smallest run is a whole game too
     suppress_health_check=[*settings().suppress_health_check, HealthCheck.large_base_example],

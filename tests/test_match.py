@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from impl import pgn
 from impl.match import MatchOptions, PlayerSpec, run_match, table
 
 PYTHON = shlex.quote(sys.executable)
@@ -26,8 +27,13 @@ def test_player_specs() -> None:
 
 def test_random_against_random_alternating_sides(tmp_path: Path) -> None:
     specs = (PlayerSpec.parse("random --seed 1"), PlayerSpec.parse("random --seed 2"))
-    outcomes = run_match(specs, MatchOptions("gothello", 2, logs=tmp_path))
+    outcomes = run_match(specs, MatchOptions("gothello", 2, logs=tmp_path, records=tmp_path / "records"))
     assert [o.first for o in outcomes] == [0, 1]
+    for o in outcomes:  # the records name the players by label, by the side each took
+        game = pgn.parse((tmp_path / "records" / f"game-{o.number:04d}.pgn").read_text())
+        assert pgn.write(game) == o.record
+        assert game.names == (specs[o.first].label, specs[1 - o.first].label)
+        assert game.outcome == o.result and game.tag("Event") == "referee match"
     assert all(o.result is not None and o.result.termination == "move" and not o.error for o in outcomes)
     assert len(list(tmp_path.glob("game000[12]-[AB]-*.log"))) == 4
     lines = table(outcomes, specs, "gothello")
@@ -60,4 +66,5 @@ def test_a_player_that_fails_to_start_aborts_its_game() -> None:
     outcomes = run_match(specs, MatchOptions("awari", 1, timeout=30))
     assert outcomes[0].result is None
     assert outcomes[0].error.startswith("player B exited with 3 before the game started")
+    assert outcomes[0].culprits == [1] and outcomes[0].record == ""  # never began: no record
     assert table(outcomes, specs, "awari")[-1] == "endings: no result 1"

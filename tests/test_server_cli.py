@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from impl import cli
+from impl import cli, pgn
 from impl.engines import get_engine
 from impl.server import cli as serve_cli
 from impl.server.session import ConfigMessages
@@ -59,14 +59,14 @@ def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None
     end = events[names.index("end")]
     assert end["result"] == "black wins" and end["termination"] == "move" and end["plies"] == 3
     (record,) = tmp_path.iterdir()
-    text = record.read_text()
-    header, plies = text.split("\n\n")
-    assert plies.splitlines() == ["1 c3", "1 ... pass", "2 pass"]
-    fields = dict(line.split(": ", 1) for line in header.splitlines())
+    assert record.suffix == ".pgn"
+    game = pgn.parse(record.read_text())
+    assert game.moves == ["c3", "pass", "pass"]
+    fields = dict(game.tags)
     assert fields["Game"] == "gothello" and fields["Engine"] == kind
-    assert fields["Black"] == '"ann"' and fields["White"] == '""'
-    assert fields["Result"] == "black wins" and fields["Termination"] == "move"
-    assert fields["Score"] == "black 1 white 0" and fields["Plies"] == "3" and fields["Time"] == "none"
+    assert fields["Black"] == "ann" and fields["White"] == ""
+    assert fields["Result"] == game.result == "1-0" and fields["Termination"] == "move"
+    assert fields["Score"] == "black 1 white 0" and fields["PlyCount"] == "3" and fields["TimeControl"] == "-"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -97,10 +97,9 @@ def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
     end = next(e for e in events if e["event"] == "end")
     assert end["result"] == "aborted" and end["termination"] == "shutdown" and end["plies"] == 1
     (record,) = tmp_path.iterdir()
-    header, plies = record.read_text().split("\n\n")
-    fields = dict(line.split(": ", 1) for line in header.splitlines())
-    assert fields["Result"] == "aborted" and fields["Termination"] == "shutdown"
-    assert plies.splitlines() == ["1 c3"]
+    game = pgn.parse(record.read_text())
+    assert game.result == "*" and game.tag("Termination") == "shutdown"
+    assert game.moves == ["c3"]
 
 
 def test_a_signal_between_games_stops_the_server_cleanly() -> None:

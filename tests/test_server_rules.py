@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from impl import cli
+from impl import cli, pgn, replay
 from impl import protocol as P
 from impl.awari import RulesAwari
 from impl.client import ProtocolError
@@ -41,6 +41,14 @@ def test_greeting_announces_the_rules(rules: str) -> None:
         expected = "000 0.9.1 version Awari server says hello!"
         assert greeting == (expected if rules == "paper" else f"{expected} Rules: {rules}")
         assert P.parse(greeting) == P.Greeting("0.9.1", "Awari", rules)
+
+
+def test_pgn_rules_tag() -> None:
+    """The PGN records name the papers' rules ``massey`` (impl/pgn.py), the others by name."""
+    assert pgn.engine_rules("awari", "massey") == pgn.engine_rules("awari", "") == "paper"
+    assert pgn.engine_rules("awari", "abapa") == "abapa"
+    with pytest.raises(pgn.PgnError, match="unknown gothello rules 'abapa'"):
+        pgn.engine_rules("gothello", "abapa")
 
 
 def test_greeting_parse_is_lenient() -> None:
@@ -87,7 +95,11 @@ def test_a_whole_game_under_each_rule_set(rules: str, tmp_path: Path) -> None:
     expected_winner = None if outcome == R.draw else (0 if outcome == R.win(A.PLAYER.south) else 1)
     assert result.winner == expected_winner
     (record,) = tmp_path.glob("*")
-    assert f"\nRules: {rules}\n" in record.read_text()
+    tag = "massey" if rules == "paper" else rules  # PGN's name for the papers' rules
+    assert f'[Rules "{tag}"]' in record.read_text()
+    parsed = pgn.parse(record.read_text())  # its moves checked by the engine of its Rules tag
+    assert [p.move for p in parsed.plies] == moves and not parsed.tag(pgn.UNCHECKED)
+    assert len(list(replay.frames(parsed))) == len(moves) + 1
 
 
 def test_a_client_refuses_a_server_playing_other_rules() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from impl import pgn
 from impl.server.net import NetLimits
 from impl.server.session import Limits
 
@@ -32,7 +33,8 @@ def test_an_idle_player_loses_and_the_record_says_why(tmp_path: Path) -> None:
 
     run(scenario)
     (record,) = tmp_path.iterdir()
-    assert "Termination: idle" in record.read_text() and "Result: white wins" in record.read_text()
+    game = pgn.parse(record.read_text())
+    assert game.tag("Termination") == "idle" and game.result == "0-1"
 
 
 def test_a_line_that_never_ends_is_refused_and_closed() -> None:

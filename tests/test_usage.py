@@ -31,6 +31,31 @@ BAD = [
     ["play", "--game", "awari", "--side", "black"],
     ["match", "random", "random", "--game", "awari", "--games", "0"],
     ["match", "random", "no-such-program-here {port}", "--game", "awari"],
+    ["match", "random", "random", "--game", "awari", "--records", "/dev/null/records"],
+    ["tournament", "random", "--game", "awari"],
+    ["tournament", "random", "search", "--game", "chess"],
+    ["tournament", "random", "search", "--game", "awari", "--games", "0"],
+    ["tournament", "random", "search", "--game", "awari", "--jobs", "0"],
+    ["tournament", "random", "search", "--game", "awari", "--workers", "-1"],
+    ["tournament", "random", "search", "--game", "awari", "--workers", "2", "--scheduler", "tcp://h:8786"],
+    ["tournament", "random", "search", "--game", "awari", "--time", "1", "2", "3"],
+    ["tournament", "random", "search", "--game", "awari", "--scheduler", "foo"],
+    ["tournament", "random", "search", "--game", "awari", "--scheduler", "tcp://h:99999"],
+    ["tournament", "random", "search", "--game", "awari", "--time", "0"],
+    ["tournament", "random", "search", "--game", "awari", "--timeout", "nan"],
+    ["tournament", "random", "no-such-program-here {port}", "--game", "awari"],
+    ["tournament", "random", "", "--game", "awari"],
+    ["tournament", "random", "search", "--game", "awari", "--records", "/dev/null/records"],
+    ["tournament", "random", "search", "--game", "awari", "--json", "/no/such/dir/r.json"],
+    ["replay", "/no/such/record.pgn"],
+    ["replay", "README.md"],
+    ["replay", "/no/such/record.pgn", "--delay", "-1"],
+    ["show", "/no/such/record.pgn", "--ply", "-1"],
+    ["watch", "chess"],
+    ["watch", "awari", "--port", "99999"],
+    ["watch", "awari", "--server", "-1"],
+    ["watch", "awari", "--server", "40000"],
+    ["watch", "awari", "--name", "x" * 40],
 ]
 
 
@@ -59,3 +84,18 @@ def test_an_unwritable_record_directory_is_found_early(tmp_path: Path, capsys: p
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert _status(["--version"]) == 0
     assert capsys.readouterr().out.startswith("referee ")
+
+
+def test_show_refuses_a_ply_past_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "r.pgn"
+    record.write_text('[Game "gothello"]\n\n1. c3 *\n')
+    assert _status(["show", str(record), "--ply", "2"]) == 2
+    assert capsys.readouterr().err == "referee show: --ply 2: the game has 1 plies\n"
+
+
+def test_a_records_directory_of_another_tournament_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "tournament.json").write_text("{}")
+    assert _status(["tournament", "random", "search", "--game", "awari", "--records", str(tmp_path)]) == 2
+    assert "holds another tournament's games" in capsys.readouterr().err

@@ -110,6 +110,18 @@ def test_record_parsing() -> None:
     assert parse_record("x.txt", "not a header\n\n1 c3\n") is None
 
 
+def test_pgn_records_are_read_in_the_pages_shape() -> None:
+    """A PGN record (impl/pgn.py) reaches the page with the older records' keys:
+    quoted names, the result in words, the clocks as ``Time``."""
+    text = '[Game "gothello"]\n[Black "a\\"b"]\n[Result "0-1"]\n[TimeControl "300:200"]\n\n1. c3 d4 2. pass 0-1\n'
+    record = parse_record("x.pgn", text)
+    assert record is not None and record.moves == ["c3", "d4", "pass"]
+    assert record.plies == ("1 c3", "1 ... d4", "2 pass")
+    assert record.header("Black") == '"a""b"' and record.header("White") == '""'
+    assert record.header("Result") == "white wins" and record.header("Time") == "300 200"
+    assert parse_record("x.pgn", '[Game "gothello"]\n\n1. c3 c3 *\n') is None  # an illegal move
+
+
 # ─── live games ────────────────────────────────────────────────────────────────
 
 

@@ -46,7 +46,9 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("kind", choices=sorted(PLAYERS), help="which player")
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
-    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search, openspiel-mcts: seconds per move (default 1)")
+    p.add_argument(
+        "--budget", type=seconds, default=DEFAULT_BUDGET, help="search, openspiel-mcts: seconds per move (default 1)"
+    )
     p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from impl.game import Termination
-from impl.protocol import quote_name
+from impl.game import Outcome, Side, Termination
+from impl.pgn import DEFAULT_RULES, PgnGame, build, time_control, write
 
 LOGGER = "referee"
 
@@ -67,8 +68,6 @@ class GameRecord:
     server: int
     game_no: int
     engine: str
-    rules: str
-    """The rule set's name (``paper`` unless the server was started with ``--rules``)."""
     started: float
     ended: float
     sides: tuple[str, str]
@@ -82,31 +81,47 @@ class GameRecord:
     divergences: tuple[str, ...] | None = None
     """Under the checked engine, what it found (a header line each), else None."""
 
-    def text(self) -> str:
-        """Header lines ``Key: value``, a blank line, then one ply per line."""
-        time = "none" if self.time is None else f"{self.time[0]:g} {self.time[1]:g}"
-        header = [
-            f"Game: {self.game}",
-            f"Server: {self.server}",
-            f"Number: {self.game_no}",
-            f"Engine: {self.engine}",
-            f"Rules: {self.rules}",
-            f"Started: {utc(self.started)}",
-            f"Ended: {utc(self.ended)}",
-            f"{self.sides[0].capitalize()}: {quote_name(self.names[0])}",
-            f"{self.sides[1].capitalize()}: {quote_name(self.names[1])}",
-            f"Time: {time}",
-            f"Result: {self.result}",
-            f"Termination: {self.termination.value}",
-            f"Score: {self.score}",
-            f"Plies: {len(self.plies)}",
+    rules: str | None = None
+    """The rule set's name, None for the paper's (impl/pgn.py's DEFAULT_RULES)."""
+
+    def pgn(self) -> PgnGame:
+        """The record as a PGN-style game (impl/pgn.py)."""
+        started = datetime.fromtimestamp(self.started, UTC)
+        tags = [
+            ("Event", f"{self.game.capitalize()} referee server {self.server}"),
+            ("Site", socket.gethostname() or "?"),
+            ("Date", started.strftime("%Y.%m.%d")),
+            ("Round", str(self.game_no)),
+            (self.sides[0].capitalize(), ascii_text(self.names[0])),
+            (self.sides[1].capitalize(), ascii_text(self.names[1])),
+            ("Result", "*"),
+            ("Game", self.game),
+            ("Rules", self.rules or DEFAULT_RULES),
+            ("TimeControl", time_control(self.time)),
+            ("Termination", self.termination.value),
+            ("Server", str(self.server)),
+            ("Number", str(self.game_no)),
+            ("Engine", self.engine),
+            ("Started", utc(self.started)),
+            ("Ended", utc(self.ended)),
+            ("Score", self.score),
+            ("PlyCount", str(len(self.plies))),
         ]
-        if self.clocks is not None:
-            header.append("Clocks: " + " ".join(f"{secs:.1f}" for secs in self.clocks))
         if self.divergences is not None:
-            header.append(f"Divergences: {len(self.divergences)}")
-            header += [f"Divergence: {ascii_text(d)}" for d in self.divergences]
-        return "\n".join([*header, "", *self.plies]) + "\n"
+            tags.append(("Divergences", str(len(self.divergences))))
+            tags += [("Divergence", ascii_text(d)) for d in self.divergences]
+        moves = [ply.split()[-1] for ply in self.plies]
+        game = build(self.game, tags, moves, self.clocks, self.outcome)
+        return game.with_tags(Result=game.result)
+
+    @property
+    def outcome(self) -> Outcome:
+        winner = next((Side(i) for i, s in enumerate(self.sides) if self.result == f"{s} wins"), None)
+        return Outcome(winner, self.termination)
+
+    def text(self) -> str:
+        """The record file's text: PGN-style (impl/pgn.py, docs/protocol.md "Game records")."""
+        return write(self.pgn())
 
 
 def ascii_text(text: str) -> str:

@@ -34,10 +34,10 @@ def default_port(game: str, server: int) -> int:
 
 
 def write_record(directory: Path, record: GameRecord) -> Path:
-    """Write the record as ``<game>-<server>-<UTC time>-<pid>-<number>.txt``."""
+    """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``."""
     directory.mkdir(parents=True, exist_ok=True)
     stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.txt"
+    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.pgn"
     path.write_text(record.text(), encoding="ascii")
     return path
 

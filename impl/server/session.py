@@ -655,7 +655,7 @@ class Session:
             server=self.settings.server,
             game_no=self.game_no,
             engine=self.engine.kind,
-            rules=self.settings.rules,
+            rules=None if self.settings.rules == "paper" else self.settings.rules,
             started=self._epoch + (self.now if self.started is None else self.started),
             ended=self._epoch + self.now,
             sides=sides,

@@ -36,10 +36,10 @@ from typing import Any
 
 from aiohttp import web
 
+from impl.pgn import PgnError, engine_rules
 from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
-from spec.awari_rules import RULE_SETS
 
 from . import archive
 from .feed import ServerInfo
@@ -203,9 +203,10 @@ class WebView:
             record = archive.read_record(directory, name)
             if record is None:
                 raise web.HTTPNotFound(text="not a record")
-            rules = record.header("Rules", "paper")
-            if rules not in RULE_SETS or (rules != "paper" and record.game != "awari"):
-                raise web.HTTPNotFound(text=f"a record under unknown rules: {rules}")
+            try:  # PGN names the papers' rules "massey"
+                rules = engine_rules(record.game, record.header("Rules"))
+            except PgnError as exc:
+                raise web.HTTPNotFound(text=str(exc)) from None
             frames = archive.frames(record.game, record.moves, rules)
             cached = {**record_summary(record), "frames": [board_json(f) for f in frames]}
             self._records[key] = cached

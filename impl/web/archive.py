@@ -1,10 +1,10 @@
 """Finished games from the record directory (``referee serve --record DIR``), read
 back and replayed through an engine for the page.
 
-A record is ``Key: value`` header lines, a blank line, then one ply per line as
-the player sent it (``1 c3``, ``1 ... d4``); impl/server/PROTOCOL.md, "Game
-records", is the format.  Only file names the server writes are served, and only
-from the directory itself.
+A record is PGN-style (impl/pgn.py; docs/protocol.md, "Game records"); the
+page gets its tags in the shape of the older ``Key: value`` records, which are
+still read (``Game: …`` header lines, a blank line, then ``1 c3``, ``1 ... d4``).
+Only file names the server writes are served, and only from the directory itself.
 """
 
 from __future__ import annotations
@@ -14,13 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from impl import pgn
 from impl.engine import GAMES
 from impl.engines import get_engine
+from impl.protocol import quote_name
 
 from .feed import BoardView
 from .views import replay
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.txt")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.(?:pgn|txt)")
 MAX_BYTES = 1 << 20
 """Longer files are not records of ours (a game has at most a few hundred plies)."""
 MAX_LISTED = 200
@@ -48,6 +50,8 @@ class Record:
 def parse_record(name: str, text: str) -> Record | None:
     """The record in ``text``; None if it is not one (no ``Game`` header naming a
     game of ours)."""
+    if text.startswith("["):
+        return _from_pgn(name, text)
     head, _, body = text.partition("\n\n")
     headers = []
     for line in head.splitlines():
@@ -57,6 +61,23 @@ def parse_record(name: str, text: str) -> Record | None:
         headers.append((key.strip(), value.strip()))
     record = Record(name, tuple(headers), tuple(line.strip() for line in body.splitlines() if line.strip()))
     return record if record.game in GAMES else None
+
+
+def _from_pgn(name: str, text: str) -> Record | None:
+    try:
+        game = pgn.parse(text)
+    except pgn.PgnError:
+        return None
+    sides = game.sides
+    time = game.time
+    legacy = {
+        **{s.capitalize(): quote_name(n) for s, n in zip(sides, game.names, strict=True)},
+        "Result": game.outcome.result(sides),
+        "Time": "none" if time is None else f"{time[0]:g} {time[1]:g}",
+    }
+    headers = tuple((k, legacy.pop(k, v)) for k, v in game.tags) + tuple(legacy.items())
+    plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
+    return Record(name, headers, plies)
 
 
 def record_path(directory: Path, name: str) -> Path | None:

@@ -1,0 +1,679 @@
+"""``referee tournament PLAYER PLAYER … --game G``: a round robin (or a gauntlet:
+the first player against each other) of G games per pairing, sides alternating,
+run as independent tasks on Dask distributed, with progress, standings, a
+crosstable, ratings, endings and failures, and every game's record.
+
+The players are ``referee match``'s (impl/match.py): ours by name with options, or
+any command line with ``{game} {host} {port} {side}``.  Each game is one task:
+it starts its own server on a free port of the worker it runs on, runs the two
+player programs there, and returns the game's record (impl/pgn.py), which this
+process writes as ``DIR/game-NNNN.pgn``.  Run again with the same ``--records
+DIR``, the games whose record exists are not played again.
+
+Dask runs the tasks: by default an embedded cluster (one worker in this process,
+``--jobs`` threads; ``--workers N``: N worker processes), or a real one at
+``--scheduler ADDRESS`` whose workers have zreferee and the players installed.
+At most ``--jobs`` games are in flight at once, wherever they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import io
+import json
+import logging
+import math
+import os
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from impl import pgn
+from impl.cli import UsageError, positive, seconds
+from impl.engine import KINDS
+from impl.game import Termination
+from impl.match import MatchOptions, PlayerSpec, play_game, writable
+from impl.match import _player as checked_player
+from impl.ratings import Elo, Skill, elo, skills
+
+ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
+CONFIG = "tournament.json"
+RECORD = re.compile(r"game-(\d{4,})\.pgn")
+
+
+@dataclass(frozen=True)
+class Config:
+    """What makes a tournament: a records directory holds the games of one."""
+
+    players: tuple[str, ...]
+    """The player specs as given."""
+    game: str
+    games: int
+    """Games per pairing."""
+    mode: str = ROUND_ROBIN
+    time: tuple[float, float] | None = None
+    engine: str = "impl"
+    timeout: float = 600.0
+    event: str = "referee tournament"
+
+    @property
+    def labels(self) -> list[str]:
+        """The players' names in tables and records: their labels or specs, made distinct."""
+        seen: Counter[str] = Counter()
+        out = []
+        for text in self.players:
+            name = split_label(text)[0]
+            seen[name] += 1
+            out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+        return out
+
+    @property
+    def specs(self) -> list[str]:
+        return [split_label(text)[1] for text in self.players]
+
+
+LABEL = re.compile(r"([^\s=]+)=(\S.*)", re.DOTALL)
+
+
+def split_label(text: str) -> tuple[str, str]:
+    """``LABEL=SPEC`` names a player ``LABEL`` (a word before the first ``=``);
+    otherwise its spec is its name."""
+    match = LABEL.fullmatch(text)
+    return (match[1], match[2]) if match else (text, text)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game: its number, its round (``pairing.game``), the players by index,
+    first mover first, and how to play it."""
+
+    number: int
+    round: str
+    players: tuple[int, int]
+    specs: tuple[str, str]
+    labels: tuple[str, str]
+    options: MatchOptions
+
+
+@dataclass(frozen=True)
+class GameResult:
+    number: int
+    round: str
+    players: tuple[int, int]
+    """First mover, second mover."""
+    score: float | None
+    """The first mover's score (1, 0.5, 0); None: no result."""
+    termination: str
+    """A Termination value, or ``no result``."""
+    error: str = ""
+    record: str = field(default="", repr=False)
+    culprits: tuple[int, ...] = ()
+    """The players whose programs failed a game without a result."""
+
+    @property
+    def loser(self) -> int | None:
+        if self.score is None or self.score == 0.5:
+            return None
+        return self.players[1] if self.score == 1 else self.players[0]
+
+
+def schedule(config: Config) -> list[Task]:
+    """Every game: each pairing's games in turn, the pairing's first player
+    moving first in its odd-numbered games."""
+    n = len(config.players)
+    pairs = (
+        [(0, j) for j in range(1, n)]
+        if config.mode == GAUNTLET
+        else [(i, j) for i in range(n) for j in range(i + 1, n)]
+    )
+    options = MatchOptions(config.game, 1, config.time, config.timeout, engine=config.engine, event=config.event)
+    labels = config.labels
+    tasks: list[Task] = []
+    for p, (i, j) in enumerate(pairs):
+        for g in range(config.games):
+            first, second = (i, j) if g % 2 == 0 else (j, i)
+            tasks.append(
+                Task(
+                    len(tasks) + 1,
+                    f"{p + 1}.{g + 1}",
+                    (first, second),
+                    (config.specs[first], config.specs[second]),
+                    (labels[first], labels[second]),
+                    options,
+                )
+            )
+    return tasks
+
+
+def run_task(task: Task) -> GameResult:
+    """Play one game where this runs (a Dask worker); its result and record.  The
+    specs are parsed here, so that our players run on the worker's Python."""
+    specs = tuple(
+        PlayerSpec(label, PlayerSpec.parse(text).template) for label, text in zip(task.labels, task.specs, strict=True)
+    )
+    outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round)
+    if outcome.result is None or outcome.error or outcome.result.termination.aborted:
+        # match.py names the players A (here the first mover) and B (the second).
+        error = f"{outcome.error or 'aborted'} (A = {task.labels[0]}, B = {task.labels[1]})"
+        culprits = tuple(task.players[c] for c in outcome.culprits)
+        return GameResult(task.number, task.round, task.players, None, "no result", error, outcome.record, culprits)
+    return GameResult(
+        task.number,
+        task.round,
+        task.players,
+        _score(outcome.result.winner),
+        outcome.result.termination.value,
+        "",
+        outcome.record,
+    )
+
+
+def result_text(score: float | None) -> str:
+    """The PGN result token of a first mover's score."""
+    return {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}.get(score, "*") if score is not None else "*"
+
+
+def _score(winner: int | None) -> float:
+    return 0.5 if winner is None else 1.0 - winner
+
+
+def from_record(task: Task, text: str) -> GameResult | None:
+    """A finished game's result from its record, if it is this task's game."""
+    try:
+        game = pgn.parse(text)
+    except pgn.PgnError:
+        return None
+    if game.game != task.options.game or game.names != task.labels or game.tag("Round") != task.round:
+        return None
+    outcome = game.outcome
+    if outcome.termination.aborted:
+        return None  # played again
+    return GameResult(
+        task.number, task.round, task.players, _score(outcome.winner), outcome.termination.value, "", text
+    )
+
+
+# ─── the tables ────────────────────────────────────────────────────────────────
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: int
+    label: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+
+@dataclass(frozen=True)
+class Failure:
+    game: int
+    player: str
+    kind: str
+    """time, disconnect, idle (a loss by the rules), or no result (the game aborted)."""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Summary:
+    labels: list[str]
+    standings: list[Standing]
+    crosstable: list[list[tuple[float, int]]]
+    """[i][j]: player i's score against j and the games they played."""
+    elo: Elo | None
+    skills: list[Skill] | None
+    endings: dict[str, int]
+    failures: list[Failure]
+    played: int
+    total: int
+
+
+def summarise(config: Config, results: Sequence[GameResult], total: int, rate: bool = True) -> Summary:
+    """Standings, crosstable, endings and failures; the ratings too if ``rate``
+    (the running standings leave them out: rating every game again after each
+    would cost time quadratic in the games)."""
+    labels = config.labels
+    n = len(labels)
+    wdl = [[0, 0, 0] for _ in range(n)]
+    cross = [[(0.0, 0) for _ in range(n)] for _ in range(n)]
+    rated: list[tuple[int, int, float]] = []
+    failures: list[Failure] = []
+    for r in sorted(results, key=lambda r: r.number):
+        a, b = r.players
+        if r.score is None:
+            failures.append(Failure(r.number, _blamed(r, labels), "no result", r.error))
+            continue
+        rated.append((a, b, r.score))
+        for me, them, mine in ((a, b, r.score), (b, a, 1 - r.score)):
+            wdl[me][0 if mine == 1 else 1 if mine == 0.5 else 2] += 1
+            s, g = cross[me][them]
+            cross[me][them] = (s + mine, g + 1)
+        if r.termination in (Termination.TIME, Termination.DISCONNECT, Termination.IDLE) and r.loser is not None:
+            failures.append(Failure(r.number, labels[r.loser], r.termination))
+    standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
+    pair = elo(*wdl[0]) if n == 2 and rate else None
+    rating = skills(n, rated) if n > 2 and rate else None
+    order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
+    endings = Counter(r.termination for r in results)
+    return Summary(
+        labels,
+        [standings[i] for i in order],
+        cross,
+        pair,
+        rating,
+        dict(sorted(endings.items())),
+        failures,
+        len(results),
+        total,
+    )
+
+
+def _blamed(r: GameResult, labels: list[str]) -> str:
+    """The players whose programs failed the game, or ``?`` (a timeout, the referee)."""
+    return ", ".join(labels[p] for p in r.culprits) or "?"
+
+
+def tables(summary: Summary) -> list[Any]:
+    """The end-of-tournament tables, as rich renderables."""
+    from rich.table import Table
+
+    standings = Table(title=f"Standings after {summary.played} of {summary.total} games")
+    for name, justify in (
+        ("#", "right"),
+        ("player", "left"),
+        ("games", "right"),
+        ("won", "right"),
+        ("drawn", "right"),
+        ("lost", "right"),
+        ("score", "right"),
+        ("%", "right"),
+    ):
+        standings.add_column(name, justify=justify)  # type: ignore[arg-type]
+    if summary.skills is not None:
+        standings.add_column("rating (mu ± 2σ)", justify="right")
+    for rank, s in enumerate(summary.standings, 1):
+        row = [
+            str(rank),
+            s.label,
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            f"{s.score:g}",
+            f"{100 * s.score / max(1, s.games):.1f}",
+        ]
+        if summary.skills is not None:
+            k = summary.skills[s.player]
+            row.append(f"{k.mu:.1f} ± {k.margin:.1f}")
+        standings.add_row(*row)
+    out: list[Any] = [standings]
+    if summary.elo is not None:
+        e = summary.elo
+        margin = "n/a" if e.margin is None else f"± {e.margin:.1f}"
+        out.append(
+            f"Elo difference {summary.labels[0]} − {summary.labels[1]}: {e.difference:+.1f} {margin} (95%), "
+            f"LOS {100 * e.los:.1f}%"
+        )
+    n = len(summary.labels)
+    cross = Table(title="Crosstable (row's score against column / games)")
+    cross.add_column("player")
+    for i in range(n):
+        cross.add_column(str(i + 1), justify="center")
+    for i in range(n):
+        cells = [
+            "—" if i == j else (f"{cell[0]:g}/{cell[1]}" if cell[1] else "")
+            for j, cell in enumerate(summary.crosstable[i])
+        ]
+        cross.add_row(f"{i + 1} {summary.labels[i]}", *cells)
+    out.append(cross)
+    out.append("Endings: " + ", ".join(f"{k} {v}" for k, v in summary.endings.items()))
+    if summary.failures:
+        by = Counter((f.player, f.kind) for f in summary.failures)
+        out.append("Failures: " + "; ".join(f"{p}: {k} ×{v}" for (p, k), v in sorted(by.items())))
+        out += [f"  game {f.game}: {f.player}: {f.detail}" for f in summary.failures if f.detail]
+    else:
+        out.append("Failures: none")
+    return out
+
+
+def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
+    players = []
+    for s in summary.standings:
+        entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
+        entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score}
+        if summary.skills is not None:
+            k = summary.skills[s.player]
+            entry |= {"mu": k.mu, "sigma": k.sigma, "margin": k.margin}
+        players.append(entry)
+    out: dict[str, Any] = {
+        "game": config.game,
+        "mode": config.mode,
+        "games_per_pairing": config.games,
+        "played": summary.played,
+        "total": summary.total,
+        "standings": players,
+        "crosstable": {
+            summary.labels[i]: {summary.labels[j]: {"score": c[0], "games": c[1]} for j, c in enumerate(row) if c[1]}
+            for i, row in enumerate(summary.crosstable)
+        },
+        "endings": summary.endings,
+        "failures": [asdict(f) for f in summary.failures],
+        "games": [
+            {
+                "number": r.number,
+                "round": r.round,
+                "first": summary.labels[r.players[0]],
+                "second": summary.labels[r.players[1]],
+                "score": r.score,
+                "termination": r.termination,
+                "error": r.error,
+            }
+            for r in sorted(results, key=lambda r: r.number)
+        ],
+    }
+    if summary.elo is not None:
+        e = summary.elo  # an infinite difference (all won or all lost) is null: JSON has no infinity
+        difference = e.difference if math.isfinite(e.difference) else None
+        out["elo"] = {"first": summary.labels[0], "difference": difference, "margin": e.margin, "los": e.los}
+    return out
+
+
+def as_csv(summary: Summary) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["rank", "player", "games", "wins", "draws", "losses", "score", "mu", "sigma"])
+    for rank, s in enumerate(summary.standings, 1):
+        k = summary.skills[s.player] if summary.skills is not None else None
+        writer.writerow(
+            [
+                rank,
+                s.label,
+                s.games,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.score,
+                f"{k.mu:.3f}" if k else "",
+                f"{k.sigma:.3f}" if k else "",
+            ]
+        )
+    return buffer.getvalue()
+
+
+# ─── running ───────────────────────────────────────────────────────────────────
+
+
+def _distributed() -> Any:
+    """Dask distributed, untyped: its calls are not annotated."""
+    return importlib.import_module("distributed")
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int, jobs: int) -> Iterator[Any]:
+    """A Dask client: of the cluster at ``scheduler``, else of an embedded local
+    cluster (``workers`` processes, or 0: threads of this process)."""
+    dask = _distributed()
+    Client, LocalCluster = dask.Client, dask.LocalCluster
+
+    if scheduler is not None:
+        with Client(scheduler, timeout="10s") as client:
+            yield client
+        return
+    # The embedded cluster's workers log a task cancelled by Ctrl-C as a warning: noise here.
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if workers:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=max(1, -(-jobs // workers)), processes=True, dashboard_address=None
+        )
+    else:
+        cluster = LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, dashboard_address=None)
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def play(
+    tasks: Sequence[Task],
+    client: Any,
+    jobs: int,
+    started: Callable[[Task], None],
+    finished: Callable[[Task, GameResult], None],
+) -> None:
+    """Run ``tasks`` on the Dask client, at most ``jobs`` in flight."""
+    as_completed = _distributed().as_completed
+
+    pending = list(reversed(tasks))
+    by_key: dict[str, Task] = {}
+    running = as_completed()
+
+    def submit() -> None:
+        task = pending.pop()
+        future = client.submit(run_task, task, pure=False, key=f"game-{task.number:04d}-{time.time_ns()}")
+        by_key[future.key] = task
+        running.add(future)
+        started(task)
+
+    for _ in range(min(jobs, len(pending))):
+        submit()
+    for future in running:
+        task = by_key.pop(future.key)
+        try:
+            result: GameResult = future.result()
+        except Exception as exc:  # the task itself failed: a failure of the game, never silent
+            result = GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
+        finished(task, result)
+        if pending:
+            submit()
+
+
+def add_command(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "tournament",
+        help="a round robin or gauntlet among many players, on Dask",
+        description="Play a round robin (or a gauntlet) among N players: G games per pairing, sides alternating, "
+        "as Dask tasks; progress, standings, crosstable, ratings, endings and failures; every game's record in DIR.",
+        epilog='A PLAYER is as for referee match: random, "search --budget 0.1", or a command line with '
+        "{game} {host} {port} {side}; LABEL=PLAYER names it LABEL.  Run again with the same --records DIR to resume.",
+    )
+    p.add_argument("players", metavar="PLAYER", nargs="+")
+    p.add_argument("--game", choices=["awari", "gothello"], required=True)
+    p.add_argument("--games", type=positive, default=2, metavar="G", help="games per pairing (default 2)")
+    p.add_argument("--gauntlet", action="store_true", help="the first player against each other, not all pairs")
+    p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
+    p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
+    p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    p.add_argument(
+        "--records", type=Path, metavar="DIR", help="the records directory (default: a new one, tournament-<time>)"
+    )
+    p.add_argument("--event", default="referee tournament", help="the records' Event tag")
+    p.add_argument(
+        "--jobs", type=positive, default=os.cpu_count() or 1, metavar="C", help="games at once (default: the CPUs)"
+    )
+    p.add_argument(
+        "--workers", type=int, default=0, metavar="N", help="local Dask worker processes (default 0: threads here)"
+    )
+    p.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        metavar="ADDRESS",
+        help="a Dask scheduler (tcp://host:8786) instead of a local cluster",
+    )
+    p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
+    p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+    p.set_defaults(run=run)
+
+
+ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler's address: ``[tcp://|tls://]HOST:PORT``."""
+    if not ADDRESS.fullmatch(text) or not 0 < int(text.rsplit(":", 1)[1]) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler address (tcp://HOST:PORT)")
+    return text
+
+
+def config_of(args: argparse.Namespace) -> Config:
+    what = "referee tournament"
+    if len(args.players) < 2:
+        raise UsageError(f"{what}: at least two players")
+    if args.time is not None and len(args.time) > 2:
+        raise UsageError(f"{what}: --time takes one or two numbers of seconds")
+    if args.workers < 0:
+        raise UsageError(f"{what}: --workers: {args.workers} is not a whole number >= 0")
+    if args.workers and args.scheduler:
+        raise UsageError(f"{what}: --workers and --scheduler are exclusive")
+    for i, text in enumerate(args.players):
+        checked_player(split_label(text)[1], f"PLAYER {i + 1}")
+    clocks = (args.time[0], args.time[-1]) if args.time else None
+    mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
+    return Config(tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event)
+
+
+def open_records(config: Config, directory: Path) -> None:
+    """Make the records directory, or check that it holds this tournament's."""
+    what = "referee tournament: --records"
+    writable(directory, what)
+    path = directory / CONFIG
+    mine = asdict(config)
+    mine["time"] = list(config.time) if config.time else None
+    if path.exists():
+        try:
+            theirs = json.loads(path.read_text())
+        except (OSError, ValueError):
+            theirs = None
+        if theirs != json.loads(json.dumps(mine)):
+            raise UsageError(f"{what}: {str(directory)!r} holds another tournament's games ({CONFIG} differs)")
+    else:
+        path.write_text(json.dumps(mine, indent=2) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    try:
+        import distributed  # noqa: F401
+        import openskill  # noqa: F401
+        from rich.console import Console
+    except ImportError as exc:
+        raise UsageError(
+            f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
+        ) from None
+    for out in (args.json, args.csv):
+        if out is not None and not out.parent.is_dir():
+            raise UsageError(f"referee tournament: no directory {str(out.parent)!r} for {str(out)!r}")
+    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
+    open_records(config, directory)
+    tasks = schedule(config)
+    results: dict[int, GameResult] = {}
+    for task in tasks:
+        path = directory / f"game-{task.number:04d}.pgn"
+        if path.exists():
+            done = from_record(task, path.read_text(encoding="ascii", errors="replace"))
+            if done is not None:
+                results[task.number] = done
+    todo = [t for t in tasks if t.number not in results]
+    # No markup: labels are command lines, whose brackets are not rich's; wide
+    # tables when written to a file.
+    console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
+    if results and not args.quiet:
+        console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
+    try:
+        with _progress(console, config, tasks, results, args.quiet) as (started, finished):
+
+            def record(task: Task, result: GameResult) -> None:
+                if result.record:
+                    (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="ascii")
+                results[task.number] = result
+                finished(task, result)
+
+            if todo:
+                with dask_client(args.scheduler, args.workers, args.jobs) as client:
+                    play(todo, client, args.jobs, started, record)
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}; run again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    except OSError as exc:
+        print(f"referee tournament: cannot reach the Dask cluster: {exc}", file=sys.stderr)
+        return 1
+    summary = summarise(config, list(results.values()), len(tasks))
+    for renderable in tables(summary):
+        console.print(renderable)
+    console.print(f"Records: {directory}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(as_json(config, summary, list(results.values())), indent=2) + "\n")
+    if args.csv is not None:
+        args.csv.write_text(as_csv(summary))
+    return 1 if summary.failures and any(f.kind == "no result" for f in summary.failures) else 0
+
+
+@contextmanager
+def _progress(
+    console: Any, config: Config, tasks: Sequence[Task], results: dict[int, GameResult], quiet: bool
+) -> Iterator[tuple[Callable[[Task], None], Callable[[Task, GameResult], None]]]:
+    """Progress as games start and finish: a live bar and standings on a terminal,
+    cutechess-style lines otherwise."""
+    total = len(tasks)
+    if quiet:
+        yield (lambda task: None), (lambda task, result: None)
+        return
+    if not console.is_terminal:
+
+        def started_line(task: Task) -> None:
+            console.print(
+                f"Started game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]})", soft_wrap=True
+            )
+
+        def finished_line(task: Task, result: GameResult) -> None:
+            score = result_text(result.score)
+            s = summarise(config, list(results.values()), total, rate=False)
+            standing = ", ".join(f"{x.label} {x.score:g}/{x.games}" for x in s.standings)
+            console.print(
+                f"Finished game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]}): "
+                f"{score} {{{result.termination}}}  [{standing}]",
+                soft_wrap=True,
+                highlight=False,
+            )
+
+        yield started_line, finished_line
+        return
+    from rich.console import Group
+    from rich.live import Live
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    bar = progress.add_task("games", total=total, completed=len(results))
+    in_flight: set[int] = set()
+
+    def view() -> Any:
+        s = summarise(config, list(results.values()), total, rate=False)
+        progress.update(bar, description=f"games ({len(in_flight)} running)")
+        return Group(progress, tables(s)[0])
+
+    with Live(view(), console=console, refresh_per_second=4) as live:
+
+        def started(task: Task) -> None:
+            in_flight.add(task.number)
+            live.update(view())
+
+        def finished(task: Task, result: GameResult) -> None:
+            in_flight.discard(task.number)
+            progress.advance(bar)
+            live.update(view())
+
+        yield started, finished
