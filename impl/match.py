@@ -406,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
         args.engine,
         OnDivergence(args.on_divergence),
         writable(args.records, "referee match: --records"),
-        args.rules,
+        rules=args.rules,
     )
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)
 

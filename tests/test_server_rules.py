@@ -133,3 +133,12 @@ def test_bad_rules_are_a_one_line_usage_error(argv: list[str], capsys: pytest.Ca
     assert status == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("referee ") and "Traceback" not in err, err
+
+
+def test_match_plays_its_games_under_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """referee match --rules: its server plays and records the set; its players adopt it."""
+    argv = ["match", "random", "random", "--game", "awari", "--rules", "olympiad-1994", "--games", "1"]
+    assert cli.main([*argv, "--records", str(tmp_path), "--quiet"]) == 0
+    (record,) = tmp_path.glob("*.pgn")
+    assert '[Rules "olympiad-1994"]' in record.read_text()
+    assert "1 games, 1 with a result" in capsys.readouterr().out
