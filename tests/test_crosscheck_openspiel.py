@@ -46,7 +46,7 @@ from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
 
-pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra 'crosscheck'")
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra 'crosscheck'", exc_type=ImportError)
 
 ENGINE = AW.RulesAwari(AR.ABAPA)
 MAX_PLIES = 999

@@ -5,10 +5,10 @@ three dimensions, and the paper's rule set unchanged."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from impl.awari import INITIAL, ImplAwari, RulesAwari, engine_for, perft
@@ -208,6 +208,12 @@ def test_empty_row_before_repetition() -> None:
 # ─── The fast engine against the spec, every combination ──────────────────────
 
 
+FEW: Final = settings(max_examples=max(10, settings().max_examples // 4))
+"""A quarter of the profile's examples: the spec steps twelve actions per example;
+the deep test below runs the full profile for each combination."""
+
+
+@FEW
 @given(rules=st.sampled_from(AR.ALL_COMBINATIONS), g=st.one_of(awari_arbitrary(), awari_played()))
 def test_every_combination_every_action(rules: AR.AwariRules, g: A.AwariGame) -> None:
     spec, engine = SpecAwari(rules), RulesAwari(rules)
@@ -226,6 +232,7 @@ def test_each_combination_every_action(rules: AR.AwariRules, g: A.AwariGame) -> 
     check_observers(spec, engine, g)
 
 
+@FEW
 @given(g=st.one_of(awari_arbitrary(), awari_played()))
 def test_general_form_with_the_papers_rules_is_the_papers_awariref(g: A.AwariGame) -> None:
     """The paper's AwariRef is the instance PAPER of AwariRefUnder: same results and after-states."""
