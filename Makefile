@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots
+.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
 
 all: verify
 
@@ -42,7 +42,7 @@ verify: lint typecheck test
 # The thorough suite on the mypyc build, where the differential tests check the compiled
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
 # then the full proofs on the pure-Python build, which crosshair can trace.
-verify-deep: lint typecheck browser
+verify-deep: lint typecheck browser crosscheck
 	$(PY) -m impl._build
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
 	$(PY) -m impl._build --clean
@@ -82,6 +82,11 @@ browser: $(STAMP)
 	@test -x $(CHROMIUM) -a -x /usr/bin/chromedriver || { $(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet -e '.[browser]'
+
+# OpenSpiel (the crosscheck extra: numpy, scipy) for the cross-check of the abapa rule
+# set; verify-deep installs it, verify does not (README, "Rule sets").
+crosscheck: $(STAMP)
+	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
 test-browser: browser
 	$(PY) -m pytest tests/test_web_browser.py

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Final
 
 from spec import awari as A
+from spec import awari_rules as AR
 from spec import result as R
 
 from . import notation
@@ -333,3 +334,246 @@ def _perft(mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: 
         if outcome == PLAYING:
             total += _perft(mine_, theirs_, meta_, seen_, depth - 1)
     return total
+
+
+# ─── Other rule sets (spec/awari_rules.py) ─────────────────────────────────────
+#
+# The paper's rules above stay as they were (``ImplAwari``, the default, at its
+# speed); ``RulesAwari`` plays any rule set, the paper's included, on the same
+# packed keys.  The three dimensions are small ints so that the hot path compares
+# ints: the grand-slam rule's letter index, and the two end-of-game rules.
+
+GS_A, GS_B, GS_C, GS_D, GS_E = range(5)
+REP_OWN_ROW, REP_UNCOUNTED, REP_DRAW = range(3)
+STUCK_OPPONENT_TAKES, STUCK_PLAYER_LOSES = range(2)
+
+Ending = tuple[Result[A.PLAYER], int, int, int]
+"""An ended game: (result, mine', theirs', meta')."""
+
+
+def _capture_r(theirs: int, last: int, gs: int) -> tuple[int, int]:
+    """Capture under grand-slam rule ``gs``, from a vulnerable last pit: the harvest,
+    or, when it would empty the opponent's row under (b)–(d), what the rule allows
+    (CaptureSlamSown, CaptureSlamSpareLast, CaptureSlamFirstOnly)."""
+    after, gained = _capture(theirs, last)
+    if after or gs in (GS_A, GS_E):
+        return after, gained
+    if gs == GS_B:
+        return theirs, 0
+    sh = last << 3
+    kept = theirs >> sh & 255
+    if gs == GS_C:  # every pit but the last sown: only it is left
+        return kept << sh, gained - kept
+    return theirs - (kept << sh), kept  # GS_D: only the last pit sown
+
+
+def _sown_r(mine: int, theirs: int, sh: int, gs: int) -> tuple[int, int, int]:
+    """Sow ⨟ Capture_rules from the mover's pit at bit offset sh: (mine', theirs', gained)."""
+    n = mine >> sh & 255
+    add_mine, add_theirs, last = _SOW[sh << 3 | n]
+    mine_ = mine - (n << sh) + add_mine
+    theirs_ = theirs + add_theirs
+    if last >= 0:
+        c = theirs_ >> (last << 3) & 255
+        if c == 2 or c == 3:
+            theirs_, gained = _capture_r(theirs_, last, gs)
+            return mine_, theirs_, gained
+    return mine_, theirs_, 0
+
+
+def _feeds_r(mine: int, theirs: int, sh: int, gs: int) -> bool:
+    """feeds: the mover's non-empty pit at sh leaves the opponent a stone under gs."""
+    return _sown_r(mine, theirs, sh, gs)[1] != 0
+
+
+def _any_feeds_r(mine: int, theirs: int, gs: int) -> bool:
+    """∃ m : side to_move • feeds m"""
+    return any(mine >> sh & 255 and _feeds_r(mine, theirs, sh, gs) for sh in _SHIFTS)
+
+
+def _ended_r(mine: int, theirs: int, meta: int, repeated: bool, gs: int, rep: int, stuck: int) -> Ending | None:
+    """Ended (WinMargin ∨ CannotMove ∨ Repetition ∨ StarvedOut) of a position, or None
+    while the game goes on; ``repeated``: the position is in positions."""
+    if meta & 255 >= 25 or meta >> 8 & 255 >= 25:
+        return _winner(meta), mine, theirs, meta
+    me = meta >> 16
+    if not mine:  # CannotMove
+        if stuck == STUCK_OPPONENT_TAKES:
+            claimed = _claimed(mine, theirs, meta)
+            return _winner(claimed), 0, 0, claimed
+        return _WIN[me ^ 1], mine, theirs, meta
+    if repeated:  # Repetition
+        if rep == REP_OWN_ROW:
+            claimed = _claimed(mine, theirs, meta)
+            return _winner(claimed), 0, 0, claimed
+        return (_winner(meta) if rep == REP_UNCOUNTED else _DRAW), mine, theirs, meta
+    if not theirs and not _any_feeds_r(mine, theirs, gs):  # StarvedOut
+        if stuck == STUCK_OPPONENT_TAKES:
+            claimed = _claimed(mine, theirs, meta)
+            return _winner(claimed), 0, 0, claimed
+        return _WIN[me], mine, theirs, meta
+    return None
+
+
+def _legal_r(mine: int, theirs: int, sh: int, gs: int) -> bool:
+    """The mover's non-empty pit at sh may be sown, the game being on (IllegalMoveUnder's negation)."""
+    if _feeds_r(mine, theirs, sh, gs):
+        return True
+    # It leaves the opponent nothing: a failure to feed if they had nothing; a grand
+    # slam otherwise, legal but under (a) while another sowing feeds.
+    return theirs != 0 and (gs != GS_A or not _any_feeds_r(mine, theirs, gs))
+
+
+class RulesAwari:
+    """Awari under any rule set (spec/awari_rules.py): states as ImplAwari's."""
+
+    game = "awari"
+    kind = "impl"
+    players = (A.PLAYER.south, A.PLAYER.north)
+
+    def __init__(self, rules: AR.AwariRules) -> None:
+        self.rules = rules
+        self.gs = "abcde".index(rules.grand_slam.value)
+        self.rep = tuple(AR.RepetitionRule).index(rules.repetition)
+        self.stuck = tuple(AR.CannotMoveRule).index(rules.cannot_move)
+
+    def _ended(self, state: AwariState) -> Ending | None:
+        mine, theirs, meta, positions = state
+        return _ended_r(mine, theirs, meta, (mine, theirs, meta) in positions, self.gs, self.rep, self.stuck)
+
+    def play(self, state: AwariState, sh: int) -> tuple[int, Result[A.PLAYER], AwariState]:
+        """One sowing from the mover's non-empty pit at bit offset sh, the game being
+        on: (PLAYING | REFUSED | ENDED, result, the state after)."""
+        mine, theirs, meta, positions = state
+        seen = positions | {(mine, theirs, meta)}
+        outcome, result, mine_, theirs_, meta_, seen_ = _play_r(
+            mine, theirs, meta, seen, sh, self.gs, self.rep, self.stuck
+        )
+        if outcome == REFUSED:
+            return REFUSED, result, state
+        return outcome, result, (mine_, theirs_, meta_, seen_)
+
+    def initial(self) -> AwariState:
+        return INITIAL
+
+    def to_move(self, state: AwariState) -> A.PLAYER:
+        return _PLAYERS[state[2] >> 16]
+
+    def apply(self, state: AwariState, action: A.PIT) -> tuple[Result[A.PLAYER], AwariState]:
+        mine, theirs, meta, positions = state
+        ended = self._ended(state)
+        if ended is not None:
+            result, m, t, e = ended
+            return result, (m, t, e, positions | {(mine, theirs, meta)})
+        j = int(action) - 6 * (meta >> 16)
+        if not 0 <= j < 6 or not mine >> (j << 3) & 255:
+            return _ILLEGAL, state
+        _, result, after = self.play(state, j << 3)
+        return result, after
+
+    def legal_moves(self, state: AwariState) -> tuple[A.PIT, ...]:
+        if self._ended(state) is not None:
+            return ()
+        mine, theirs, meta, _ = state
+        me = meta >> 16
+        return tuple(
+            _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and _legal_r(mine, theirs, j << 3, self.gs)
+        )
+
+    def why_illegal(self, state: AwariState, action: A.PIT) -> str | None:
+        if self.is_over(state):
+            return "the game is over"
+        if action in self.legal_moves(state):
+            return None
+        s = unpack(state[:3])
+        return notation.awari_illegal(action, s.to_move, s.board[action])
+
+    def is_over(self, state: AwariState) -> bool:
+        return self._ended(state) is not None
+
+    def counts(self, state: AwariState) -> tuple[int, int]:
+        score = unpack(state[:3]).score
+        return score[A.PLAYER.south], score[A.PLAYER.north]
+
+    def parse_move(self, text: str) -> A.PIT | None:
+        return notation.parse_pit(text)
+
+    def format_move(self, action: A.PIT) -> str:
+        return notation.format_pit(action)
+
+    def render(self, state: AwariState) -> list[str]:
+        s = unpack(state[:3])
+        return notation.render_awari(s.board, s.score, s.to_move)
+
+    def to_spec(self, state: AwariState) -> A.AwariGame:
+        return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
+
+    def from_spec(self, game: A.AwariGame) -> AwariState:
+        mine, theirs, meta = pack(A.θAwariBoard(game))
+        return mine, theirs, meta, frozenset(pack(p) for p in game.positions)
+
+    def perft(self, state: AwariState, depth: int) -> int:
+        """perft over the fast internals, as ``perft`` for the paper's rules."""
+        if depth == 0:
+            return 1
+        if self._ended(state) is not None:
+            return 0
+        mine, theirs, meta, positions = state
+        return _perft_r(mine, theirs, meta, positions, depth, self.gs, self.rep, self.stuck)
+
+
+def _play_r(
+    mine: int, theirs: int, meta: int, seen: frozenset[Key], sh: int, gs: int, rep: int, stuck: int
+) -> tuple[int, Result[A.PLAYER], int, int, int, frozenset[Key]]:
+    """``_play`` under any rule set: one sowing from the mover's non-empty pit at sh,
+    the game being on, ``seen`` = positions ∪ {key}.  (PLAYING | REFUSED | ENDED,
+    result, mine', theirs', meta', positions'), the after-state seen from its mover."""
+    n = mine >> sh & 255  # _sown_r, inlined: this is the hot path
+    add_mine, add_theirs, last = _SOW[sh << 3 | n]
+    mine_ = mine - (n << sh) + add_mine
+    theirs_ = theirs + add_theirs
+    gained = 0
+    if last >= 0:
+        c = theirs_ >> (last << 3) & 255
+        if c == 2 or c == 3:
+            theirs_, gained = _capture_r(theirs_, last, gs)
+    me = meta >> 16
+    if not theirs_:  # it leaves the opponent nothing
+        if not theirs or (gs == GS_A and _any_feeds_r(mine, theirs, gs)):
+            return REFUSED, _ILLEGAL, mine, theirs, meta, seen  # a failure to feed; (a): a slam not forced
+        if gs == GS_E:  # GrandSlamForfeit: the mover's row to the opponent
+            meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3)) + (_row_sum(mine_) << (8 - (me << 3)))
+            return ENDED, _winner(meta_), 0, 0, meta_, seen
+    meta_ = (meta ^ _TO_MOVE) + (gained << (me << 3))
+    key = (theirs_, mine_, meta_)
+    if theirs_ and mine_ and key not in seen and (not gained or meta_ >> (me << 3) & 255 < 25):
+        return PLAYING, _NOT_DONE, theirs_, mine_, meta_, seen  # Ended's conditions all fail: both rows hold stones
+    ended = _ended_r(theirs_, mine_, meta_, key in seen, gs, rep, stuck)
+    if ended is None:
+        return PLAYING, _NOT_DONE, theirs_, mine_, meta_, seen
+    result, m, t, e = ended
+    return ENDED, result, m, t, e, seen | {key}
+
+
+def _perft_r(
+    mine: int, theirs: int, meta: int, positions: frozenset[Key], depth: int, gs: int, rep: int, stuck: int
+) -> int:
+    """perft of a state where the game goes on, depth ≥ 1, under any rule set."""
+    seen = positions | {(mine, theirs, meta)}  # every child's positions', shared
+    total = 0
+    for sh in _SHIFTS:
+        if not mine >> sh & 255:
+            continue
+        outcome, _, mine_, theirs_, meta_, seen_ = _play_r(mine, theirs, meta, seen, sh, gs, rep, stuck)
+        if outcome == REFUSED:
+            continue
+        if depth == 1:
+            total += 1
+        elif outcome == PLAYING:
+            total += _perft_r(mine_, theirs_, meta_, seen_, depth - 1, gs, rep, stuck)
+    return total
+
+
+def engine_for(rules: AR.AwariRules) -> ImplAwari | RulesAwari:
+    """The fast engine for a rule set: ImplAwari for the paper's, RulesAwari otherwise."""
+    return ImplAwari() if rules == AR.PAPER else RulesAwari(rules)

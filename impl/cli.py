@@ -86,6 +86,21 @@ positive = _valid(_int, lambda v: v >= 1, "a whole number >= 1")
 port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 
+def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper") -> None:
+    """``--rules NAME``: the Awari rule set (spec/awari_rules.py).  A server's default
+    is ``paper``; a client's (``default`` None) is whichever the server announces."""
+    from spec.awari_rules import RULE_SETS
+
+    what = "default paper, the papers' rules" if default else "default: the one the server announces"
+    p.add_argument("--rules", choices=list(RULE_SETS), default=default, help=f"Awari rule set ({what}; README)")
+
+
+def check_rules(command: str, game: str, rules: str) -> None:
+    """Gothello has one rule set: another is a usage error."""
+    if rules != "paper" and game != "awari":
+        raise UsageError(f"{command}: --rules {rules} is for Awari; Gothello has only the paper's rules")
+
+
 def package_version() -> str:
     try:
         return version("zreferee")

@@ -31,13 +31,30 @@ FACTORIES: dict[tuple[str, str], Callable[[], GameEngine]] = {
 }
 
 
-def get_engine(game: str, kind: str = "impl") -> GameEngine:
-    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl | checked).
+def _ruled(game: str, kind: str, rules: str) -> GameEngine:
+    """An Awari engine of ``kind`` (spec | impl) under a named rule set other than the paper's."""
+    from spec.awari_rules import rules_named
+
+    from . import awari, spec_engine
+
+    ruleset = rules_named(rules)
+    return spec_engine.SpecAwari(ruleset) if kind == "spec" else awari.engine_for(ruleset)
+
+
+def get_engine(game: str, kind: str = "impl", rules: str = "paper") -> GameEngine:
+    """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl | checked),
+    under the named rule set (spec/awari_rules.py; Gothello has only ``paper``).
     The game is chosen at run time, hence the game-erased ``GameEngine``."""
     if game not in GAMES or kind not in KINDS:
         raise ValueError(f"unknown engine {game}/{kind}: games {GAMES}, kinds {KINDS}")
+    if rules != "paper" and game != "awari":
+        raise ValueError(f"unknown {game} rules {rules!r}: {game} has only the paper's")
+
+    def make(k: str) -> GameEngine:
+        return FACTORIES[game, k]() if rules == "paper" else _ruled(game, k, rules)
+
     if kind == "checked":
         from .checked_engine import CheckedEngine
 
-        return CheckedEngine(FACTORIES[game, "impl"](), FACTORIES[game, "spec"]())
-    return FACTORIES[game, kind]()
+        return CheckedEngine(make("impl"), make("spec"))
+    return make(kind)

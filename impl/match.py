@@ -10,6 +10,7 @@ words and the same values in its environment:
     {host}  REFEREE_HOST   the server's address (127.0.0.1)
     {port}  REFEREE_PORT   the game's port
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
+    {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
 (docs/protocol.md).  Each game has its own server, started here, on a free
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from impl import pgn
-from impl.cli import UsageError, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
@@ -49,7 +50,7 @@ from impl.server.session import OnDivergence
 
 HOST = "127.0.0.1"
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
-PLACEHOLDERS = ("game", "host", "port", "side")
+PLACEHOLDERS = ("game", "host", "port", "side", "rules")
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ class PlayerSpec:
         out = []
         for word in self.template:
             for name in PLACEHOLDERS:
-                word = word.replace("{" + name + "}", values[name])
+                if name in values:
+                    word = word.replace("{" + name + "}", values[name])
             out.append(word)
         return out
 
@@ -121,6 +123,8 @@ class MatchOptions:
     """Write each game's record here as ``game-NNNN.pgn``."""
     event: str = "referee match"
     """The records' Event tag."""
+    rules: str = "paper"
+    """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
 
 
 class _Launched:
@@ -180,7 +184,12 @@ def _play_game(
     outcome = GameOutcome(number, first)
     game = options.game
     server_options = ServerOptions(
-        game, time=options.time, engine=options.engine, on_divergence=options.on_divergence, record_dir=records
+        game,
+        time=options.time,
+        engine=options.engine,
+        on_divergence=options.on_divergence,
+        record_dir=records,
+        rules=options.rules,
     )
     with LocalServer(server_options) as server:
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
@@ -189,7 +198,13 @@ def _play_game(
         try:
             for side in (0, 1):
                 player = first ^ side
-                values = {"game": game, "host": HOST, "port": str(server.port), "side": SIDES[game][side]}
+                values = {
+                    "game": game,
+                    "host": HOST,
+                    "port": str(server.port),
+                    "side": SIDES[game][side],
+                    "rules": options.rules,
+                }
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = _Launched(specs[player].command(values), env, log)
@@ -322,8 +337,8 @@ def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec],
 
 EPILOG = (
     'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
-    "placeholders {game} {host} {port} {side} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
-    "REFEREE_PORT, REFEREE_SIDE)."
+    "placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
+    "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES)."
 )
 
 
@@ -342,6 +357,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    add_rules_argument(p)
     p.add_argument(
         "--on-divergence",
         choices=[o.value for o in OnDivergence],
@@ -378,6 +394,7 @@ def run(args: argparse.Namespace) -> int:
     Play N games between two players through a referee server started here, sides
     alternating, and print the score table.
     """
+    check_rules("referee match", args.game, args.rules)
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee match: --time takes one or two numbers of seconds")
     specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
@@ -392,6 +409,7 @@ def run(args: argparse.Namespace) -> int:
         args.engine,
         OnDivergence(args.on_divergence),
         writable(args.records, "referee match: --records"),
+        rules=args.rules,
     )
     print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)
 

@@ -37,6 +37,19 @@ from impl.protocol import VOCABULARIES
 
 DEFAULT_RULES = "massey"
 """The rules of Bart Massey's papers."""
+
+
+def engine_rules(game: str, name: str) -> str:
+    """The rule set (spec/awari_rules.py) a ``Rules`` tag names: ``massey`` (or none)
+    is the papers', ``paper`` to the engines; PgnError for a set we do not know."""
+    from spec.awari_rules import RULE_SETS
+
+    rules = "paper" if name in ("", DEFAULT_RULES) else name
+    if rules != "paper" and (game != "awari" or rules not in RULE_SETS):
+        raise PgnError(f"unknown {game} rules {name!r}")
+    return rules
+
+
 RESULTS = {Side.FIRST: "1-0", Side.SECOND: "0-1", None: "1/2-1/2"}
 ABORTED = "*"
 LINE = 79
@@ -151,12 +164,13 @@ def escape(value: str) -> str:
     return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def notate(game: str, moves: Sequence[str]) -> tuple[list[str], int | None]:
+def notate(game: str, moves: Sequence[str], rules: str = "paper") -> tuple[list[str], int | None]:
     """The movetext notation of each move, checked by the fast engine; and the
     first ply (1-based) it refuses, None if none: from there on the moves are
     written as sent (a game under the checked engine may follow the spec where the
-    fast engine refuses: README, "The checked engine")."""
-    engine = get_engine(game, "impl")
+    fast engine refuses: README, "The checked engine"); ``rules``, the engines' name
+    of the rule set."""
+    engine = get_engine(game, "impl", rules)
     state = engine.initial()
     out: list[str] = []
     for i, move in enumerate(moves):
@@ -216,7 +230,8 @@ def build(
     outcome: Outcome,
 ) -> PgnGame:
     """A record of ``moves`` (protocol tokens) with their notation worked out."""
-    sans, unchecked = notate(game, moves)
+    rules = engine_rules(game, next((v for k, v in tags if k == "Rules"), ""))
+    sans, unchecked = notate(game, moves, rules)
     times = [None] * len(moves) if clocks is None else list(clocks)
     plies = tuple(Ply(m, s, c) for m, s, c in zip(moves, sans, times, strict=True))
     extra = [] if unchecked is None else [(UNCHECKED, str(unchecked))]
@@ -246,7 +261,7 @@ def parse(text: str) -> PgnGame:
     game = next((v for k, v in tags if k == "Game"), "")
     if game not in VOCABULARIES:
         raise PgnError(f"no Game tag naming awari or gothello (got {game!r})")
-    engine = get_engine(game, "impl")
+    engine = get_engine(game, "impl", engine_rules(game, next((v for k, v in tags if k == "Rules"), "")))
     state = engine.initial()
     plies: list[Ply] = []
     result = ""

@@ -300,9 +300,14 @@ class Greeting:
     version: str
     title: str
     """``Awari`` or ``Gothello``: which game the server referees."""
+    rules: str = "paper"
+    """The rule set (spec/awari_rules.py), announced in the free text after the
+    greeting as ``Rules: NAME`` unless it is the paper's: the greeting of a server
+    playing the papers' rules is the papers' line, unchanged."""
 
     def to_line(self, v: Vocabulary) -> str:
-        return f"000 {self.version} version {self.title} server says hello!"
+        rules = "" if self.rules == "paper" else f" Rules: {self.rules}"
+        return f"000 {self.version} version {self.title} server says hello!{rules}"
 
 
 @dataclass(frozen=True)
@@ -693,7 +698,8 @@ def parse(line: str) -> Message:
     if code == 0:
         if len(words) < 3:
             raise ProtocolError("expected <version> version <title> …", line)
-        return Greeting(words[0], words[2])
+        rules = words[words.index("Rules:") + 1] if "Rules:" in words[:-1] else "paper"
+        return Greeting(words[0], words[2], rules)
     if code in (100, 101):
         return _seated(code, words, rest, line)
     if 190 <= code <= 199 or code in (291, 299):

@@ -35,7 +35,7 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
     """Every position of the game, the initial one first, each move played by the
     engine (the reader has checked them: impl/pgn.py)."""
     game, sides = record.game, record.sides
-    engine = get_engine(game, "impl")
+    engine = get_engine(game, "impl", pgn.engine_rules(game, record.tag("Rules")))
     state = engine.initial()
     clocks: list[float | None] = list(record.time) if record.time is not None else [None, None]
     before: list[str] | None = None

@@ -5,6 +5,7 @@ and be compared with the fast engines through one interface."""
 from __future__ import annotations
 
 from spec import awari as A
+from spec import awari_rules as AR
 from spec import gothello as G
 
 from . import notation
@@ -12,11 +13,15 @@ from .engine import Result
 
 
 class SpecAwari:
-    """Awari by the spec: states are spec AwariGame values."""
+    """Awari by the spec: states are spec AwariGame values; the rule set's referee
+    (spec/awari_rules.py; the paper's own AwariRef for the default)."""
 
     game = "awari"
     kind = "spec"
     players = (A.PLAYER.south, A.PLAYER.north)
+
+    def __init__(self, rules: AR.AwariRules = AR.PAPER) -> None:
+        self.rules = rules
 
     def initial(self) -> A.AwariGame:
         return A.InitAwari()
@@ -25,20 +30,20 @@ class SpecAwari:
         return state.to_move
 
     def apply(self, state: A.AwariGame, action: A.PIT) -> tuple[Result[A.PLAYER], A.AwariGame]:
-        return A.referee(state, action)
+        return AR.referee(self.rules, state, action)
 
     def legal_moves(self, state: A.AwariGame) -> tuple[A.PIT, ...]:
-        return A.legal_moves(state)
+        return AR.legal_moves(self.rules, state)
 
     def why_illegal(self, state: A.AwariGame, action: A.PIT) -> str | None:
-        if A.game_over(state):
+        if self.is_over(state):
             return "the game is over"
-        if action in A.legal_moves(state):
+        if action in self.legal_moves(state):
             return None
         return notation.awari_illegal(action, state.to_move, state.board[action])
 
     def is_over(self, state: A.AwariGame) -> bool:
-        return A.game_over(state)
+        return AR.game_over(self.rules, state)
 
     def counts(self, state: A.AwariGame) -> tuple[int, int]:
         return state.score[A.PLAYER.south], state.score[A.PLAYER.north]

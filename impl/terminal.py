@@ -23,7 +23,7 @@ import threading
 from typing import Any, TextIO
 
 from impl import protocol as W
-from impl.cli import UsageError, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
@@ -306,6 +306,7 @@ def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "client", run_client)
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
+    add_rules_argument(p, None)
     q = subcommand(subparsers, "play", run_play)
     q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
     q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
@@ -314,6 +315,7 @@ def add_command(subparsers: Any) -> None:
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
     q.add_argument("--engine", choices=KINDS, default="impl", help="the local server's rules engine (default impl)")
+    add_rules_argument(q)
 
 
 def run_client(args: argparse.Namespace) -> int:
@@ -322,8 +324,9 @@ def run_client(args: argparse.Namespace) -> int:
     Play Awari or Gothello in the terminal against whoever else connects to the server.
     """
     check_side("referee client", args.game, args.side)
+    check_rules("referee client", args.game, args.rules or "paper")
     try:
-        with Client.connect(args.game, args.host, args.server, args.port) as client:
+        with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
             return human_game(client, args.side, args.name or "")
     except ClientError as exc:
         print(f"referee client: {exc}", file=sys.stderr)
@@ -360,6 +363,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee play: --time takes one or two numbers of seconds")
+    check_rules("referee play", args.game, args.rules)
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     player_log.handlers[:] = [handler]
@@ -368,7 +372,7 @@ def run_play(args: argparse.Namespace) -> int:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     opponent = "?" if side == "?" else sides[1 - sides.index(side)]
     try:
-        with LocalServer(ServerOptions(args.game, time=clocks, engine=args.engine)) as server:
+        with LocalServer(ServerOptions(args.game, time=clocks, engine=args.engine, rules=args.rules)) as server:
             print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
             print(HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)

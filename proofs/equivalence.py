@@ -11,7 +11,7 @@ Scopes:
   gothello  every state reachable from the initial one within P accepted actions
             (illegal attempts change nothing), every action from each.
 
-Run: ``python -m proofs.equivalence awari --stones K`` or ``gothello --plies P``
+Run: ``python -m proofs.equivalence awari --stones K [--rules NAME]`` or ``gothello --plies P``
 (exit 1 on the first few differences, each printed with its input).
 """
 
@@ -22,6 +22,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from impl.engines import get_engine
@@ -59,9 +60,9 @@ def compare(spec: Any, impl: Any, state: Any, actions: tuple[Any, ...]) -> list[
 # ─── Awari ────────────────────────────────────────────────────────────────────
 
 
-def awari_board(board: A.BOARD) -> tuple[int, list[Difference]]:
+def awari_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:
     """Every split, side and positions set of one board: (cases, differences)."""
-    spec, impl = get_engine("awari", "spec"), get_engine("awari", "impl")
+    spec, impl = get_engine("awari", "spec", rules), get_engine("awari", "impl", rules)
     actions = tuple(A.PIT)
     k = sum(board)
     cases, diffs = 0, []
@@ -100,10 +101,10 @@ def lap_boards() -> Iterator[A.BOARD]:
                 yield tuple(n if p == j else int(p == q) for p in range(12))
 
 
-def awari_lap_board(board: A.BOARD) -> tuple[int, list[Difference]]:
+def awari_lap_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:
     """One lap board: two score splits (even, and north one short of 25), both sides,
     positions ∅, {θ} and each {P'}."""
-    spec, impl = get_engine("awari", "spec"), get_engine("awari", "impl")
+    spec, impl = get_engine("awari", "spec", rules), get_engine("awari", "impl", rules)
     actions = tuple(A.PIT)
     left = 48 - sum(board)
     cases, diffs = 0, []
@@ -154,12 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stones", type=int, default=2, help="K: at most this many Awari stones on the board")
     parser.add_argument("--plies", type=int, default=2, help="P: Gothello states within this many accepted actions")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rules", default="paper", help="Awari: the rule set (spec/awari_rules.py; default paper)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.game == "awari":
         scope = f"every board with ≤ {args.stones} stones, all score splits, both sides, positions ∅ / {{θ}} / {{P'}}"
         work: list[Any] = list(awari_work(args.stones))
-        task: Any = awari_board
+        task: Any = partial(awari_board, rules=args.rules)
+        scope += f", rules {args.rules}"
     else:
         work = gothello_states(args.plies)
         scope = f"{len(work)} states reachable within {args.plies} accepted actions"
@@ -173,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.game == "awari":
             laps = list(lap_boards())
             lap_cases = 0
-            for n, d in pool.imap_unordered(awari_lap_board, laps, chunksize=8):
+            for n, d in pool.imap_unordered(partial(awari_lap_board, rules=args.rules), laps, chunksize=8):
                 lap_cases += n
                 diffs += d
             print(f"  and {len(laps)} boards with a pit of {'/'.join(map(str, LAPS))} stones: {lap_cases} cases")

@@ -216,6 +216,19 @@ STEPS: tuple[Step, ...] = (
         SPEC + "; impl via get_engine",
         23,
     ),
+    *(
+        Step(
+            f"spec ≡ impl, Awari, {rules} rules",
+            "proofs.equivalence",
+            ("awari", "--stones", "2", "--rules", rules),
+            FULL,
+            f"as the paper's at ≤ 2 stones, under the {rules} rule set (spec/awari_rules.py)",
+            SPEC + "; impl via get_engine",
+            220,
+            contracts=False,
+        )
+        for rules in ("olympiad-1990", "olympiad-1994", "abapa")
+    ),
     Step(
         "spec ≡ impl, Gothello",
         "proofs.equivalence",

@@ -155,10 +155,10 @@ def test_engine_fallback_and_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
     """Without the fast engines: the default falls back to spec (logged); asking
     for impl explicitly is an error that says what to do."""
 
-    def no_impl(game: str, kind: str = "impl") -> Any:
+    def no_impl(game: str, kind: str = "impl", rules: str = "paper") -> Any:
         if kind == "impl":
             raise ModuleNotFoundError("No module named 'impl.gothello'")
-        return get_engine(game, kind)
+        return get_engine(game, kind, rules)
 
     monkeypatch.setattr(serve_cli, "get_engine", no_impl)
     assert serve_cli.load_engine("gothello", None).kind == "spec"

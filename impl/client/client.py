@@ -67,17 +67,18 @@ class Client:
         *,
         timeout: float | None = None,
         on_message: Callable[[W.Message], None] | None = None,
+        rules: str | None = None,
     ) -> None:
         """Wrap a connected socket and read the greeting (Table 1).  ``timeout``:
         the longest wait for any server line (None: no limit, as a person may
-        think for long); ``on_message`` sees every message once it is applied."""
+        think for long); ``on_message`` sees every message once it is applied.
+        ``rules``: the Awari rule set expected (ProtocolError if the server
+        announces another); None: whichever the server announces."""
         if game not in W.VOCABULARIES:
             raise ValueError(f"unknown game {game!r}: awari or gothello")
         self.sock, self.game, self.timeout, self.on_message = sock, game, timeout, on_message
         self.vocab = W.VOCABULARIES[game]
         self.sides: tuple[str, str] = self.vocab.sides
-        self.engine: GameEngine = get_engine(game, "impl")
-        self.state: GameState = self.engine.initial()
         self.plies: list[str] = []
         """The accepted moves so far, as tokens (``c3``, ``pass``, ``F``)."""
         self.side: Side | None = None
@@ -104,6 +105,15 @@ class Client:
         self._seated = False
         self._last = ""
         self.greeting = self._expect_greeting()
+        self.rules = self.greeting.rules
+        """The rule set the server announced (``paper`` when it announces none)."""
+        if rules is not None and rules != self.rules:
+            raise ProtocolError(f"this server plays the {self.rules} rules, not {rules}", self._last)
+        try:
+            self.engine: GameEngine = get_engine(game, "impl", self.rules)
+        except ValueError as exc:
+            raise ProtocolError(str(exc), self._last) from None
+        self.state: GameState = self.engine.initial()
 
     @classmethod
     def connect(
@@ -116,6 +126,7 @@ class Client:
         timeout: float | None = None,
         connect_timeout: float = 10.0,
         on_message: Callable[[W.Message], None] | None = None,
+        rules: str | None = None,
     ) -> Client:
         """Connect to server number ``server`` of ``game`` on ``host`` (port 29046+n
         for Awari, 29068+n for Gothello), or to ``port`` if given."""
@@ -125,7 +136,7 @@ class Client:
         except OSError as exc:
             raise ConnectFailed(f"cannot connect to the {game} server at {host}:{port}: {exc}") from exc
         try:
-            return cls(sock, game, timeout=timeout, on_message=on_message)
+            return cls(sock, game, timeout=timeout, on_message=on_message, rules=rules)
         except BaseException:
             sock.close()
             raise

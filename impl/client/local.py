@@ -31,6 +31,8 @@ class ServerOptions:
     engine: str = "impl"
     record_dir: Path | None = None
     on_divergence: OnDivergence = OnDivergence.CONTINUE
+    rules: str = "paper"
+    """The Awari rule set (spec/awari_rules.py)."""
 
 
 class LocalServer:
@@ -90,7 +92,9 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
-        settings = Settings(P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence)
+        settings = Settings(
+            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=o.rules
+        )
         spec = ServerConfig(
             settings,
             host="127.0.0.1",
@@ -99,7 +103,7 @@ class LocalServer:
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
         )
-        return GameServer(spec, get_engine(o.game, o.engine))
+        return GameServer(spec, get_engine(o.game, o.engine, o.rules))
 
     async def _serve(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()

@@ -6,9 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Player, play
+from .openspiel_player import OpenSpielMCTSPlayer
 from .random_player import RandomPlayer
 from .search_player import SearchPlayer
 
-PLAYERS: dict[str, Callable[..., Player]] = {"random": RandomPlayer, "search": SearchPlayer}
+PLAYERS: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer,
+    "search": SearchPlayer,
+    "openspiel-mcts": OpenSpielMCTSPlayer,
+}
 
-__all__ = ["PLAYERS", "Player", "RandomPlayer", "SearchPlayer", "play"]
+__all__ = ["PLAYERS", "OpenSpielMCTSPlayer", "Player", "RandomPlayer", "SearchPlayer", "play"]

@@ -8,12 +8,13 @@ import logging
 import sys
 from typing import Any
 
-from impl.cli import UsageError, count, port, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError
 from impl.protocol import VOCABULARIES
 
 from . import PLAYERS
 from .base import Player, log, play
+from .openspiel_player import OpenSpielMCTSPlayer
 from .search_player import DEFAULT_BUDGET, SearchPlayer
 
 
@@ -39,14 +40,24 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("kind", choices=sorted(PLAYERS), help="which player")
     p.add_argument("game", choices=["awari", "gothello"])
     add_connection_arguments(p)
-    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
+    p.add_argument(
+        "--budget", type=seconds, default=DEFAULT_BUDGET, help="search, openspiel-mcts: seconds per move (default 1)"
+    )
     p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
+    add_rules_argument(p, None)
 
 
 def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64) -> Player:
-    return SearchPlayer(budget, depth) if kind == "search" else PLAYERS[kind](seed)
+    if kind == "search":
+        return SearchPlayer(budget, depth)
+    if kind == "openspiel-mcts":
+        try:
+            return OpenSpielMCTSPlayer(budget, seed)
+        except ImportError as exc:
+            raise UsageError(f"referee player: openspiel-mcts needs the crosscheck extra ({exc})") from None
+    return PLAYERS[kind](seed)
 
 
 def setup_logging(quiet: bool) -> None:
@@ -67,16 +78,19 @@ def run(args: argparse.Namespace) -> int:
     """
     setup_logging(args.quiet)
     check_side("referee player", args.game, args.side)
+    check_rules("referee player", args.game, args.rules or "paper")
+    if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, "abapa")):
+        raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
     player = make_player(args.kind, args.budget, args.seed, args.depth)
     try:
-        with Client.connect(args.game, args.host, args.server, args.port) as client:
+        with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
             client.seat(args.side, args.name if args.name is not None else player.name)
             result = play(client, player)
             side = client.sides[client.side or 0]
             outcome = "won" if result.winner == client.side else "drew" if result.winner is None else "lost"
             counts = client.counts()
             print(f"{player.name} played {side}: {client.describe_result()}, {counts[0]}-{counts[1]}: {outcome}")
-            if isinstance(player, SearchPlayer):
+            if isinstance(player, SearchPlayer | OpenSpielMCTSPlayer):
                 log.info("%s", player.summary())
     except ClientError as exc:
         log.error("%s", exc)

@@ -57,10 +57,47 @@ class AwariRules:
         return out
 
 
-def root(state: AW.AwariState) -> tuple[AwariRules, list[Child]]:
-    """The rules for a game's state (where the game goes on) and its legal moves."""
+class RuleSetRules(AwariRules):
+    """The search's view of Awari under another rule set (spec/awari_rules.py), by
+    the fast engine's ``RulesAwari.play``.  A finished game's value is the score
+    margin in the direction of its result (a draw or a loss by rule may not follow
+    the scores)."""
+
+    def __init__(self, seen: frozenset[AW.Key], engine: AW.RulesAwari) -> None:
+        super().__init__(seen)
+        self.engine = engine
+
+    def children(self, pos: Position) -> list[Child]:
+        mine, theirs, meta = pos
+        me = meta >> 16
+        me8 = me << 3
+        store = meta >> me8 & 255
+        out: list[Child] = []
+        for sh in _SHIFTS:
+            if not mine >> sh & 255:
+                continue
+            outcome, result, (mine_, theirs_, meta_, _) = self.engine.play((mine, theirs, meta, self.seen), sh)
+            if outcome == _PLAYING:
+                out.append((sh, (mine_, theirs_, meta_), 0, (meta_ >> me8 & 255) - store))
+            elif outcome == _ENDED:
+                margin = (meta_ >> me8 & 255) - (meta_ >> (8 - me8) & 255)
+                if result == A.win(A.PLAYER(me)):
+                    margin = max(1, margin)
+                elif result == A.draw:
+                    margin = 0
+                else:
+                    margin = min(-1, margin)
+                value = final_value(margin)
+                out.append((sh, None, value, value))
+        return out
+
+
+def root(state: AW.AwariState, engine: object = None) -> tuple[AwariRules, list[Child]]:
+    """The rules for a game's state (where the game goes on) and its legal moves;
+    ``engine``: the game's engine, whose rule set the search then plays."""
     mine, theirs, meta, positions = state
-    rules = AwariRules(positions | {(mine, theirs, meta)})
+    seen = positions | {(mine, theirs, meta)}
+    rules = RuleSetRules(seen, engine) if isinstance(engine, AW.RulesAwari) else AwariRules(seen)
     return rules, rules.children((mine, theirs, meta))
 
 

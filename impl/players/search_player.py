@@ -24,11 +24,12 @@ class SearchPlayer:
         self.last: SearchInfo | None = None
         self.searches: list[SearchInfo] = []
 
-    def think(self, game: str, state: Any, budget: float) -> tuple[str, SearchInfo]:
+    def think(self, game: str, state: Any, budget: float, engine: object = None) -> tuple[str, SearchInfo]:
         """The best move (in the server's notation) of the player to move in
-        ``state``, an engine state of ``game`` where the game goes on."""
+        ``state``, an engine state of ``game`` where the game goes on; ``engine``,
+        the client's, says which Awari rule set to search."""
         if game == "awari":
-            rules, children = search_awari.root(state)
+            rules, children = search_awari.root(state, engine)
             info = Searcher(rules, self.max_depth).search(children, budget)
             return search_awari.token(state, info.move), info
         rules_g, children = search_gothello.root(state)
@@ -38,7 +39,7 @@ class SearchPlayer:
 
     def choose(self, client: Client) -> str:
         budget = move_budget(client, self.budget)
-        token, info = self.think(client.game, client.state, budget)
+        token, info = self.think(client.game, client.state, budget, client.engine)
         self.last = info
         self.searches.append(info)
         log.info(
@@ -65,6 +66,6 @@ class SearchPlayer:
 
     def accept_draw(self, client: Client) -> bool:
         """Accept when the offerer, who is to move, is ahead by our search."""
-        _, info = self.think(client.game, client.state, move_budget(client, self.budget) / 2)
+        _, info = self.think(client.game, client.state, move_budget(client, self.budget) / 2, client.engine)
         log.info("draw offer: value %+d for the offerer: %s", info.value, "accept" if info.value > 0 else "refuse")
         return info.value > 0

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
-from impl.cli import UsageError, bound, count, port, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, bound, check_rules, count, port, seconds, subcommand
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
 
@@ -58,6 +58,7 @@ def add_command(subparsers: Any) -> None:
         "and of its opponent if different",
     )
     p.add_argument("--record", type=Path, metavar="DIR", help="write a record file per finished game")
+    add_rules_argument(p)
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
     p.add_argument("--port", type=port, help="listen on this port instead (one game and server only; 0: any)")
     p.add_argument(
@@ -80,17 +81,17 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
 
 
-def load_engine(game: str, kind: str | None) -> Any:
+def load_engine(game: str, kind: str | None, rules: str = "paper") -> Any:
     """The engine asked for; by default impl, or spec if impl cannot be imported."""
     try:
-        return get_engine(game, kind or "impl")
+        return get_engine(game, kind or "impl", rules)
     except ImportError as exc:
         if kind is not None:
             raise UsageError(
                 f"referee serve: the {kind} engine for {game} is unavailable ({exc}); try --engine spec"
             ) from exc
         event(logging.WARNING, "engine_fallback", game=game, error=repr(exc), engine="spec")
-        return get_engine(game, "spec")
+        return get_engine(game, "spec", rules)
 
 
 def _time(values: list[float] | None) -> tuple[float, float] | None:
@@ -119,6 +120,8 @@ def build_servers(
     """The servers asked for; ``session_hooks`` are called with each new session
     (the web view's, to listen to its games)."""
     games = GAMES if args.game == "all" else (args.game,)
+    if args.game != "all":
+        check_rules("referee serve", args.game, args.rules)
     if args.port is not None and len(games) * len(args.server) != 1:
         raise UsageError("referee serve: --port needs a single game and a single server number")
     if args.port is None and max(args.server) > 65535 - max(P.VOCABULARIES[g].port_base for g in games):
@@ -128,14 +131,21 @@ def build_servers(
     time = _time(args.time)
     servers = []
     for game in games:
-        engine = load_engine(game, args.engine)
+        rules = args.rules if game == "awari" else "paper"  # with ``all``, --rules is Awari's
+        engine = load_engine(game, args.engine, rules)
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
             limits = Limits(
                 max_observers=args.max_observers, seat_timeout=args.seat_timeout, idle_timeout=args.idle_timeout
             )
             settings = Settings(
-                P.VOCABULARIES[game], number, time, config, limits, on_divergence=OnDivergence(args.on_divergence)
+                P.VOCABULARIES[game],
+                number,
+                time,
+                config,
+                limits,
+                on_divergence=OnDivergence(args.on_divergence),
+                rules=rules,
             )
             net = NetLimits(line_timeout=args.line_timeout)
             spec = ServerConfig(

@@ -153,6 +153,9 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = field(default_factory=Limits)
     on_divergence: OnDivergence = OnDivergence.CONTINUE
+    rules: str = "paper"
+    """The rule set's name (spec/awari_rules.py; Gothello has only ``paper``): the
+    engine plays it, the greeting announces it, the record names it."""
 
 
 # ─── Events: what listeners (the server, a web view, a tournament) see ─────────
@@ -265,7 +268,7 @@ class Session:
         ent = Entity(peer, self._connections, now)
         self.entities.append(ent)
         self._log(DEBUG, "connect", conn=ent.number, peer=peer.address)
-        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title))
+        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.settings.rules))
         return ent
 
     def receive(self, ent: Entity, line: str | LineError, now: float) -> None:
@@ -654,6 +657,7 @@ class Session:
             server=self.settings.server,
             game_no=self.game_no,
             engine=self.engine.kind,
+            rules=None if self.settings.rules == "paper" else self.settings.rules,
             started=self._epoch + (self.now if self.started is None else self.started),
             ended=self._epoch + self.now,
             sides=sides,

@@ -36,6 +36,7 @@ from typing import Any
 
 from aiohttp import web
 
+from impl.pgn import PgnError, engine_rules
 from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
@@ -202,7 +203,11 @@ class WebView:
             record = archive.read_record(directory, name)
             if record is None:
                 raise web.HTTPNotFound(text="not a record")
-            frames = archive.frames(record.game, record.moves)
+            try:  # PGN names the papers' rules "massey"
+                rules = engine_rules(record.game, record.header("Rules"))
+            except PgnError as exc:
+                raise web.HTTPNotFound(text=str(exc)) from None
+            frames = archive.frames(record.game, record.moves, rules)
             cached = {**record_summary(record), "frames": [board_json(f) for f in frames]}
             self._records[key] = cached
             while len(self._records) > RECORD_CACHE:

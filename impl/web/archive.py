@@ -110,11 +110,11 @@ def list_records(directory: Path) -> list[Record]:
     return [r for r in records if r is not None]
 
 
-def frames(game: str, moves: list[str]) -> list[BoardView]:
+def frames(game: str, moves: list[str], rules: str = "paper") -> list[BoardView]:
     """The boards of a game from its moves, replayed by the fast engine (the spec's
-    when the fast one cannot be imported)."""
+    when the fast one cannot be imported) under the record's rule set."""
     try:
-        engine: Any = get_engine(game, "impl")
+        engine: Any = get_engine(game, "impl", rules)
     except ImportError:
-        engine = get_engine(game, "spec")
+        engine = get_engine(game, "spec", rules)
     return replay(engine, moves)
