@@ -30,6 +30,7 @@ from typing import Protocol
 from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
+_ENDS = (b"\r", b"\n")
 _REFUSED = ("19", "299")
 """Replies that count against ``NetLimits.refusal_rate``: a seat refused and a
 request not understood.  Not 291 (a well-formed request the game's rules refuse:
@@ -208,6 +209,21 @@ class Connection(asyncio.Protocol):
                     break
                 del buffer[: cut + 1]
                 self._skipping, ended = False, True
+                continue
+            if buffer[:1] in _ENDS:  # a run of empty lines (a CR flood): skipped in one pass
+                run = min(len(buffer), limits.max_empty - self._empty)
+                head = bytes(buffer[:run])
+                run -= len(head.lstrip(b"\r\n"))
+                del buffer[:run]
+                self._empty += run
+                ended = True
+                if self._empty >= limits.max_empty:
+                    self._empty = 0
+                    self._deliver(LineError.EMPTY)
+                budget -= 1
+                if budget == 0 and buffer:
+                    delay = 0.0
+                    break
                 continue
             cut = _terminator(buffer, limits.max_line + 1)
             if cut < 0:
