@@ -54,9 +54,10 @@ async def test_requests_split_across_packets(server: GameServer) -> None:
 
 
 @pytest.mark.parametrize("size", [513, 100_000])
-@on_server("gothello")
+@on_server("gothello", net=NetLimits(close_grace=1.0, read_rate=10**7, read_burst=10**7))
 async def test_overlong_lines_199_before_seating_299_after(server: GameServer, size: str) -> None:
-    """One refusal per over-long line however it arrives; the connection goes on."""
+    """One refusal per over-long line however it arrives; the connection goes on.
+    (A higher read rate: at the default, 200 kB would take 2 s.)"""
     black = await Client.connect(server.port)
     await black.expect(0)
     await black.send_raw(b"x" * int(size) + b"\r")
@@ -137,10 +138,12 @@ async def test_garbage_bound_on_a_player_is_a_disconnect_391(server: GameServer)
 
 def test_a_client_that_never_reads_is_dropped_and_stalls_nobody() -> None:
     """A seated observer floods requests and reads none of the replies: once its
-    unsent output passes the write limit it is cut off, while a game goes on."""
+    unsent output passes the write limit it is cut off, while a game goes on.  (No
+    read-rate limit: at 20 refusals a second the output would take hours to pile up.)"""
 
     async def scenario() -> None:
-        limits, net = Limits(max_rejected=10**9), NetLimits(write_limit=4096, close_grace=1.0)
+        limits = Limits(max_rejected=10**9)
+        net = NetLimits(write_limit=4096, close_grace=1.0, read_rate=0, refusal_rate=0)
         async with serving("gothello", limits=limits, net=net) as server:
             hog = await Client.connect(server.port, rcvbuf=1024)
             await hog.send("0.9 observer")

@@ -18,7 +18,6 @@ import contextlib
 import multiprocessing
 import random
 import statistics
-import time
 from typing import Any
 
 from .bench import Stats, _one_game, _serve
@@ -29,15 +28,19 @@ FLOODS: dict[str, bytes] = {
     "long": b"x" * (10 * 1024 * 1024) + b"\r",
 }
 
-
-def _flood_process(port: int, flood: str, stop: Any, sent: Any) -> None:
-    """Flood until ``stop`` (a multiprocessing Event) is set; ``sent`` (a shared
-    Value) counts the bytes written."""
-    asyncio.run(_flood(port, FLOODS[flood], stop, sent))
+_PIECE = 1 << 16
 
 
-async def _flood(port: int, data: bytes, stop: Any, sent: Any) -> None:
-    """Write ``data`` over and over, reconnecting when closed."""
+def _flood_process(port: int, flood: str, stop: Any, started: Any, sent: Any) -> None:
+    """Flood until ``stop`` (a multiprocessing Event) is set; ``started`` is set at
+    the first write, ``sent`` (a shared Value) counts the bytes the socket took."""
+    asyncio.run(_flood(port, FLOODS[flood], stop, started, sent))
+
+
+async def _flood(port: int, data: bytes, stop: Any, started: Any, sent: Any) -> None:
+    """Write ``data`` over and over, reconnecting when closed.  The server reads a
+    flooder at its read rate (NetLimits), so a drain may wait long: ``started``, not
+    ``sent``, says the flood is under way."""
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -46,9 +49,11 @@ async def _flood(port: int, data: bytes, stop: Any, sent: Any) -> None:
             continue
         try:
             while not stop.is_set() and not reader.at_eof():
-                writer.write(data)
-                await writer.drain()
-                sent.value += len(data)
+                for at in range(0, len(data), _PIECE):  # the bytes taken are counted as they go
+                    writer.write(data[at : at + _PIECE])
+                    started.set()
+                    await writer.drain()
+                    sent.value += len(data[at : at + _PIECE])
         except (ConnectionError, OSError):
             pass
         finally:
@@ -70,21 +75,22 @@ def run(game: str, games: int, flood: str | None) -> tuple[float, float, int, in
     ours, theirs = context.Pipe()
     proc = context.Process(target=_serve, args=(game, "impl", 1, theirs), daemon=True)
     proc.start()
-    stop, sent = context.Event(), context.Value("q", 0)
+    stop, started, sent = context.Event(), context.Event(), context.Value("q", 0)
     flooder = None
     try:
         (port,) = ours.recv()
         if flood is not None:
-            flooder = context.Process(target=_flood_process, args=(port, flood, stop, sent), daemon=True)
+            args = (port, flood, stop, started, sent)
+            flooder = context.Process(target=_flood_process, args=args, daemon=True)
             flooder.start()
-            deadline = time.monotonic() + 30
-            while sent.value == 0 and time.monotonic() < deadline:  # the flood is under way first
-                time.sleep(0.05)
+            started.wait(30)  # the flood is under way first
         stats = asyncio.run(_games(port, game, games))
     finally:
         stop.set()
         if flooder is not None:
-            flooder.join(timeout=10)
+            flooder.join(timeout=2)  # a flooder the server is not reading is waiting in a drain
+            if flooder.is_alive():
+                flooder.kill()
         ours.send("stop")
         proc.join(timeout=10)
         if proc.is_alive():

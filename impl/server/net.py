@@ -11,18 +11,32 @@ Reading is fair and linear: a line end is looked for only within the first
 run of empty lines counts as a refused request, and one connection handles at most
 ``lines_per_slice`` lines before it yields the event loop to the others.  A line
 begun must be completed within ``line_timeout`` seconds.
+
+Reading is also rate-limited per connection, so that the server's work for a
+flooding client is bounded by the rate, not by the client's speed: a token bucket of
+bytes read and one of requests refused (19x, 299).  A connection in debt on
+either stops being read (``pause_reading``) until the bucket has refilled; TCP
+back-pressure then makes the flooder wait.  It is slowed, never closed for its
+speed alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
+_ENDS = (b"\r", b"\n")
+_REFUSED = ("19", "299")
+"""Replies that count against ``NetLimits.refusal_rate``: a seat refused and a
+request not understood.  Not 291 (a well-formed request the game's rules refuse:
+an illegal move, not one's turn), which clients may retry without limit — they find
+a legal move by trial (impl/server/bench.py) — and which a seated player sends 64
+times in a row at most (``Limits.max_rejected``)."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +56,57 @@ class NetLimits:
     """Lines one connection handles before yielding to the other connections: a
     slice is what one flooding connection can add to another game's move (16
     rather than 64 lowered the garbage and 10 MB flood p99, README)."""
+    read_rate: float = 64 * 1024
+    """Bytes a second one connection is read at, past its burst (0: no bound).  A
+    protocol client sends a few lines of at most ``max_line`` bytes a move: even a
+    hundred 512-byte lines a second stay under it."""
+    read_burst: float = 64 * 1024
+    """Bytes read at once before ``read_rate`` applies: 128 lines of ``max_line``."""
+    refusal_rate: float = 20.0
+    """Refused requests (19x, 299) a second one connection is answered at, past its
+    burst (0: no bound).  A protocol client gets these seldom (a mistyped line, a
+    seat already taken) and reads each before it sends again."""
+    refusal_burst: float = 40.0
+    """Refusals answered at once before ``refusal_rate`` applies; fewer than
+    ``Limits.max_rejected`` (64), so that a flooder of garbage is slowed before
+    that rule closes it."""
     max_connections: int = 256
     """Open connections one server holds at once (players, observers and clients
     not yet seated); one more gets 199 and is closed, so that idle sockets cannot
     exhaust the process's file descriptors."""
+
+
+@dataclass(frozen=True)
+class TokenBucket:
+    """A budget refilled at ``rate`` a second up to ``burst``.  Taking more than is
+    left runs into debt, and the debt is the wait: at most one read (or one slice
+    of lines) beyond the budget, then nothing until it is paid.  Pure: the time
+    is passed in."""
+
+    rate: float
+    burst: float
+    level: float
+    stamp: float
+    """The time ``level`` was taken at."""
+
+    @classmethod
+    def full(cls, rate: float, burst: float, now: float) -> TokenBucket:
+        return cls(rate, burst, burst, now)
+
+    def level_at(self, now: float) -> float:
+        return min(self.burst, self.level + max(0.0, now - self.stamp) * self.rate)
+
+    def take(self, amount: float, now: float) -> TokenBucket:
+        return replace(self, level=self.level_at(now) - amount, stamp=max(now, self.stamp))
+
+    def wait(self, now: float) -> float:
+        """Seconds until the bucket is out of debt (0 if it is not)."""
+        level = self.level_at(now)
+        return 0.0 if level >= 0 else -level / self.rate
+
+
+def _bucket(rate: float, burst: float, now: float) -> TokenBucket | None:
+    return TokenBucket.full(rate, burst, now) if rate > 0 else None
 
 
 class Target(Protocol):
@@ -75,13 +136,20 @@ class Connection(asyncio.Protocol):
         """Discarding the rest of an over-long line."""
         self._empty = 0
         """Empty lines in a row."""
-        self._paused = False
+        loop = asyncio.get_running_loop()
+        self._now = loop.time
+        self._bytes = _bucket(limits.read_rate, limits.read_burst, self._now())
+        self._refusals = _bucket(limits.refusal_rate, limits.refusal_burst, self._now())
+        self._reading = True
+        self._wake: asyncio.Handle | None = None
+        """The next turn of ``_pump`` while reading is paused (a slice used up, or a
+        bucket in debt)."""
         self._line_timer: asyncio.TimerHandle | None = None
         self._closing = False
         self._pending: list[str] = []
         self._flush_scheduled = False
         self._target: Target | None = None
-        self.closed = asyncio.get_running_loop().create_future()
+        self.closed = loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -94,16 +162,46 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
-        if not self._paused:
-            self._process()
+        if self._bytes is not None:
+            self._bytes = self._bytes.take(len(data), self._now())
+        if self._wake is None:
+            self._pump()
 
-    def _process(self) -> None:
-        """Handle the complete lines buffered, at most ``lines_per_slice`` of them;
-        if more remain, stop reading and continue on the loop's next turn."""
+    def _pump(self) -> None:
+        """Handle the lines buffered, then read on, or stop reading until the next
+        slice (``call_soon``) or until the buckets are out of debt (``call_later``)."""
+        self._wake = None
+        transport = self._transport
+        if self._closing or transport is None:
+            return
+        delay = self._process()
+        if self._closing:
+            return
+        if delay is None:  # every complete line handled: read on if the bytes allow
+            delay = self._bytes.wait(self._now()) if self._bytes is not None else 0.0
+            if delay <= 0:
+                if not self._reading:
+                    self._reading = True
+                    transport.resume_reading()
+                return
+        if self._reading:
+            self._reading = False
+            transport.pause_reading()
+        loop = asyncio.get_running_loop()
+        self._wake = loop.call_later(delay, self._pump) if delay > 0 else loop.call_soon(self._pump)
+
+    def _process(self) -> float | None:
+        """Handle the complete lines buffered, at most ``lines_per_slice`` of them
+        and while refusals are within their budget.  None if every complete line
+        was handled, else the seconds to wait before the rest (0: the next turn)."""
         limits, buffer = self.limits, self._buffer
         budget = limits.lines_per_slice
         ended = False
+        delay: float | None = None
         while not self._closing:
+            if self._refusals is not None and (wait := self._refusals.wait(self._now())) > 0:
+                delay = wait
+                break
             if self._skipping:  # the tail of a line already refused: one pass over it
                 cut = _terminator(buffer, len(buffer))
                 if cut < 0:
@@ -111,6 +209,21 @@ class Connection(asyncio.Protocol):
                     break
                 del buffer[: cut + 1]
                 self._skipping, ended = False, True
+                continue
+            if buffer[:1] in _ENDS:  # a run of empty lines (a CR flood): skipped in one pass
+                run = min(len(buffer), limits.max_empty - self._empty)
+                head = bytes(buffer[:run])
+                run -= len(head.lstrip(b"\r\n"))
+                del buffer[:run]
+                self._empty += run
+                ended = True
+                if self._empty >= limits.max_empty:
+                    self._empty = 0
+                    self._deliver(LineError.EMPTY)
+                budget -= 1
+                if budget == 0 and buffer:
+                    delay = 0.0
+                    break
                 continue
             cut = _terminator(buffer, limits.max_line + 1)
             if cut < 0:
@@ -131,20 +244,11 @@ class Connection(asyncio.Protocol):
                     self._empty = 0
                     self._deliver(LineError.EMPTY)
             budget -= 1
-            if budget == 0 and buffer and not self._closing and self._transport is not None:
-                self._paused = True
-                self._transport.pause_reading()
-                asyncio.get_running_loop().call_soon(self._resume)
+            if budget == 0 and buffer:
+                delay = 0.0
                 break
         self._time_line(ended)
-
-    def _resume(self) -> None:
-        self._paused = False
-        if self._closing or self._transport is None:
-            return
-        self._process()
-        if not self._paused and not self._closing:
-            self._transport.resume_reading()
+        return delay
 
     def _time_line(self, ended: bool) -> None:
         """The bound on a line begun: from its first byte, restarted when a line ends."""
@@ -178,6 +282,9 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
         if self._line_timer is not None:
             self._line_timer.cancel()
             self._line_timer = None
@@ -192,6 +299,8 @@ class Connection(asyncio.Protocol):
         go out in one write, after it."""
         if self._closing or self._transport is None:
             return
+        if self._refusals is not None and (refused := sum(line.startswith(_REFUSED) for line in lines)):
+            self._refusals = self._refusals.take(refused, self._now())
         self._pending.extend(lines)
         if len(self._pending) >= 256:  # a flood of refusals: write as it comes
             self._flush()
@@ -220,6 +329,9 @@ class Connection(asyncio.Protocol):
         if self._closing:
             return
         self._closing = True
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
         transport.close()
         asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
 
