@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.cli import UsageError, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
 from impl.match import MatchOptions, PlayerSpec, play_game, writable
@@ -63,6 +63,8 @@ class Config:
     engine: str = "impl"
     timeout: float = 600.0
     event: str = "referee tournament"
+    rules: str = "paper"
+    """The Awari rule set every game is played under (spec/awari_rules.py)."""
 
     @property
     def labels(self) -> list[str]:
@@ -134,7 +136,9 @@ def schedule(config: Config) -> list[Task]:
         if config.mode == GAUNTLET
         else [(i, j) for i in range(n) for j in range(i + 1, n)]
     )
-    options = MatchOptions(config.game, 1, config.time, config.timeout, engine=config.engine, event=config.event)
+    options = MatchOptions(
+        config.game, 1, config.time, config.timeout, engine=config.engine, event=config.event, rules=config.rules
+    )
     labels = config.labels
     tasks: list[Task] = []
     for p, (i, j) in enumerate(pairs):
@@ -493,6 +497,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    add_rules_argument(p)
     p.add_argument(
         "--records", type=Path, metavar="DIR", help="the records directory (default: a new one, tournament-<time>)"
     )
@@ -538,7 +543,10 @@ def config_of(args: argparse.Namespace) -> Config:
         checked_player(split_label(text)[1], f"PLAYER {i + 1}")
     clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
-    return Config(tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event)
+    check_rules(what, args.game, args.rules)
+    return Config(
+        tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event, args.rules
+    )
 
 
 def open_records(config: Config, directory: Path) -> None:

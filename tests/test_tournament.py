@@ -193,3 +193,13 @@ def test_a_tournament_on_a_scheduler_given_by_address(tmp_path: Path) -> None:
     results = json.loads((tmp_path / "r.json").read_text())
     assert results["played"] == 2 and results["elo"]["los"] is not None
     assert len(list(tmp_path.glob("game-*.pgn"))) == 2
+
+
+def test_a_tournament_under_a_rule_set_plays_and_records_it(tmp_path: Path) -> None:
+    """``--rules``: every game's server plays the set, and every record names it."""
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "2", "--rules", "abapa"]
+    assert cli.main([*argv, "--records", str(tmp_path), "--jobs", "2"]) == 0
+    records = sorted(tmp_path.glob("game-*.pgn"))
+    assert len(records) == 2
+    assert all(pgn.parse(path.read_text()).tag("Rules") == "abapa" for path in records)
+    assert json.loads((tmp_path / "tournament.json").read_text())["rules"] == "abapa"

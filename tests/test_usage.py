@@ -42,6 +42,8 @@ BAD = [
     ["tournament", "random", "search", "--game", "awari", "--scheduler", "foo"],
     ["tournament", "random", "search", "--game", "awari", "--scheduler", "tcp://h:99999"],
     ["tournament", "random", "search", "--game", "awari", "--time", "0"],
+    ["tournament", "random", "search", "--game", "gothello", "--rules", "abapa"],
+    ["tournament", "random", "search", "--game", "awari", "--rules", "nonesuch"],
     ["tournament", "random", "search", "--game", "awari", "--timeout", "nan"],
     ["tournament", "random", "no-such-program-here {port}", "--game", "awari"],
     ["tournament", "random", "", "--game", "awari"],
