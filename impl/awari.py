@@ -233,8 +233,10 @@ INITIAL: Final[AwariState] = (0x040404040404, 0x040404040404, 1 << 16, frozenset
 """InitAwari: four stones in every pit, no score, south to move, no positions."""
 
 
-class ImplAwari:
-    """Awari by the fast rules: states are (mine, theirs, meta, positions)."""
+class _AwariPort:
+    """What both Awari engines share: the packed state's start, notation and
+    abstraction (``to_spec``); each engine supplies the rules (``apply``,
+    ``legal_moves``, ``is_over``)."""
 
     game = "awari"
     kind = "impl"
@@ -245,6 +247,45 @@ class ImplAwari:
 
     def to_move(self, state: AwariState) -> A.PLAYER:
         return _PLAYERS[state[2] >> 16]
+
+    def legal_moves(self, state: AwariState) -> tuple[A.PIT, ...]:
+        raise NotImplementedError
+
+    def is_over(self, state: AwariState) -> bool:
+        raise NotImplementedError
+
+    def why_illegal(self, state: AwariState, action: A.PIT) -> str | None:
+        if self.is_over(state):
+            return "the game is over"
+        if action in self.legal_moves(state):
+            return None
+        s = unpack(state[:3])
+        return notation.awari_illegal(action, s.to_move, s.board[action])
+
+    def counts(self, state: AwariState) -> tuple[int, int]:
+        score = unpack(state[:3]).score
+        return score[A.PLAYER.south], score[A.PLAYER.north]
+
+    def parse_move(self, text: str) -> A.PIT | None:
+        return notation.parse_pit(text)
+
+    def format_move(self, action: A.PIT) -> str:
+        return notation.format_pit(action)
+
+    def render(self, state: AwariState) -> list[str]:
+        s = unpack(state[:3])
+        return notation.render_awari(s.board, s.score, s.to_move)
+
+    def to_spec(self, state: AwariState) -> A.AwariGame:
+        return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
+
+    def from_spec(self, game: A.AwariGame) -> AwariState:
+        mine, theirs, meta = pack(A.θAwariBoard(game))
+        return mine, theirs, meta, frozenset(pack(p) for p in game.positions)
+
+
+class ImplAwari(_AwariPort):
+    """Awari by the fast rules of the paper: states are (mine, theirs, meta, positions)."""
 
     def apply(self, state: AwariState, action: A.PIT) -> tuple[Result[A.PLAYER], AwariState]:
         mine, theirs, meta, positions = state
@@ -271,37 +312,8 @@ class ImplAwari:
             _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and (theirs or _feeds(mine, theirs, j << 3))
         )
 
-    def why_illegal(self, state: AwariState, action: A.PIT) -> str | None:
-        if self.is_over(state):
-            return "the game is over"
-        if action in self.legal_moves(state):
-            return None
-        s = unpack(state[:3])
-        return notation.awari_illegal(action, s.to_move, s.board[action])
-
     def is_over(self, state: AwariState) -> bool:
         return _ended(*state) >= 0
-
-    def counts(self, state: AwariState) -> tuple[int, int]:
-        score = unpack(state[:3]).score
-        return score[A.PLAYER.south], score[A.PLAYER.north]
-
-    def parse_move(self, text: str) -> A.PIT | None:
-        return notation.parse_pit(text)
-
-    def format_move(self, action: A.PIT) -> str:
-        return notation.format_pit(action)
-
-    def render(self, state: AwariState) -> list[str]:
-        s = unpack(state[:3])
-        return notation.render_awari(s.board, s.score, s.to_move)
-
-    def to_spec(self, state: AwariState) -> A.AwariGame:
-        return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
-
-    def from_spec(self, game: A.AwariGame) -> AwariState:
-        mine, theirs, meta = pack(A.θAwariBoard(game))
-        return mine, theirs, meta, frozenset(pack(p) for p in game.positions)
 
 
 # ─── perft (impl/perft.py defines it) ──────────────────────────────────────────
@@ -424,12 +436,8 @@ def _legal_r(mine: int, theirs: int, sh: int, gs: int) -> bool:
     return theirs != 0 and (gs != GS_A or not _any_feeds_r(mine, theirs, gs))
 
 
-class RulesAwari:
+class RulesAwari(_AwariPort):
     """Awari under any rule set (spec/awari_rules.py): states as ImplAwari's."""
-
-    game = "awari"
-    kind = "impl"
-    players = (A.PLAYER.south, A.PLAYER.north)
 
     def __init__(self, rules: AR.AwariRules) -> None:
         self.rules = rules
@@ -453,12 +461,6 @@ class RulesAwari:
             return REFUSED, result, state
         return outcome, result, (mine_, theirs_, meta_, seen_)
 
-    def initial(self) -> AwariState:
-        return INITIAL
-
-    def to_move(self, state: AwariState) -> A.PLAYER:
-        return _PLAYERS[state[2] >> 16]
-
     def apply(self, state: AwariState, action: A.PIT) -> tuple[Result[A.PLAYER], AwariState]:
         mine, theirs, meta, positions = state
         ended = self._ended(state)
@@ -480,37 +482,8 @@ class RulesAwari:
             _PITS[6 * me + j] for j in range(6) if mine >> (j << 3) & 255 and _legal_r(mine, theirs, j << 3, self.gs)
         )
 
-    def why_illegal(self, state: AwariState, action: A.PIT) -> str | None:
-        if self.is_over(state):
-            return "the game is over"
-        if action in self.legal_moves(state):
-            return None
-        s = unpack(state[:3])
-        return notation.awari_illegal(action, s.to_move, s.board[action])
-
     def is_over(self, state: AwariState) -> bool:
         return self._ended(state) is not None
-
-    def counts(self, state: AwariState) -> tuple[int, int]:
-        score = unpack(state[:3]).score
-        return score[A.PLAYER.south], score[A.PLAYER.north]
-
-    def parse_move(self, text: str) -> A.PIT | None:
-        return notation.parse_pit(text)
-
-    def format_move(self, action: A.PIT) -> str:
-        return notation.format_pit(action)
-
-    def render(self, state: AwariState) -> list[str]:
-        s = unpack(state[:3])
-        return notation.render_awari(s.board, s.score, s.to_move)
-
-    def to_spec(self, state: AwariState) -> A.AwariGame:
-        return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
-
-    def from_spec(self, game: A.AwariGame) -> AwariState:
-        mine, theirs, meta = pack(A.θAwariBoard(game))
-        return mine, theirs, meta, frozenset(pack(p) for p in game.positions)
 
     def perft(self, state: AwariState, depth: int) -> int:
         """perft over the fast internals, as ``perft`` for the paper's rules."""

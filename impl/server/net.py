@@ -215,11 +215,8 @@ class Connection(asyncio.Protocol):
                 head = bytes(buffer[:run])
                 run -= len(head.lstrip(b"\r\n"))
                 del buffer[:run]
-                self._empty += run
+                self._empty_lines(run)
                 ended = True
-                if self._empty >= limits.max_empty:
-                    self._empty = 0
-                    self._deliver(LineError.EMPTY)
                 budget -= 1
                 if budget == 0 and buffer:
                     delay = 0.0
@@ -239,16 +236,20 @@ class Connection(asyncio.Protocol):
                 self._empty = 0
                 self._deliver(check_line(raw))
             else:
-                self._empty += 1
-                if self._empty >= limits.max_empty:
-                    self._empty = 0
-                    self._deliver(LineError.EMPTY)
+                self._empty_lines(1)
             budget -= 1
             if budget == 0 and buffer:
                 delay = 0.0
                 break
         self._time_line(ended)
         return delay
+
+    def _empty_lines(self, n: int) -> None:
+        """``n`` more empty lines in a row: a run of ``max_empty`` is one refused request."""
+        self._empty += n
+        if self._empty >= self.limits.max_empty:
+            self._empty = 0
+            self._deliver(LineError.EMPTY)
 
     def _time_line(self, ended: bool) -> None:
         """The bound on a line begun: from its first byte, restarted when a line ends."""
