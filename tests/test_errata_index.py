@@ -52,7 +52,7 @@ def test_every_witness_test_exists_and_names_its_erratum() -> None:
         assert e.witness, e.id
         for ref in e.witness:
             path, name = ref.split("::")
-            assert re.search(rf"^def {name}\b", (ROOT / path).read_text(encoding="utf-8"), re.MULTILINE), ref
+            assert re.search(rf"^(?:async )?def {name}\b", (ROOT / path).read_text(encoding="utf-8"), re.MULTILINE), ref
             if e.kind == "rules" and path.startswith("tests/test_errata_"):
                 assert name.startswith(f"test_{e.id}_"), ref
 
