@@ -14,12 +14,12 @@ contracts are off; 1 also on an internal crash), so each run is judged from its
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from proofs.crosshair import run_bounded
 from proofs.verdict import verdict
 
 CROSSHAIR = ".venv/bin/crosshair"
@@ -177,23 +177,14 @@ class Run:
 
 def crosshair(targets: list[str], per_condition: float) -> Run:
     start = time.perf_counter()
-    # crosshair's budget is CPU time; bound the wall clock too, since crosshair can run
-    # away (docs/toolchain.md) — generously, so that a loaded machine does not fail it.
+    # crosshair's budget is CPU seconds a condition; bound the whole run's CPU too, since
+    # crosshair can run away (docs/toolchain.md) — generously, and in CPU time, so that a
+    # loaded machine cannot fail it.
     limit = int(300 + 60 * per_condition * len(targets))
-    cmd = [
-        "timeout",
-        str(limit),
-        CROSSHAIR,
-        "check",
-        "--analysis_kind=icontract",
-        "--report_all",
-        f"--per_condition_timeout={per_condition}",
-        *targets,
-    ]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if done.returncode == 124:
-        done.stderr += f"\ntimed out after {limit} s"
-    return Run(targets, done.stdout, done.stderr, time.perf_counter() - start)
+    cmd = [CROSSHAIR, "check", "--analysis_kind=icontract", "--report_all", f"--per_condition_timeout={per_condition}"]
+    done, stopped = run_bounded([*cmd, *targets], limit)
+    stderr = done.stderr + (f"\ntimed out: {stopped}" if stopped else "")
+    return Run(targets, done.stdout, stderr, time.perf_counter() - start)
 
 
 def judge(run: Run, canary: bool = False) -> list[str]:

@@ -10,12 +10,12 @@ planted difference.  diffbehavior always runs its whole budget.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from proofs.crosshair import run_bounded
 from proofs.crosshair.diff_adapters import PAIRS
 from proofs.verdict import verdict
 
@@ -40,12 +40,13 @@ class Diff:
 
 def diffbehavior(name: str, pair: tuple[str, str], budget: float) -> Diff:
     start = time.perf_counter()
-    # The budget is crosshair's CPU time; the wall-clock bound only catches a runaway,
-    # generously, so that a loaded machine does not fail a pair (docs/toolchain.md).
-    limit = int(budget * 20 + 300)
-    cmd = ["timeout", str(limit), CROSSHAIR, "diffbehavior", f"--per_condition_timeout={budget}", *pair]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    return Diff(name, pair, done.returncode, done.stdout + done.stderr, time.perf_counter() - start)
+    # The budget is crosshair's CPU time a condition; the CPU bound on the whole run
+    # only catches a runaway (docs/toolchain.md), and a loaded machine cannot trip it.
+    done, stopped = run_bounded(
+        [CROSSHAIR, "diffbehavior", f"--per_condition_timeout={budget}", *pair], int(budget * 20 + 300)
+    )
+    output = done.stdout + done.stderr + (f"\n{stopped}" if stopped else "")
+    return Diff(name, pair, done.returncode, output, time.perf_counter() - start)
 
 
 def passed(d: Diff) -> bool:
