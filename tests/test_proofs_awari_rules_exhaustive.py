@@ -99,3 +99,12 @@ def test_expected_disjuncts_per_rule_set() -> None:
     assert "SowUnder ⨟ CannotMove" in E.expected(R.OLYMPIAD_1990)
     assert "SowUnder ⨟ CannotMove" not in E.expected(R.ABAPA)
     assert "SowUnder ⨟ CannotMove" not in E.expected(R.PAPER)
+
+
+def test_the_manifest_proves_every_named_rule_set() -> None:
+    """A rule set added to RULE_SETS joins the proof steps (proofs/manifest.py)."""
+    from proofs import manifest
+
+    assert set(manifest.VARIANTS) == set(R.RULE_SETS) - {"paper"}
+    proved = {a for s in manifest.STEPS if s.module == "proofs.awari.exhaustive_rules" for a in s.args}
+    assert set(R.RULE_SETS) <= proved

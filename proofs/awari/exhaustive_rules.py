@@ -20,9 +20,9 @@ disjunct ever does; and the invariants (i) Σ board' + Σ score' = 48, (ii) an i
 action changes nothing, positions included, (iii) a sowing that does not end the game
 passes the turn.
 
-Run: ``python -m proofs.awari.exhaustive_rules --rules NAME --stones N`` (exit 1 on any
-failure).  NAME is a named rule set or a combination ``g/repetition/cannot-move``
-(spec/awari_rules.py ``ALL_COMBINATIONS``).  ``SPEC_CONTRACTS=0`` runs the spec
+Run: ``python -m proofs.awari.exhaustive_rules --rules NAME… --stones N`` (exit 1 on any
+failure).  Each NAME is a named rule set or a combination ``g/repetition/cannot-move``
+(spec/awari_rules.py ``ALL_COMBINATIONS``); each is checked in turn.  ``SPEC_CONTRACTS=0`` runs the spec
 without its contracts (faster; say so).
 """
 
@@ -64,6 +64,22 @@ def expected(rules: R.AwariRules) -> tuple[str, ...]:
     empties = rules.grand_slam in (R.GrandSlamRule.FORBIDDEN, R.GrandSlamRule.FIRST_ONLY)
     after = tuple(f"SowUnder ⨟ {e}" for e in ENDS if e != "CannotMove" or empties)
     return (*ENDS, "IllegalMove", *slam, "SowUnder", *after)
+
+
+def _board(stones: dict[A.PIT, int]) -> A.BOARD:
+    return tuple(stones.get(p, 0) for p in A.PIT)
+
+
+WITNESS_BOARDS: tuple[A.BOARD, ...] = tuple(
+    _board(dict.fromkeys(pits, 1))
+    for pits in ((A.PIT.f, A.PIT.A), (A.PIT.F, A.PIT.a), (A.PIT.f, A.PIT.A, A.PIT.B), (A.PIT.F, A.PIT.a, A.PIT.b))
+)
+"""Targeted boards, checked at every N: the last pit of a row sown onto the first of the
+other, which holds the opponent's only stone (a grand slam: GrandSlam under (e), the
+forced grand slam SowUnder ⨟ CannotMove under (a)) or one of two (a capture that leaves
+the opponent a stone: SowUnder, and SowUnder ⨟ WinMargin from a score of 24).  Without
+them a sowing that goes on needs N ≥ 2, and under (b) and (e) SowUnder ⨟ WinMargin
+needs N ≥ 3 (with 2 stones every capture takes the opponent's last)."""
 
 
 def end_conditions(rules: R.AwariRules, g: A.AwariGame) -> list[A.Outcome]:
@@ -167,6 +183,7 @@ def lap_board(rules: R.AwariRules, board: A.BOARD) -> Tally:
 def run(rules: R.AwariRules, stones: int, every: bool, workers: int, laps: bool = True) -> Tally:
     total = Tally()
     small = [b for k in range(stones + 1) for b in boards(k)]
+    small += [b for b in WITNESS_BOARDS if sum(b) > stones]
     with multiprocessing.Pool(workers) as pool:
         for t in pool.imap_unordered(partial(small_board, rules, every), small, chunksize=16):
             total.merge(t)
@@ -188,25 +205,36 @@ def report(rules: R.AwariRules, t: Tally) -> list[str]:
     return problems
 
 
+def rule_set(name: str) -> R.AwariRules:
+    """A --rules argument: a named rule set or a combination (argparse's error otherwise)."""
+    if name not in RULES:
+        raise argparse.ArgumentTypeError(
+            f"unknown rule set {name!r}: {', '.join(R.RULE_SETS)}, or a combination such as d/draw/player-loses"
+        )
+    return RULES[name]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--rules", required=True, choices=sorted(RULES), metavar="NAME", help="the rule set")
+    parser.add_argument("--rules", required=True, nargs="+", type=rule_set, metavar="NAME", help="rule sets")
     parser.add_argument("--stones", type=int, default=2, help="N: at most this many stones on the board")
     parser.add_argument("--all-splits", action="store_true", help="every score split, not only the band")
     parser.add_argument("--no-laps", action="store_true", help="leave out the lap boards")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    rules = RULES[args.rules]
-    start = time.perf_counter()
-    print(
-        f"AwariRef[{rules.describe()}] over boards with ≤ {args.stones} stones"
-        f"{'' if args.no_laps else ' and the lap boards'}, {'all' if args.all_splits else 'band'} score splits, "
-        f"both sides, positions ∅ / {{θ}} / {{P'}}; spec contracts {'on' if CONTRACTS else 'off'}",
-        flush=True,
-    )
-    tally = run(rules, args.stones, args.all_splits, args.workers, laps=not args.no_laps)
-    problems = report(rules, tally)
-    print(f"  {tally.cases} (state, action) cases in {time.perf_counter() - start:.1f} s")
+    problems = []
+    for rules in args.rules:
+        start = time.perf_counter()
+        extra = (", the witness boards" if args.stones < 3 else "") + ("" if args.no_laps else ", the lap boards")
+        print(
+            f"AwariRef[{rules.describe()}] over boards with ≤ {args.stones} stones{extra}, "
+            f"{'all' if args.all_splits else 'band'} score splits, both sides, positions ∅ / {{θ}} / {{P'}}; "
+            f"spec contracts {'on' if CONTRACTS else 'off'}",
+            flush=True,
+        )
+        tally = run(rules, args.stones, args.all_splits, args.workers, laps=not args.no_laps)
+        problems += [f"[{rules.name}] {p}" for p in report(rules, tally)]
+        print(f"  {tally.cases} (state, action) cases in {time.perf_counter() - start:.1f} s", flush=True)
     return verdict(problems)
 
 
