@@ -54,6 +54,9 @@ class Step:
         return f"{prefix}python -m {' '.join([self.module, *self.args])}"
 
 
+VARIANTS = ("olympiad-1990", "olympiad-1994", "abapa")
+"""The named Awari rule sets other than the paper's (spec/awari_rules.py RULE_SETS)."""
+
 BOTH: frozenset[Run] = frozenset({"bounded", "full"})
 BOUNDED: frozenset[Run] = frozenset({"bounded"})
 FULL: frozenset[Run] = frozenset({"full"})
@@ -177,6 +180,53 @@ STEPS: tuple[Step, ...] = (
         "boards of ≤ 2 stones, band score splits, contracts on",
         SPEC,
         14,
+    ),
+    Step(
+        "AwariRef well-founded under the rule sets, exhaustive",
+        "proofs.awari.exhaustive_rules",
+        ("--rules", *VARIANTS, "--stones", "2"),
+        BOUNDED,
+        "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones, 2 witness boards of 3, the 384 lap boards, "
+        "band score splits, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; the score-band argument (§1.3)",
+        21,
+        "load 2.3",
+        contracts=False,
+    ),
+    Step(
+        "AwariRef well-founded under the rule sets, exhaustive",
+        "proofs.awari.exhaustive_rules",
+        ("--rules", "paper", *VARIANTS, "--stones", "4"),
+        FULL,
+        "every named rule set (the paper's through AwariRefUnder): boards of ≤ 4 stones and the 384 lap boards, "
+        "band score splits, both sides, positions ∅/{θ}/{P'}",
+        SPEC + "; the score-band argument (§1.3)",
+        125,
+        "load 2.7–4",
+        contracts=False,
+    ),
+    Step(
+        "AwariRef well-founded under the rule sets, exhaustive",
+        "proofs.awari.exhaustive_rules",
+        ("--rules", "paper", *VARIANTS, "--stones", "2", "--all-splits", "--no-laps"),
+        FULL,
+        "every named rule set: boards of ≤ 2 stones and 2 witness boards of 3, every score split (checks the band "
+        "argument)",
+        SPEC,
+        21,
+        "load 2.4",
+        contracts=False,
+    ),
+    Step(
+        "AwariRef well-founded under the rule sets, exhaustive",
+        "proofs.awari.exhaustive_rules",
+        ("--rules", *VARIANTS, "--stones", "2", "--no-laps"),
+        FULL,
+        "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones and 2 witness boards of 3, band score splits, "
+        "contracts on",
+        SPEC,
+        116,
+        "load 2.6–3.9",
     ),
     Step(
         "spec ≡ impl, Awari",
