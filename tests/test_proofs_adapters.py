@@ -11,6 +11,7 @@ import pytest
 from proofs.crosshair import canary
 from proofs.crosshair import diff_adapters as D
 from proofs.crosshair import targets as T
+from proofs.crosshair.contracts import Run, judge, retry_reason
 
 
 def awari_input(rng: random.Random) -> tuple[tuple[int, ...], int, int, bool, int]:
@@ -101,3 +102,14 @@ def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
     assert T.image(r, frozenset({0, 1}), 3) and T.inverse(r, 3) and T.override(r, frozenset({(0, 0)}), 3)
     assert T.dres(frozenset({1}), r, 3) and T.ndres(frozenset({1}), r, 3)
     assert T.sigma(r) and T.apply(r, 1, 3)
+
+
+def test_a_crosshair_run_is_repeated_only_for_vacuity_or_an_internal_crash() -> None:
+    crashed = Run(["spec.z.sigma"], "", "crosshair.util.CrossHairInternal: Numeric operation on symbolic", 1.0)
+    vacuous = Run(["spec.awari.Sow"], "x.py:1: info: Unable to meet precondition\n", "", 1.0)
+    found = Run(["spec.awari.Sow"], "x.py:1: error: false when calling Sow(...)\n", "", 1.0)
+    assert retry_reason(crashed, first=False) == "crosshair internal error"
+    assert retry_reason(vacuous, first=True) == "vacuous"
+    assert retry_reason(vacuous, first=False) is None  # the long retry is judged as it is
+    assert retry_reason(found, first=True) is None  # a counterexample is never run away from
+    assert judge(vacuous) and judge(found) and judge(crashed)

@@ -142,10 +142,20 @@ VERIFY_ONLY_DEEP = {
 """Left to ``--deep``: the bounded run's budget is too small for these."""
 
 
+NOT_RUN = {
+    "proofs.crosshair.targets.referee": "the wrapped corrected Awari referee: one path ran past "
+    "crosshair's 10 s budget to the 900 s CPU bound (2026-11-24, make proofs on a clean clone); "
+    "its disjuncts run wrapped and direct, and spec.awari.referee directly, in the deep run",
+}
+"""Targets no run searches, and why: crosshair does not stop inside a path, so a target
+with a runaway path can only fail the step by its outer CPU bound."""
+
+
 def groups(deep: bool) -> list[list[str]]:
     """The targets, in two groups of about equal running time (one per core)."""
     if deep:
-        return [DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO, DIRECT_AWARI + DIRECT_AWARI_GAME + WRAPPED_AWARI]
+        awari = [t for t in DIRECT_AWARI + DIRECT_AWARI_GAME + WRAPPED_AWARI if t not in NOT_RUN]
+        return [DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO, awari]
     bounded = [
         t
         for t in DIRECT_Z + DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO + DIRECT_AWARI + DIRECT_AWARI_GAME
@@ -167,6 +177,10 @@ RETRY = 5
 """A target that passed vacuously is run once more with this many times its budget."""
 
 
+CRASH_RETRIES = 2
+"""A run that crosshair itself crashed in (CrossHairInternal) is run again this many times."""
+
+
 @dataclass
 class Run:
     targets: list[str]
@@ -185,6 +199,16 @@ def crosshair(targets: list[str], per_condition: float) -> Run:
     done, stopped = run_bounded([*cmd, *targets], limit)
     stderr = done.stderr + (f"\ntimed out: {stopped}" if stopped else "")
     return Run(targets, done.stdout, stderr, time.perf_counter() - start)
+
+
+def retry_reason(run: Run, first: bool) -> str | None:
+    """Why a target's run should be repeated: a vacuous pass (first run only) or an
+    internal crash of crosshair itself; None if the run stands as it is."""
+    if "CrossHairInternal" in run.stderr:
+        return "crosshair internal error"
+    if first and "Unable to meet precondition" in run.stdout:
+        return "vacuous"
+    return None
 
 
 def judge(run: Run, canary: bool = False) -> list[str]:
@@ -235,13 +259,18 @@ def main(argv: list[str] | None = None) -> int:
         runs = list(pool.map(lambda t: crosshair([t], per_condition), targets))
     # A vacuous pass can be the solver's wall-clock query limits under load rather than
     # an unsatisfiable precondition: such a target gets one more run at RETRY times the
-    # budget, and only that run is judged.
-    vacuous = [i for i, r in enumerate(runs) if "Unable to meet precondition" in r.stdout]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        retried = list(pool.map(lambda i: crosshair(runs[i].targets, RETRY * per_condition), vacuous))
-    for i, run in zip(vacuous, retried, strict=True):
-        print(f"  retried {run.targets[0]} at {RETRY * per_condition} s a condition (vacuous at {per_condition} s)")
-        runs[i] = run
+    # budget.  crosshair's own internal errors on spec.z's TypeVar-generic operators
+    # ("Numeric operation on symbolic while not tracing") come and go from run to run
+    # (a CI run hit one on sigma that no local run showed): such a target runs again at
+    # the same budget, up to CRASH_RETRIES times.  Only the last run is judged.
+    for attempt in range(1 + CRASH_RETRIES):
+        again = [(i, why) for i, r in enumerate(runs) if (why := retry_reason(r, first=attempt == 0))]
+        jobs = [(runs[i].targets, RETRY * per_condition if why == "vacuous" else per_condition) for i, why in again]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            retried = list(pool.map(lambda job: crosshair(*job), jobs))
+        for (i, why), (_, budget), run in zip(again, jobs, retried, strict=True):
+            print(f"  retried {run.targets[0]} at {budget} s a condition ({why} at {per_condition} s)")
+            runs[i] = run
     print(f"{len(targets)} targets, {per_condition} s per condition:")
     for run in runs:
         lines = run.stdout.splitlines() or ["(no result)"]
