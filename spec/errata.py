@@ -57,32 +57,29 @@ class Erratum:
     state: StateWitness | None = None
 
 
-_AT: Final = "tests/test_errata_awari.py::"
-_GT: Final = "tests/test_errata_gothello.py::"
+@dataclass(frozen=True)
+class _RulesErrata:
+    """Builds the rules errata of one game, its witness tests named within ``tests``."""
+
+    game: Game
+    tests: str
+
+    def __call__(
+        self,
+        id: str,
+        schema: str,
+        summary: str,
+        *tests: str,
+        theorem: str | None = None,
+        layered: tuple[str, ...] = (),
+        state: StateWitness | None = None,
+    ) -> Erratum:
+        witness = tuple(f"{self.tests}::{t}" for t in tests)
+        return Erratum(id, self.game, "rules", schema, summary, witness, theorem, layered, state)
 
 
-def _a(
-    id: str,
-    schema: str,
-    summary: str,
-    *tests: str,
-    theorem: str | None = None,
-    layered: tuple[str, ...] = (),
-    state: StateWitness | None = None,
-) -> Erratum:
-    return Erratum(id, "awari", "rules", schema, summary, tuple(_AT + t for t in tests), theorem, layered, state)
-
-
-def _g(
-    id: str,
-    schema: str,
-    summary: str,
-    *tests: str,
-    theorem: str | None = None,
-    layered: tuple[str, ...] = (),
-    state: StateWitness | None = None,
-) -> Erratum:
-    return Erratum(id, "gothello", "rules", schema, summary, tuple(_GT + t for t in tests), theorem, layered, state)
+_a: Final = _RulesErrata("awari", "tests/test_errata_awari.py")
+_g: Final = _RulesErrata("gothello", "tests/test_errata_gothello.py")
 
 
 _AWARI_START: Final = "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south"
@@ -193,7 +190,7 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "WinMargin, NoMove; §2 status messages",
         "the end of the game is detected one turn late, and no status message reports an end without a move",
         (
-            _AT + "test_A11_a_game_ending_move_is_reported_as_continuing",
+            "tests/test_errata_awari.py::test_A11_a_game_ending_move_is_reported_as_continuing",
             "tests/test_server_games.py::test_game_ending_move",
         ),
         state=StateWitness(
