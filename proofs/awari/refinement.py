@@ -288,7 +288,7 @@ def referee(board: Sequence[Z], score: Sequence[Z], mover: int, m: int, position
         a_board,
         a_score,
         opp,
-        lambda key: z3.Or(positions.holds(key), *(a == b for a, b in zip(key, theta, strict=True))),
+        lambda key: z3.Or(positions.holds(key), z3.And(*(a == b for a, b in zip(key, theta, strict=True)))),
     )
     claimed = claim(score, board)
     claimed2 = claim(a_score, a_board)
