@@ -34,9 +34,10 @@ the sowing table — runs as written, on a private copy of the pure-Python sourc
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
@@ -266,6 +267,16 @@ def ite_list(c: z3.BoolRef, a: Sequence[Z], b: Sequence[Z]) -> list[Z]:
     return [z3.If(c, x, y) for x, y in zip(a, b, strict=True)]
 
 
+def may_sow(board: Sequence[Z], mover: int, m: int) -> z3.BoolRef:
+    """The referee's legality of pit m, the game being on (¬ IllegalMove): the
+    mover's own non-empty pit, and it feeds an opponent who has no stones."""
+    return z3.And(
+        z3.BoolVal(m in SIDE[mover]),
+        board[m] > 0,
+        z3.Or(stones(board, 1 - mover) > 0, feeds(board, mover, m)),
+    )
+
+
 def referee(board: Sequence[Z], score: Sequence[Z], mover: int, m: int, positions: Positions) -> Step:
     """spec.awari.referee (AwariRef corrected: WinMargin ∨ NoMove ∨ CannotFeed ∨
     IllegalMove ∨ GrandSlam ∨ NormalMove ⨟ Status), stated on terms."""
@@ -273,14 +284,8 @@ def referee(board: Sequence[Z], score: Sequence[Z], mover: int, m: int, position
     theta = pack_terms(board, score, mover)
     st = status(board, score, mover, positions.holds)
     empty = [k(0)] * 12
-    own = m in SIDE[mover]
     a_board, a_score = sow_capture(board, score, mover, m)
-    legal = z3.And(
-        st.playing,
-        z3.BoolVal(own),
-        board[m] > 0,
-        z3.Or(stones(board, opp) > 0, feeds(board, mover, m)),
-    )
+    legal = z3.And(st.playing, may_sow(board, mover, m))
     grand_slam = z3.And(legal, stones(board, opp) > 0, stones(a_board, opp) == 0)
     normal = z3.And(legal, stones(a_board, opp) > 0)
     theta2 = pack_terms(a_board, a_score, opp)
@@ -385,6 +390,80 @@ def feeds_contract(mine: Sym | int, theirs: Sym | int, sh: int) -> SymBool:
     _oblige(_byte(mine, sh // 8) != 0, "_feeds called on an empty pit")
     board = [_byte(mine, q) for q in range(6)] + [k(0)] * 6
     return SymBool(feeds(board, 0, sh // 8))
+
+
+ROW_BOUND: Final = 1 << 48
+"""Every packed row is below 2⁴⁸: six bytes."""
+
+
+def bytes_of(x: Sym | int) -> list[Z]:
+    """The six bytes of a packed row, as terms."""
+    return [_byte(x, q) for q in range(6)]
+
+
+def is_row(x: Sym | int, most: int = 48) -> z3.BoolRef:
+    """x is a packed row (0 ≤ x < 2⁴⁸) whose every pit holds at most ``most``."""
+    t = term(x)
+    return z3.And(t >= 0, t < ROW_BOUND, *(b <= most for b in bytes_of(x)))
+
+
+def row_sum_contract(row: Sym | int) -> Sym:
+    """``_row_sum`` as ``row_sum_is_byte_sum`` proves it: on a packed row whose bytes
+    sum to at most 255, the sum of its six bytes (no wide multiplication on the path)."""
+    from proofs.symbolic import _oblige
+
+    t = term(row)
+    _oblige(z3.And(t >= 0, t < ROW_BOUND, total(bytes_of(row)) <= 255), "_row_sum's precondition")
+    return Sym(total(bytes_of(row)))
+
+
+def capture_contract(theirs: Sym | int, last: int) -> tuple[Sym, Sym]:
+    """``_capture`` as ``capture_is_spec_capture`` proves it: for a packed row (pits
+    ≤ 48) and a last pit 0 … 5, the statement's Capture, as terms (no path per walk)."""
+    from proofs.symbolic import _oblige
+
+    assert isinstance(last, int) and 0 <= last < 6, f"_capture called on last pit {last}"
+    _oblige(is_row(theirs), "_capture's precondition")
+    board = [*bytes_of(theirs), *[k(0)] * 6]  # north's row, as capture_is_spec_capture states it
+    after, gained = capture(board, [q == last for q in range(12)], A.PLAYER.south)
+    return Sym(total(after[q] << (8 * q) for q in range(6))), Sym(gained)
+
+
+def cannot_feed_statement(mine: Sym | int, theirs: Sym | int) -> z3.BoolRef:
+    """CannotFeed's guard past NoMove's, on packed rows: the opponent's row is empty
+    and no non-empty pit of the mover feeds it (the statement's feeds)."""
+    board = [*bytes_of(mine), *[k(0)] * 6]
+    feeding = z3.Or(*(z3.And(board[q] != 0, feeds(board, 0, q)) for q in range(6)))
+    return z3.And(term(theirs) == 0, z3.Not(feeding))
+
+
+def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
+    """``_cannot_feed`` as ``cannot_feed_matches_statement`` proves it: for a mover's
+    packed row (pits ≤ 48) and any opposing row (0 ≤ theirs < 2⁴⁸)."""
+    from proofs.symbolic import _oblige
+
+    _oblige(z3.And(is_row(mine), term(theirs) >= 0, term(theirs) < ROW_BOUND), "_cannot_feed's precondition")
+    return SymBool(cannot_feed_statement(mine, theirs))
+
+
+@contextlib.contextmanager
+def by_contracts(*names: str) -> Iterator[None]:
+    """Within: the engine's primitives ``names`` (of ``_feeds``, ``_row_sum``,
+    ``_capture``, ``_cannot_feed``) are their proven contracts."""
+    contracts: dict[str, Callable[..., Any]] = {
+        "_feeds": feeds_contract,
+        "_row_sum": row_sum_contract,
+        "_capture": capture_contract,
+        "_cannot_feed": cannot_feed_contract,
+    }
+    real = {name: getattr(E, name) for name in names}
+    for name in names:
+        setattr(E, name, contracts[name])
+    try:
+        yield
+    finally:
+        for name, f in real.items():
+            setattr(E, name, f)
 
 
 # ─── The theorems ───────────────────────────────────────────────────────────────
@@ -533,6 +612,33 @@ def feeds_matches_statement() -> int:
     return paths
 
 
+def row_sum_is_byte_sum() -> int:
+    """For every packed row whose six bytes sum to at most 255 (every row of a board:
+    Σ ≤ 48), ``_row_sum`` (the engine's code on z3 terms: a 128-bit product) is the
+    sum of its bytes — what ``row_sum_contract`` returns."""
+    row = var("r", 48)
+    return explore(
+        [total(bytes_of(row)) <= 255],
+        lambda: E._row_sum(row),
+        lambda out: [(term(out) == total(bytes_of(row)), "row sum")],
+    )
+
+
+def cannot_feed_matches_statement() -> int:
+    """For every row of the mover (six pits ≤ 48) and every opposing row (0 ≤ theirs <
+    2⁴⁸), ``_cannot_feed`` (the engine's code on z3 terms, every path; ``_feeds`` by its
+    contract) ≡ ``cannot_feed_statement`` — what ``cannot_feed_contract`` returns."""
+    mine, theirs = var("m", 48), var("t", 48)
+    want = cannot_feed_statement(mine, theirs)
+
+    def check(out: Any) -> Goals:
+        got = out.e if isinstance(out, SymBool) else z3.BoolVal(bool(out))
+        return [(got == want, "cannot feed")]
+
+    with by_contracts("_feeds"):
+        return explore([is_row(mine)], lambda: E._cannot_feed(mine, theirs), check)
+
+
 def starved_feeds_reads_one_pit() -> int:
     """For both sides, every pit m of the mover and every board (Σ ≤ 48) whose
     opposing row is empty: the statement's Sow ⨟ Capture leaves the opponent stones
@@ -575,72 +681,104 @@ def keys_are_the_abstraction() -> int:
     return paths
 
 
-def _apply_paths(mover: int, m: int, run: Callable[[Any, Any], Any], check: Callable[..., Goals]) -> int:
-    b = Board.fresh("a")
+ENGINE = E.ImplAwari()
+CONTRACTS: Final = ("_feeds", "_row_sum", "_capture", "_cannot_feed")
+"""The primitives that stand for themselves by their contracts inside apply,
+legal_moves and is_over; each is proven over its whole domain by a step of the same
+run (``feeds_matches_statement``, ``row_sum_is_byte_sum``, ``capture_is_spec_capture``,
+``cannot_feed_matches_statement``)."""
+
+Slice: TypeAlias = tuple[int, int, int | None]
+"""(side to move, action, stones in the action's pit or None for any count)."""
+
+
+def slice_board(tag: str, m: int, n: int | None) -> Board:
+    """A symbolic AwariBoard whose pit m holds n stones (any count when n is None)."""
+    b = Board.fresh(tag)
+    return b if n is None else Board([k(n) if q == m else x for q, x in enumerate(b.board)], b.score)
+
+
+def apply_slice(mover: int, m: int, n: int | None) -> int:
+    """For every AwariBoard (Σ = 48) with ``mover`` to move and n stones in pit m (any
+    count if None), every set of positions: the engine's ``apply(state, m)`` (run on z3
+    terms, every path; CONTRACTS by their contracts) gives the statement's result,
+    after-state and positions'."""
+    b = slice_board("a", m, n)
     positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
     state = ImplState(b.board, b.score, mover, positions)
     step = referee(b.board, b.score, mover, m, positions)
-    return explore(b.well_formed(), lambda: run(state, A.PIT(m)), lambda out: check(out, step, positions, state, b))
-
-
-def _with_feeds_contract() -> Callable[[], None]:
-    real = E._feeds
-    E._feeds = feeds_contract
-    return lambda: setattr(E, "_feeds", real)
-
-
-ENGINE = E.ImplAwari()
-
-
-def apply_refines_referee(sides: Sequence[int] = (0, 1), pits: Sequence[int] = tuple(range(12))) -> int:
-    """For every AwariBoard (12 pits, two scores, Σ = 48), side to move, set of
-    positions and action (all 12 pits), the engine's ``apply`` (run on z3 terms,
-    every path; ``_feeds`` by its contract) gives the statement's result, after-state
-    and positions'."""
-    restore = _with_feeds_contract()
-    try:
-        return sum(
-            _apply_paths(
-                mover,
-                m,
-                ENGINE.apply,
-                lambda out, step, positions, state, b: same_state(out, step, positions, state, "apply"),
-            )
-            for mover in sides
-            for m in pits
+    with by_contracts(*CONTRACTS):
+        return explore(
+            b.well_formed(),
+            lambda: ENGINE.apply(state, A.PIT(m)),
+            lambda out: same_state(out, step, positions, state, "apply"),
         )
-    finally:
-        restore()
+
+
+def every_slice(sides: Sequence[int] = (0, 1)) -> list[Slice]:
+    """Slices that together cover every state and action: on the mover's own pits,
+    one slice per count 0 … 48 (Σ = 48 bounds every pit); on the opponent's, any count."""
+    return [(mover, m, n) for mover in sides for m in range(12) for n in (range(49) if m in SIDE[mover] else (None,))]
+
+
+def _apply_slice(s: Slice) -> int:
+    return apply_slice(*s)
+
+
+def apply_refines_referee(slices: Sequence[Slice] | None = None, workers: int = 2) -> int:
+    """For every AwariBoard (12 pits, two scores, Σ = 48), side to move, set of
+    positions and action (all 12 pits) — the union of ``every_slice()`` — the engine's
+    ``apply`` (run on z3 terms, every path; CONTRACTS by their contracts) gives the
+    statement's result, after-state and positions'.  The slices are independent
+    queries, run by ``workers`` processes."""
+    todo = every_slice() if slices is None else list(slices)
+    if workers <= 1 or len(todo) <= 1:
+        return sum(apply_slice(*s) for s in todo)
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return sum(pool.imap_unordered(_apply_slice, todo))
 
 
 def legal_moves_refine(sides: Sequence[int] = (0, 1)) -> int:
     """For every AwariBoard, side and set of positions, a pit is in the engine's
-    ``legal_moves`` iff the statement's referee does not answer it illegal_move
-    and the game goes on; ``is_over`` iff a start-of-turn end condition holds."""
-    restore = _with_feeds_contract()
-    try:
-        paths = 0
+    ``legal_moves`` (run on z3 terms, every path; CONTRACTS by their contracts) iff
+    the game goes on and the statement's referee may sow it (``may_sow``: its
+    ``illegal`` case is the negation), for all 12 pits."""
+    paths = 0
+    with by_contracts(*CONTRACTS):
         for mover in sides:
             b = Board.fresh("l")
             positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
             state = ImplState(b.board, b.score, mover, positions)
             st = status(b.board, b.score, mover, positions.holds)
-            legal = [
-                z3.And(st.playing, referee(b.board, b.score, mover, m, positions).result != ILLEGAL) for m in range(12)
-            ]
+            legal = [z3.And(st.playing, may_sow(b.board, mover, m)) for m in range(12)]
 
             def check(out: tuple[A.PIT, ...], legal: list[z3.BoolRef] = legal) -> Goals:
                 return [(legal[m] == z3.BoolVal(A.PIT(m) in out), f"legal {A.PIT(m).name}") for m in range(12)]
 
             paths += explore(b.well_formed(), lambda state=state: ENGINE.legal_moves(state), check)
+    return paths
+
+
+def is_over_refines(sides: Sequence[int] = (0, 1)) -> int:
+    """For every AwariBoard, side and set of positions, the engine's ``is_over`` (run
+    on z3 terms, every path; CONTRACTS by their contracts) iff a start-of-turn end
+    condition of the statement (WinMargin ∨ NoMove ∨ CannotFeed) holds."""
+    paths = 0
+    with by_contracts(*CONTRACTS):
+        for mover in sides:
+            b = Board.fresh("o")
+            positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+            state = ImplState(b.board, b.score, mover, positions)
+            st = status(b.board, b.score, mover, positions.holds)
 
             def check_over(out: Any, st: Status = st) -> Goals:
-                return [(z3.Not(st.playing) == z3.BoolVal(bool(out)), "is_over")]
+                got = out.e if isinstance(out, SymBool) else z3.BoolVal(bool(out))
+                return [(z3.Not(st.playing) == got, "is_over")]
 
             paths += explore(b.well_formed(), lambda state=state: ENGINE.is_over(state), check_over)
-        return paths
-    finally:
-        restore()
+    return paths
 
 
 # ─── The statement against the spec itself ──────────────────────────────────────
@@ -735,34 +873,42 @@ def statement_is_spec_referee(stones_on_board: int = 2, corners: int = 300, seed
 # ─── CLI ────────────────────────────────────────────────────────────────────────
 
 
-OFF_SIDE: Final = {0: tuple(range(6, 12)), 1: tuple(range(6))}
-"""The actions on the opponent's row, by side to move."""
+BOUNDED_SLICES: Final[tuple[Slice, ...]] = ((1, 6, 1), (1, 0, None))
+"""make verify's slices of apply: south sows one stone from A (no capture: the start-of-turn
+and after-move conditions, repetition included); south names a (north's pit: refused)."""
 
 
-def apply_refines_referee_off_side(sides: Sequence[int] = (0, 1)) -> int:
-    """``apply_refines_referee`` for the six actions on the opponent's row, both sides."""
-    return sum(apply_refines_referee((mover,), OFF_SIDE[mover]) for mover in sides)
+def off_side_slices(sides: Sequence[int] = (0, 1)) -> list[Slice]:
+    """The slices of the actions on the opponent's row (any count), by side to move."""
+    return [s for s in every_slice(sides) if s[2] is None]
 
 
 def main(argv: list[str] | None = None) -> int:
-    deep_scope = "also apply and legal_moves on every action (hours)"
+    deep_scope = "also apply on every own pit and stone count (every_slice; hours, see proofs/README.md §8.4)"
     bounded, deep = scope_arguments("proofs.awari.refinement", __doc__, deep_scope, argv)
     steps: list[ProofStep] = [
         ("sow_table_is_spec_sow", sow_table_is_spec_sow),
         ("feeds_is_spec_feeds_on_starved_rows", feeds_is_spec_feeds_on_starved_rows),
         ("statement_capture_is_spec_capture", statement_capture_is_spec_capture),
-        ("capture_is_spec_capture", lambda: capture_is_spec_capture((0, 5) if bounded else range(6))),
+        ("capture_is_spec_capture", capture_is_spec_capture),
         ("feeds_matches_statement", feeds_matches_statement),
+        ("row_sum_is_byte_sum", row_sum_is_byte_sum),
+        ("cannot_feed_matches_statement", cannot_feed_matches_statement),
         ("keys_are_the_abstraction", keys_are_the_abstraction),
+        ("is_over_refines", is_over_refines),
     ]
-    if not bounded:
+    if bounded:
+        steps.append(("apply_refines_referee on BOUNDED_SLICES", lambda: apply_refines_referee(BOUNDED_SLICES, 1)))
+    else:
         steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
-    if deep:
-        steps += [  # not run to completion yet (proofs/README.md §7)
-            ("statement_is_spec_referee", statement_is_spec_referee),
-            ("apply_refines_referee_off_side", apply_refines_referee_off_side),
-            ("apply_refines_referee", apply_refines_referee),
+        steps += [
             ("legal_moves_refine", legal_moves_refine),
+            ("apply_refines_referee, opponent's pits", lambda: apply_refines_referee(off_side_slices())),
+        ]
+    if deep:
+        steps += [
+            ("statement_is_spec_referee", statement_is_spec_referee),
+            ("apply_refines_referee, every slice", apply_refines_referee),
         ]
     return run_steps(steps, bounded, deep)
 
