@@ -878,6 +878,11 @@ BOUNDED_SLICES: Final[tuple[Slice, ...]] = ((1, 6, 1), (1, 0, None))
 and after-move conditions, repetition included); south names a (north's pit: refused)."""
 
 
+CAPTURE_SLICES: Final[tuple[Slice, ...]] = ((1, 11, 1),)
+"""make proofs' slice of apply through the capture contract: south sows one stone from F
+into north's a, which it captures when it then holds 2 or 3."""
+
+
 def off_side_slices(sides: Sequence[int] = (0, 1)) -> list[Slice]:
     """The slices of the actions on the opponent's row (any count), by side to move."""
     return [s for s in every_slice(sides) if s[2] is None]
@@ -903,7 +908,10 @@ def main(argv: list[str] | None = None) -> int:
         steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
         steps += [
             ("legal_moves_refine", legal_moves_refine),
-            ("apply_refines_referee, opponent's pits", lambda: apply_refines_referee(off_side_slices())),
+            (
+                "apply_refines_referee, opponent's pits and CAPTURE_SLICES",
+                lambda: apply_refines_referee([*off_side_slices(), *CAPTURE_SLICES]),
+            ),
         ]
     if deep:
         steps += [

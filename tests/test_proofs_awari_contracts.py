@@ -1,0 +1,67 @@
+"""The contracts that stand for impl/awari.py's primitives inside the composition
+proof (proofs/awari/refinement.py) agree with the primitives on concrete rows, and
+the composition's slices cover every state and action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import z3
+
+from impl import awari as I
+from proofs.awari import refinement as R
+from proofs.symbolic import Sym, SymBool
+
+
+def _int(x: Sym | int) -> int:
+    return R.value(x.e) if isinstance(x, Sym) else x
+
+
+def _bool(x: SymBool | bool) -> bool:
+    return z3.is_true(z3.simplify(x.e)) if isinstance(x, SymBool) else x
+
+
+def _row(rng: random.Random, budget: int = 48) -> int:
+    """A packed row of six pits holding at most ``budget`` stones in all."""
+    pits = [0] * 6
+    for _ in range(rng.randint(0, budget)):
+        pits[rng.randrange(6)] += 1
+    return sum(c << (8 * q) for q, c in enumerate(pits))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_row_sum_contract_is_row_sum(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        row = _row(rng)
+        assert _int(R.row_sum_contract(row)) == I._row_sum(row)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_capture_contract_is_capture(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(100):
+        theirs = sum(rng.choice([0, 1, 2, 2, 3, 3, 4, 7]) << (8 * q) for q in range(6))
+        last = rng.randrange(6)
+        row, gained = R.capture_contract(theirs, last)
+        assert (_int(row), _int(gained)) == I._capture(theirs, last)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cannot_feed_contract_is_cannot_feed(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(60):
+        mine = _row(rng, rng.choice([3, 12, 48]))
+        theirs = 0 if rng.random() < 0.8 else _row(rng, 5)
+        assert _bool(R.cannot_feed_contract(mine, theirs)) == I._cannot_feed(mine, theirs)
+
+
+def test_the_slices_cover_every_action_and_count() -> None:
+    slices = R.every_slice()
+    assert len(slices) == len(set(slices)) == 2 * (6 * 49 + 6)
+    for mover in (0, 1):
+        for m in range(12):
+            mine = [n for side, pit, n in slices if (side, pit) == (mover, m)]
+            assert mine == (list(range(49)) if m in R.SIDE[mover] else [None])
+    assert set(R.BOUNDED_SLICES) <= set(slices)
