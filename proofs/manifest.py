@@ -299,15 +299,29 @@ STEPS: tuple[Step, ...] = (
         4,
     ),
     Step(
-        "impl refines spec, Awari primitives (README §8.1)",
+        "impl refines spec, Awari (README §8.1)",
         "proofs.awari.refinement",
         ("--bounded",),
-        BOTH,
-        "the sowing table and feeds on a starved row, exhaustively; the capture walk and feeds over every row, "
-        "pack/unpack over every board, by the engine's own code on z3 terms; apply's composition is not proven",
+        BOUNDED,
+        "the sowing table and feeds on a starved row, exhaustively; the capture walk (last pit a, f), feeds, "
+        "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
+        "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
         REFINE,
-        48,
-        "under load",
+        BOUNDED_SECONDS,
+        BOUNDED_MEASURED,
+        contracts=False,
+    ),
+    Step(
+        "impl refines spec, Awari (README §8.1)",
+        "proofs.awari.refinement",
+        (),
+        FULL,
+        "the primitives as above, every last pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
+        "sides, every positions set; apply on the 12 slices of the opponent's pits and on south sowing 1 from F "
+        "(a capture); apply on the 588 slices of the own pits is --deep only (hours)",
+        REFINE,
+        FULL_SECONDS,
+        FULL_MEASURED,
         contracts=False,
     ),
     Step(

@@ -644,7 +644,7 @@ def starved_feeds_reads_one_pit() -> int:
     opposing row is empty: the statement's Sow ⨟ Capture leaves the opponent stones
     iff board m ∈ STARVED_FEEDS — so ``feeds`` may read the table (z3, 12 queries)."""
     b = Board.fresh("s")
-    for mover in A.PLAYER:
+    for mover in (0, 1):  # ints: STARVED_FEEDS is keyed by int (the PLAYER constants equal no int)
         assumptions = [*b.well_formed(), stones(b.board, 1 - mover) == 0]
         for m in SIDE[mover]:
             after, _ = sow_capture(b.board, b.score, mover, m)
@@ -873,9 +873,10 @@ def statement_is_spec_referee(stones_on_board: int = 2, corners: int = 300, seed
 # ─── CLI ────────────────────────────────────────────────────────────────────────
 
 
-BOUNDED_SLICES: Final[tuple[Slice, ...]] = ((1, 6, 1), (1, 0, None))
-"""make verify's slices of apply: south sows one stone from A (no capture: the start-of-turn
-and after-move conditions, repetition included); south names a (north's pit: refused)."""
+BOUNDED_SLICES: Final[tuple[Slice, ...]] = ((1, 6, 1),)
+"""make verify's slice of apply: south sows one stone from A (no capture, so no call of
+``_capture``: the start-of-turn and after-move conditions, repetition included, through
+the ``_row_sum``, ``_cannot_feed`` and ``_feeds`` contracts)."""
 
 
 CAPTURE_SLICES: Final[tuple[Slice, ...]] = ((1, 11, 1),)
@@ -895,12 +896,12 @@ def main(argv: list[str] | None = None) -> int:
         ("sow_table_is_spec_sow", sow_table_is_spec_sow),
         ("feeds_is_spec_feeds_on_starved_rows", feeds_is_spec_feeds_on_starved_rows),
         ("statement_capture_is_spec_capture", statement_capture_is_spec_capture),
-        ("capture_is_spec_capture", capture_is_spec_capture),
+        ("capture_is_spec_capture", lambda: capture_is_spec_capture((0, 5) if bounded else range(6))),
         ("feeds_matches_statement", feeds_matches_statement),
         ("row_sum_is_byte_sum", row_sum_is_byte_sum),
         ("cannot_feed_matches_statement", cannot_feed_matches_statement),
         ("keys_are_the_abstraction", keys_are_the_abstraction),
-        ("is_over_refines", is_over_refines),
+        ("is_over_refines", lambda: is_over_refines((1,) if bounded else (0, 1))),
     ]
     if bounded:
         steps.append(("apply_refines_referee on BOUNDED_SLICES", lambda: apply_refines_referee(BOUNDED_SLICES, 1)))
