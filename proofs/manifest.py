@@ -307,8 +307,8 @@ STEPS: tuple[Step, ...] = (
         "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
         "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
         REFINE,
-        BOUNDED_SECONDS,
-        BOUNDED_MEASURED,
+        75,
+        "load 4–5",
         contracts=False,
     ),
     Step(
@@ -320,8 +320,8 @@ STEPS: tuple[Step, ...] = (
         "sides, every positions set; apply on the 12 slices of the opponent's pits and on south sowing 1 from F "
         "(a capture); apply on the 588 slices of the own pits is --deep only (hours)",
         REFINE,
-        FULL_SECONDS,
-        FULL_MEASURED,
+        1200,
+        "load 4–5",
         contracts=False,
     ),
     Step(
