@@ -1,6 +1,6 @@
 """impl/awari.py refines spec/awari.py on every state: the engine's own code, run on z3 terms.
 
-    python -m proofs.awari.refinement [--bounded]
+    python -m proofs.awari.refinement [--bounded | --deep]
 
 The theorems (proofs/README.md, "Refinement" section, says what each covers and why
 together they cover every state):
@@ -16,20 +16,30 @@ together they cover every state):
   exhaustively over what Capture reads (side, last pit, which pits hold 2 or 3);
 * ``feeds_matches_statement`` — ``_feeds`` on z3 terms ≡ the statement of feeds,
   every row of the mover;
+* ``row_sum_is_byte_sum`` — ``_row_sum`` (its 128-bit product) ≡ the sum of the
+  row's bytes, for every row whose bytes sum to ≤ 255;
+* ``cannot_feed_matches_statement`` — ``_cannot_feed`` on z3 terms ≡ the statement's
+  CannotFeed guard, every row of the mover and every opposing row;
 * ``keys_are_the_abstraction`` — ``pack``/``unpack`` (to_spec/from_spec) are the
   abstraction function the statements use, on every position;
 * ``apply_refines_referee`` / ``legal_moves_refine`` / ``is_over_refines`` — the
   engine's ``apply``, ``legal_moves`` and ``is_over`` on z3 terms, every path,
   ≡ the statement of the corrected referee, for every AwariBoard (12 pits and two
   scores with Σ = 48), both sides, all 12 actions and every set of positions;
+  ``apply`` slice by slice (``every_slice``: side, action, stones in the action's
+  pit), in 2 processes.  Levels: ``--bounded`` (make verify) one slice and is_over
+  for south; the default (make proofs) legal_moves and is_over in full and apply on
+  the opponent's pits and one capture slice; ``--deep`` every slice (CPU-hours);
 * ``statement_is_spec_referee`` — the statement of the referee ≡ spec.awari.referee,
   evaluated on concrete states (every board with ≤ 2 stones on it, states near the
   corners, states from play): the statement is trusted beyond that scope (README).
 
-Only ``_feeds`` is replaced by its proven contract inside ``apply`` (so that the six
-feeding tests of CannotFeed do not multiply paths); everything else — ``_ended``,
-``_play``, ``_capture``, ``_cannot_feed``, ``_claimed``, ``_winner``, ``_row_sum``,
-the sowing table — runs as written, on a private copy of the pure-Python source.
+Inside apply, legal_moves and is_over, ``_feeds``, ``_row_sum``, ``_capture`` and
+``_cannot_feed`` are replaced by their contracts (``CONTRACTS``: the terms their own
+steps above prove, each precondition obliged at every call), so that their branches
+do not multiply paths; everything else — ``apply``, ``_ended``, ``_play``,
+``_claimed``, ``_winner``, the sowing table — runs as written, on a private copy of
+the pure-Python source.
 """
 
 from __future__ import annotations
