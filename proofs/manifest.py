@@ -318,7 +318,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "the primitives as above, every last pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
         "sides, every positions set; apply on the 12 slices of the opponent's pits and on south sowing 1 from F "
-        "(a capture); apply on the 588 slices of the own pits is --deep only (hours)",
+        "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
+        "apply on the other 587 slices of the own pits is --deep only (CPU-hours)",
         REFINE,
         1200,
         "load 4–5",

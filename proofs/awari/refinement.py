@@ -28,8 +28,9 @@ together they cover every state):
   scores with Σ = 48), both sides, all 12 actions and every set of positions;
   ``apply`` slice by slice (``every_slice``: side, action, stones in the action's
   pit), in 2 processes.  Levels: ``--bounded`` (make verify) one slice and is_over
-  for south; the default (make proofs) legal_moves and is_over in full and apply on
-  the opponent's pits and one capture slice; ``--deep`` every slice (CPU-hours);
+  for south; the default (make proofs) legal_moves and is_over in full, apply on the
+  opponent's pits and one capture slice, and ``statement_is_spec_referee``; ``--deep``
+  every slice (CPU-hours);
 * ``statement_is_spec_referee`` — the statement of the referee ≡ spec.awari.referee,
   evaluated on concrete states (every board with ≤ 2 stones on it, states near the
   corners, states from play): the statement is trusted beyond that scope (README).
@@ -918,6 +919,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
         steps += [
+            ("statement_is_spec_referee", statement_is_spec_referee),
             ("legal_moves_refine", legal_moves_refine),
             (
                 "apply_refines_referee, opponent's pits and CAPTURE_SLICES",
@@ -926,7 +928,6 @@ def main(argv: list[str] | None = None) -> int:
         ]
     if deep:
         steps += [
-            ("statement_is_spec_referee", statement_is_spec_referee),
             ("apply_refines_referee, every slice", apply_refines_referee),
         ]
     return run_steps(steps, bounded, deep)
