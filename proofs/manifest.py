@@ -307,8 +307,8 @@ STEPS: tuple[Step, ...] = (
         "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
         "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
         REFINE,
-        75,
-        "load 4–5",
+        119,
+        "load 5–6; 40 s CPU",
         contracts=False,
     ),
     Step(
@@ -321,8 +321,8 @@ STEPS: tuple[Step, ...] = (
         "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
         "apply on the other 587 slices of the own pits is --deep only (CPU-hours)",
         REFINE,
-        1200,
-        "load 4–5",
+        1590,
+        "load 4–6, 2 processes",
         contracts=False,
     ),
     Step(
