@@ -321,8 +321,8 @@ STEPS: tuple[Step, ...] = (
         "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
         "apply on the other 587 slices of the own pits is --deep only (CPU-hours)",
         REFINE,
-        1590,
-        "load 4–6, 2 processes",
+        990,
+        "load 3–4, 2 processes",
         contracts=False,
     ),
     Step(
