@@ -307,8 +307,8 @@ STEPS: tuple[Step, ...] = (
         "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
         "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
         REFINE,
-        119,
-        "load 5–6; 40 s CPU",
+        37,
+        "load 2.7",
         contracts=False,
     ),
     Step(
