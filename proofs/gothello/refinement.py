@@ -178,13 +178,23 @@ def free_is_spec_liberty(squares: Sequence[G.SQUARE] = SQUARES, region: int = FU
 # ─── The statement of a placement, and the contracts ───────────────────────────
 
 
-def group_contract(seed: Sym | int, stones: Sym | int) -> Sym:
-    """``_group`` as proven: seed a single square within stones."""
+def group_contract(seed: Sym | int, stones: Sym | int, seeds: Sequence[int] = ()) -> Sym:
+    """``_group`` as proven: seed a single square within stones.  Where the caller
+    knows the squares the seed can be (``seeds``, bit indices: a placement's
+    neighbours), the seed's membership is an obligation and the group is the case
+    split over them: each case is then the very term of the statement's group of
+    that square, which z3 shares instead of reasoning about two closures."""
     _oblige(
         z3.And(single(term(seed)), term(seed) & term(stones) == term(seed), term(stones) & FULL == term(stones)),
         "_group's precondition",
     )
-    return Sym(grow(term(seed), term(stones)))
+    if isinstance(seed, int) or not seeds:
+        return Sym(grow(term(seed), term(stones)))
+    _oblige(z3.Or(*(term(seed) == k(1 << b) for b in seeds)), "_group's seed is one of the candidates")
+    group = grow(k(1 << seeds[-1]), term(stones))
+    for b in reversed(seeds[:-1]):
+        group = z3.If(term(seed) == k(1 << b), grow(k(1 << b), term(stones)), group)
+    return Sym(group)
 
 
 def free_contract(seed: Sym | int, stones: Sym | int, blank: Sym | int) -> SymBool:
@@ -227,10 +237,12 @@ def place_refines_move(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL
     mine, theirs, wf = board_vars("p")
     paths = 0
     real = E._group, E._free
-    E._group, E._free = group_contract, free_contract
+    E._free = free_contract
     try:
         for s in squares:
             i = bit(s)
+            near = [bit(t) for t in ADJ[s]]
+            E._group = lambda seed, stones, near=near: group_contract(seed, stones, near)
             blocked, mine_, theirs_ = placement(mine.e, theirs.e, s)
 
             def check(out: Any, blocked: z3.BoolRef = blocked, mine_: Z = mine_, theirs_: Z = theirs_) -> Goals:
