@@ -28,7 +28,9 @@ The theorems (proofs/README.md, "Refinement" section):
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import multiprocessing
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -477,12 +479,34 @@ def abstraction_is_to_spec() -> int:
     return checked
 
 
+_PER_SQUARE: Final = {
+    "group_is_spec_group": group_is_spec_group,
+    "free_is_spec_liberty": free_is_spec_liberty,
+    "place_refines_move": place_refines_move,
+}
+
+
+def _one_square(task: tuple[str, G.SQUARE, int]) -> int:
+    name, square, region = task
+    return _PER_SQUARE[name]([square], region)
+
+
+def over_squares(name: str, squares: Sequence[G.SQUARE], region: int, jobs: int = 2) -> int:
+    """A per-square theorem for every square of ``squares``, one square a task, in
+    ``jobs`` processes (spawned: each its own z3 context); a Refuted square fails it."""
+    if jobs <= 1 or len(squares) <= 1:
+        return _PER_SQUARE[name](squares, region)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        return sum(pool.map(_one_square, [(name, s, region) for s in squares]))
+
+
 def main(argv: list[str] | None = None) -> int:
-    deep_scope = "group, liberty and placement on all 25 squares (hours)"
+    deep_scope = "also legal_moves and the statement against the spec referee (not run to the end)"
     bounded, deep = scope_arguments("proofs.gothello.refinement", __doc__, deep_scope, argv)
     corner = [(1, 1)]
     some = [(1, 1), (1, 3), (3, 3)]  # a corner, an edge, the centre: the three kinds of square
-    squares = SQUARES if deep else corner if bounded else some
+    squares = corner if bounded else SQUARES
     # bounded: stones only in the 2 × 2 corner a1–b2 (loops end within 4 steps)
     region = sum(1 << bit((f, r)) for f in (1, 2) for r in (1, 2)) if bounded else FULL
     steps: list[ProofStep] = [
@@ -490,12 +514,10 @@ def main(argv: list[str] | None = None) -> int:
         ("abstraction_is_to_spec", abstraction_is_to_spec),
         ("dilate_is_adjacency_image", dilate_is_adjacency_image),
         ("closure_in_24_steps", lambda: closure_in_24_steps(some if bounded else SQUARES)),
-        ("group_is_spec_group", lambda: group_is_spec_group(squares, region)),
-        ("free_is_spec_liberty", lambda: free_is_spec_liberty(squares, region)),
-        ("place_refines_move", lambda: place_refines_move(squares, region)),
+        *((name, lambda name=name: over_squares(name, squares, region)) for name in _PER_SQUARE),
         ("apply_refines_referee", lambda: apply_refines_referee((PASS,) if bounded else tuple(range(26)))),
     ]
-    if deep:  # not run to completion yet (proofs/README.md §7)
+    if deep:  # not run to completion (proofs/README.md §8.2)
         steps += [("legal_moves_refine", legal_moves_refine), ("statement_is_spec_referee", statement_is_spec_referee)]
     return run_steps(steps, bounded, deep)
 
