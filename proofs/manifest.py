@@ -64,6 +64,8 @@ FULL: frozenset[Run] = frozenset({"full"})
 Z3 = "z3 5.4; the encoding ≡ spec tests (tests/test_proofs_*_encoding.py)"
 SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
+CLEAN_RUN = "load 4–5.5, make proofs on a clean clone, 2026-11-24"
+"""When the figures of the full run were taken (beside other proof jobs)."""
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -72,7 +74,8 @@ STEPS: tuple[Step, ...] = (
         "proofs.crosshair.contracts",
         (),
         BOUNDED,
-        "47 of 69 targets (not the AwariRef disjuncts, Sow ⨟ Capture, Sow), 2 s CPU a condition (canaries 30 s)",
+        "40 of 69 targets (not spec.z's direct ones, the AwariRef disjuncts, Sow ⨟ Capture, Sow), "
+        "2 s CPU a condition (canaries 30 s)",
         CROSSHAIR,
         75,
     ),
@@ -83,7 +86,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "61 of 69 targets (all but spec.z's direct ones and the wrapped Awari referee), 10 s CPU a condition",
         CROSSHAIR,
-        390,
+        2210,
+        CLEAN_RUN,
     ),
     Step(
         "CrossHair diffbehavior, impl vs spec",
@@ -92,7 +96,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "5 pairs, 60 s CPU a pair (canary 20 s)",
         CROSSHAIR,
-        185,
+        468,
+        CLEAN_RUN,
     ),
     Step(
         "hypothesis-crosshair backend",
@@ -101,7 +106,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "the differential properties, 10 examples each, no example database",
         CROSSHAIR + "; hypothesis 6.170",
-        140,
+        164,
+        CLEAN_RUN,
     ),
     Step(
         "GothelloTurn well-founded, literal errata (z3)",
@@ -110,7 +116,8 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every 5×5 board, both sides, 26 actions, every history",
         Z3,
-        55,
+        66,
+        CLEAN_RUN,
     ),
     Step(
         "AwariRef corrected well-founded (z3)",
@@ -119,7 +126,8 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set",
         Z3,
-        30,
+        46,
+        CLEAN_RUN,
     ),
     Step(
         "Awari encoding ≡ spec",
@@ -139,8 +147,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 1 stone, as above (7 416 cases); 36 targeted witnesses",
         SPEC + "; z3 model evaluation",
-        331,
-        "under load",
+        34,
+        CLEAN_RUN,
     ),
     Step(
         "AwariRef literal + corrected, exhaustive",
@@ -159,7 +167,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        70,
+        173,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -169,7 +178,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, every score split (checks the band argument)",
         SPEC,
-        9,
+        18,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -179,7 +189,8 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "boards of ≤ 2 stones, band score splits, contracts on",
         SPEC,
-        14,
+        65,
+        CLEAN_RUN,
     ),
     Step(
         "AwariRef well-founded under the rule sets, exhaustive",
@@ -201,8 +212,8 @@ STEPS: tuple[Step, ...] = (
         "every named rule set (the paper's through AwariRefUnder): boards of ≤ 4 stones and the 384 lap boards, "
         "band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        125,
-        "load 2.7–4",
+        313,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -213,8 +224,8 @@ STEPS: tuple[Step, ...] = (
         "every named rule set: boards of ≤ 2 stones and 2 witness boards of 3, every score split (checks the band "
         "argument)",
         SPEC,
-        21,
-        "load 2.4",
+        34,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -225,8 +236,8 @@ STEPS: tuple[Step, ...] = (
         "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones and 2 witness boards of 3, band score splits, "
         "contracts on",
         SPEC,
-        116,
-        "load 2.6–3.9",
+        171,
+        CLEAN_RUN,
     ),
     Step(
         "spec ≡ impl, Awari",
@@ -245,7 +256,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, every score split, both sides, positions ∅/{θ}/{P'}; 384 lap boards",
         SPEC + "; impl via get_engine",
-        145,
+        302,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -264,7 +276,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, contracts on; 384 lap boards",
         SPEC + "; impl via get_engine",
-        23,
+        584,
+        CLEAN_RUN,
     ),
     *(
         Step(
@@ -274,7 +287,8 @@ STEPS: tuple[Step, ...] = (
             FULL,
             f"as the paper's at ≤ 2 stones, under the {rules} rule set (spec/awari_rules.py)",
             SPEC + "; impl via get_engine",
-            220,
+            30,
+            CLEAN_RUN + " (26–30 s for the three sets)",
             contracts=False,
         )
         for rules in ("olympiad-1990", "olympiad-1994", "abapa")
@@ -286,7 +300,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "every state within 3 plies of the start, 26 actions each",
         SPEC + "; impl via get_engine",
-        37,
+        29,
+        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -296,7 +311,8 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every state within 2 plies of the start, 26 actions each, contracts on",
         SPEC + "; impl via get_engine",
-        4,
+        27,
+        CLEAN_RUN,
     ),
     Step(
         "impl refines spec, Awari (README §8.1)",
@@ -333,8 +349,8 @@ STEPS: tuple[Step, ...] = (
         "adjacency, abstraction, dilation, closure over every set; group, liberties and placement for the corner "
         "square; apply on pass and placements at that square, every board, side and history",
         REFINE,
-        21,
-        "under load",
+        6,
+        CLEAN_RUN,
         contracts=False,
     ),
 )

@@ -118,10 +118,12 @@ WRAPPED_GOTHELLO = [
     )
 ]
 
-# spec.z's operators are generic over TypeVars; at 10 s a condition crosshair crashes
-# on image, apply, rres and nrres directly ("'SymbolicBoundedInt' object has no
-# attribute 'lower'", "Numeric operation on symbolic while not tracing").  They run
-# directly at 2 s (verify) and through the int-relation wrappers in both runs.
+# spec.z's operators are generic over TypeVars; searched directly, crosshair crashes on
+# them now and then ("'SymbolicBoundedInt' object has no attribute 'lower'", "Numeric
+# operation on symbolic while not tracing": on image, apply, rres, nrres at 10 s a
+# condition here, on sigma at 2 s in a CI run).  They are searched through the
+# int-relation wrappers (WRAPPED_Z), which run the same functions and require their
+# own postconditions, in both runs.
 VERIFY_ONLY_DEEP = {
     # At 2 s a condition crosshair sometimes cannot meet these preconditions.
     "spec.awari.Sow",
@@ -143,6 +145,11 @@ VERIFY_ONLY_DEEP = {
 
 
 NOT_RUN = {
+    **{
+        t: "generic over TypeVars, which crosshair crashes on now and then; searched through "
+        "its int-relation wrapper in both runs"
+        for t in DIRECT_Z
+    },
     "proofs.crosshair.targets.referee": "the wrapped corrected Awari referee: one path ran past "
     "crosshair's 10 s budget to the 900 s CPU bound (2026-11-24, make proofs on a clean clone); "
     "its disjuncts run wrapped and direct, and spec.awari.referee directly, in the deep run",
@@ -158,7 +165,7 @@ def groups(deep: bool) -> list[list[str]]:
         return [DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO, awari]
     bounded = [
         t
-        for t in DIRECT_Z + DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO + DIRECT_AWARI + DIRECT_AWARI_GAME
+        for t in DIRECT_GOTHELLO + WRAPPED_Z + WRAPPED_GOTHELLO + DIRECT_AWARI + DIRECT_AWARI_GAME
         if t not in VERIFY_ONLY_DEEP
     ]
     return [bounded[0::2], bounded[1::2]]  # interleaved: the slow targets are spread over the list
