@@ -345,12 +345,26 @@ STEPS: tuple[Step, ...] = (
         "impl refines spec, Gothello (README §8.2)",
         "proofs.gothello.refinement",
         ("--bounded",),
-        BOTH,
-        "adjacency, abstraction, dilation, closure over every set; group, liberties and placement for the corner "
-        "square; apply on pass and placements at that square, every board, side and history",
+        BOUNDED,
+        "adjacency, abstraction, dilation over every set; closure for a corner, an edge and the centre; group, "
+        "liberties and placement for the corner square a1 on stones within a1–b2; apply on pass, every board, "
+        "side and history",
         REFINE,
         6,
         CLEAN_RUN,
+        contracts=False,
+    ),
+    Step(
+        "impl refines spec, Gothello (README §8.2)",
+        "proofs.gothello.refinement",
+        (),
+        FULL,
+        "adjacency, abstraction, dilation, closure over every set; group, liberties and placement for every one "
+        "of the 25 squares, every board; apply on all 26 actions, every board, side and history; not "
+        "legal_moves (§8.2)",
+        REFINE,
+        4739,
+        "load 3–5.5 beside other proof runs, 2 processes, 2026-11-24",
         contracts=False,
     ),
 )

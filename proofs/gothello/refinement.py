@@ -1,6 +1,6 @@
 """impl/gothello.py refines spec/gothello.py on every state: the engine's own code, run on z3 terms.
 
-    python -m proofs.gothello.refinement [--bounded]
+    python -m proofs.gothello.refinement [--bounded | --deep]
 
 The theorems (proofs/README.md, "Refinement" section):
 
