@@ -18,6 +18,7 @@ import logging
 import math
 import os
 import select
+import signal
 import sys
 import threading
 from typing import Any, TextIO
@@ -318,6 +319,13 @@ def add_command(subparsers: Any) -> None:
     add_rules_argument(q)
 
 
+def ctrl_c_leaves() -> None:
+    """Ctrl-C raises KeyboardInterrupt, which leaves the game, even when this process
+    was started with SIGINT ignored (a shell's background job passes that on, and
+    Python then installs no handler of its own)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run_client(args: argparse.Namespace) -> int:
     """play a game in the terminal on a referee server
 
@@ -325,6 +333,7 @@ def run_client(args: argparse.Namespace) -> int:
     """
     check_side("referee client", args.game, args.side)
     check_rules("referee client", args.game, args.rules or "paper")
+    ctrl_c_leaves()
     try:
         with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
             return human_game(client, args.side, args.name or "")
@@ -364,6 +373,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee play: --time takes one or two numbers of seconds")
     check_rules("referee play", args.game, args.rules)
+    ctrl_c_leaves()
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     player_log.handlers[:] = [handler]

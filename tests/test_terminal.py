@@ -16,6 +16,8 @@ import sys
 import time
 from collections.abc import Iterator
 
+import pytest
+
 from impl.client import Client, Result
 from impl.game import Side, Termination
 
@@ -27,9 +29,13 @@ TIMEOUT = 15.0
 class Pty:
     """A command on a pseudo-terminal: type lines, wait for text."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], sigint_ignored: bool = False) -> None:
         master, slave = pty.openpty()
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        # A shell's background job starts with SIGINT ignored; the child inherits that.
+        ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, preexec_fn=ignore
+        )
         os.close(slave)
         self.master = master
         self.output = ""
@@ -81,11 +87,12 @@ def referee(*args: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def black_at_the_terminal(*options: str) -> Iterator[tuple[Pty, Client]]:
+def black_at_the_terminal(*options: str, sigint_ignored: bool = False) -> Iterator[tuple[Pty, Client]]:
     """``referee client gothello`` as black on a pseudo-terminal, against a scripted
     white seated as ``bot``; the game started."""
     with server("gothello") as local:
-        person = Pty(referee("client", "gothello", "--port", str(local.port), "--side", "black", *options))
+        argv = referee("client", "gothello", "--port", str(local.port), "--side", "black", *options)
+        person = Pty(argv, sigint_ignored)
         try:
             person.expect("waiting for the game to start")
             white = connect("gothello", local.port)
@@ -160,10 +167,12 @@ def test_ctrl_d_at_a_terminal_asks_before_resigning() -> None:
         black_resigned(person, white, "1-1")
 
 
-def test_ctrl_c_says_that_leaving_loses_the_game() -> None:
+@pytest.mark.parametrize("sigint_ignored", [False, True], ids=["started-normally", "started-with-SIGINT-ignored"])
+def test_ctrl_c_says_that_leaving_loses_the_game(sigint_ignored: bool) -> None:
     """Ctrl-C (SIGINT, as the terminal sends it) leaves: the client says what that
-    means and exits 130; the opponent wins by disconnection."""
-    with black_at_the_terminal() as (person, white):
+    means and exits 130; the opponent wins by disconnection.  Also when the client
+    was started with SIGINT ignored, as a shell's background job is."""
+    with black_at_the_terminal(sigint_ignored=sigint_ignored) as (person, white):
         person.expect("black 1> ")
         person.proc.send_signal(signal.SIGINT)
         person.expect("referee client: interrupted; leaving a game in progress loses it (disconnect)")

@@ -5,6 +5,7 @@ play``, the match runner and the tests: the real asyncio server of impl/server/,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +71,9 @@ class LocalServer:
         """Stop the server, ending any game in progress, and join its thread."""
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None and not self._finished.is_set():
-            loop.call_soon_threadsafe(stop.set)
+            # The loop may close between the check and the call: the server has stopped then.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
         self._thread.join(15.0)
 
     def __enter__(self) -> LocalServer:
