@@ -66,6 +66,8 @@ SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
 CLEAN_RUN = "load 4–5.5, make proofs on a clean clone, 2026-11-24"
 """When the figures of the full run were taken (beside other proof jobs)."""
+VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
+"""When the figures of the bounded-only steps were taken."""
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -77,7 +79,8 @@ STEPS: tuple[Step, ...] = (
         "40 of 69 targets (not spec.z's direct ones, the AwariRef disjuncts, Sow ⨟ Capture, Sow), "
         "2 s CPU a condition (canaries 30 s)",
         CROSSHAIR,
-        75,
+        96,
+        VERIFY_RUN,
     ),
     Step(
         "CrossHair over the spec contracts",
@@ -137,8 +140,8 @@ STEPS: tuple[Step, ...] = (
         "the empty board: every score split near the thresholds, both sides, 12 actions, "
         "positions ∅/{θ}/{P'} (504 cases); 36 targeted witnesses (chains, laps, grand slam)",
         SPEC + "; z3 model evaluation",
-        41,
-        "under load",
+        2,
+        VERIFY_RUN,
     ),
     Step(
         "Awari encoding ≡ spec",
@@ -157,7 +160,8 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "boards of ≤ 3 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        35,
+        12,
+        VERIFY_RUN,
         contracts=False,
     ),
     Step(
@@ -200,8 +204,8 @@ STEPS: tuple[Step, ...] = (
         "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones, 2 witness boards of 3, the 384 lap boards, "
         "band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        21,
-        "load 2.3",
+        13,
+        VERIFY_RUN,
         contracts=False,
     ),
     Step(
@@ -246,7 +250,8 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "boards of ≤ 2 stones, every score split, both sides, positions ∅/{θ}/{P'}; 384 lap boards",
         SPEC + "; impl via get_engine",
-        8,
+        13,
+        VERIFY_RUN,
         contracts=False,
     ),
     Step(
@@ -267,7 +272,8 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "boards of ≤ 1 stone, contracts on; 384 lap boards",
         SPEC + "; impl via get_engine",
-        3,
+        153,
+        VERIFY_RUN,
     ),
     Step(
         "spec ≡ impl, Awari",
@@ -323,8 +329,8 @@ STEPS: tuple[Step, ...] = (
         "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
         "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
         REFINE,
-        37,
-        "load 2.7",
+        35,
+        VERIFY_RUN,
         contracts=False,
     ),
     Step(
@@ -350,8 +356,8 @@ STEPS: tuple[Step, ...] = (
         "liberties and placement for the corner square a1 on stones within a1–b2; apply on pass, every board, "
         "side and history",
         REFINE,
-        6,
-        CLEAN_RUN,
+        5,
+        VERIFY_RUN,
         contracts=False,
     ),
     Step(
