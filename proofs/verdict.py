@@ -5,9 +5,12 @@ two refinement runners share."""
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
+
+T = TypeVar("T")
 
 
 def verdict(problems: Sequence[str], label: str = "FAILED:", footer: str = "") -> int:
@@ -57,3 +60,13 @@ def run_steps(steps: Sequence[ProofStep], bounded: bool, deep: bool) -> int:
     scope = "bounded" if bounded else "deep" if deep else "full"
     print(f"{scope} scope —", "FAILED" if failed else "all hold")
     return 1 if failed else 0
+
+
+def in_processes(run: Callable[[T], int], tasks: Sequence[T], jobs: int = 2) -> int:
+    """The sum of ``run(task)`` over independent proof tasks, in ``jobs`` processes
+    (spawned: each its own z3 context; ``run`` a module-level function); a task that
+    raises fails the whole."""
+    if jobs <= 1 or len(tasks) <= 1:
+        return sum(map(run, tasks))
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        return sum(pool.imap_unordered(run, tasks))

@@ -55,7 +55,7 @@ from typing import Any, Final, TypeAlias
 import z3
 
 from proofs.symbolic import WIDTH, Sym, SymBool, explore, load_engine_source, term, var
-from proofs.verdict import ProofStep, run_steps, scope_arguments
+from proofs.verdict import ProofStep, in_processes, run_steps, scope_arguments
 from spec import awari as A
 from spec import result as R
 from spec.z import apply
@@ -742,13 +742,15 @@ def apply_refines_referee(slices: Sequence[Slice] | None = None, workers: int = 
     ``apply`` (run on z3 terms, every path; CONTRACTS by their contracts) gives the
     statement's result, after-state and positions'.  The slices are independent
     queries, run by ``workers`` processes."""
-    todo = every_slice() if slices is None else list(slices)
-    if workers <= 1 or len(todo) <= 1:
-        return sum(apply_slice(*s) for s in todo)
-    import multiprocessing
+    return in_processes(_apply_slice, every_slice() if slices is None else list(slices), workers)
 
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return sum(pool.imap_unordered(_apply_slice, todo))
+
+def _start_of_turn(tag: str, mover: int) -> tuple[Board, tuple[Any, ...], Status]:
+    """A fully symbolic state (every board, every set of positions) with ``mover`` to
+    move, as the engine's state, and the statement's start-of-turn status of it."""
+    b = Board.fresh(tag)
+    positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+    return b, ImplState(b.board, b.score, mover, positions), status(b.board, b.score, mover, positions.holds)
 
 
 def legal_moves_refine(sides: Sequence[int] = (0, 1)) -> int:
@@ -759,10 +761,7 @@ def legal_moves_refine(sides: Sequence[int] = (0, 1)) -> int:
     paths = 0
     with by_contracts(*CONTRACTS):
         for mover in sides:
-            b = Board.fresh("l")
-            positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
-            state = ImplState(b.board, b.score, mover, positions)
-            st = status(b.board, b.score, mover, positions.holds)
+            b, state, st = _start_of_turn("l", mover)
             legal = [z3.And(st.playing, may_sow(b.board, mover, m)) for m in range(12)]
 
             def check(out: tuple[A.PIT, ...], legal: list[z3.BoolRef] = legal) -> Goals:
@@ -779,10 +778,7 @@ def is_over_refines(sides: Sequence[int] = (0, 1)) -> int:
     paths = 0
     with by_contracts(*CONTRACTS):
         for mover in sides:
-            b = Board.fresh("o")
-            positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
-            state = ImplState(b.board, b.score, mover, positions)
-            st = status(b.board, b.score, mover, positions.holds)
+            b, state, st = _start_of_turn("o", mover)
 
             def check_over(out: Any, st: Status = st) -> Goals:
                 got = out.e if isinstance(out, SymBool) else z3.BoolVal(bool(out))

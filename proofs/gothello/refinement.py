@@ -28,9 +28,7 @@ The theorems (proofs/README.md, "Refinement" section):
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
-import multiprocessing
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -40,7 +38,7 @@ import z3
 
 from proofs.gothello.encoding import random_stones
 from proofs.symbolic import WIDTH, Sym, SymBool, _oblige, explore, load_engine_source, term, var
-from proofs.verdict import ProofStep, run_steps, scope_arguments
+from proofs.verdict import ProofStep, in_processes, run_steps, scope_arguments
 from spec import gothello as G
 from spec import result as R
 from spec.z import Fun, image
@@ -493,12 +491,8 @@ def _one_square(task: tuple[str, G.SQUARE, int]) -> int:
 
 def over_squares(name: str, squares: Sequence[G.SQUARE], region: int, jobs: int = 2) -> int:
     """A per-square theorem for every square of ``squares``, one square a task, in
-    ``jobs`` processes (spawned: each its own z3 context); a Refuted square fails it."""
-    if jobs <= 1 or len(squares) <= 1:
-        return _PER_SQUARE[name](squares, region)
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        return sum(pool.map(_one_square, [(name, s, region) for s in squares]))
+    ``jobs`` processes; a Refuted square fails it."""
+    return in_processes(_one_square, [(name, s, region) for s in squares], jobs)
 
 
 def main(argv: list[str] | None = None) -> int:
