@@ -4,7 +4,6 @@ planted killer test kills the mutant it targets while an untested one survives."
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -120,7 +119,7 @@ def test_a_crash_mid_run_leaves_no_mutant_behind(project: Path, monkeypatch: pyt
         raise KeyboardInterrupt
 
     scratch = Scratch(project, ("pkg", "tests"))
-    monkeypatch.setattr(subprocess, "run", crash)
+    monkeypatch.setattr(scratch, "_pytest", crash)
     try:
         with pytest.raises(KeyboardInterrupt):
             scratch.run(_found()[0], ["tests"], timeout=120)
@@ -128,3 +127,19 @@ def test_a_crash_mid_run_leaves_no_mutant_behind(project: Path, monkeypatch: pyt
     finally:
         scratch.remove()
     assert (project / "pkg" / "mod.py").read_text() == _SOURCE
+
+
+def test_a_mutant_that_hangs_times_out_and_the_next_still_runs(project: Path) -> None:
+    """The fork server (tests/mutation/worker.py) kills a child past its timeout — here a
+    flipped loop condition that never lets go — and answers the next command as before."""
+    source = _SOURCE.replace("    y = x + 1\n", "    while x > 5:\n        x -= 1\n    y = x + 1\n")
+    (project / "pkg" / "mod.py").write_text(source)
+    [endless] = [m for m in _found(source) if m.operator == "cmp-flip" and m.before == "x > 5"]
+    scratch = Scratch(project, ("pkg", "tests"))
+    try:
+        hung = scratch.run(endless, ["tests"], timeout=2)
+        assert hung.status == "timeout" and hung.seconds < 60
+        assert scratch.run(None, ["tests"], timeout=120).status == "survived"
+        assert (scratch.dir / "pkg" / "mod.py").read_text() == source
+    finally:
+        scratch.remove()

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from . import report
 from .mutator import Mutant, is_valid, mutants
@@ -46,6 +46,8 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 TARGETS: Final = ("impl/awari.py", "impl/gothello.py", "spec/awari.py", "spec/gothello.py")
 RESULTS: Final = ROOT / "docs" / "mutation-results.json"
 REPORT: Final = ROOT / "docs" / "mutation-report.md"
+PROGRESS: Final = ROOT / ".mutation-progress.jsonl"
+"""Each judged mutant as it is judged, so that ``--resume`` can go on after an interruption."""
 SEED: Final = 2026
 PER_FILE: Final = 15
 _COPIED: Final = ("spec", "impl", "tests", "pyproject.toml")
@@ -60,6 +62,7 @@ class Outcome:
     status: str  # killed | survived | timeout | invalid
     seconds: float
     killer: str  # the first failing test, "" when none
+    tier: str = "suite"  # which tier judged it: quick (the first) or suite (the whole kill-suite)
 
 
 def game_of(path: str) -> str:
@@ -70,25 +73,38 @@ def game_of(path: str) -> str:
 def suite(root: Path, path: str, full: bool) -> list[str]:
     """pytest arguments of the kill-suite for mutants of ``path``, in the copy ``root``.
 
-    The tests that can see the file, the likeliest killers first: for an engine, the
-    mutant tests, corner cases, perft and the differential tests (the rules and errata
-    tests of a game judge the spec alone); for the spec, its rules, errata and contract
-    tests first."""
+    The tests that can see the file, the likeliest killers first: the golden corpus
+    (tests/test_golden.py), then for an engine the mutant tests, corner cases, perft,
+    the differential tests and the rule sets; for the spec, its rules, errata and
+    contract tests first."""
     tests = root / "tests"
     game = game_of(path)
     mine = [f"test_mutants_{game}.py", *sorted(p.name for p in tests.glob(f"test_corners_{game}*.py"))]
+    variants = ["test_rules_variants.py"] if game == "awari" else []
     if path.startswith("impl/"):
-        names = [*mine, "test_perft.py", f"test_diff_{game}.py", "test_spec_properties.py", f"test_rules_{game}.py"]
+        names = ["test_golden.py", *mine, "test_perft.py", f"test_diff_{game}.py", *variants]
+        names += ["test_spec_properties.py", f"test_rules_{game}.py"]
     else:
         contracts = sorted(p.name for p in tests.glob("test_contracts_*.py") if game in p.name or "spec" in p.name)
-        names = [f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine, "test_mutants_spec.py"]
-        names += ["test_spec_properties.py", "test_perft.py", f"test_diff_{game}.py"]
+        names = ["test_golden.py", f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine]
+        names += ["test_mutants_spec.py", "test_spec_properties.py", "test_perft.py", f"test_diff_{game}.py", *variants]
     files = [f"tests/{name}" for name in dict.fromkeys(names) if (tests / name).exists()]
     other = "gothello" if game == "awari" else "awari"
-    args = [*files, "-k", f"not {other}"]
+    args = [*files, "-m", "not deep", "-k", f"not {other}"]
     if not full:
         args += ["--deselect", f"tests/test_diff_{game}.py::Test{game.capitalize()}Lockstep"]
     return args
+
+
+def quick(path: str) -> list[str]:
+    """The first tier: the tests that kill most mutants in a second or two — the golden
+    corpus (the engines on every pinned state; the spec on a spread of them) and, for
+    the spec, its rule-sentence tests.  A mutant they kill is killed; the others run
+    the whole ``suite``."""
+    game = game_of(path)
+    if path.startswith("impl/"):
+        return [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
+    return [f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]", f"tests/test_rules_{game}.py"]
 
 
 def sample(found: Sequence[Mutant], per_file: int, seed: int) -> list[Mutant]:
@@ -112,6 +128,7 @@ class Scratch:
 
     def __init__(self, root: Path = ROOT, names: Sequence[str] = _COPIED) -> None:
         self.root = root
+        self.worker: subprocess.Popen[str] | None = None
         self.dir = Path(tempfile.mkdtemp(prefix="zreferee-mutate-"))
         ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", ".hypothesis")
         for name in names:
@@ -135,33 +152,44 @@ class Scratch:
         if any(not line.startswith(str(self.dir)) for line in out.split()):
             raise SystemExit(f"mutate: the tests would not import the scratch copy:\n{out}")
 
-    def run(self, mutant: Mutant | None, args: list[str], timeout: float) -> Outcome:
+    def run(self, mutant: Mutant | None, args: list[str], timeout: float, tier: str = "suite") -> Outcome:
         """Write ``mutant`` (None: no mutant) into the copy, run the suite, restore the file."""
         target = self.dir / mutant.path if mutant else None
         original = (self.root / mutant.path).read_bytes() if mutant else b""
         if mutant and target:
             if not is_valid(mutant, original):
-                return Outcome("invalid", 0.0, "")
+                return Outcome("invalid", 0.0, "", tier)
             target.write_bytes(mutant.apply(original))
         shutil.rmtree(self.dir / ".hypothesis", ignore_errors=True)
-        command = ["nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-        command += ["--hypothesis-seed=0", "-o", "addopts=", *args]
+        args = ["-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0", "-o", "addopts=", *args]
         start = time.monotonic()
         try:
-            done = subprocess.run(
-                command, cwd=self.dir, env=self.env(), capture_output=True, text=True, timeout=timeout, check=False
-            )
-            status = "survived" if done.returncode == 0 else "killed"
-            found = _FAILED.search(done.stdout)
-            killer = found.group(1) if found else ("" if done.returncode == 0 else f"exit {done.returncode}")
-        except subprocess.TimeoutExpired:
-            status, killer = "timeout", ""
+            code, out = self._pytest(args, timeout)
+            status = "timeout" if code is None else "survived" if code == 0 else "killed"
+            found = _FAILED.search(out)
+            killer = found.group(1) if found else ("" if code in (0, None) else f"exit {code}")
         finally:
             if target:
                 target.write_bytes(original)
-        return Outcome(status, round(time.monotonic() - start, 1), killer)
+        return Outcome(status, round(time.monotonic() - start, 1), killer, tier)
+
+    def _pytest(self, args: list[str], timeout: float) -> tuple[int | None, str]:
+        """pytest ``args`` through this copy's fork server (tests/mutation/worker.py)."""
+        if self.worker is None:
+            self.worker = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("worker.py"))],  # a file: any copy can run it
+                cwd=self.dir, env=self.env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+        assert self.worker.stdin and self.worker.stdout
+        self.worker.stdin.write(json.dumps({"args": args, "timeout": timeout}) + "\n")
+        self.worker.stdin.flush()
+        reply = json.loads(self.worker.stdout.readline())
+        return reply["code"], reply["out"]
 
     def remove(self) -> None:
+        if self.worker is not None:
+            self.worker.kill()
+            self.worker.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -183,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=0.0, help="seconds a mutant (default: 4 x the clean run)")
     parser.add_argument("--list", action="store_true", help="list the chosen mutants and exit")
     parser.add_argument("--render", action="store_true", help="rewrite the report from the record and exit")
+    parser.add_argument("--resume", action="store_true", help=f"go on from {PROGRESS.name} after an interruption")
     options = parser.parse_args(argv)
     if options.render:
         REPORT.write_text(report.render(json.loads(RESULTS.read_text())))
@@ -204,35 +233,58 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{m.id}\t{m.line}\t{m.function}\t{m.operator}\t{m.before} → {m.after}")
         return 0
 
+    # --resume: the mutants an interrupted run of the same choice already judged.
+    done: dict[str, dict[str, Any]] = {}
+    if options.resume and PROGRESS.exists():
+        for line in PROGRESS.read_text().splitlines():
+            r = json.loads(line)
+            done[r["id"]] = r
+    else:
+        PROGRESS.unlink(missing_ok=True)
+    key_of = {m.id: m.key for m in chosen}
+    done = {i: r for i, r in done.items() if key_of.get(i) == r["key"]}
+    todo = [m for m in chosen if m.id not in done]
+    resumed_seconds = sum(float(r["seconds"]) for r in done.values()) / max(1, options.jobs)
+    if done:
+        print(f"resuming: {len(done)} mutants judged already, {len(todo)} to go", flush=True)
+
     # A SIGTERM (make interrupted, a timeout) unwinds through ``finally``, removing the copies.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     load = round(os.getloadavg()[0], 1)
     scratches = [Scratch() for _ in range(max(1, options.jobs))]
     try:
         scratches[0].check_imports()
-        timeouts: dict[str, float] = {}
-        for path in sorted({m.path for m in chosen}):
-            clean = scratches[0].run(None, suite(scratches[0].dir, path, options.full), timeout=3600)
-            if clean.status != "survived":
-                raise SystemExit(f"mutate: the kill-suite of {path} fails without a mutant ({clean.killer})")
-            timeouts[path] = options.timeout or max(60.0, 4 * clean.seconds)
-            print(f"clean suite of {path}: {clean.seconds:.0f} s, timeout {timeouts[path]:.0f} s", flush=True)
+        timeouts: dict[tuple[str, str], float] = {}
+        for path in sorted({m.path for m in todo}):
+            for tier, args in (("quick", quick(path)), ("suite", suite(scratches[0].dir, path, options.full))):
+                clean = scratches[0].run(None, args, timeout=3600)
+                if clean.status != "survived":
+                    raise SystemExit(f"mutate: the {tier} tier of {path} fails without a mutant ({clean.killer})")
+                timeouts[path, tier] = options.timeout or max(30.0 if tier == "quick" else 60.0, 4 * clean.seconds)
+                print(f"clean {tier} tier of {path}: {clean.seconds:.0f} s, timeout {timeouts[path, tier]:.0f} s")
         free = list(scratches)
 
         def one(m: Mutant) -> dict[str, object]:
             scratch = free.pop()
             try:
-                outcome = scratch.run(m, suite(scratch.dir, m.path, options.full), timeouts[m.path])
+                outcome = scratch.run(m, quick(m.path), timeouts[m.path, "quick"], tier="quick")
+                if outcome.status == "survived":
+                    rest = scratch.run(m, suite(scratch.dir, m.path, options.full), timeouts[m.path, "suite"])
+                    outcome = Outcome(rest.status, round(outcome.seconds + rest.seconds, 1), rest.killer)
             finally:
                 free.append(scratch)
             print(f"{m.id:22} {outcome.status:8} {outcome.seconds:6.1f}s  {m.operator:12} {m.before[:40]} → "
                   f"{m.after[:40]}  {outcome.killer}", flush=True)  # fmt: skip
-            return _record(m, outcome)
+            record = _record(m, outcome)
+            with PROGRESS.open("a") as progress:  # kept across an interruption (--resume)
+                progress.write(json.dumps(record, ensure_ascii=False) + "\n")
+            return record
 
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=len(scratches)) as pool:
-            records = list(pool.map(one, chosen))
-        elapsed = time.monotonic() - started
+            fresh = {r["id"]: r for r in pool.map(one, todo)}
+        elapsed = time.monotonic() - started + resumed_seconds
+        records = [done.get(m.id) or fresh[m.id] for m in chosen]
     finally:
         for scratch in scratches:
             scratch.remove()
