@@ -217,6 +217,12 @@ def free_contract(seed: Sym | int, stones: Sym | int, blank: Sym | int) -> SymBo
     return SymBool(z3.Not(no_liberty(grow(term(seed), term(stones)), term(blank))))
 
 
+def blocked_at(mine: Z, theirs: Z, s: G.SQUARE) -> z3.BoolRef:
+    """GothelloIllegalMoveBlocked at blank square s: #(liberties cboard s) = 0."""
+    cmine = mine | (1 << bit(s))
+    return no_liberty(grow(k(1 << bit(s)), cmine), k(FULL) & ~(cmine | theirs))
+
+
 def placement(mine: Z, theirs: Z, s: G.SQUARE) -> tuple[z3.BoolRef, Z, Z]:
     """GothelloIllegalMoveBlocked / GothelloMove (corrected) at blank square s, the
     mover's stones ``mine``: (blocked, mover's stones after, opponent's after).
@@ -227,7 +233,7 @@ def placement(mine: Z, theirs: Z, s: G.SQUARE) -> tuple[z3.BoolRef, Z, Z]:
     """
     cmine = mine | (1 << bit(s))
     blank = k(FULL) & ~(cmine | theirs)
-    blocked = no_liberty(grow(k(1 << bit(s)), cmine), blank)
+    blocked = blocked_at(mine, theirs, s)
     captured = k(0)
     for t in ADJ[s]:
         g = grow(k(1 << bit(t)), theirs)
@@ -304,7 +310,7 @@ def place_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
 def accepted(mine: Z, theirs: Z, s: G.SQUARE) -> z3.BoolRef:
     """A placement at s is accepted: neither GothelloIllegalMoveNonblank (s holds a
     stone) nor GothelloIllegalMoveBlocked holds."""
-    return z3.Not(z3.Or(has(mine | theirs, s), placement(mine, theirs, s)[0]))
+    return z3.Not(z3.Or(has(mine | theirs, s), blocked_at(mine, theirs, s)))
 
 
 def legal_bit_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
