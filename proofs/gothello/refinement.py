@@ -18,10 +18,17 @@ The theorems (proofs/README.md, "Refinement" section):
 * ``place_refines_move`` — ``_place`` (every path, ``_group``/``_free`` by their
   proven contracts) ≡ the statement of GothelloMove / GothelloIllegalMoveBlocked,
   every blank square, every board;
-* ``apply_refines_referee`` / ``legal_moves_refine`` / ``is_over_refines`` — the
-  engine's ``apply``, ``legal_moves``, ``is_over`` (every path, ``_place`` by its
+* ``legal_bit_refines`` — ``_legal_bit`` (every path, ``_free`` by its contract) is 1
+  iff the statement accepts a placement there, every square, every board;
+* ``moves_in_spec_order`` — ``_moves`` (table lookups: run concretely) lists the
+  placements of a mask's squares in the spec's order, then pass, for all 2²⁵ masks;
+* ``apply_refines_referee`` — the engine's ``apply`` (every path, ``_place`` by its
   proven contract) ≡ the statement of the corrected referee, every board, both
   sides, every action, every history (through its first two entries);
+* ``legal_moves_refine`` — the engine's ``legal_moves`` (every path, ``_legal_bit``
+  and ``_moves`` by their contracts: ``_legal_mask`` runs on one path) lists exactly
+  the actions the statement accepts, and ``is_over`` holds iff it accepts none,
+  every board, both sides, every history;
 * ``statement_is_spec_referee`` — the referee statement ≡ spec.gothello.referee on
   every position within 2 plies and on seeded random boards.
 """
