@@ -357,8 +357,8 @@ STEPS: tuple[Step, ...] = (
         "on pass, every board, side and history; legal_moves' decode on 1 120 masks; legal_moves and is_over on "
         "every board and side, the empty history",
         REFINE,
-        12,
-        "load 1.9, 2026-11-24",
+        11,
+        "load 2.3, 2026-11-24",
         contracts=False,
     ),
     Step(
