@@ -496,14 +496,13 @@ def moves_in_spec_order(masks: Sequence[range] = EVERY_MASK, jobs: int = 2) -> i
     return in_processes(_moves_by_induction, list(masks), jobs)
 
 
-def legal_moves_refine(lengths: Sequence[int] = (0, 1, 2), region: int = FULL) -> int:
-    """For every board (its stones within ``region``), side and history (of the
-    ``lengths``, 2 standing for ≥ 2), ``legal_moves`` (every path; ``_legal_bit`` and
+def legal_moves_refine(lengths: Sequence[int] = (0, 1, 2)) -> int:
+    """For every board, side and history (of the ``lengths``, 2 standing for ≥ 2),
+    ``legal_moves`` (every path; ``_legal_bit`` and
     ``_moves`` by their contracts, so ``_legal_mask`` runs on one path) lists exactly
     the actions the statement does not answer illegal_move, and ``is_over`` says the
     game is over exactly when every action is refused (two passes in succession)."""
     mine, theirs, wf = board_vars("l")
-    wf.append((mine.e | theirs.e) & region == mine.e | theirs.e)
     to_move = var("to_move", 1)
     paths = 0
     with by_contracts("_legal_bit", "_moves"):
