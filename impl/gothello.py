@@ -116,6 +116,55 @@ def _place(mine: int, theirs: int, i: int) -> int:
     return theirs | (mine << 25)
 
 
+def _legal_bit(mine: int, theirs: int, i: int) -> int:
+    """1 iff the referee accepts a placement at square i: it is blank (no
+    GothelloIllegalMoveNonblank) and the placed stone's group has a liberty in cboard
+    (no GothelloIllegalMoveBlocked) — ``_place``'s test, without its captures."""
+    occupied = mine | theirs
+    if occupied >> i & 1:
+        return 0
+    bit = 1 << i
+    blank = _FULL ^ occupied ^ bit
+    if _NEIGHBOURS[i] & blank or _free(bit, mine | bit, blank):
+        return 1
+    return 0
+
+
+def _legal_mask(mine: int, theirs: int) -> int:
+    """The squares where a placement is accepted, as a 25-bit set.  A loop over every
+    square rather than over the blank ones: on a symbolic board it is then one path
+    (proofs/gothello/refinement.py, ``legal_moves_refine``)."""
+    mask = 0
+    for i in range(25):
+        mask |= _legal_bit(mine, theirs, i) << i
+    return mask
+
+
+def _file_moves(file: int, last: tuple[G.MOVE, ...] = ()) -> tuple[tuple[G.MOVE, ...], ...]:
+    """Per 5-bit set of ranks: the placements on those squares of ``file`` (0–4), in
+    rank order, then ``last``."""
+    return tuple((*(_ACTIONS[5 * file + r] for r in range(5) if ranks >> r & 1), *last) for ranks in range(32))
+
+
+_MOVES_A: Final = _file_moves(0)
+_MOVES_B: Final = _file_moves(1)
+_MOVES_C: Final = _file_moves(2)
+_MOVES_D: Final = _file_moves(3)
+_MOVES_E_PASS: Final = _file_moves(4, (G.pass_,))
+
+
+def _moves(mask: int) -> tuple[G.MOVE, ...]:
+    """The placements on the squares of a 25-bit set in file-then-rank order (the
+    spec's ``legal_moves`` order), then ``pass``: five table lookups, one per file."""
+    return (
+        _MOVES_A[mask & 31]
+        + _MOVES_B[mask >> 5 & 31]
+        + _MOVES_C[mask >> 10 & 31]
+        + _MOVES_D[mask >> 15 & 31]
+        + _MOVES_E_PASS[mask >> 20 & 31]
+    )
+
+
 def _tail(history: tuple[int, object]) -> History:
     """The history before its most recent action."""
     return cast(History, history[1])
@@ -179,13 +228,7 @@ class ImplGothello:
 
     def legal_moves(self, state: GothelloState) -> tuple[G.MOVE, ...]:
         mine, theirs, _, history = state
-        if _over(history):
-            return ()
-        blank = _FULL ^ (mine | theirs)
-        return (
-            *(_ACTIONS[i] for i in range(25) if blank >> i & 1 and _place(mine, theirs, i) >= 0),
-            G.pass_,
-        )
+        return () if _over(history) else _moves(_legal_mask(mine, theirs))
 
     def why_illegal(self, state: GothelloState, action: G.MOVE) -> str | None:
         if _over(state[3]):

@@ -18,10 +18,17 @@ The theorems (proofs/README.md, "Refinement" section):
 * ``place_refines_move`` — ``_place`` (every path, ``_group``/``_free`` by their
   proven contracts) ≡ the statement of GothelloMove / GothelloIllegalMoveBlocked,
   every blank square, every board;
-* ``apply_refines_referee`` / ``legal_moves_refine`` / ``is_over_refines`` — the
-  engine's ``apply``, ``legal_moves``, ``is_over`` (every path, ``_place`` by its
+* ``legal_bit_refines`` — ``_legal_bit`` (every path, ``_free`` by its contract) is 1
+  iff the statement accepts a placement there, every square, every board;
+* ``moves_in_spec_order`` — ``_moves`` (table lookups: run concretely) lists the
+  placements of a mask's squares in the spec's order, then pass, for all 2²⁵ masks;
+* ``apply_refines_referee`` — the engine's ``apply`` (every path, ``_place`` by its
   proven contract) ≡ the statement of the corrected referee, every board, both
   sides, every action, every history (through its first two entries);
+* ``legal_moves_refine`` — the engine's ``legal_moves`` (every path, ``_legal_bit``
+  and ``_moves`` by their contracts: ``_legal_mask`` runs on one path) lists exactly
+  the actions the statement accepts, and ``is_over`` holds iff it accepts none,
+  every board, both sides, every history;
 * ``statement_is_spec_referee`` — the referee statement ≡ spec.gothello.referee on
   every position within 2 plies and on seeded random boards.
 """
@@ -31,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, TypeAlias
 
 import z3
@@ -84,13 +91,24 @@ def adjoining(x: Z) -> Z:
     return out
 
 
+_GROWN: dict[tuple[int, int, int], tuple[Z, Z, Z]] = {}
+"""``grow``'s terms, by the z3 ids of seed and stones (equal ids: structurally equal
+terms).  Each entry holds its seed and stones, so no id is freed and reused while the
+entry lives.  The statements build the same groups over and over (per action, per
+history): this spares seconds of z3 API calls per statement."""
+
+
 def grow(seed: Z, stones: Z, steps: int = 24) -> Z:
     """(neighbor board)* ⦇{seed}⦈ within one colour's ``stones``: ``steps`` steps of
     g ↦ (g ∪ adjoins ⦇g⦈) ∩ stones from seed ⊆ stones (the closure at 24 steps:
     ``closure_in_24_steps``)."""
+    key = (seed.get_id(), stones.get_id(), steps)
+    if key in _GROWN:
+        return _GROWN[key][2]
     g = seed
     for _ in range(steps):
         g = (g | adjoining(g)) & stones
+    _GROWN[key] = (seed, stones, g)
     return g
 
 
@@ -206,6 +224,12 @@ def free_contract(seed: Sym | int, stones: Sym | int, blank: Sym | int) -> SymBo
     return SymBool(z3.Not(no_liberty(grow(term(seed), term(stones)), term(blank))))
 
 
+def blocked_at(mine: Z, theirs: Z, s: G.SQUARE) -> z3.BoolRef:
+    """GothelloIllegalMoveBlocked at blank square s: #(liberties cboard s) = 0."""
+    cmine = mine | (1 << bit(s))
+    return no_liberty(grow(k(1 << bit(s)), cmine), k(FULL) & ~(cmine | theirs))
+
+
 def placement(mine: Z, theirs: Z, s: G.SQUARE) -> tuple[z3.BoolRef, Z, Z]:
     """GothelloIllegalMoveBlocked / GothelloMove (corrected) at blank square s, the
     mover's stones ``mine``: (blocked, mover's stones after, opponent's after).
@@ -216,7 +240,7 @@ def placement(mine: Z, theirs: Z, s: G.SQUARE) -> tuple[z3.BoolRef, Z, Z]:
     """
     cmine = mine | (1 << bit(s))
     blank = k(FULL) & ~(cmine | theirs)
-    blocked = no_liberty(grow(k(1 << bit(s)), cmine), blank)
+    blocked = blocked_at(mine, theirs, s)
     captured = k(0)
     for t in ADJ[s]:
         g = grow(k(1 << bit(t)), theirs)
@@ -236,39 +260,48 @@ def place_refines_move(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL
     placement is blocked, else theirs' | mine' << 25 of the statement."""
     mine, theirs, wf = board_vars("p")
     paths = 0
-    real = E._group, E._free
-    E._free = free_contract
+    real = E._group
     try:
-        for s in squares:
-            i = bit(s)
-            near = [bit(t) for t in ADJ[s]]
-            E._group = lambda seed, stones, near=near: group_contract(seed, stones, near)
-            blocked, mine_, theirs_ = placement(mine.e, theirs.e, s)
+        with by_contracts("_free"):
+            for s in squares:
+                i = bit(s)
+                near = [bit(t) for t in ADJ[s]]
+                E._group = lambda seed, stones, near=near: group_contract(seed, stones, near)
+                blocked, mine_, theirs_ = placement(mine.e, theirs.e, s)
 
-            def check(out: Any, blocked: z3.BoolRef = blocked, mine_: Z = mine_, theirs_: Z = theirs_) -> Goals:
-                return [(z3.If(blocked, k(-1), theirs_ | (mine_ << 25)) == term(out), "placement")]
+                def check(out: Any, blocked: z3.BoolRef = blocked, mine_: Z = mine_, theirs_: Z = theirs_) -> Goals:
+                    return [(z3.If(blocked, k(-1), theirs_ | (mine_ << 25)) == term(out), "placement")]
 
-            paths += explore(
-                [*wf, z3.Extract(i, i, mine.e | theirs.e) == 0, (mine.e | theirs.e) & region == mine.e | theirs.e],
-                lambda i=i: E._place(mine, theirs, i),
-                check,
-            )
+                paths += explore(
+                    [*wf, z3.Extract(i, i, mine.e | theirs.e) == 0, (mine.e | theirs.e) & region == mine.e | theirs.e],
+                    lambda i=i: E._place(mine, theirs, i),
+                    check,
+                )
     finally:
-        E._group, E._free = real
+        E._group = real
     return paths
 
 
 @contextlib.contextmanager
-def place_by_its_contract() -> Iterator[None]:
-    """Within: the engine's ``_place`` is its contract (``place_contract``, proved by
-    ``place_refines_move``), so that a proof over ``apply`` runs one path per case
-    of the contract instead of every path through the placement."""
-    real = E._place
-    E._place = place_contract
+def by_contracts(*names: str) -> Iterator[None]:
+    """Within: the engine's functions ``names`` (of ``_free``, ``_place``,
+    ``_legal_bit``, ``_moves``) are their proven contracts, so that a proof over a
+    caller runs one path per case of the contract instead of every path through the
+    callee; each contract obliges its precondition at every call."""
+    contracts: dict[str, Callable[..., Any]] = {
+        "_free": free_contract,
+        "_place": place_contract,
+        "_legal_bit": legal_bit_contract,
+        "_moves": moves_contract,
+    }
+    real = {name: getattr(E, name) for name in names}
+    for name in names:
+        setattr(E, name, contracts[name])
     try:
         yield
     finally:
-        E._place = real
+        for name, f in real.items():
+            setattr(E, name, f)
 
 
 def place_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
@@ -279,6 +312,36 @@ def place_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
     )
     blocked, mine_, theirs_ = placement(term(mine), term(theirs), SQUARES[i])
     return Sym(z3.If(blocked, k(-1), theirs_ | (mine_ << 25)))
+
+
+def accepted(mine: Z, theirs: Z, s: G.SQUARE) -> z3.BoolRef:
+    """A placement at s is accepted: neither GothelloIllegalMoveNonblank (s holds a
+    stone) nor GothelloIllegalMoveBlocked holds."""
+    return z3.Not(z3.Or(has(mine | theirs, s), blocked_at(mine, theirs, s)))
+
+
+def legal_bit_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
+    """``_legal_bit`` as proven (``legal_bit_refines``): the two colours disjoint."""
+    assert isinstance(i, int), "the square of _legal_bit is a concrete index"
+    _oblige(term(mine) & term(theirs) == 0, "_legal_bit's precondition")
+    return Sym(z3.If(accepted(term(mine), term(theirs), SQUARES[i]), k(1), k(0)))
+
+
+class MovesOf:
+    """``_moves(mask)`` for a symbolic mask, as ``moves_in_spec_order`` proves it: the
+    placements on the squares of ``mask`` in the spec's order (file then rank), then
+    ``pass``.  legal_moves_refine reads the mask off it."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: Z) -> None:
+        self.mask = mask
+
+
+def moves_contract(mask: Sym | int) -> MovesOf:
+    """``_moves`` as proven: a 25-bit set."""
+    _oblige(z3.And(term(mask) >= 0, term(mask) <= FULL), "_moves' precondition")
+    return MovesOf(term(mask))
 
 
 # ─── The statement of the referee, and the engine's apply ──────────────────────
@@ -352,7 +415,7 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
     mine, theirs, wf = board_vars("a")
     to_move = var("to_move", 1)
     paths = 0
-    with place_by_its_contract():
+    with by_contracts("_place"):
         for length, heads, history in histories():
             assumptions = [*wf, *(h.e <= PASS for h in heads)]
             state = (mine, theirs, to_move, history)
@@ -377,15 +440,75 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
     return paths
 
 
-def legal_moves_refine() -> int:
-    """For every board, side and history, ``legal_moves`` lists exactly the actions
-    the statement does not answer illegal_move, and ``is_over`` says the game is over
-    exactly when every action is refused (two passes in succession)."""
+def legal_bit_refines(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL) -> int:
+    """For every board (its stones within ``region``) and every square s,
+    ``_legal_bit(mine, theirs, s)`` (every path; ``_free`` by its contract) is 1 iff
+    the statement accepts a placement at s (s blank, the placed stone's group with a
+    liberty in cboard), else 0."""
+    mine, theirs, wf = board_vars("b")
+    paths = 0
+    with by_contracts("_free"):
+        for s in squares:
+            want = z3.If(accepted(mine.e, theirs.e, s), k(1), k(0))
+            paths += explore(
+                [*wf, (mine.e | theirs.e) & region == mine.e | theirs.e],
+                lambda s=s: E._legal_bit(mine, theirs, bit(s)),
+                lambda out, want=want: [(term(out) == want, "legal bit")],
+            )
+    return paths
+
+
+def _moves_by_induction(masks: range) -> int:
+    """``moves_in_spec_order``'s check on the masks of a range (see there)."""
+    moves, ordered = E._moves, SPEC_ORDER
+    for m in masks:
+        if m == 0:
+            assert moves(0) == (G.pass_,), "_moves(0)"
+            continue
+        low = m & -m
+        assert moves(m) == (ordered[low.bit_length() - 1], *moves(m ^ low)), hex(m)
+    return len(masks)
+
+
+SPEC_ORDER: Final = tuple(E._ACTIONS[bit(s)] for s in SQUARES)
+"""The engine's MOVE objects in the spec's order of squares (``moves_in_spec_order``
+checks them against spec.gothello's; comparing by identity then is fast)."""
+
+EVERY_MASK: Final = tuple(range(start, start + (1 << 21)) for start in range(0, 1 << 25, 1 << 21))
+"""All 2²⁵ sets of squares, in 16 tasks."""
+SOME_MASKS: Final = (range(1 << 10), *(range(0, 32 << 5 * f, 1 << 5 * f) for f in range(2, 5)))
+"""Every set within files a and b, and every set of ranks within each other file."""
+
+
+def moves_in_spec_order(masks: Sequence[range] = EVERY_MASK, jobs: int = 2) -> int:
+    """For every mask of ``masks`` (by default all 2²⁵ sets of squares), ``_moves(mask)``
+    — the engine's own function, run concretely — is the moves of spec.gothello's
+    ``legal_moves`` order (``sorted(SQUARES)``, then ``pass``) whose square is in the
+    mask.  By induction on the number of squares: ``_moves(0) = ⟨pass⟩`` and
+    ``_moves(m) = ⟨move of m's lowest square⟩ ⁀ _moves(m without it)`` for every
+    m > 0 of ``masks``, which must hold m without its lowest square whenever they
+    hold m (true of ``EVERY_MASK`` and ``SOME_MASKS``)."""
+    assert [bit(s) for s in SQUARES] == list(range(25)), "bit order is the spec's order of squares"
+    assert tuple(G.move(s) for s in SQUARES) == SPEC_ORDER, "the engine's MOVE of each square"
+    if tuple(masks) != EVERY_MASK:  # which is closed: all 2²⁵; the others are small
+        covered = {m for r in masks for m in r}
+        assert all(m & (m - 1) in covered for m in covered), "masks closed under removing the lowest square"
+    return in_processes(_moves_by_induction, list(masks), jobs)
+
+
+def legal_moves_refine(lengths: Sequence[int] = (0, 1, 2)) -> int:
+    """For every board, side and history (of the ``lengths``, 2 standing for ≥ 2),
+    ``legal_moves`` (every path; ``_legal_bit`` and
+    ``_moves`` by their contracts, so ``_legal_mask`` runs on one path) lists exactly
+    the actions the statement does not answer illegal_move, and ``is_over`` says the
+    game is over exactly when every action is refused (two passes in succession)."""
     mine, theirs, wf = board_vars("l")
     to_move = var("to_move", 1)
     paths = 0
-    with place_by_its_contract():
+    with by_contracts("_legal_bit", "_moves"):
         for length, heads, history in histories():
+            if length not in lengths:
+                continue
             state = (mine, theirs, to_move, history)
             legal = [
                 z3.And(
@@ -395,9 +518,14 @@ def legal_moves_refine() -> int:
                 for a in range(26)
             ]
 
-            def check(out: tuple[G.MOVE, ...], legal: list[z3.BoolRef] = legal) -> Goals:
-                codes = {E.code(m) for m in out}
-                return [(legal[a] == z3.BoolVal(a in codes), f"legal {a}") for a in range(26)]
+            def check(out: tuple[G.MOVE, ...] | MovesOf, legal: list[z3.BoolRef] = legal) -> Goals:
+                if isinstance(out, MovesOf):  # the placements of the mask, then pass
+                    yield legal[PASS], "pass is legal"
+                    for a in range(25):
+                        yield legal[a] == (z3.Extract(a, a, out.mask) == 1), f"legal {a}"
+                else:
+                    assert out == (), out
+                    yield z3.Not(z3.Or(*legal)), "no action is legal"
 
             assumptions = [*wf, *(h.e <= PASS for h in heads)]
             paths += explore(assumptions, lambda state=state: ENGINE.legal_moves(state), check)
@@ -481,6 +609,7 @@ _PER_SQUARE: Final = {
     "group_is_spec_group": group_is_spec_group,
     "free_is_spec_liberty": free_is_spec_liberty,
     "place_refines_move": place_refines_move,
+    "legal_bit_refines": legal_bit_refines,
 }
 
 
@@ -496,7 +625,7 @@ def over_squares(name: str, squares: Sequence[G.SQUARE], region: int, jobs: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    deep_scope = "also legal_moves and the statement against the spec referee (not run to the end)"
+    deep_scope = "also the statement against the spec referee on samples (not run to the end)"
     bounded, deep = scope_arguments("proofs.gothello.refinement", __doc__, deep_scope, argv)
     corner = [(1, 1)]
     some = [(1, 1), (1, 3), (3, 3)]  # a corner, an edge, the centre: the three kinds of square
@@ -510,9 +639,12 @@ def main(argv: list[str] | None = None) -> int:
         ("closure_in_24_steps", lambda: closure_in_24_steps(some if bounded else SQUARES)),
         *((name, lambda name=name: over_squares(name, squares, region)) for name in _PER_SQUARE),
         ("apply_refines_referee", lambda: apply_refines_referee((PASS,) if bounded else tuple(range(26)))),
+        ("moves_in_spec_order", lambda: moves_in_spec_order(SOME_MASKS, 1) if bounded else moves_in_spec_order()),
+        # bounded: the empty history (the mask and the decode, every board; not the ended game's ())
+        ("legal_moves_refine", lambda: legal_moves_refine((0,) if bounded else (0, 1, 2))),
     ]
     if deep:  # not run to completion (proofs/README.md §8.2)
-        steps += [("legal_moves_refine", legal_moves_refine), ("statement_is_spec_referee", statement_is_spec_referee)]
+        steps.append(("statement_is_spec_referee", statement_is_spec_referee))
     return run_steps(steps, bounded, deep)
 
 
