@@ -98,13 +98,13 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
 
 def quick(path: str) -> list[str]:
     """The first tier: the tests that kill most mutants in a second or two — the golden
-    corpus (the engines on every pinned state; the spec on a spread of them) and, for
-    the spec, its rule-sentence tests.  A mutant they kill is killed; the others run
+    corpus (the engines on every pinned state) and, for the spec, its rule-sentence
+    tests and the corpus on a spread of states.  A mutant they kill is killed; the others run
     the whole ``suite``."""
     game = game_of(path)
     if path.startswith("impl/"):
         return [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
-    return [f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]", f"tests/test_rules_{game}.py"]
+    return [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
 
 
 def sample(found: Sequence[Mutant], per_file: int, seed: int) -> list[Mutant]:
