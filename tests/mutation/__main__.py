@@ -3,7 +3,7 @@
     python -m tests.mutation [--per-file N | --all] [--seed S] [--only ID ...] [--full]
                              [--rerun-survivors] [--jobs J] [--timeout SECS]
 
-Each mutant (tests/mutation/mutator.py) is written into a scratch copy of spec/, impl/
+Each mutant (tests/mutation/mutator.py) is written into a scratch copy of spec/, impl/, proofs/
 and tests/ in a temporary directory, never into the work tree, and the kill-suite runs
 there under ``nice`` with ``-x``, a per-mutant timeout and the ci hypothesis profile
 with a fixed seed and no example database, so a given mutant is killed in every run
@@ -50,7 +50,7 @@ PROGRESS: Final = ROOT / ".mutation-progress.jsonl"
 """Each judged mutant as it is judged, so that ``--resume`` can go on after an interruption."""
 SEED: Final = 2026
 PER_FILE: Final = 15
-_COPIED: Final = ("spec", "impl", "tests", "pyproject.toml")
+_COPIED: Final = ("spec", "impl", "tests", "proofs", "pyproject.toml")
 # pytest's short summary line: "FAILED tests/x.py::name[param, with spaces] - message".
 _FAILED: Final = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - |$)", re.MULTILINE)
 
