@@ -45,9 +45,12 @@ def save(
 
 
 def verdict(r: Record) -> str:
-    """killed | killed-new (by a test added after the run) | equivalent | open."""
+    """killed | killed-new (by a test added after the run) | equivalent | open | pending
+    (survived the first tier; the whole suite has not run on it yet)."""
     if r["status"] != "survived":
         return "killed"
+    if r.get("tier") == "quick":
+        return "pending"
     if r.get("rerun_status") in ("killed", "timeout"):
         return "killed-new"
     return "equivalent" if r["key"] in EQUIVALENT else "open"
@@ -83,6 +86,7 @@ def render(data: Mapping[str, Any]) -> str:
         )
         + f"lock-step state machines {'included' if settings['full'] else 'left out'}, "
         f"{settings['jobs']} job(s){load}; run time {data['seconds']} s"
+        + (f" (interrupted: {settings['judged']} mutants judged)" if "judged" in settings else "")
         + (f", survivors rerun in {data['rerun_seconds']} s." if "rerun_seconds" in data else "."),
         "",
         "| file | mutants | killed | by the first tier | survived | killed by new tests | equivalent | open "
