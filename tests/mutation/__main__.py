@@ -212,6 +212,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=0.0, help="seconds a mutant (default: 4 x the clean run)")
     parser.add_argument("--list", action="store_true", help="list the chosen mutants and exit")
     parser.add_argument("--render", action="store_true", help="rewrite the report from the record and exit")
+    parser.add_argument(
+        "--try",
+        dest="try_tests",
+        nargs="+",
+        default=[],
+        metavar="TEST",
+        help="run these pytest arguments against the chosen mutants (with --only) and exit",
+    )
     parser.add_argument("--resume", action="store_true", help=f"go on from {PROGRESS.name} after an interruption")
     parser.add_argument("--save-progress", action="store_true", help=f"write the report from {PROGRESS.name} and exit")
     options = parser.parse_args(argv)
@@ -230,6 +238,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             chosen += [m for m in found if m.id in options.only]
         else:
             chosen += found if options.all else sample(found, options.per_file, options.seed)
+    if options.try_tests:  # does this test kill these mutants?  The record is not touched.
+        scratch = Scratch()
+        try:
+            for m in chosen:
+                outcome = scratch.run(m, options.try_tests, timeout=options.timeout or 600)
+                print(f"{m.id:22} {outcome.status:8} {outcome.seconds:6.1f}s  {m.before[:40]} → {m.after[:40]}")
+        finally:
+            scratch.remove()
+        return 0
     if options.list:
         for m in chosen:
             print(f"{m.id}\t{m.line}\t{m.function}\t{m.operator}\t{m.before} → {m.after}")
