@@ -61,11 +61,13 @@ proofs: $(STAMP)
 ENGINE ?=
 WEB ?= 29080
 
-# Mutation testing, not part of verify: a seeded sample of 15 mutants in each of
-# impl/awari.py, impl/gothello.py, spec/awari.py and spec/gothello.py, each written into
-# a scratch copy and run against the rules tests, two at a time; writes
-# docs/mutation-report.md (25 min on the shared 2-core machine).  MUTATE="--all" for
-# every mutant, MUTATE="--per-file N --jobs J", MUTATE="--rerun-survivors" after new tests.
+# Mutation testing, not part of verify: every mutant of impl/awari.py, impl/gothello.py,
+# spec/awari.py and spec/gothello.py, each written into a scratch copy and judged in two
+# passes (the golden corpus first, the whole kill-suite for its survivors), two at a time;
+# writes docs/mutation-report.md (README "Mutation testing" gives the time).
+# MUTATE="--resume" goes on after an interruption, MUTATE="--files F ..." for some files,
+# MUTATE="--per-file N" for a sample, MUTATE="--rerun-survivors" after new tests.
+MUTATE ?=
 mutate: $(STAMP)
 	$(PY) -m tests.mutation $(MUTATE)
 

@@ -1,23 +1,29 @@
 """``make mutate``: mutation testing of impl/ and spec/ against the tests ``make verify`` runs.
 
-    python -m tests.mutation [--per-file N | --all] [--seed S] [--only ID ...] [--full]
-                             [--rerun-survivors] [--jobs J] [--timeout SECS]
+    python -m tests.mutation [--per-file N] [--seed S] [--files F ...] [--only ID ...] [--full]
+                             [--rerun-survivors] [--resume] [--save-progress] [--try TEST ...]
+                             [--jobs J] [--timeout SECS]
 
-Each mutant (tests/mutation/mutator.py) is written into a scratch copy of spec/, impl/, proofs/
-and tests/ in a temporary directory, never into the work tree, and the kill-suite runs
-there under ``nice`` with ``-x``, a per-mutant timeout and the ci hypothesis profile
-with a fixed seed and no example database, so a given mutant is killed in every run
-or in none.  The default run is a seeded sample of N mutants a file, drawn round-robin
-over the operators so that no operator crowds out the others.
+Each mutant (tests/mutation/mutator.py) is written into a scratch copy of spec/, impl/,
+proofs/ and tests/ in a temporary directory, never into the work tree, and judged there
+under ``nice`` with ``-x``, a per-mutant timeout and the ci hypothesis profile with a
+fixed seed and no example database, so a given mutant is killed in every run or in none.
+Every mutant by default; ``--per-file N`` draws a seeded sample, round-robin over the
+operators so that no operator crowds out the others.
 
-The kill-suite is the game's tests from ``make verify`` that judge the rules and can
-see the mutated file (``suite``): rules, errata, corner, contract and mutant tests, the
-spec's properties, perft and the differential tests; the long lock-step state machines
-(over 2 minutes a run) only with ``--full``.  A mutant
-is *killed* when a test fails, errors or times out, *survived* when the suite passes.
+Two passes: the first tier (``quick``: the golden corpus, and for the spec its rule
+tests) over every mutant, then the whole kill-suite (``suite``) over the first tier's
+survivors: the game's tests from ``make verify`` that can see the mutated file —
+golden, corner, mutant, perft and differential tests and the rule sets, and for the
+spec its rules, errata, contract and property tests too; the long lock-step state
+machines (over 2 minutes a run) only with ``--full``.  A mutant is *killed* when a test
+fails, errors or times out, *survived* when the suite passes.  Each copy has a fork
+server (tests/mutation/worker.py), so no mutant pays for starting Python and pytest.
 
-Results go to docs/mutation-results.json (the record) and docs/mutation-report.md
-(generated from it and tests/mutation/verdicts.py, which judges every survivor).
+Each judged mutant is appended to .mutation-progress.jsonl as it is judged (``--resume``
+goes on from it; ``--save-progress`` writes the report of an interrupted run).  Results
+go to docs/mutation-results.json (the record) and docs/mutation-report.md (generated from
+it and tests/mutation/verdicts.py, which judges every survivor).
 """
 
 from __future__ import annotations
@@ -201,8 +207,10 @@ def _record(m: Mutant, outcome: Outcome) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation", description=__doc__.split("\n")[0])
-    parser.add_argument("--per-file", type=int, default=PER_FILE, help=f"mutants sampled a file (default {PER_FILE})")
-    parser.add_argument("--all", action="store_true", help="every mutant, no sample")
+    parser.add_argument(
+        "--per-file", type=int, default=None, help=f"a seeded sample of N mutants a file (e.g. {PER_FILE})"
+    )
+    parser.add_argument("--all", action="store_true", help="every mutant (the default; kept for old command lines)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed (default {SEED})")
     parser.add_argument("--files", nargs="+", choices=TARGETS, default=list(TARGETS))
     parser.add_argument("--only", nargs="+", default=[], metavar="ID", help="just these mutants (path#index)")
@@ -237,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif options.only:
             chosen += [m for m in found if m.id in options.only]
         else:
-            chosen += found if options.all else sample(found, options.per_file, options.seed)
+            chosen += found if options.per_file is None else sample(found, options.per_file, options.seed)
     if options.try_tests:  # does this test kill these mutants?  The record is not touched.
         scratch = Scratch()
         try:
@@ -268,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         judged = [done[m.id] for m in chosen if m.id in done]
         settings = {
             "seed": options.seed,
-            "per_file": "all" if options.all else options.per_file,
+            "per_file": "all" if options.per_file is None else options.per_file,
             "full": options.full,
             "jobs": options.jobs,
             "judged": f"{len(judged)} of {len(chosen)}",
@@ -328,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scratch.remove()
 
     report.save(RESULTS, REPORT, previous, records, elapsed, rerun=options.rerun_survivors or bool(options.only),
-                settings={"seed": options.seed, "per_file": "all" if options.all else options.per_file,
+                settings={"seed": options.seed, "per_file": "all" if options.per_file is None else options.per_file,
                           "full": options.full, "jobs": options.jobs, "load": load})  # fmt: skip
     survivors = [r for r in records if r["status"] == "survived"]
     print(f"{len(records)} mutants, {len(survivors)} survived, {elapsed:.0f} s; report: {REPORT.relative_to(ROOT)}")
