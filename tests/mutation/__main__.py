@@ -88,7 +88,7 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
     mine = [f"test_mutants_{game}.py", *sorted(p.name for p in tests.glob(f"test_corners_{game}*.py"))]
     variants = ["test_rules_variants.py"] if game == "awari" else []
     if path.startswith("impl/"):  # the rules, errata and property tests of the spec never run an engine
-        names = ["test_golden.py", *mine, "test_perft.py", f"test_diff_{game}.py", *variants]
+        names = ["test_golden.py", *mine, "test_perft.py", *variants, f"test_diff_{game}.py"]
     else:
         contracts = sorted(p.name for p in tests.glob("test_contracts_*.py") if game in p.name or "spec" in p.name)
         names = ["test_golden.py", f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine]
@@ -103,15 +103,20 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
     return args
 
 
-def quick(path: str) -> list[str]:
+def quick(root: Path, path: str) -> list[str]:
     """The first tier: the tests that kill most mutants in a second or two — the golden
-    corpus (the engines on every pinned state) and, for the spec, its rule-sentence
-    tests and the corpus on a spread of states.  A mutant they kill is killed; the others run
-    the whole ``suite``."""
+    corpus (the engines on every pinned state), the pinned perft counts and the mutant
+    tests for an engine; for the spec its rule-sentence tests and the corpus on a spread
+    of states.  A mutant they kill is killed; the others run the whole ``suite``."""
     game = game_of(path)
-    if path.startswith("impl/"):
-        return [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
-    return [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
+    if not path.startswith("impl/"):
+        return [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
+    tests = [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
+    tests.append(f"tests/test_perft.py::test_pinned_counts_fast[{game}]")
+    if game == "awari":
+        tests.append("tests/test_rules_variants.py::test_rules_engine_with_the_papers_rules_is_the_fast_engine")
+    mine = root / "tests" / f"test_mutants_{game}.py"
+    return tests + ([f"tests/{mine.name}"] if mine.exists() else [])
 
 
 def sample(found: Sequence[Mutant], per_file: int, seed: int) -> list[Mutant]:
@@ -294,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         scratches[0].check_imports()
         timeouts: dict[tuple[str, str], float] = {}
         for path in sorted({m.path for m in chosen}):
-            for tier, args in (("quick", quick(path)), ("suite", suite(scratches[0].dir, path, options.full))):
+            root = scratches[0].dir
+            for tier, args in (("quick", quick(root, path)), ("suite", suite(root, path, options.full))):
                 clean = scratches[0].run(None, args, timeout=3600)
                 if clean.status != "survived":
                     raise SystemExit(f"mutate: the {tier} tier of {path} fails without a mutant ({clean.killer})")
@@ -305,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         def one(m: Mutant, tier: str, before: Outcome | None = None) -> dict[str, Any]:
             scratch = free.pop()
             try:
-                args = quick(m.path) if tier == "quick" else suite(scratch.dir, m.path, options.full)
+                args = quick(scratch.dir, m.path) if tier == "quick" else suite(scratch.dir, m.path, options.full)
                 outcome = scratch.run(m, args, timeouts[m.path, tier], tier=tier)
             finally:
                 free.append(scratch)
@@ -318,6 +324,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress.write(json.dumps(record, ensure_ascii=False) + "\n")
             return record
 
+        def two(m: Mutant) -> dict[str, Any]:
+            """The first tier again (its tests may have grown since a resumed run judged the
+            mutant), then the whole suite."""
+            again = one(m, "quick")
+            if again["status"] != "survived":
+                return again
+            return one(m, "suite", Outcome(again["status"], again["seconds"], again["killer"], "quick"))
+
         # Two passes: the first tier over every mutant, then the whole suite over its
         # survivors, so that an interrupted run has judged every mutant at least once.
         started = time.monotonic()
@@ -327,8 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pending = [r for r in done.values() if r["status"] == "survived" and r.get("tier") == "quick"]
             pending.sort(key=lambda r: (r["path"], r["index"]))
             print(f"first tier done: {len(pending)} survivors go to the whole suite", flush=True)
-            first = {r["id"]: Outcome(r["status"], r["seconds"], r["killer"], "quick") for r in pending}
-            done.update({r["id"]: r for r in pool.map(lambda r: one(by_id[r["id"]], "suite", first[r["id"]]), pending)})
+            done.update({r["id"]: r for r in pool.map(lambda r: two(by_id[r["id"]]), pending)})
         elapsed = time.monotonic() - started + resumed_seconds
         records = [done[m.id] for m in chosen]
     finally:
