@@ -49,11 +49,11 @@ def verdict(r: Record) -> str:
     (survived the first tier; the whole suite has not run on it yet)."""
     if r["status"] != "survived":
         return "killed"
-    if r.get("tier") == "quick":
-        return "pending"
     if r.get("rerun_status") in ("killed", "timeout"):
         return "killed-new"
-    return "equivalent" if r["key"] in EQUIVALENT else "open"
+    if r["key"] in EQUIVALENT:  # an argument, whichever tier it survived
+        return "equivalent"
+    return "pending" if r.get("tier") == "quick" else "open"
 
 
 def _cell(text: str, width: int = 60) -> str:
@@ -89,18 +89,21 @@ def render(data: Mapping[str, Any]) -> str:
         + (f" (interrupted: {settings['judged']} mutants judged)" if "judged" in settings else "")
         + (f", survivors rerun in {data['rerun_seconds']} s." if "rerun_seconds" in data else "."),
         "",
-        "| file | mutants | killed | by the first tier | survived | killed by new tests | equivalent | open "
-        "| s (sum over mutants) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| file | mutants | killed | by the first tier | survived | killed by new tests | equivalent | pending "
+        "| open | s (sum over mutants) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for path in sorted({r["path"] for r in rows}):
         mine = [r for r in rows if r["path"] == path]
-        counts = {v: sum(verdict(r) == v for r in mine) for v in ("killed", "killed-new", "equivalent", "open")}
+        counts = {
+            v: sum(verdict(r) == v for r in mine) for v in ("killed", "killed-new", "equivalent", "pending", "open")
+        }
         survived = sum(r["status"] == "survived" for r in mine)
         first = sum(r.get("tier") == "quick" and r["status"] != "survived" for r in mine)
         out.append(
             f"| {path} | {len(mine)} | {counts['killed']} | {first} | {survived} | {counts['killed-new']} "
-            f"| {counts['equivalent']} | {counts['open']} | {round(sum(r['seconds'] for r in mine))} |"
+            f"| {counts['equivalent']} | {counts['pending']} | {counts['open']} "
+            f"| {round(sum(r['seconds'] for r in mine))} |"
         )
     out += ["", "## Survivors", ""]
     survivors = [r for r in rows if r["status"] == "survived"]
@@ -112,6 +115,8 @@ def render(data: Mapping[str, Any]) -> str:
             why = f"killed now by `{r['rerun_killer']}`"
         elif v == "equivalent":
             why = f"equivalent: {EQUIVALENT[r['key']]}"
+        elif v == "pending":
+            why = "**pending**: survived the first tier; neither judged nor run through the whole suite yet"
         else:
             why = "**open**: not yet killed or judged"
         out.append(f"- **{r['id']}** (line {r['line']}, `{r['function']}`, {r['operator']}): "
