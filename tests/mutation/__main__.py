@@ -47,6 +47,7 @@ from typing import Any, Final
 
 from . import report
 from .mutator import Mutant, is_valid, mutants
+from .verdicts import EQUIVALENT
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 TARGETS: Final = ("impl/awari.py", "impl/gothello.py", "spec/awari.py", "spec/gothello.py")
@@ -326,9 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def two(m: Mutant) -> dict[str, Any]:
             """The first tier again (its tests may have grown since a resumed run judged the
-            mutant), then the whole suite."""
+            mutant), then the whole suite — unless the mutant is judged equivalent
+            (tests/mutation/verdicts.py), which no suite can kill."""
             again = one(m, "quick")
-            if again["status"] != "survived":
+            if again["status"] != "survived" or m.key in EQUIVALENT:  # judged: no test can kill it
                 return again
             return one(m, "suite", Outcome(again["status"], again["seconds"], again["killer"], "quick"))
 
