@@ -5,11 +5,122 @@ from __future__ import annotations
 
 from typing import Final
 
+# Shared premises of several verdicts below, each checked against the code:
+# * a pit holds 0 … 48 stones (Σ board + Σ score = 48, AwariBoard), so a packed row is below
+#   2⁴⁸ and ``n``, the count of a pit that is sown, is 1 … 48: every read of ``_SOW``
+#   (``_feeds``, ``_play``, ``_sown_r``, ``_play_r``) sows a pit its caller has found non-empty
+#   (``apply``, ``legal_moves``, ``_cannot_feed``, ``_any_feeds_r``, ``_perft``, ``_perft_r`` and
+#   impl/players/search_awari.py all test ``mine >> sh & 255`` first), at index ``8j << 3 | n``
+#   with j = 0 … 5.  So only the rows j ≤ 5, n = 1 … 48 of the table are ever read.
+# * ``_feeds`` runs only on a starved opponent (theirs == 0): ``_cannot_feed`` returns before
+#   it when ``theirs`` is non-zero, and ``legal_moves`` calls it only as ``theirs or _feeds``.
+_NEVER_READ = (
+    "only the rows of `_SOW` for n = 0 and n = 49 … 63 keep the default: no sowing reads them, as a sown pit "
+    "holds 1 … 48 stones (see the premises above), so every row read is the one the loop writes. (The bounded "
+    "refinement proof, proofs/awari/refinement.py sow_table_is_spec_sow, still asserts the n = 0 rows "
+    "(0, 0, -1); that pins an internal table, not behaviour.)"
+)
+_LAST_OWN = (
+    "the table's `last` for a sowing that ends on the mover's own row becomes {value} instead of -1; every "
+    "reader of `last` (`_feeds`, `_play`, `_sown_r`, `_play_r`) only asks `last >= 0`, false for both. (The "
+    "bounded refinement proof sow_table_is_spec_sow asserts -1 itself: an internal table, not behaviour.)"
+)
+_TAG = (
+    "PLAYING, REFUSED and ENDED are only tags: every use (`_play`, `_play_r`, `apply`, `RulesAwari.play`, "
+    "`_perft`, `_perft_r`, impl/players/search_awari.py, which reads them from the module) compares an "
+    "outcome with `==`/`!=` against the same names; {values} are still three distinct ints, and no code "
+    "orders them or tests their truth."
+)
+_ENDED_POSITIVE = (
+    "`_ended` returns -1 or the after-meta, which is never 0: under WinMargin it is the meta itself with a "
+    "score ≥ 25; under NoMove and CannotFeed `_claimed` adds both rows to the scores, so the scores hold all "
+    "48 stones. So `{expr}` holds exactly when `>= 0` does."
+)
+_ROW_TOP = (
+    "j = 6 ({where}) reads `mine >> 48 & 255`, and a packed row of six pits of ≤ 48 stones is below 2⁴⁸: "
+    "the byte is 0, so the pit counts as empty, as it is skipped in the original."
+)
+_BIT0 = (
+    "c is only tested as `c == 2 or c == 3`; for a byte x, `x & 254` is 2 exactly when x is 2 or 3 and is "
+    "never 3, so the test answers the same for every row."
+)
+
 EQUIVALENT: Final[dict[str, str]] = {
+    "impl/awari.py::<module>::const::0 → -1#1": _TAG.format(values="-1, 1 and 2"),
+    "impl/awari.py::<module>::const::2 → 3#1": _TAG.format(values="0, 1 and 3"),
+    "impl/awari.py::_sow_table::const::0 → 1#1": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::0 → -1#1": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::0 → 1#2": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::0 → -1#2": _NEVER_READ,
+    "impl/awari.py::_sow_table::unary::-1 → 1#1": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::1 → 2#1": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::1 → 0#1": _NEVER_READ,
+    "impl/awari.py::_sow_table::const::6 → 7#1": (
+        "the table grows from 6 << 6 to 7 << 6 rows; the rows added (j = 6) are never read, as `sh` is 8j for "
+        "j = 0 … 5, and no code reads the table's length."
+    ),
+    "impl/awari.py::_sow_table::const::6 → 7#2": (
+        "the table grows from 6 << 6 to 6 << 7 rows; only rows 8j << 3 | n below 6 << 6 are read (j = 0 … 5, "
+        "n ≤ 48), and no code reads the table's length."
+    ),
+    "impl/awari.py::_sow_table::const::49 → 50#1": (
+        "the loop also writes the rows n = 49, which stay inside their pit's 64 rows and are never read: a "
+        "sown pit holds at most 48 stones."
+    ),
+    "impl/awari.py::_sow_table::const::12 → 13#2": (
+        "the step that skips the origin runs only when q == j ≤ 5, so q + 1 ≤ 6 and (q + 1) % 13 == (q + 1) % 12: "
+        "the table is identical."
+    ),
+    "impl/awari.py::_sow_table::const::12 → 11#2": (
+        "the step that skips the origin runs only when q == j ≤ 5, so q + 1 ≤ 6 and (q + 1) % 11 == (q + 1) % 12: "
+        "the table is identical."
+    ),
+    "impl/awari.py::_sow_table::const::6 → 5#7": (
+        "`q - 6 if q >= 5 else -1` differs from the original only at q = 5, where it gives 5 - 6 = -1, the "
+        "original's value: the table is identical."
+    ),
+    "impl/awari.py::_sow_table::const::1 → 2#7": _LAST_OWN.format(value="-2"),
     "impl/awari.py::_feeds::cmp-boundary::last >= 0 → last > 0#1": (
         "differs only when the feeding test's sowing ends in the starved opponent's pit 0 holding 2 or 3. "
         "The row was empty, so the sowing passed that pit at least twice and so sowed every other pit of the "
         "row at least once; the capture walk starts at pit 0 and stops there (it walks down the row), so "
         "the row keeps stones whether pit 0 is captured or not: `after != 0` either way."
     ),
+    "impl/awari.py::_feeds::const::0 → 1#1": (
+        "`last >= 1` is `last > 0`: differs only when the feeding test's sowing ends in the starved opponent's "
+        "pit 0 holding 2 or 3. The row was empty, so the sowing passed that pit at least twice and so sowed "
+        "every other pit of the row at least once; the capture walk starts at pit 0 and stops there, so the "
+        "row keeps stones whether pit 0 is captured or not: `after != 0` either way."
+    ),
+    "impl/awari.py::_feeds::arith::last << 3 → last >> 3#1": (
+        "for last = 0 … 5, `last >> 3` is 0, so the mutant tests the count of the opponent's pit 0 instead of "
+        "the last pit's. `_feeds` runs only on a starved row (premises above), so `after` is the sowing "
+        "alone: the row's pits are sown in order 0 … 5, lap after lap, so pits 0 … last hold one stone more "
+        "than pits last + 1 … 5, and pit 0 holds as many as the last pit. The test and the capture are the same."
+    ),
+    "impl/awari.py::_feeds::const::255 → 254#2": _BIT0,
+    "impl/awari.py::_cannot_feed::return::return False → return None#1": (
+        "`_cannot_feed`'s result is only tested for truth (`_ended`: in an `or` inside an `if`; `_play`: in "
+        "`not mine_ and _cannot_feed(...)` inside an `if`), where None and False are alike."
+    ),
+    "impl/awari.py::_cannot_feed::arith::mine >> sh & 255 → mine >> sh | 255#1": (
+        "the guard becomes always true, so `_feeds` also runs on the mover's empty pits: there n = 0, the "
+        "table's row is (0, 0, -1), so `after` = theirs = 0 (the starved row) and `_feeds` is False, as the "
+        "skipped pit contributed in the original."
+    ),
+    "impl/awari.py::_ended::const::1 → 2#1": (
+        "`_ended`'s 'the game goes on' becomes -2 instead of -1; every caller (`apply`, `legal_moves`, "
+        "`is_over`, `perft`) only asks `_ended(...) >= 0`, false for both."
+    ),
+    "impl/awari.py::_play::const::255 → 254#2": _BIT0,
+    "impl/awari.py::ImplAwari.apply::cmp-boundary::ended >= 0 → ended > 0#1": _ENDED_POSITIVE.format(expr="ended > 0"),
+    "impl/awari.py::ImplAwari.apply::const::0 → 1#1": _ENDED_POSITIVE.format(expr="ended >= 1"),
+    "impl/awari.py::ImplAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
+        where="north naming south's pit A"
+    ),
+    "impl/awari.py::ImplAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
+    "impl/awari.py::ImplAwari.legal_moves::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
+    "_ended(mine, theirs, meta, positions) > 0#1": _ENDED_POSITIVE.format(expr="> 0"),
+    "impl/awari.py::ImplAwari.legal_moves::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/awari.py::ImplAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
 }

@@ -1,0 +1,87 @@
+"""Rules that mutants of impl/awari.py survived in the other tests (make mutate,
+docs/mutation-report.md names each mutant), each pinned on a few states where the
+spec's referee and every fast engine — ImplAwari, and RulesAwari under the paper's
+rule set or another — must answer alike."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from impl.awari import RulesAwari
+from impl.spec_engine import SpecAwari
+from spec import awari as A
+from spec import awari_rules as AR
+
+from .awari_states import game
+from .strategies import impl_engines
+
+N, S = A.PLAYER.north, A.PLAYER.south
+
+
+def engines(rules: AR.AwariRules) -> list[Any]:
+    """The fast engines that play ``rules``: for the paper's, ImplAwari (each build)
+    and RulesAwari, which plays the paper's rules too on its own code."""
+    ruled = RulesAwari(rules)
+    return [*impl_engines("awari"), ruled] if rules == AR.PAPER else [ruled]
+
+
+def agree(g: A.AwariGame, actions: Sequence[A.PIT] = tuple(A.PIT), rules: AR.AwariRules = AR.PAPER) -> None:
+    """Every fast engine for ``rules`` shows ``g`` as the spec does (to_move, is_over,
+    legal_moves, counts, render) and takes the spec's step on each of ``actions``
+    (tests/differential.py's checks, the spec asked once)."""
+    spec = SpecAwari(rules)
+    seen = (spec.to_move(g), spec.is_over(g), spec.legal_moves(g), spec.counts(g), spec.render(g))
+    steps = [spec.apply(g, action) for action in actions]
+    for engine in engines(rules):
+        state = engine.from_spec(g)
+        assert engine.to_spec(state) == g, "from_spec / to_spec round trip"
+        shown = (engine.to_move(state), engine.is_over(state), engine.legal_moves(state))
+        assert (*shown, engine.counts(state), engine.render(state)) == seen, (engine, g)
+        for action, (result, after) in zip(actions, steps, strict=True):
+            step = engine.apply(state, action)
+            assert (step[0], engine.to_spec(step[1])) == (result, after), (engine, g, action)
+
+
+# ─── Sow: every count a pit can hold ──────────────────────────────────────────
+
+
+@pytest.mark.parametrize(("mover", "pit"), [(S, "A"), (N, "f")])
+def test_all_48_stones_sown_from_one_pit(mover: A.PLAYER, pit: str) -> None:
+    """Sow with all 48 stones in the mover's one pit: four laps of the eleven other
+    pits (the origin skipped) and four stones more, so the move is a NormalMove
+    (kills the sowing table stopping at 47 stones: ``range(1, 49)`` → ``range(1, 48)``)."""
+    agree(game({pit: 48}, 0, 0, mover), [A.PIT[pit]])
+
+
+# ─── WinMargin: a score of 25 ─────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("mover", [S, N])
+@pytest.mark.parametrize(("north", "south"), [(25, 0), (0, 25), (25, 10), (10, 25)])
+def test_a_score_of_exactly_25_has_ended_the_game(mover: A.PLAYER, north: int, south: int) -> None:
+    """WinMargin: a player holding 25 stones, more than half of the 48, has won, whoever
+    is to move and whatever the board (kills ``>= 25`` → ``> 25`` for either score)."""
+    left = 48 - north - south
+    agree(game({"C": left - left // 2, "c": left // 2}, north, south, mover), [A.PIT.C, A.PIT.c])
+
+
+# ─── The engine interface ─────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    "g",
+    [A.InitAwari(), game({"A": 1, "F": 1}, 23, 23, S), game({"C": 12, "c": 11}, 25, 0, N)],
+    ids=["initial", "starved", "over"],
+)
+def test_why_illegal_explains_as_the_spec(g: A.AwariGame) -> None:
+    """``why_illegal`` says why the referee refuses an action (the game over, the other
+    player's pit, an empty pit, a pit that leaves a starved row empty) and answers None
+    for a legal one, as the spec engine's does."""
+    spec = SpecAwari()
+    reasons = [spec.why_illegal(g, action) for action in A.PIT]
+    assert reasons.count(None) == len(spec.legal_moves(g))
+    for engine in engines(AR.PAPER):
+        assert [engine.why_illegal(engine.from_spec(g), action) for action in A.PIT] == reasons, engine
