@@ -80,8 +80,60 @@ def test_why_illegal_explains_as_the_spec(g: A.AwariGame) -> None:
     """``why_illegal`` says why the referee refuses an action (the game over, the other
     player's pit, an empty pit, a pit that leaves a starved row empty) and answers None
     for a legal one, as the spec engine's does."""
-    spec = SpecAwari()
-    reasons = [spec.why_illegal(g, action) for action in A.PIT]
-    assert reasons.count(None) == len(spec.legal_moves(g))
+    spec, actions = SpecAwari(), [A.PIT.a, A.PIT.A, A.PIT.B, A.PIT.F]
+    reasons = [spec.why_illegal(g, action) for action in actions]
+    assert reasons.count(None) == len(set(actions) & set(spec.legal_moves(g)))
     for engine in engines(AR.PAPER):
-        assert [engine.why_illegal(engine.from_spec(g), action) for action in A.PIT] == reasons, engine
+        assert [engine.why_illegal(engine.from_spec(g), action) for action in actions] == reasons, engine
+
+
+# ─── Other rule sets (spec/awari_rules.py) ────────────────────────────────────
+
+
+def with_(
+    gs: AR.GrandSlamRule = AR.GrandSlamRule.FORFEIT,
+    stuck: AR.CannotMoveRule = AR.CannotMoveRule.OPPONENT_TAKES,
+) -> AR.AwariRules:
+    """The rule set of ALL_COMBINATIONS with these dimensions and the paper's repetition rule."""
+    (rules,) = (
+        r
+        for r in AR.ALL_COMBINATIONS
+        if (r.grand_slam, r.repetition, r.cannot_move) == (gs, AR.RepetitionRule.OWN_ROW, stuck)
+    )
+    return rules
+
+
+@pytest.mark.parametrize("rules", AR.RULE_SETS.values(), ids=AR.RULE_SETS.keys())
+def test_an_engine_names_its_rule_set(rules: AR.AwariRules) -> None:
+    """The fast engine for a rule set, like the spec's, keeps the rule set it plays."""
+    engine = RulesAwari(rules)
+    assert (engine.rules, SpecAwari(rules).rules) == (rules, rules)
+
+
+SLAMS = {
+    # South may sow F, whose last stone makes north's only stones 2 (a grand slam), or E, which feeds.
+    "slam-or-feed": game({"a": 1, "E": 1, "F": 1}, 22, 23, S),
+    # South's only move is the grand slam.
+    "forced-slam": game({"a": 1, "F": 1}, 23, 23, S),
+    # North has no stones: A leaves them none (a failure to feed), F feeds them.
+    "starved": game({"A": 1, "F": 1}, 23, 23, S),
+}
+
+
+@pytest.mark.parametrize("g", SLAMS.values(), ids=SLAMS.keys())
+@pytest.mark.parametrize("gs", AR.GrandSlamRule, ids=lambda gs: gs.value)
+def test_grand_slams_and_feeding_under_each_rule(gs: AR.GrandSlamRule, g: A.AwariGame) -> None:
+    """IllegalMoveUnder: a sowing that leaves a starved opponent no stones is refused
+    under every rule; a grand slam is refused under (a) while another sowing feeds and
+    is legal under (b)–(e), where it captures as the rule says (CaptureSlamSown,
+    CaptureSlamSpareLast, CaptureSlamFirstOnly, GrandSlamForfeit)."""
+    agree(g, [A.PIT.A, A.PIT.E, A.PIT.F], with_(gs))
+
+
+@pytest.mark.parametrize("stuck", AR.CannotMoveRule, ids=lambda c: c.value)
+@pytest.mark.parametrize("mover", [S, N])
+def test_a_player_without_stones_under_each_rule(mover: A.PLAYER, stuck: AR.CannotMoveRule) -> None:
+    """CannotMove: the player to move has no stones; the opponent takes the stones
+    left, or the player loses (1994 Olympiad) — whichever side it is."""
+    opponents_pit = "c" if mover == S else "C"
+    agree(game({opponents_pit: 4}, 22, 22, mover), [A.PIT.c, A.PIT.C], with_(stuck=stuck))
