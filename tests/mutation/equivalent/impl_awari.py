@@ -40,6 +40,11 @@ _ROW_TOP = (
     "j = 6 ({where}) reads `mine >> 48 & 255`, and a packed row of six pits of ≤ 48 stones is below 2⁴⁸: "
     "the byte is 0, so the pit counts as empty, as it is skipped in the original."
 )
+_SOWN_R_ROW = (
+    "`_sown_r`'s {what} is never read: its one caller in the engine, `_feeds_r`, reads only the opponent's row "
+    "after (`[1] != 0`); the hot path `_play_r` inlines its own copy. (tests/test_crosscheck_openspiel.py, "
+    "in make verify-deep only, reads them to label which end a move met for its tally of rare cases.)"
+)
 _BIT0 = (
     "c is only tested as `c == 2 or c == 3`; for a byte x, `x & 254` is 2 exactly when x is 2 or 3 and is "
     "never 3, so the test answers the same for every row."
@@ -123,4 +128,29 @@ EQUIVALENT: Final[dict[str, str]] = {
     "_ended(mine, theirs, meta, positions) > 0#1": _ENDED_POSITIVE.format(expr="> 0"),
     "impl/awari.py::ImplAwari.legal_moves::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
     "impl/awari.py::ImplAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
+    "impl/awari.py::ImplAwari.is_over::cmp-boundary::_ended(*state) >= 0 → _ended(*state) > 0#1": (
+        _ENDED_POSITIVE.format(expr="> 0")
+    ),
+    "impl/awari.py::ImplAwari.is_over::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/awari.py::perft::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
+    "_ended(mine, theirs, meta, positions) > 0#1": _ENDED_POSITIVE.format(expr="> 0"),
+    "impl/awari.py::perft::const::0 → 1#2": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/awari.py::_sown_r::arith::mine - (n << sh) + add_mine → mine - (n << sh) - add_mine#1": (
+        _SOWN_R_ROW.format(what="mover's row after (mine')")
+    ),
+    "impl/awari.py::_sown_r::arith::mine - (n << sh) → mine + (n << sh)#1": _SOWN_R_ROW.format(
+        what="mover's row after (mine')"
+    ),
+    "impl/awari.py::_sown_r::arith::n << sh → n >> sh#1": _SOWN_R_ROW.format(what="mover's row after (mine')"),
+    "impl/awari.py::_sown_r::const::0 → 1#2": _SOWN_R_ROW.format(what="gain"),
+    "impl/awari.py::_sown_r::const::0 → -1#2": _SOWN_R_ROW.format(what="gain"),
+    "impl/awari.py::_sown_r::arith::last << 3 → last >> 3#1": (
+        "for last = 0 … 5, `last >> 3` is 0: the mutant tests the opponent's pit 0 for 2 or 3 instead of the last "
+        "pit, and only `[1] != 0` of the result is read (`_feeds_r`). A sowing whose last stone lands on the "
+        "opponent's row sows their pit 0 first, so pit 0 holds ≥ 1 after it. If the original's capture empties "
+        "the row, it took pit 0, so pit 0 holds 2 or 3 and the mutant makes the same `_capture_r` call. "
+        "Otherwise the original leaves stones, and so does the mutant: it leaves the row as sown (pit 0 ≥ 1), "
+        "or makes the original's own call, or (last pit not 2 or 3) a walk that stops at once and keeps the row."
+    ),
+    "impl/awari.py::_sown_r::const::255 → 254#2": _BIT0,
 }
