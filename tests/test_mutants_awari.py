@@ -110,24 +110,45 @@ def test_an_engine_names_its_rule_set(rules: AR.AwariRules) -> None:
     assert (engine.rules, SpecAwari(rules).rules) == (rules, rules)
 
 
-SLAMS = {
+SOWINGS = {
     # South may sow F, whose last stone makes north's only stones 2 (a grand slam), or E, which feeds.
     "slam-or-feed": game({"a": 1, "E": 1, "F": 1}, 22, 23, S),
+    "slam-or-feed-north": game({"A": 1, "e": 1, "f": 1}, 23, 22, N),
     # South's only move is the grand slam.
     "forced-slam": game({"a": 1, "F": 1}, 23, 23, S),
     # North has no stones: A leaves them none (a failure to feed), F feeds them.
     "starved": game({"A": 1, "F": 1}, 23, 23, S),
+    # F sows a and b, captures b's 2 and stops at a's 1.
+    "capture-past-pit-0": game({"b": 1, "c": 4, "F": 2}, 20, 21, S),
+    # F empties south's row; north can feed them (f), so the game goes on.
+    "last-stones-sown": game({"f": 1, "F": 1}, 23, 23, S),
 }
 
 
-@pytest.mark.parametrize("g", SLAMS.values(), ids=SLAMS.keys())
+@pytest.mark.parametrize("g", SOWINGS.values(), ids=SOWINGS.keys())
 @pytest.mark.parametrize("gs", AR.GrandSlamRule, ids=lambda gs: gs.value)
-def test_grand_slams_and_feeding_under_each_rule(gs: AR.GrandSlamRule, g: A.AwariGame) -> None:
+def test_sowing_and_capture_under_each_grand_slam_rule(gs: AR.GrandSlamRule, g: A.AwariGame) -> None:
     """IllegalMoveUnder: a sowing that leaves a starved opponent no stones is refused
     under every rule; a grand slam is refused under (a) while another sowing feeds and
     is legal under (b)–(e), where it captures as the rule says (CaptureSlamSown,
-    CaptureSlamSpareLast, CaptureSlamFirstOnly, GrandSlamForfeit)."""
-    agree(g, [A.PIT.A, A.PIT.E, A.PIT.F], with_(gs))
+    CaptureSlamSpareLast, CaptureSlamFirstOnly, GrandSlamForfeit).  A capture that
+    leaves stones, and a sowing that empties the mover's row when the opponent can
+    feed it, are NormalMoves under every rule."""
+    agree(g, [A.PIT.A, A.PIT.E, A.PIT.F, A.PIT.e, A.PIT.f], with_(gs))
+
+
+@pytest.mark.parametrize("mover", [S, N])
+@pytest.mark.parametrize("target", [25, 32])
+@pytest.mark.parametrize("rules", [AR.PAPER, AR.ABAPA], ids=["paper", "abapa"])
+def test_a_capture_to_25_or_more_ends_the_game(rules: AR.AwariRules, target: int, mover: A.PLAYER) -> None:
+    """WinMargin after a capture: the mover's last stone makes the opponent's pits 2,
+    3 and 3 (8 stones), which the mover takes, reaching ``target`` ≥ 25 while both
+    rows keep stones (the opponent's d, the mover's spare pit)."""
+    theirs, spare, sown = ("abcd", "E", "F") if mover == S else ("ABCD", "e", "f")
+    pits = dict(zip(theirs, (1, 2, 2, 1), strict=True)) | {spare: 1, sown: 3}
+    scores = (target - 8, 48 - 10 - (target - 8))
+    north, south = scores[::-1] if mover == S else scores
+    agree(game(pits, north, south, mover), [A.PIT[sown]], rules)
 
 
 @pytest.mark.parametrize("stuck", AR.CannotMoveRule, ids=lambda c: c.value)
