@@ -45,6 +45,13 @@ _SOWN_R_ROW = (
     "after (`[1] != 0`); the hot path `_play_r` inlines its own copy. (tests/test_crosscheck_openspiel.py, "
     "in make verify-deep only, reads them to label which end a move met for its tally of rare cases.)"
 )
+_FAST_PATH = (
+    "`_play_r`'s early PLAYING return is a shortcut: whenever its condition holds (both rows hold stones, the "
+    "key is unseen, the mover's score < 25 — the other score is unchanged and was < 25, the game being on), "
+    "`_ended_r` on the same position answers None (no WinMargin, CannotMove, Repetition or StarvedOut), and "
+    "`ended is None` returns the identical PLAYING tuple two lines later. The mutant ({how}) only makes the "
+    "condition stricter, sending more positions down that path: the same result."
+)
 _BIT0 = (
     "c is only tested as `c == 2 or c == 3`; for a byte x, `x & 254` is 2 exactly when x is 2 or 3 and is "
     "never 3, so the test answers the same for every row."
@@ -153,4 +160,18 @@ EQUIVALENT: Final[dict[str, str]] = {
         "or makes the original's own call, or (last pit not 2 or 3) a walk that stops at once and keeps the row."
     ),
     "impl/awari.py::_sown_r::const::255 → 254#2": _BIT0,
+    "impl/awari.py::RulesAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
+        where="north naming south's pit A"
+    ),
+    "impl/awari.py::RulesAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
+    "impl/awari.py::RulesAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
+    "impl/awari.py::_play_r::const::255 → 254#2": _BIT0,
+    "impl/awari.py::_play_r::bool-op::not gained or meta_ >> (me << 3) & 255 < 25 → "
+    "not gained and meta_ >> (me << 3) & 255 < 25#1": _FAST_PATH.format(
+        how="with no gain the mover's score is < 25 anyway; with a gain it never takes the shortcut"
+    ),
+    "impl/awari.py::_play_r::arith::meta_ >> (me << 3) & 255 → meta_ >> (me << 3) | 255#1": _FAST_PATH.format(
+        how="`x | 255` ≥ 255, so after a gain it never takes the shortcut"
+    ),
+    "impl/awari.py::_play_r::const::25 → 24#1": _FAST_PATH.format(how="a score of 24 after a gain takes the long way"),
 }
