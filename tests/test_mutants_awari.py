@@ -113,6 +113,7 @@ def test_an_engine_names_its_rule_set(rules: AR.AwariRules) -> None:
 SOWINGS = {
     # South may sow F, whose last stone makes north's only stones 2 (a grand slam), or E, which feeds.
     "slam-or-feed": game({"a": 1, "E": 1, "F": 1}, 22, 23, S),
+    # The same for north, whose sowing from f runs on into south's A.
     "slam-or-feed-north": game({"A": 1, "e": 1, "f": 1}, 23, 22, N),
     # South's only move is the grand slam.
     "forced-slam": game({"a": 1, "F": 1}, 23, 23, S),
@@ -146,8 +147,8 @@ def test_a_capture_to_25_or_more_ends_the_game(rules: AR.AwariRules, target: int
     rows keep stones (the opponent's d, the mover's spare pit)."""
     theirs, spare, sown = ("abcd", "E", "F") if mover == S else ("ABCD", "e", "f")
     pits = dict(zip(theirs, (1, 2, 2, 1), strict=True)) | {spare: 1, sown: 3}
-    scores = (target - 8, 48 - 10 - (target - 8))
-    north, south = scores[::-1] if mover == S else scores
+    mover_score, other_score = target - 8, 48 - 10 - (target - 8)  # 10 stones on the board
+    north, south = (other_score, mover_score) if mover == S else (mover_score, other_score)
     agree(game(pits, north, south, mover), [A.PIT[sown]], rules)
 
 
