@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from impl import perft as P
 from impl.awari import RulesAwari
 from impl.spec_engine import SpecAwari
 from spec import awari as A
@@ -159,3 +160,39 @@ def test_a_player_without_stones_under_each_rule(mover: A.PLAYER, stuck: AR.Cann
     left, or the player loses (1994 Olympiad) — whichever side it is."""
     opponents_pit = "c" if mover == S else "C"
     agree(game({opponents_pit: 4}, 22, 22, mover), [A.PIT.c, A.PIT.C], with_(stuck=stuck))
+
+
+# ─── perft on the fast internals ──────────────────────────────────────────────
+
+
+def _repeating() -> A.AwariGame:
+    """South to move with few stones, one of whose moves (A) leads back to a position
+    already seen: that move ends the game by repetition (NoMove)."""
+    g = game({"A": 1, "C": 2, "a": 1, "d": 2}, 21, 21, S)
+    child = A.referee(g, A.PIT.A)[1]
+    return A.AwariGame(g.board, g.score, g.to_move, frozenset({A.θAwariBoard(child)}))
+
+
+PERFT_STATES = {
+    "repeating": _repeating(),
+    "starved": SOWINGS["starved"],
+    "few-stones": game({"A": 1, "B": 1, "D": 2, "b": 1, "e": 1}, 21, 21, S),
+    "over": game({"C": 12, "c": 11}, 25, 0, N),
+}
+
+
+@pytest.mark.parametrize("g", PERFT_STATES.values(), ids=PERFT_STATES.keys())
+@pytest.mark.parametrize("rules", [AR.PAPER, AR.OLYMPIAD_1994], ids=["paper", "olympiad-1994"])
+def test_fast_perft_counts_as_the_spec(rules: AR.AwariRules, g: A.AwariGame) -> None:
+    """perft to depth 0 … 2 by the fast engines' own walks (``perft`` of impl/awari.py
+    and ``RulesAwari.perft``) counts the spec's leaves (impl/perft.py's ``perft`` over
+    the spec's referee): refused sowings are no move, an ended game has no child, a
+    repeated position ends the game, and pits of 1 stone and empty pits count as the
+    rules say."""
+    spec, ruled = SpecAwari(rules), RulesAwari(rules)
+    state = ruled.from_spec(g)  # ImplAwari's states are the same
+    for depth in range(3):
+        expected = P.perft(spec, g, depth)
+        assert ruled.perft(state, depth) == expected, depth
+        if rules == AR.PAPER:
+            assert P.fast_perft("awari", state, depth) == expected, depth
