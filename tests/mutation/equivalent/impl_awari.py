@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from typing import Final
 
-# Shared premises of several verdicts below, each checked against the code:
-# * a pit holds 0 … 48 stones (Σ board + Σ score = 48, AwariBoard), so a packed row is below
-#   2⁴⁸ and ``n``, the count of a pit that is sown, is 1 … 48: every read of ``_SOW``
-#   (``_feeds``, ``_play``, ``_sown_r``, ``_play_r``) sows a pit its caller has found non-empty
-#   (``apply``, ``legal_moves``, ``_cannot_feed``, ``_any_feeds_r``, ``_perft``, ``_perft_r`` and
-#   impl/players/search_awari.py all test ``mine >> sh & 255`` first), at index ``8j << 3 | n``
-#   with j = 0 … 5.  So only the rows j ≤ 5, n = 1 … 48 of the table are ever read.
-# * ``_feeds`` runs only on a starved opponent (theirs == 0): ``_cannot_feed`` returns before
-#   it when ``theirs`` is non-zero, and ``legal_moves`` calls it only as ``theirs or _feeds``.
+_SOWN_PIT = (
+    "a sown pit holds 1 … 48 stones: a pit holds at most the game's 48 (Σ board + Σ score = 48, AwariBoard), "
+    "and every caller of a sowing (`apply`, `legal_moves`, `_cannot_feed`, `_any_feeds_r`, `_perft`, "
+    "`_perft_r`, impl/players/search_awari.py) skips a pit unless `mine >> sh & 255` is non-zero"
+)
+_STARVED = (
+    "`_feeds` runs only on a starved opponent (theirs == 0: `_cannot_feed` returns before it when theirs is "
+    "non-zero, and `legal_moves` calls it only as `theirs or _feeds(...)`)"
+)
 _NEVER_READ = (
-    "only the rows of `_SOW` for n = 0 and n = 49 … 63 keep the default: no sowing reads them, as a sown pit "
-    "holds 1 … 48 stones (see the premises above), so every row read is the one the loop writes. (The bounded "
-    "refinement proof, proofs/awari/refinement.py sow_table_is_spec_sow, still asserts the n = 0 rows "
-    "(0, 0, -1); that pins an internal table, not behaviour.)"
+    "only the rows of `_SOW` for n = 0 and n = 49 … 63 keep the default, and no sowing reads them: "
+    + _SOWN_PIT
+    + ". Every row read is the one the loop writes. (The bounded refinement proof, proofs/awari/refinement.py "
+    "sow_table_is_spec_sow, still asserts the n = 0 rows (0, 0, -1): an internal table, not behaviour.)"
 )
 _LAST_OWN = (
     "the table's `last` for a sowing that ends on the mover's own row becomes {value} instead of -1; every "
@@ -99,16 +99,18 @@ EQUIVALENT: Final[dict[str, str]] = {
         "the row keeps stones whether pit 0 is captured or not: `after != 0` either way."
     ),
     "impl/awari.py::_feeds::const::0 → 1#1": (
-        "`last >= 1` is `last > 0`: differs only when the feeding test's sowing ends in the starved opponent's "
-        "pit 0 holding 2 or 3. The row was empty, so the sowing passed that pit at least twice and so sowed "
-        "every other pit of the row at least once; the capture walk starts at pit 0 and stops there, so the "
-        "row keeps stones whether pit 0 is captured or not: `after != 0` either way."
+        "`last >= 1` is `last > 0`: it differs only when the feeding test's sowing ends in the opponent's pit 0 "
+        "holding 2 or 3. " + _STARVED + ", so the sowing passed that pit at least twice and so sowed every "
+        "other pit of the row at least once; the capture walk starts at pit 0 and stops there, so the row keeps "
+        "stones whether pit 0 is captured or not: `after != 0` either way."
     ),
     "impl/awari.py::_feeds::arith::last << 3 → last >> 3#1": (
         "for last = 0 … 5, `last >> 3` is 0, so the mutant tests the count of the opponent's pit 0 instead of "
-        "the last pit's. `_feeds` runs only on a starved row (premises above), so `after` is the sowing "
-        "alone: the row's pits are sown in order 0 … 5, lap after lap, so pits 0 … last hold one stone more "
-        "than pits last + 1 … 5, and pit 0 holds as many as the last pit. The test and the capture are the same."
+        "the last pit's. "
+        + _STARVED
+        + ", so `after` is the sowing alone: the row's pits are sown in order 0 … 5, lap after lap, so pits "
+        "0 … last hold one stone more than pits last + 1 … 5, and pit 0 holds as many as the last pit. The test "
+        "and the capture are the same."
     ),
     "impl/awari.py::_feeds::const::255 → 254#2": _BIT0,
     "impl/awari.py::_cannot_feed::return::return False → return None#1": (
