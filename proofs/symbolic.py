@@ -52,7 +52,11 @@ def load_engine_source(game: str) -> ModuleType:
 
 
 WIDTH = 128
-"""Bits of every term: far above any value the engines compute (≤ 2⁹⁰)."""
+"""Bits of a term unless a proof asks for fewer: far above any value the engines
+compute (≤ 2⁹⁰).  A Sym's width is its term's; ints meeting it take that width.
+A narrower width stays sound (the obligations are checked at the width used), it
+only fails sooner: Awari's proof runs at 64 bits, as every value of its engine
+(rows < 2⁴⁸, meta < 2¹⁷) fits."""
 
 _current: list[Explorer] = []
 
@@ -63,12 +67,12 @@ def _explorer() -> Explorer:
     return _current[-1]
 
 
-def term(x: Sym | int) -> z3.BitVecRef:
-    """The z3 term of an int or a Sym."""
+def term(x: Sym | int, width: int = WIDTH) -> z3.BitVecRef:
+    """The z3 term of an int (of ``width`` bits) or a Sym (its own width)."""
     if isinstance(x, Sym):
         return x.e
-    assert isinstance(x, int) and -(1 << (WIDTH - 1)) <= x < 1 << (WIDTH - 1), x
-    return z3.BitVecVal(x, WIDTH)
+    assert isinstance(x, int) and -(1 << (width - 1)) <= x < 1 << (width - 1), x
+    return z3.BitVecVal(x, width)
 
 
 def bterm(x: SymBool | bool) -> z3.BoolRef:
@@ -107,22 +111,27 @@ class Sym:
     __slots__ = ("e",)
 
     def __init__(self, e: z3.BitVecRef) -> None:
-        assert e.size() == WIDTH
         self.e = e
+
+    def _t(self, o: Sym | int) -> z3.BitVecRef:
+        """The term of an operand, at this Sym's width (mixing widths is a bug)."""
+        t = term(o, self.e.size())
+        assert t.size() == self.e.size(), "Syms of different widths"
+        return t
 
     # ─── exact at any width ────────────────────────────────────────────────
     def __and__(self, o: Sym | int) -> Sym:
-        return Sym(self.e & term(o))
+        return Sym(self.e & self._t(o))
 
     __rand__ = __and__
 
     def __or__(self, o: Sym | int) -> Sym:
-        return Sym(self.e | term(o))
+        return Sym(self.e | self._t(o))
 
     __ror__ = __or__
 
     def __xor__(self, o: Sym | int) -> Sym:
-        return Sym(self.e ^ term(o))
+        return Sym(self.e ^ self._t(o))
 
     __rxor__ = __xor__
 
@@ -130,45 +139,45 @@ class Sym:
         return Sym(~self.e)
 
     def __rshift__(self, k: Sym | int) -> Sym:
-        _oblige(term(k) >= 0, "negative shift count")
-        return Sym(self.e >> term(k))
+        _oblige(self._t(k) >= 0, "negative shift count")
+        return Sym(self.e >> self._t(k))
 
     def __rrshift__(self, x: int) -> Sym:
-        return Sym(term(x)) >> self
+        return Sym(self._t(x)) >> self
 
     # ─── exact only without overflow: each adds an obligation ─────────────
     def __lshift__(self, k: Sym | int) -> Sym:
-        kt = term(k)
+        kt = self._t(k)
         r = self.e << kt
-        _oblige(z3.And(kt >= 0, kt < WIDTH, (r >> kt) == self.e), "<< overflows")
+        _oblige(z3.And(kt >= 0, kt < self.e.size(), (r >> kt) == self.e), "<< overflows")
         return Sym(r)
 
     def __rlshift__(self, x: int) -> Sym:
-        return Sym(term(x)) << self
+        return Sym(self._t(x)) << self
 
     def __add__(self, o: Sym | int) -> Sym:
-        a, b = self.e, term(o)
+        a, b = self.e, self._t(o)
         _oblige(z3.And(z3.BVAddNoOverflow(a, b, True), z3.BVAddNoUnderflow(a, b)), "+ overflows")
         return Sym(a + b)
 
     __radd__ = __add__
 
     def __sub__(self, o: Sym | int) -> Sym:
-        a, b = self.e, term(o)
+        a, b = self.e, self._t(o)
         _oblige(z3.And(z3.BVSubNoOverflow(a, b), z3.BVSubNoUnderflow(a, b, True)), "- overflows")
         return Sym(a - b)
 
     def __rsub__(self, x: int) -> Sym:
-        return Sym(term(x)) - self
+        return Sym(self._t(x)) - self
 
     def __neg__(self) -> Sym:
         _oblige(z3.BVSNegNoOverflow(self.e), "- overflows")
         return Sym(-self.e)
 
     def __mul__(self, o: Sym | int) -> Sym:
-        a, b = self.e, term(o)
+        a, b = self.e, self._t(o)
         if isinstance(o, int) and o > 0:  # by a constant: a range test, cheaper than a wide product
-            top = (1 << (WIDTH - 1)) - 1
+            top = (1 << (self.e.size() - 1)) - 1
             _oblige(z3.And(a >= -((top + 1) // o), a <= top // o), "* overflows")
         else:
             _oblige(z3.And(z3.BVMulNoOverflow(a, b, True), z3.BVMulNoUnderflow(a, b)), "* overflows")
@@ -179,23 +188,23 @@ class Sym:
     # ─── comparisons (signed, as Python's) ─────────────────────────────────
     def __eq__(self, o: object) -> SymBool:  # type: ignore[override]
         assert isinstance(o, Sym | int)
-        return SymBool(self.e == term(o))
+        return SymBool(self.e == self._t(o))
 
     def __ne__(self, o: object) -> SymBool:  # type: ignore[override]
         assert isinstance(o, Sym | int)
-        return SymBool(self.e != term(o))
+        return SymBool(self.e != self._t(o))
 
     def __lt__(self, o: Sym | int) -> SymBool:
-        return SymBool(self.e < term(o))
+        return SymBool(self.e < self._t(o))
 
     def __le__(self, o: Sym | int) -> SymBool:
-        return SymBool(self.e <= term(o))
+        return SymBool(self.e <= self._t(o))
 
     def __gt__(self, o: Sym | int) -> SymBool:
-        return SymBool(self.e > term(o))
+        return SymBool(self.e > self._t(o))
 
     def __ge__(self, o: Sym | int) -> SymBool:
-        return SymBool(self.e >= term(o))
+        return SymBool(self.e >= self._t(o))
 
     def __bool__(self) -> bool:
         return _explorer().decide(self.e != 0)
@@ -210,9 +219,10 @@ class Sym:
     __hash__ = object.__hash__
 
     def bit_count(self) -> Sym:
-        """int.bit_count, for values 0 ≤ x < 2**(WIDTH - 1)."""
+        """int.bit_count, for values 0 ≤ x < 2**(width - 1)."""
         _oblige(self.e >= 0, "bit_count of a negative value")
-        return Sym(z3.Sum([z3.ZeroExt(WIDTH - 1, z3.Extract(i, i, self.e)) for i in range(WIDTH)]))
+        w = self.e.size()
+        return Sym(z3.Sum([z3.ZeroExt(w - 1, z3.Extract(i, i, self.e)) for i in range(w)]))
 
 
 def _oblige(cond: z3.BoolRef, what: str) -> None:
@@ -220,9 +230,9 @@ def _oblige(cond: z3.BoolRef, what: str) -> None:
         _current[-1].oblige(cond, what)
 
 
-def var(name: str, bits: int) -> Sym:
-    """A fresh unsigned variable of ``bits`` bits, as a Sym (zero-extended)."""
-    return Sym(z3.ZeroExt(WIDTH - bits, z3.BitVec(name, bits)))
+def var(name: str, bits: int, width: int = WIDTH) -> Sym:
+    """A fresh unsigned variable of ``bits`` bits, as a Sym of ``width`` bits (zero-extended)."""
+    return Sym(z3.ZeroExt(width - bits, z3.BitVec(name, bits)))
 
 
 class Refuted(AssertionError):

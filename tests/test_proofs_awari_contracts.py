@@ -11,7 +11,7 @@ import z3
 
 from impl import awari as I
 from proofs.awari import refinement as R
-from proofs.symbolic import Sym, SymBool
+from proofs.symbolic import Refuted, Sym, SymBool, explore, var
 
 
 def _int(x: Sym | int) -> int:
@@ -65,3 +65,34 @@ def test_the_slices_cover_every_action_and_count() -> None:
             mine = [n for side, pit, n in slices if (side, pit) == (mover, m)]
             assert mine == (list(range(49)) if m in R.SIDE[mover] else [None])
     assert set(R.BOUNDED_SLICES) <= set(slices)
+
+
+def test_every_board_fits_the_cell_variables() -> None:
+    """Board.fresh's pit and score variables have CELL bits: every AwariBoard's
+    cells (each ≤ Σ = 48) are among their values, so no board is left out."""
+    assert 1 << R.CELL > 48
+    b = R.Board.fresh("t")
+    assert all(x.arg(0).size() == R.CELL for x in (*b.board, *b.score))
+
+
+def test_a_narrow_width_keeps_the_overflow_obligations() -> None:
+    """The proof's 64-bit terms stay exact: a shift past 2⁶³ is refuted, not wrapped."""
+    x = R.var("x", 48)
+    assert x.e.size() == R.WIDTH == 64
+    assert explore([], lambda: x << 15, lambda out: []) == 1
+    with pytest.raises(Refuted, match="<< overflows"):
+        explore([], lambda: x << 16, lambda out: [])
+
+
+def test_row_sum_product_needs_its_128_bit_proof() -> None:
+    """_row_sum's product (up to 2⁸⁸) overflows 64-bit terms: on those the engine's
+    code is refuted, which is why row_sum_is_byte_sum runs at 128 bits and the
+    composition uses its contract."""
+    with pytest.raises(Refuted, match=r"\* overflows"):
+        explore([], lambda: R.E._row_sum(R.var("r", 48)), lambda out: [])
+    assert R.row_sum_is_byte_sum() == 1
+
+
+def test_mixing_widths_is_refused() -> None:
+    with pytest.raises(AssertionError, match="different widths"):
+        _ = R.var("a", 8) + var("b", 8, 128)
