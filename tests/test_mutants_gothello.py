@@ -115,6 +115,27 @@ def test_perft_of_an_ended_game() -> None:
         assert [P.perft(SPEC, ended, depth) for depth in range(3)] == [1, 0, 0]
 
 
+def test_place_is_minus_one_exactly_where_the_referee_blocks() -> None:
+    """``_place``, which the search player (impl/players/search_gothello.py) calls and
+    proofs/gothello/refinement.py (``place_refines_move``) proves: on a blank square it
+    is -1 exactly where the referee refuses the placement (GothelloIllegalMoveBlocked),
+    else the referee's after-board packed as ``theirs' | mine' << 25``."""
+    outcomes = set()
+    for g in (_near_the_end(PLAYER.black), _near_the_end(PLAYER.white)):
+        for engine in FAST:
+            place = sys.modules[type(engine).__module__]._place
+            mine, theirs, _, _ = engine.from_spec(g)
+            for s in sorted(G.SQUARES):
+                if g.board[s] != G.blank:
+                    continue
+                result, after = G.referee(g, G.move(s))
+                theirs_, mine_, _, _ = engine.from_spec(after)  # the other player moves next
+                want = -1 if result == R.illegal_move else theirs_ | mine_ << 25
+                assert place(mine, theirs, _bit(s)) == want, (g.to_move, s)
+                outcomes.add(result)
+    assert outcomes == {R.illegal_move, R.not_done}
+
+
 def _bit(s: G.SQUARE) -> int:
     """The engine's bit of a square: file-major, five bits a file."""
     return 5 * (s[0] - 1) + (s[1] - 1)

@@ -16,10 +16,6 @@ EQUIVALENT: Final[dict[str, str]] = {
         "range(25), and `_place` is reached from `_step` only for an action ≠ PASS = 25 (the search "
         "player calls it on blank squares 0–24); an index ≥ 26 raises IndexError in both."
     ),
-    "impl/gothello.py::_place::const::1 → 2#2": (
-        "`_place` returns -2 instead of -1 for a blocked placement; its callers only ask `placed < 0` "
-        "(`_step`) or `placed >= 0` (impl/players/search_gothello.py), true resp. false for both."
-    ),
     "impl/gothello.py::_file_moves::const::5 → 6#2": (
         "the rank loop also runs r = 5, whose test `ranks >> 5 & 1` is 0 for every `ranks` in range(32), "
         "so no element is added (and `_ACTIONS[5 * file + 5]` is never evaluated): the tables are equal."
