@@ -1,0 +1,156 @@
+"""Schemas, helpers and contracts of spec/awari.py that mutants survived in the rule and
+corpus tests (make mutate; docs/mutation-report.md names each mutant).
+
+Each test pins a sentence of section 1 of Bart Massey's *A Networked Awari Referee:
+Specification*, or a contract that must fire on a wrong input or a wrong result."""
+
+from __future__ import annotations
+
+import dataclasses
+from math import comb
+
+import icontract
+import pytest
+
+import spec.awari
+from spec import contracts
+from spec.awari import (
+    PIT,
+    PLAYER,
+    After,
+    AwariBoard,
+    AwariGame,
+    AwariGame_invariant,
+    Capture,
+    ClaimStones,
+    ForfeitStones,
+    InitAwari,
+    InitAwariBoard,
+    Positions,
+    Sow,
+    Sow_Capture,
+    Sow_Capture_corrected,
+    game_of,
+    is_BOARD,
+    is_SCORE,
+    score_graph,
+    to_SCORE,
+    trace,
+)
+
+from .contract_firing import contracts_of
+
+needs_contracts = pytest.mark.skipif(not contracts.ENABLED, reason="SPEC_CONTRACTS=0")
+
+
+def test_board_and_score_declarations() -> None:
+    """board : PIT → ℕ and score : PLAYER → ℕ: twelve naturals and two naturals; a
+    negative count or a wrong length is not a BOARD / SCORE; a SCORE relation reads back
+    as its pair (to_SCORE)."""
+    assert is_BOARD((4,) * 12) and is_BOARD((0,) * 12)
+    assert not is_BOARD((4,) * 13) and not is_BOARD((4,) * 11)
+    assert not is_BOARD((-1, 5, *(4,) * 10))
+    assert is_SCORE((0, 0)) and is_SCORE((25, 23))
+    assert not is_SCORE((0, 0, 0)) and not is_SCORE((-1, 1))
+    for score in ((0, 0), (3, 5), (24, 24)):
+        assert to_SCORE(score_graph(score)) == score
+
+
+def test_trace_is_indexed_from_one() -> None:
+    """trace p = (λ n : ℕ₁ • (iter n (next_skip p)) p): the first pit sown from p is
+    the next one, and index 0 is outside ℕ₁."""
+    assert trace(PIT.F)(1) == PIT.a and trace(PIT.a)(11) == PIT.F and trace(PIT.a)(12) == PIT.b
+    with pytest.raises(AssertionError, match="ℕ₁"):
+        trace(PIT.a)(0)
+
+
+@needs_contracts
+def test_sow_requires_a_stone_in_the_pit() -> None:
+    """Sow: board move > 0 — an empty pit of the mover cannot be sown."""
+    sown, last = Sow(InitAwariBoard(), PIT.F)
+    assert last == PIT.d and sown.board[PIT.F] == 0 and sown.to_move == PLAYER.south
+    with pytest.raises(icontract.ViolationError, match="board move > 0"):
+        Sow(sown, PIT.F)
+
+
+def test_sow_capture_as_written_takes_the_last_pit() -> None:
+    """Sow ⨟ Capture as written: captures = reachable (vul ◁ prev ▷ vul) {to_capture},
+    and r* is reflexive, so the last pit sown is taken whatever it holds (erratum A1);
+    corrected, nothing is taken from a pit of 5."""
+    s = InitAwariBoard()  # south sows F: a, b, c, d get 5; d is last
+    sown = AwariBoard((5, 5, 5, 5, *(4,) * 7, 0), (0, 0), PLAYER.south)
+    assert Sow(s, PIT.F) == (sown, PIT.d)
+    taken = AwariBoard((5, 5, 5, 0, *(4,) * 7, 0), (0, 5), PLAYER.south)
+    assert Capture(sown, PIT.d) == (taken, frozenset({PIT.d}))
+    assert Sow_Capture(s, PIT.F) == (taken, PIT.d, frozenset({PIT.d}))
+    assert Sow_Capture_corrected(s, PIT.F) == (sown, PIT.d, frozenset())
+
+
+@needs_contracts
+def test_capture_contract_pins_the_opponents_score() -> None:
+    """Capture: score' (opponent to_move) = score (opponent to_move) — a result that
+    credits the mover rightly but changes the opponent's score is rejected."""
+    sown = AwariBoard((5, 5, 5, 5, *(4,) * 7, 0), (0, 0), PLAYER.south)
+    right, captures = Capture(sown, PIT.d)
+    (contract,) = [
+        c for c in contracts_of(spec.awari) if c.function == "Capture" and c.description.startswith("score' to_move")
+    ]
+    assert contract.holds({"s": sown, "result": (right, captures)}) is True
+    wrong = AwariBoard(right.board, (1, right.score[PLAYER.south]), right.to_move)
+    assert contract.holds({"s": sown, "result": (wrong, captures)}) is False
+
+
+@needs_contracts
+@pytest.mark.parametrize("stones", [ClaimStones, ForfeitStones])
+def test_end_scoring_requires_a_score_and_a_board(stones: object) -> None:
+    """ClaimStones / ForfeitStones declare score : SCORE and board : BOARD: either one
+    ill-formed is refused, even when the other is well-formed."""
+    board = (4,) * 12
+    assert stones((0, 0), board) == (24, 24)  # type: ignore[operator]
+    with pytest.raises(icontract.ViolationError, match="score : SCORE; board : BOARD"):
+        stones((0, 0), (-1, 49, *(0,) * 10))  # type: ignore[operator]
+    with pytest.raises(icontract.ViolationError, match="score : SCORE; board : BOARD"):
+        stones((-1, 1), board)  # type: ignore[operator]
+
+
+def test_game_states_are_values() -> None:
+    """Positions and AwariBoard ∧ Positions are Z bindings: immutable values, equal by
+    their components, usable as set members (positions : ℙ AwariBoard)."""
+    p = Positions(frozenset({InitAwariBoard()}))
+    g = InitAwari()
+    assert {p, Positions(frozenset({InitAwariBoard()}))} == {p}
+    assert {g, InitAwari()} == {g}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.positions = frozenset()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.to_move = PLAYER.north  # type: ignore[misc]
+
+
+def test_game_invariant_covers_every_recorded_position() -> None:
+    """AwariBoard ∧ Positions: the current binding and every recorded one satisfy
+    Σ board + Σ score = 48."""
+    ok = InitAwariBoard()
+    short = AwariBoard((4,) * 11 + (3,), (0, 0), PLAYER.south)  # 47 stones
+    assert AwariGame_invariant(game_of(ok, frozenset({ok})))
+    assert not AwariGame_invariant(game_of(short, frozenset()))
+    assert not AwariGame_invariant(game_of(ok, frozenset({short})))
+
+
+def test_after_completions_count_the_free_components() -> None:
+    """After.completions: the after-states AwariBoard' ∧ Positions' allows. With score'
+    free, the pairs summing to 48 − Σ board'; with board' free, the 12-tuples of naturals
+    summing to 48 − Σ score'; to_move' free doubles the count; none when the fixed part
+    holds more than 48 stones or, fully fixed, not exactly 48."""
+    none: frozenset[AwariBoard] = frozenset()
+    board40 = (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0)
+    for to_move, ways in ((PLAYER.north, 1), (None, 2)):
+        assert After(board40, None, to_move, none).completions() == ways * 9
+        assert After((48, *(0,) * 11), None, to_move, none).completions() == ways * 1
+        assert After((49, *(0,) * 11), None, to_move, none).completions() == 0
+        assert After(None, (10, 6), to_move, none).completions() == ways * comb(43, 11)
+        assert After(None, (48, 0), to_move, none).completions() == ways * 1
+        assert After(None, (49, 0), to_move, none).completions() == 0
+        assert After(board40, (4, 4), to_move, none).completions() == ways
+        assert After(board40, (4, 3), to_move, none).completions() == 0
+    g: AwariGame = InitAwari()
+    assert After(g.board, g.score, g.to_move, g.positions).completions() == 1
