@@ -5,4 +5,32 @@ from __future__ import annotations
 
 from typing import Final
 
-EQUIVALENT: Final[dict[str, str]] = {}
+_CACHE_SIZE = (
+    "only the capacity of AwariBoard_invariant's lru_cache changes ({size} entries instead of 1 << 16 = 65536); "
+    "the function is pure (a predicate of a frozen AwariBoard), so a cache hit or a recomputation returns the "
+    "same value: the bound only decides when entries are evicted, and no code reads cache_info() or "
+    "cache_parameters()."
+)
+_SIDE_DOMAIN = (
+    "side's postcondition for {who} restricts pit_order to 0 .. 6 instead of 1 .. 6; pit_order = seq(…) is "
+    "{{1 ↦ a, …, 12 ↦ F}} (spec.z.seq numbers from 1), so 0 is not in its domain and "
+    "(0 .. 6) ◁ pit_order = (1 .. 6) ◁ pit_order: the contract compares side {who} with the same set."
+)
+_EMPTY_AT_MINUS_ONE = (
+    "the guard `left >= 0` becomes `left >= -1`, which differs only at left = -1 (the fixed {what} holds 49 "
+    "stones); there the mutant takes the first branch, {value}, which is 0 — the value of the `else 0` branch "
+    "the original takes. Every other left takes the same branch in both."
+)
+
+EQUIVALENT: Final[dict[str, str]] = {
+    "spec/awari.py::AwariBoard_invariant::const::1 → 2#1": _CACHE_SIZE.format(size="2 << 16 = 131072"),
+    "spec/awari.py::AwariBoard_invariant::const::16 → 15#1": _CACHE_SIZE.format(size="1 << 15 = 32768"),
+    "spec/awari.py::side::const::1 → 0#1": _SIDE_DOMAIN.format(who="north"),
+    "spec/awari.py::side::const::1 → 0#2": _SIDE_DOMAIN.format(who="south"),
+    "spec/awari.py::After.completions::const::0 → -1#2": _EMPTY_AT_MINUS_ONE.format(
+        what="board'", value="left + 1 = 0"
+    ),
+    "spec/awari.py::After.completions::const::0 → -1#4": _EMPTY_AT_MINUS_ONE.format(
+        what="score'", value="comb(left + 11, 11) = comb(10, 11) (math.comb is 0 when k > n)"
+    ),
+}
