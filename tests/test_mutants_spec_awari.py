@@ -26,10 +26,13 @@ from spec.awari import (
     ForfeitStones,
     InitAwari,
     InitAwariBoard,
+    Outcome,
     Positions,
     Sow,
     Sow_Capture,
     Sow_Capture_corrected,
+    determined,
+    draw,
     game_of,
     is_BOARD,
     is_SCORE,
@@ -114,8 +117,8 @@ def test_end_scoring_requires_a_score_and_a_board(stones: object) -> None:
 
 
 def test_game_states_are_values() -> None:
-    """Positions and AwariBoard ∧ Positions are Z bindings: immutable values, equal by
-    their components, usable as set members (positions : ℙ AwariBoard)."""
+    """Positions, AwariBoard ∧ Positions and the referee's outcomes are Z bindings:
+    immutable values, equal by their components, usable as set members."""
     p = Positions(frozenset({InitAwariBoard()}))
     g = InitAwari()
     assert {p, Positions(frozenset({InitAwariBoard()}))} == {p}
@@ -124,6 +127,13 @@ def test_game_states_are_values() -> None:
         p.positions = frozenset()  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         g.to_move = PLAYER.north  # type: ignore[misc]
+    o = determined("NoMove", draw, g)
+    assert o == Outcome("NoMove", draw, After(g.board, g.score, g.to_move, g.positions))
+    assert {o, determined("NoMove", draw, InitAwari())} == {o}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.after.to_move = None  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.schema = "WinMargin"  # type: ignore[misc]
 
 
 def test_game_invariant_covers_every_recorded_position() -> None:
@@ -140,7 +150,8 @@ def test_after_completions_count_the_free_components() -> None:
     """After.completions: the after-states AwariBoard' ∧ Positions' allows. With score'
     free, the pairs summing to 48 − Σ board'; with board' free, the 12-tuples of naturals
     summing to 48 − Σ score'; to_move' free doubles the count; none when the fixed part
-    holds more than 48 stones or, fully fixed, not exactly 48."""
+    holds more than 48 stones or, fully fixed, not exactly 48; with both free, the
+    14-tuples of naturals (12 pits, 2 stores) summing to 48."""
     none: frozenset[AwariBoard] = frozenset()
     board40 = (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0)
     for to_move, ways in ((PLAYER.north, 1), (None, 2)):
@@ -152,5 +163,7 @@ def test_after_completions_count_the_free_components() -> None:
         assert After(None, (49, 0), to_move, none).completions() == 0
         assert After(board40, (4, 4), to_move, none).completions() == ways
         assert After(board40, (4, 3), to_move, none).completions() == 0
+        # Nothing fixed: 14 naturals (12 pits, 2 stores) summing to 48.
+        assert After(None, None, to_move, none).completions() == ways * comb(48 + 13, 13)
     g: AwariGame = InitAwari()
     assert After(g.board, g.score, g.to_move, g.positions).completions() == 1
