@@ -36,9 +36,11 @@ from spec.awari import (
     game_of,
     is_BOARD,
     is_SCORE,
+    not_done,
     score_graph,
     to_SCORE,
     trace,
+    θAwariBoard,
 )
 
 from .contract_firing import contracts_of
@@ -167,3 +169,25 @@ def test_after_completions_count_the_free_components() -> None:
         assert After(None, None, to_move, none).completions() == ways * comb(48 + 13, 13)
     g: AwariGame = InitAwari()
     assert After(g.board, g.score, g.to_move, g.positions).completions() == 1
+
+
+@needs_contracts
+def test_after_state_contract_rejects_an_ill_formed_after_state() -> None:
+    """Each corrected disjunct ensures θAwariGame' is determined and satisfies
+    AwariBoard' ∧ Positions': an after-state of 48 stones with a negative pit, or one
+    recording a position of 47 stones, or one leaving to_move' free, is rejected."""
+    g = InitAwari()
+    seen = g.positions | {θAwariBoard(g)}
+    negative = (-1, 9, *(4,) * 10)  # 48 stones, one pit negative
+    short = AwariBoard((4,) * 11 + (3,), (0, 0), PLAYER.south)  # 47 stones
+    wrongs = (
+        After(negative, g.score, g.to_move, seen),
+        After(g.board, g.score, g.to_move, seen | {short}),
+        After(g.board, g.score, None, seen),
+    )
+    found = [c for c in contracts_of(spec.awari) if c.description == "θAwariGame' determined, AwariBoard' ∧ Positions'"]
+    assert {c.function for c in found} >= {"WinMargin_corrected", "NoMove_corrected", "NormalMove_corrected"}
+    for contract in found:
+        assert contract.holds({"result": Outcome("NormalMove", not_done, After(g.board, g.score, g.to_move, seen))})
+        for after in wrongs:
+            assert contract.holds({"result": Outcome("NormalMove", not_done, after)}) is False, (contract, after)

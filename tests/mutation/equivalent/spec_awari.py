@@ -33,4 +33,8 @@ EQUIVALENT: Final[dict[str, str]] = {
     "spec/awari.py::After.completions::const::0 → -1#4": _EMPTY_AT_MINUS_ONE.format(
         what="score'", value="comb(left + 11, 11) = comb(10, 11) (math.comb is 0 when k > n)"
     ),
+    "spec/awari.py::After.completions::const::49 → 50#1": (
+        "with every component free the sum runs over t = 0 … 49 instead of 0 … 48; the added term t = 49 is "
+        "(48 − 49 + 1) · comb(60, 11) = 0, so the count is unchanged."
+    ),
 }
