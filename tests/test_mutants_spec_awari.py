@@ -21,6 +21,7 @@ from spec.awari import (
     AwariBoard,
     AwariGame,
     AwariGame_invariant,
+    AwariRef_corrected,
     Capture,
     ClaimStones,
     ForfeitStones,
@@ -37,6 +38,9 @@ from spec.awari import (
     is_BOARD,
     is_SCORE,
     not_done,
+    pre_GrandSlam_corrected,
+    pre_NormalMove_corrected,
+    referee,
     score_graph,
     to_SCORE,
     trace,
@@ -191,3 +195,15 @@ def test_after_state_contract_rejects_an_ill_formed_after_state() -> None:
         assert contract.holds({"result": Outcome("NormalMove", not_done, After(g.board, g.score, g.to_move, seen))})
         for after in wrongs:
             assert contract.holds({"result": Outcome("NormalMove", not_done, after)}) is False, (contract, after)
+
+
+def test_grand_slam_of_a_single_stone() -> None:
+    """GrandSlam, corrected: opp_stones board > 0 ∧ opp_stones (Sow ⨟ Capture).board' = 0.
+    One stone in the opponent's row is enough: sowing one stone onto it makes 2, which
+    is captured, and the row is empty — a grand slam, not a normal move."""
+    board = (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1)  # north holds a = 1; south E = 2, F = 1
+    g = AwariGame(board, (22, 22), PLAYER.south, frozenset())
+    assert pre_GrandSlam_corrected(g, PIT.F) and not pre_NormalMove_corrected(g, PIT.F)
+    (outcome,) = AwariRef_corrected(g, PIT.F)
+    assert outcome.schema == "GrandSlam"
+    assert referee(g, PIT.F)[1] == outcome.after.state()
