@@ -207,3 +207,22 @@ def test_grand_slam_of_a_single_stone() -> None:
     (outcome,) = AwariRef_corrected(g, PIT.F)
     assert outcome.schema == "GrandSlam"
     assert referee(g, PIT.F)[1] == outcome.after.state()
+
+
+@needs_contracts
+def test_normal_move_contract_pins_the_whole_after_state() -> None:
+    """NormalMove, corrected: when the new position ends nothing, the outcome is
+    NormalMove's own — schema NormalMove, result not_done *and* the after-state moved
+    to; a right name and result over a wrong after-state is rejected."""
+    g = InitAwari()
+    (right,) = AwariRef_corrected(g, PIT.F)
+    assert right.schema == "NormalMove" and right.result == not_done
+    (contract,) = [
+        c
+        for c in contracts_of(spec.awari)
+        if c.function == "NormalMove_corrected" and c.description == "NormalMove ⨟ Status"
+    ]
+    assert contract.holds({"g": g, "move": PIT.F, "result": right})
+    after = right.after
+    stale = After(after.board, after.score, g.to_move, after.positions)  # the turn not passed
+    assert contract.holds({"g": g, "move": PIT.F, "result": Outcome("NormalMove", not_done, stale)}) is False

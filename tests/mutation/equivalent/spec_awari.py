@@ -21,6 +21,13 @@ _EMPTY_AT_MINUS_ONE = (
     "stones); there the mutant takes the first branch, {value}, which is 0 — the value of the `else 0` branch "
     "the original takes. Every other left takes the same branch in both."
 )
+_REFUTED = (
+    "`refuted` is only read in `if not (refuted and witnessed): raise SpecError`. `normal_move_binding(move)` "
+    "depends on `move` alone (it sows `move` from the initial board and is cached), and `opp_stones` counts "
+    "one row of it, chosen by g.to_move: over the 12 moves and both rows that count is at least 19 (every pit "
+    "but `move` and the last one sown holds ≥ 4 stones; computed for all 24 cases). So `opp_stones(…) {cmp}` is "
+    "True on every call, as `> 0` is."
+)
 
 EQUIVALENT: Final[dict[str, str]] = {
     "spec/awari.py::AwariBoard_invariant::const::1 → 2#1": _CACHE_SIZE.format(size="2 << 16 = 131072"),
@@ -37,4 +44,8 @@ EQUIVALENT: Final[dict[str, str]] = {
         "with every component free the sum runs over t = 0 … 49 instead of 0 … 48; the added term t = 49 is "
         "(48 − 49 + 1) · comb(60, 11) = 0, so the count is unchanged."
     ),
+    "spec/awari.py::IllegalMove::cmp-boundary::opp_stones(normal_move_binding(move)) > 0 → "
+    "opp_stones(normal_move_binding(move)) >= 0#1": _REFUTED.format(cmp=">= 0"),
+    "spec/awari.py::IllegalMove::const::0 → 1#2": _REFUTED.format(cmp="> 1"),
+    "spec/awari.py::IllegalMove::const::0 → -1#2": _REFUTED.format(cmp="> -1"),
 }
