@@ -28,6 +28,15 @@ _REFUTED = (
     "but `move` and the last one sown holds ≥ 4 stones; computed for all 24 cases). So `opp_stones(…) {cmp}` is "
     "True on every call, as `> 0` is."
 )
+_WITNESSED = (
+    "`witnessed` is only read in `if not (refuted and witnessed): raise SpecError`. Each term "
+    "`opp_stones(normal_move_binding(m))` is at least 19 ({refuted}), so {how} is True on every call, as the "
+    "original `any(… > 0 for m ≠ move)` is."
+)
+_ALL_STARVE = (
+    "`fails_to_feed` is a conjunction with `all_starve`, the constant False (the ∀ refuted by the witnesses): "
+    "{how}, so `fails_to_feed` is False on every call, as in the original."
+)
 
 EQUIVALENT: Final[dict[str, str]] = {
     "spec/awari.py::AwariBoard_invariant::const::1 → 2#1": _CACHE_SIZE.format(size="2 << 16 = 131072"),
@@ -48,4 +57,29 @@ EQUIVALENT: Final[dict[str, str]] = {
     "opp_stones(normal_move_binding(move)) >= 0#1": _REFUTED.format(cmp=">= 0"),
     "spec/awari.py::IllegalMove::const::0 → 1#2": _REFUTED.format(cmp="> 1"),
     "spec/awari.py::IllegalMove::const::0 → -1#2": _REFUTED.format(cmp="> -1"),
+    "spec/awari.py::IllegalMove::cmp-boundary::opp_stones(normal_move_binding(m)) > 0 → "
+    "opp_stones(normal_move_binding(m)) >= 0#1": _WITNESSED.format(
+        refuted="over the 12 moves and both rows, as for `refuted`", how="`any(… >= 0 …)`"
+    ),
+    "spec/awari.py::IllegalMove::const::0 → 1#3": _WITNESSED.format(
+        refuted="over the 12 moves and both rows, as for `refuted`", how="`any(… > 1 …)`"
+    ),
+    "spec/awari.py::IllegalMove::const::0 → -1#3": _WITNESSED.format(
+        refuted="over the 12 moves and both rows, as for `refuted`", how="`any(… > -1 …)`"
+    ),
+    "spec/awari.py::IllegalMove::cmp-flip::m is not move → m is move#1": _WITNESSED.format(
+        refuted="over the 12 moves and both rows, as for `refuted`", how="`any` over the one term m = move"
+    ),
+    "spec/awari.py::IllegalMove::const::True → False#1": _ALL_STARVE.format(
+        how="`some_other_feeds` becoming False changes a conjunction already False"
+    ),
+    "spec/awari.py::IllegalMove::cmp-flip::opp_stones(g.board) == 0 → opp_stones(g.board) != 0#1": _ALL_STARVE.format(
+        how="its first conjunct read as `!= 0` cannot make it true"
+    ),
+    "spec/awari.py::IllegalMove::const::0 → 1#4": _ALL_STARVE.format(
+        how="its first conjunct read as `== 1` cannot make it true"
+    ),
+    "spec/awari.py::IllegalMove::const::0 → -1#4": _ALL_STARVE.format(
+        how="its first conjunct read as `== -1` cannot make it true"
+    ),
 }
