@@ -82,4 +82,9 @@ EQUIVALENT: Final[dict[str, str]] = {
     "spec/awari.py::IllegalMove::const::0 → -1#4": _ALL_STARVE.format(
         how="its first conjunct read as `== -1` cannot make it true"
     ),
+    "spec/awari.py::IllegalMove::bool-op::refuted and witnessed → refuted or witnessed#1": (
+        "`refuted` and `witnessed` are both True on every call (see the entries for their comparisons: every "
+        "`opp_stones(normal_move_binding(m))` is at least 19), so `refuted or witnessed` equals `refuted and "
+        "witnessed` and the SpecError is never raised in either."
+    ),
 }
