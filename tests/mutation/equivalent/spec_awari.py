@@ -87,4 +87,24 @@ EQUIVALENT: Final[dict[str, str]] = {
         "`opp_stones(normal_move_binding(m))` is at least 19), so `refuted or witnessed` equals `refuted and "
         "witnessed` and the SpecError is never raised in either."
     ),
+    "spec/awari.py::normal_move_binding::bool-op::m is None or m.after.board is None → "
+    "m is None and m.after.board is None#1": (
+        "the guard is False in both on every call: the literal NormalMove from the initial board (24 stones on "
+        "each row, so opp_stones board > 0 for either player) with `move`'s owner to play always holds (pre Sow "
+        "holds: scores 0, the owner's pit, 4 stones) and returns an Outcome whose board' is set. With m not "
+        "None, `m is None and …` is False as `m is None or m.after.board is None` is."
+    ),
+    "spec/awari.py::Status::const::1 → 2#1": (
+        "`assert len(ended) <= 2` instead of `<= 1`: ended never holds two outcomes — WinMargin_corrected holds "
+        "only if some score ≥ 25, NoMove_corrected (`_no_move_pre`) and CannotFeed only if every score < 25, and "
+        "CannotFeed only if `not _no_move_pre(g)` — so both assertions hold on every call."
+    ),
+    "spec/awari.py::Status::const::0 → -1#1": (
+        "`ended[-1] if ended else None`: `assert len(ended) <= 1` has just held, so a non-empty `ended` has one "
+        "element and ended[-1] is ended[0]."
+    ),
+    "spec/awari.py::referee::const::0 → -1#1": (
+        "`outcomes[-1].after.completions() != 1` is evaluated only when `len(outcomes) != 1` is False (the `or` "
+        "short-circuits otherwise), i.e. when outcomes has one element: outcomes[-1] is outcomes[0]."
+    ),
 }
