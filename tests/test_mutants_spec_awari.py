@@ -21,10 +21,12 @@ from spec.awari import (
     AwariBoard,
     AwariGame,
     AwariGame_invariant,
+    AwariRef,
     AwariRef_corrected,
     Capture,
     ClaimStones,
     ForfeitStones,
+    IllegalMove,
     InitAwari,
     InitAwariBoard,
     Outcome,
@@ -35,10 +37,12 @@ from spec.awari import (
     determined,
     draw,
     game_of,
+    illegal_move,
     is_BOARD,
     is_SCORE,
     not_done,
     pre_GrandSlam_corrected,
+    pre_IllegalMove,
     pre_NormalMove_corrected,
     referee,
     score_graph,
@@ -226,3 +230,20 @@ def test_normal_move_contract_pins_the_whole_after_state() -> None:
     after = right.after
     stale = After(after.board, after.score, g.to_move, after.positions)  # the turn not passed
     assert contract.holds({"g": g, "move": PIT.F, "result": Outcome("NormalMove", not_done, stale)}) is False
+
+
+def test_illegal_move_as_written() -> None:
+    """IllegalMove as written: ∀ p • score p < 25;  ∃ p : side to_move • board p > 0;
+    move ∉ side to_move ∨ board move = 0.  One stone in a pit counts; a player with an
+    empty row makes no IllegalMove (NoMove holds instead)."""
+    singles = AwariGame((4,) * 6 + (0, 1, 1, 1, 1, 1), (9, 10), PLAYER.south, frozenset())
+    for move in (PIT.a, PIT.A):  # the opponent's pit; the mover's empty pit
+        assert pre_IllegalMove(singles, move)
+        outcome = IllegalMove(singles, move)
+        assert outcome is not None and outcome.result == illegal_move
+    assert IllegalMove(singles, PIT.B) is None and not pre_IllegalMove(singles, PIT.B)
+    one = AwariGame((4,) * 6 + (0,) * 5 + (1,), (11, 12), PLAYER.south, frozenset())  # a single stone, on F
+    assert pre_IllegalMove(one, PIT.A) and IllegalMove(one, PIT.A) is not None
+    empty = AwariGame((4,) * 6 + (0,) * 6, (12, 12), PLAYER.south, frozenset())
+    assert IllegalMove(empty, PIT.a) is None and not pre_IllegalMove(empty, PIT.a)
+    assert [o.schema for o in AwariRef(empty, PIT.a)] == ["NoMove"]
