@@ -36,6 +36,7 @@ from spec.awari import (
     Sow_Capture_corrected,
     determined,
     draw,
+    feeds,
     game_of,
     illegal_move,
     is_BOARD,
@@ -247,3 +248,11 @@ def test_illegal_move_as_written() -> None:
     empty = AwariGame((4,) * 6 + (0,) * 6, (12, 12), PLAYER.south, frozenset())
     assert IllegalMove(empty, PIT.a) is None and not pre_IllegalMove(empty, PIT.a)
     assert [o.schema for o in AwariRef(empty, PIT.a)] == ["NoMove"]
+
+
+def test_feeds_is_a_predicate() -> None:
+    """feeds: move ∈ side to_move ∧ board move > 0 ∧ opp_stones (Sow ⨟ Capture).board' > 0
+    — a truth value, False (not merely falsy) for a pit that cannot be sown."""
+    g = InitAwari()
+    assert feeds(g, PIT.F) is True
+    assert feeds(g, PIT.a) is False  # north's pit, south to move
