@@ -26,6 +26,7 @@ from spec.awari import (
     Capture,
     ClaimStones,
     ForfeitStones,
+    GrandSlam,
     IllegalMove,
     InitAwari,
     InitAwariBoard,
@@ -42,6 +43,7 @@ from spec.awari import (
     is_BOARD,
     is_SCORE,
     not_done,
+    pre_GrandSlam,
     pre_GrandSlam_corrected,
     pre_IllegalMove,
     pre_NormalMove_corrected,
@@ -212,6 +214,7 @@ def test_grand_slam_of_a_single_stone() -> None:
     (outcome,) = AwariRef_corrected(g, PIT.F)
     assert outcome.schema == "GrandSlam"
     assert referee(g, PIT.F)[1] == outcome.after.state()
+    assert pre_GrandSlam(g, PIT.F) and GrandSlam(g, PIT.F) is not None  # as written, too
 
 
 @needs_contracts
