@@ -93,7 +93,14 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
     else:
         contracts = sorted(p.name for p in tests.glob("test_contracts_*.py") if game in p.name or "spec" in p.name)
         names = ["test_golden.py", f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine]
-        names += ["test_mutants_spec.py", "test_spec_properties.py", "test_perft.py", f"test_diff_{game}.py", *variants]
+        names += [
+            "test_mutants_spec.py",
+            "test_mutants_spec_awari.py",
+            "test_spec_properties.py",
+            "test_perft.py",
+            f"test_diff_{game}.py",
+            *variants,
+        ]
     files = [f"tests/{name}" for name in dict.fromkeys(names) if (tests / name).exists()]
     other = "gothello" if game == "awari" else "awari"
     args = [*files, "-m", "not deep", "-k", f"not {other}"]
