@@ -26,10 +26,11 @@ numeral).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -59,6 +60,20 @@ only fails sooner: Awari's proof runs at 64 bits, as every value of its engine
 (rows < 2⁴⁸, meta < 2¹⁷) fits."""
 
 _current: list[Explorer] = []
+
+
+@contextlib.contextmanager
+def swapped(module: ModuleType, replacements: Mapping[str, Callable[..., Any]]) -> Iterator[None]:
+    """Within: ``module``'s functions named in ``replacements`` are the replacements (a
+    primitive by its proven contract); restored on the way out, however it is left."""
+    real = {name: getattr(module, name) for name in replacements}
+    for name, f in replacements.items():
+        setattr(module, name, f)
+    try:
+        yield
+    finally:
+        for name, f in real.items():
+            setattr(module, name, f)
 
 
 def _explorer() -> Explorer:

@@ -31,3 +31,8 @@ def initial_seen() -> AwariGame:
     """The initial position, already recorded as seen."""
     g = InitAwari()
     return AwariGame(g.board, g.score, g.to_move, frozenset({θAwariBoard(g)}))
+
+
+def scores(rest: int) -> tuple[int, int]:
+    """Two scores below 25 holding ``rest`` ≤ 47 stones."""
+    return min(rest, 24), rest - min(rest, 24)

@@ -41,6 +41,7 @@ from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
 from spec.z import Fun
+from tests.awari_states import scores
 from tests.gothello_states import CELL
 
 DATA: Final = Path(__file__).resolve().parent / "data"
@@ -111,12 +112,10 @@ def awari_outcome_text(engine: Any, g: A.AwariGame) -> str:
     return "\n".join(lines)
 
 
-def _awari_playouts(rng: random.Random, games: int) -> Iterator[A.AwariGame]:
-    """Every state of ``games`` random games under the paper's rules (fast engine at
-    write time only: the states are stored, and their answers come from the spec)."""
-    from impl.awari import ImplAwari
-
-    engine = ImplAwari()
+def _playouts(engine: Any, games: int, pick: Callable[[tuple[Any, ...]], Any]) -> Iterator[Any]:
+    """Every state, as a spec state, of ``games`` games of the fast ``engine``, each move
+    chosen by ``pick`` from the legal ones (the fast engine at write time only: the
+    states are stored, and their answers come from the spec)."""
     for _ in range(games):
         state = engine.initial()
         while True:
@@ -124,11 +123,14 @@ def _awari_playouts(rng: random.Random, games: int) -> Iterator[A.AwariGame]:
             moves = engine.legal_moves(state)
             if not moves:
                 break
-            _, state = engine.apply(state, rng.choice(moves))
+            _, state = engine.apply(state, pick(moves))
 
 
-def _scores(rest: int) -> tuple[int, int]:
-    return min(rest, 24), rest - min(rest, 24)
+def _awari_playouts(rng: random.Random, games: int) -> Iterator[A.AwariGame]:
+    """Random games under the paper's rules."""
+    from impl.awari import ImplAwari
+
+    return _playouts(ImplAwari(), games, rng.choice)
 
 
 def _awari_corners() -> Iterator[A.AwariGame]:
@@ -139,12 +141,12 @@ def _awari_corners() -> Iterator[A.AwariGame]:
             for n in range(1, 48):  # the pit alone against a starved row
                 board = [0] * 12
                 board[pit] = n
-                yield A.AwariGame(tuple(board), _scores(48 - n), mover, frozenset())
+                yield A.AwariGame(tuple(board), scores(48 - n), mover, frozenset())
             slam = [0] * 12  # a grand slam: 11 − j stones onto six pits of 1
             slam[pit] = 11 - j
             for q in A.side(A.opponent(mover)):
                 slam[q] = 1
-            yield A.AwariGame(tuple(slam), _scores(48 - sum(slam)), mover, frozenset())
+            yield A.AwariGame(tuple(slam), scores(48 - sum(slam)), mover, frozenset())
     for north_score, south_score in ((24, 23), (23, 24), (23, 23)):  # CannotFeed, the end by 25
         for pit in A.PIT:
             board = [0] * 12
@@ -221,19 +223,15 @@ def gothello_outcome_text(engine: Any, g: G.GothelloGame) -> str:
 
 
 def _gothello_playouts(rng: random.Random, games: int) -> Iterator[G.GothelloGame]:
+    """Random games in which passes are rare, as in real play (one in twenty), so that
+    games fill the board."""
     from impl.gothello import ImplGothello
 
-    engine = ImplGothello()
-    for _ in range(games):
-        state = engine.initial()
-        while True:
-            yield engine.to_spec(state)
-            moves = engine.legal_moves(state)
-            if not moves:
-                break
-            # Passes are rare in real play: one in twenty, so that games fill the board.
-            stones = [m for m in moves if m != G.pass_]
-            _, state = engine.apply(state, rng.choice(stones) if stones and rng.random() > 0.05 else G.pass_)
+    def pick(moves: tuple[G.MOVE, ...]) -> G.MOVE:
+        stones = [m for m in moves if m != G.pass_]
+        return rng.choice(stones) if stones and rng.random() > 0.05 else G.pass_
+
+    return _playouts(ImplGothello(), games, pick)
 
 
 def _board(rows: Sequence[str]) -> G.BOARD:

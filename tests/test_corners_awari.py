@@ -13,7 +13,7 @@ import pytest
 from impl.awari import ImplAwari
 from spec import awari as S
 from spec.awari import PIT, PLAYER, AwariGame, referee, side
-from tests.awari_states import game
+from tests.awari_states import game, scores
 
 IMPL = ImplAwari()
 NORTH, SOUTH = PLAYER.north, PLAYER.south
@@ -32,11 +32,6 @@ def legal_both(g: AwariGame) -> tuple[PIT, ...]:
     assert IMPL.legal_moves(IMPL.from_spec(g)) == want, g
     assert IMPL.is_over(IMPL.from_spec(g)) == S.game_over(g), g
     return want
-
-
-def scores(rest: int) -> tuple[int, int]:
-    """Two scores below 25 holding ``rest`` ≤ 47 stones."""
-    return min(rest, 24), rest - min(rest, 24)
 
 
 def starved(mover: PLAYER, pit: PIT, n: int, extra: dict[PIT, int] | None = None) -> AwariGame:

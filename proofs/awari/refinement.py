@@ -55,14 +55,14 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 import z3
 
 from proofs import symbolic
-from proofs.symbolic import Sym, SymBool, explore, load_engine_source
+from proofs.symbolic import Sym, SymBool, explore, load_engine_source, swapped
 from proofs.verdict import ProofStep, in_processes, run_steps, scope_arguments
 from spec import awari as A
 from spec import result as R
@@ -487,8 +487,7 @@ def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
     return SymBool(cannot_feed_statement(mine, theirs))
 
 
-@contextlib.contextmanager
-def by_contracts(*names: str) -> Iterator[None]:
+def by_contracts(*names: str) -> contextlib.AbstractContextManager[None]:
     """Within: the engine's primitives ``names`` (of ``_feeds``, ``_row_sum``,
     ``_capture``, ``_cannot_feed``) are their proven contracts."""
     contracts: dict[str, Callable[..., Any]] = {
@@ -497,14 +496,7 @@ def by_contracts(*names: str) -> Iterator[None]:
         "_capture": capture_contract,
         "_cannot_feed": cannot_feed_contract,
     }
-    real = {name: getattr(E, name) for name in names}
-    for name in names:
-        setattr(E, name, contracts[name])
-    try:
-        yield
-    finally:
-        for name, f in real.items():
-            setattr(E, name, f)
+    return swapped(E, {name: contracts[name] for name in names})
 
 
 # ─── The theorems ───────────────────────────────────────────────────────────────

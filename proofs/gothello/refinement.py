@@ -38,13 +38,13 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, TypeAlias
 
 import z3
 
 from proofs.gothello.encoding import random_stones
-from proofs.symbolic import WIDTH, Sym, SymBool, _oblige, explore, load_engine_source, term, var
+from proofs.symbolic import WIDTH, Sym, SymBool, _oblige, explore, load_engine_source, swapped, term, var
 from proofs.verdict import ProofStep, in_processes, run_steps, scope_arguments
 from spec import gothello as G
 from spec import result as R
@@ -282,8 +282,7 @@ def place_refines_move(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL
     return paths
 
 
-@contextlib.contextmanager
-def by_contracts(*names: str) -> Iterator[None]:
+def by_contracts(*names: str) -> contextlib.AbstractContextManager[None]:
     """Within: the engine's functions ``names`` (of ``_free``, ``_place``,
     ``_legal_bit``, ``_moves``) are their proven contracts, so that a proof over a
     caller runs one path per case of the contract instead of every path through the
@@ -294,14 +293,7 @@ def by_contracts(*names: str) -> Iterator[None]:
         "_legal_bit": legal_bit_contract,
         "_moves": moves_contract,
     }
-    real = {name: getattr(E, name) for name in names}
-    for name in names:
-        setattr(E, name, contracts[name])
-    try:
-        yield
-    finally:
-        for name, f in real.items():
-            setattr(E, name, f)
+    return swapped(E, {name: contracts[name] for name in names})
 
 
 def place_contract(mine: Sym | int, theirs: Sym | int, i: int) -> Sym:
