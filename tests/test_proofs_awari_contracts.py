@@ -96,3 +96,41 @@ def test_row_sum_product_needs_its_128_bit_proof() -> None:
 def test_mixing_widths_is_refused() -> None:
     with pytest.raises(AssertionError, match="different widths"):
         _ = R.var("a", 8) + var("b", 8, 128)
+
+
+def _as_row(x: int) -> R.Row:
+    return R.Row([R.k(x >> (8 * q) & 255) for q in range(6)])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_row_computes_as_the_packed_int(seed: int) -> None:
+    """Row, the byte-by-byte form of a packed row, gives the int the engine computes
+    for every operation the engine applies to rows (and the packed term for others)."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        a, b = _row(rng), _row(rng)
+        if any((a >> s & 255) + (b >> s & 255) > 255 for s in range(0, 48, 8)):
+            continue
+        row = _as_row(a)
+        assert _int(row) == a and _int(row + b) == _int(b + row) == a + b and _int(row + _as_row(b)) == a + b
+        assert _int((row + b) - b) == a and _int(row - Sym(R.k(a))) == 0
+        for s in range(0, 56, 8):
+            assert _int(row >> s) == a >> s and _int(row >> s & 255) == a >> s & 255
+        assert _int(row >> 3) == a >> 3 and _int(row & 7) == a & 7  # not whole bytes: the packed term's
+        assert R.constant(row) == a
+        assert _bool(row == a) and _bool(row != a + 1) and _bool(row == _as_row(a))
+        assert R.row_bytes(a) == tuple(R.k(a >> (8 * q) & 255) for q in range(6))
+
+
+def test_a_row_refuses_to_carry_or_borrow() -> None:
+    """A byte that could pass 255 or drop below 0 is refuted, not wrapped into the next."""
+    cells = [R.var(f"c{q}", 8).e for q in range(6)]
+    row = R.Row(cells)
+    assert explore([cells[0] < 255], lambda: row + 1, lambda out: []) == 1
+    with pytest.raises(Refuted, match="carries"):
+        explore([], lambda: row + 1, lambda out: [])
+    assert explore([cells[1] >= 2], lambda: row - (2 << 8), lambda out: []) == 1
+    with pytest.raises(Refuted, match="borrows"):
+        explore([], lambda: row - (2 << 8), lambda out: [])
+    with pytest.raises(Refuted, match="outside"):
+        explore([], lambda: row - R.var("big", 60), lambda out: [])

@@ -46,7 +46,11 @@ Terms are 64 bits wide (``WIDTH``: every value of the engine fits, and Sym still
 obliges each ``+ - * <<`` not to overflow at that width) and the board's cells are
 6-bit variables (``CELL``: Σ = 48 bounds each by 48 < 2⁶), so z3 sees that sowing
 carries nothing between the bytes of a packed row; together 4–6× faster per slice
-than 128-bit terms over 8-bit cells (proofs/README.md §8.1 has the figures and what
+than 128-bit terms over 8-bit cells.  The engine's packed rows are ``Row``s: the same
+ints held as their six bytes, on which the engine's row arithmetic (sowing's add and
+subtract, whole-byte shifts, byte masks, tests for zero) runs byte by byte under a
+no-carry obligation per byte, and the statement compares keys byte by byte — so z3
+never has to see through a 48-bit add (proofs/README.md §8.1 has the figures and what
 else was tried).
 """
 
@@ -113,14 +117,128 @@ def pack_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> tuple[Z,
     return row(to_move), row(1 - to_move), score[0] | score[1] << 8 | k(to_move << 16)
 
 
+def key_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> Key:
+    """``pack_terms`` with each row as its six bytes (``Key``): the same key, compared
+    byte by byte."""
+    mover, other = (tuple(board[6 * p + j] for j in range(6)) for p in (to_move, 1 - to_move))
+    return mover, other, score[0] | score[1] << 8 | k(to_move << 16)
+
+
 def ImplState(board: Sequence[Z], score: Sequence[Z], to_move: int, positions: Positions) -> tuple[Any, ...]:
-    mine, theirs, meta = pack_terms(board, score, to_move)
-    return Sym(mine), Sym(theirs), Sym(meta), positions
+    """The engine's state of an AwariBoard given as terms: its rows as ``Row``s."""
+    mine, theirs, meta = key_terms(board, score, to_move)
+    return Row(mine), Row(theirs), Sym(meta), positions
+
+
+# ─── Packed rows, byte by byte ─────────────────────────────────────────────────
+
+
+class Row(Sym):
+    """A Python int 0 ≤ x < 2⁴⁸ held as its six bytes b₀ … b₅ (x = Σ b_q·2⁸ᵠ), each a
+    term of value < 2⁸: the engine's packed rows.  Where the engine adds or subtracts
+    rows, shifts one by whole bytes, masks a byte or tests a row for zero, Row does
+    it byte by byte and obliges that no byte carries or borrows — the same int as the
+    packed term, so sowing needs no carry reasoning of z3; every other operation
+    falls back to Sym's on the packed term ``e`` (exact: 6 bytes < 2⁸ fit in 48 bits)."""
+
+    __slots__ = ("b",)
+
+    def __init__(self, b: Sequence[Z]) -> None:  # not Sym.__init__: e is computed from the bytes
+        assert len(b) == 6
+        self.b = tuple(b)
+
+    @property
+    def e(self) -> Z:
+        return total(x << (8 * q) for q, x in enumerate(self.b))
+
+    def _row(self, o: Sym | int) -> tuple[Z, ...]:
+        return row_bytes(o)
+
+    def __add__(self, o: Sym | int) -> Sym:
+        sums = [a + c for a, c in zip(self.b, self._row(o), strict=True)]
+        from proofs.symbolic import _oblige
+
+        _oblige(z3.And(*(x < 256 for x in sums)), "+ carries between a row's bytes")
+        return Row(sums)
+
+    __radd__ = __add__
+
+    def __sub__(self, o: Sym | int) -> Sym:
+        from proofs.symbolic import _oblige
+
+        pairs = list(zip(self.b, self._row(o), strict=True))
+        _oblige(z3.And(*(a >= c for a, c in pairs)), "- borrows between a row's bytes")
+        return Row([a - c for a, c in pairs])
+
+    def __rshift__(self, n: Sym | int) -> Sym:
+        v = constant(n)
+        if v is None or v % 8 or v < 0:
+            return Sym(self.e) >> n
+        return Row([*self.b[v // 8 :], *[k(0)] * 6][:6])
+
+    def __and__(self, o: Sym | int) -> Sym:
+        if constant(o) == 255:
+            return Sym(self.b[0])
+        return Sym(self.e) & o
+
+    __rand__ = __and__
+
+    def __bool__(self) -> bool:
+        return bool(SymBool(z3.Or(*(x != 0 for x in self.b))))
+
+    def __eq__(self, o: object) -> SymBool:  # type: ignore[override]
+        assert isinstance(o, Sym | int)
+        return SymBool(z3.And(*(a == c for a, c in zip(self.b, row_bytes(o), strict=True))))
+
+    def __ne__(self, o: object) -> SymBool:  # type: ignore[override]
+        return ~(self == o)
+
+    __hash__ = object.__hash__
+
+
+def constant(x: Sym | int) -> int | None:
+    """x's value when it is a numeral (as z3 simplifies its term), else None."""
+    if isinstance(x, int):
+        return x
+    v = z3.simplify(x.e)
+    return int(v.as_signed_long()) if z3.is_bv_value(v) else None
+
+
+def row_bytes(x: Sym | int) -> tuple[Z, ...]:
+    """The six bytes of a packed row: a Row's own; an int's or another Sym's extracted,
+    obliging it to be 0 ≤ x < 2⁴⁸ (else its bytes would not be the int)."""
+    if isinstance(x, Row):
+        return x.b
+    if isinstance(x, int):
+        assert 0 <= x < ROW_BOUND, x
+        return tuple(k(x >> (8 * q) & 255) for q in range(6))
+    from proofs.symbolic import _oblige
+
+    _oblige(z3.And(term(x) >= 0, term(x) < ROW_BOUND), "a row outside 0 … 2⁴⁸")
+    return tuple(_byte(x, q) for q in range(6))
+
+
+def pack(row: Sequence[Z]) -> Z:
+    """The packed term of six byte terms."""
+    return total(x << (8 * q) for q, x in enumerate(row))
+
+
+def same_key(x: Key, y: Key) -> z3.BoolRef:
+    """Two keys are equal: byte by byte and meta."""
+    return z3.And(*(a == c for a, c in zip((*x[0], *x[1], x[2]), (*y[0], *y[1], y[2]), strict=True)))
+
+
+def engine_key(key: tuple[Any, ...]) -> Key:
+    """An engine key (rows, meta) as a Key."""
+    mine, theirs, meta = key
+    return row_bytes(mine), row_bytes(theirs), term(meta)
 
 
 # ─── Sets of positions as predicates ────────────────────────────────────────────
 
 KEY = z3.BitVecSort(WIDTH)
+Key: TypeAlias = tuple[tuple[Z, ...], tuple[Z, ...], Z]
+"""An engine key as terms: the mover's row and the other row as six bytes each, and meta."""
 
 
 @dataclass(frozen=True)
@@ -128,19 +246,19 @@ class Positions:
     """A set of engine keys: ``member`` (any predicate: any set) ∪ ``added``.  The
     engine uses positions only through ``key in positions`` and ``positions | {key}``."""
 
-    member: Any  # a z3 function (any set) or a Python function building the membership term
-    added: tuple[tuple[Z, Z, Z], ...] = ()
+    member: Any  # a z3 function of the packed key (any set) or a Python function building the membership term
+    added: tuple[Key, ...] = ()
 
-    def holds(self, key: tuple[Z, Z, Z]) -> z3.BoolRef:
-        return z3.Or(self.member(*key), *(z3.And(*(a == b for a, b in zip(key, x, strict=True))) for x in self.added))
+    def holds(self, key: Key) -> z3.BoolRef:
+        return z3.Or(self.member(pack(key[0]), pack(key[1]), key[2]), *(same_key(key, x) for x in self.added))
 
     def __contains__(self, key: object) -> bool:
         assert isinstance(key, tuple)
-        return bool(SymBool(self.holds(tuple(term(x) for x in key))))
+        return bool(SymBool(self.holds(engine_key(key))))
 
     def __or__(self, other: object) -> Positions:
         assert isinstance(other, set | frozenset)
-        return Positions(self.member, self.added + tuple(tuple(term(x) for x in key) for key in other))
+        return Positions(self.member, self.added + tuple(engine_key(key) for key in other))
 
 
 # ─── The statement of the corrected referee, from spec/awari.py ────────────────
@@ -276,10 +394,10 @@ class Status:
         return z3.Not(z3.Or(self.win_margin, self.no_move, self.cannot_feed))
 
 
-def status(board: Sequence[Z], score: Sequence[Z], mover: int, seen: Callable[[tuple[Z, Z, Z]], z3.BoolRef]) -> Status:
+def status(board: Sequence[Z], score: Sequence[Z], mover: int, seen: Callable[[Key], z3.BoolRef]) -> Status:
     """WinMargin, NoMove, CannotFeed (corrected): which holds, given θ ∈ positions."""
     win_margin = z3.Or(score[0] >= 25, score[1] >= 25)
-    no_move = z3.And(z3.Not(win_margin), z3.Or(seen(pack_terms(board, score, mover)), stones(board, mover) == 0))
+    no_move = z3.And(z3.Not(win_margin), z3.Or(seen(key_terms(board, score, mover)), stones(board, mover) == 0))
     cannot = z3.And(
         z3.Not(win_margin),
         z3.Not(no_move),
@@ -297,7 +415,7 @@ class Step:
     board: list[Z]
     score: list[Z]
     to_move: Z
-    added: list[tuple[z3.BoolRef, tuple[Z, Z, Z]]]
+    added: list[tuple[z3.BoolRef, Key]]
 
 
 def ite_list(c: z3.BoolRef, a: Sequence[Z], b: Sequence[Z]) -> list[Z]:
@@ -318,19 +436,19 @@ def referee(board: Sequence[Z], score: Sequence[Z], mover: int, m: int, position
     """spec.awari.referee (AwariRef corrected: WinMargin ∨ NoMove ∨ CannotFeed ∨
     IllegalMove ∨ GrandSlam ∨ NormalMove ⨟ Status), stated on terms."""
     opp = 1 - mover
-    theta = pack_terms(board, score, mover)
+    theta = key_terms(board, score, mover)
     st = status(board, score, mover, positions.holds)
     empty = [k(0)] * 12
     a_board, a_score = sow_capture(board, score, mover, m)
     legal = z3.And(st.playing, may_sow(board, mover, m))
     grand_slam = z3.And(legal, stones(board, opp) > 0, stones(a_board, opp) == 0)
     normal = z3.And(legal, stones(a_board, opp) > 0)
-    theta2 = pack_terms(a_board, a_score, opp)
+    theta2 = key_terms(a_board, a_score, opp)
     st2 = status(
         a_board,
         a_score,
         opp,
-        lambda key: z3.Or(positions.holds(key), z3.And(*(a == b for a, b in zip(key, theta, strict=True)))),
+        lambda key: z3.Or(positions.holds(key), same_key(key, theta)),
     )
     claimed = claim(score, board)
     claimed2 = claim(a_score, a_board)
@@ -389,12 +507,10 @@ def same_state(
     mine, theirs, meta, seen = after
     goals: list[tuple[z3.BoolRef, str]] = [(step.result == CODES[result], f"{what}: result")]
     for t in (0, 1):
-        key = pack_terms(step.board, step.score, t)
+        key = key_terms(step.board, step.score, t)
         goals.append(
             (
-                z3.Implies(
-                    step.to_move == t, z3.And(term(mine) == key[0], term(theirs) == key[1], term(meta) == key[2])
-                ),
+                z3.Implies(step.to_move == t, same_key(engine_key((mine, theirs, meta)), key)),
                 f"{what}: after-state",
             )
         )
@@ -404,7 +520,7 @@ def same_state(
             (
                 z3.Or(
                     positions.holds(x),
-                    *(z3.And(c, *(a == b for a, b in zip(x, y, strict=True))) for c, y in step.added),
+                    *(z3.And(c, same_key(x, y)) for c, y in step.added),
                 ),
                 f"{what}: positions' ⊆",
             )
@@ -427,9 +543,9 @@ def feeds_contract(mine: Sym | int, theirs: Sym | int, sh: int) -> SymBool:
     from proofs.symbolic import _oblige
 
     assert isinstance(sh, int)
-    _oblige(term(theirs) == 0, "_feeds called on a non-empty opposing row")
-    _oblige(_byte(mine, sh // 8) != 0, "_feeds called on an empty pit")
-    board = [_byte(mine, q) for q in range(6)] + [k(0)] * 6
+    _oblige(z3.And(*(x == 0 for x in row_bytes(theirs))), "_feeds called on a non-empty opposing row")
+    _oblige(bytes_of(mine)[sh // 8] != 0, "_feeds called on an empty pit")
+    board = [*bytes_of(mine), *[k(0)] * 6]
     return SymBool(feeds(board, 0, sh // 8))
 
 
@@ -438,12 +554,14 @@ ROW_BOUND: Final = 1 << 48
 
 
 def bytes_of(x: Sym | int) -> list[Z]:
-    """The six bytes of a packed row, as terms."""
-    return [_byte(x, q) for q in range(6)]
+    """The six bytes of a packed row, as terms (a Row's own)."""
+    return list(x.b) if isinstance(x, Row) else [_byte(x, q) for q in range(6)]
 
 
 def is_row(x: Sym | int, most: int = 48) -> z3.BoolRef:
     """x is a packed row (0 ≤ x < 2⁴⁸) whose every pit holds at most ``most``."""
+    if isinstance(x, Row):  # 0 ≤ x < 2⁴⁸ by construction
+        return z3.And(*(b <= most for b in x.b))
     t = term(x)
     return z3.And(t >= 0, t < ROW_BOUND, *(b <= most for b in bytes_of(x)))
 
@@ -453,8 +571,8 @@ def row_sum_contract(row: Sym | int) -> Sym:
     sum to at most 255, the sum of its six bytes (no wide multiplication on the path)."""
     from proofs.symbolic import _oblige
 
-    t = term(row)
-    _oblige(z3.And(t >= 0, t < ROW_BOUND, total(bytes_of(row)) <= 255), "_row_sum's precondition")
+    in_range = z3.BoolVal(True) if isinstance(row, Row) else z3.And(term(row) >= 0, term(row) < ROW_BOUND)
+    _oblige(z3.And(in_range, total(bytes_of(row)) <= 255), "_row_sum's precondition")
     return Sym(total(bytes_of(row)))
 
 
@@ -467,7 +585,7 @@ def capture_contract(theirs: Sym | int, last: int) -> tuple[Sym, Sym]:
     _oblige(is_row(theirs), "_capture's precondition")
     board = [*bytes_of(theirs), *[k(0)] * 6]  # north's row, as capture_is_spec_capture states it
     after, gained = capture(board, [q == last for q in range(12)], A.PLAYER.south)
-    return Sym(total(after[q] << (8 * q) for q in range(6))), Sym(gained)
+    return Row(after[:6]), Sym(gained)
 
 
 def cannot_feed_statement(mine: Sym | int, theirs: Sym | int) -> z3.BoolRef:
@@ -475,7 +593,8 @@ def cannot_feed_statement(mine: Sym | int, theirs: Sym | int) -> z3.BoolRef:
     and no non-empty pit of the mover feeds it (the statement's feeds)."""
     board = [*bytes_of(mine), *[k(0)] * 6]
     feeding = z3.Or(*(z3.And(board[q] != 0, feeds(board, 0, q)) for q in range(6)))
-    return z3.And(term(theirs) == 0, z3.Not(feeding))
+    empty = z3.And(*(x == 0 for x in bytes_of(theirs))) if isinstance(theirs, Row) else term(theirs) == 0
+    return z3.And(empty, z3.Not(feeding))
 
 
 def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
@@ -483,7 +602,8 @@ def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
     packed row (pits ≤ 48) and any opposing row (0 ≤ theirs < 2⁴⁸)."""
     from proofs.symbolic import _oblige
 
-    _oblige(z3.And(is_row(mine), term(theirs) >= 0, term(theirs) < ROW_BOUND), "_cannot_feed's precondition")
+    in_range = z3.BoolVal(True) if isinstance(theirs, Row) else z3.And(term(theirs) >= 0, term(theirs) < ROW_BOUND)
+    _oblige(z3.And(is_row(mine), in_range), "_cannot_feed's precondition")
     return SymBool(cannot_feed_statement(mine, theirs))
 
 
@@ -844,7 +964,11 @@ def _concrete_step(g: A.AwariGame, move: A.PIT) -> tuple[int, A.AwariGame]:
     def ev(t: Any) -> int:
         return value(z3.substitute(t, *values))
 
-    added = {tuple(ev(t) for t in key) for c, key in step.added if z3.is_true(z3.simplify(z3.substitute(c, *values)))}
+    added = {
+        (ev(pack(key[0])), ev(pack(key[1])), ev(key[2]))
+        for c, key in step.added
+        if z3.is_true(z3.simplify(z3.substitute(c, *values)))
+    }
     keys = {E.pack(p) for p in g.positions} | added
     after = A.AwariGame(
         board=tuple(ev(t) for t in step.board),
