@@ -111,10 +111,8 @@ def pack_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> tuple[Z,
     """The engine key of an AwariBoard given as terms: from_spec's ``pack``, stated
     (``keys_are_the_abstraction`` proves the engine's pack and unpack are this)."""
 
-    def row(p: int) -> Z:
-        return sum((board[6 * p + j] << (8 * j) for j in range(6)), k(0))
-
-    return row(to_move), row(1 - to_move), score[0] | score[1] << 8 | k(to_move << 16)
+    mine, theirs, meta = key_terms(board, score, to_move)
+    return pack(mine), pack(theirs), meta
 
 
 def key_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> Key:
@@ -149,13 +147,10 @@ class Row(Sym):
 
     @property
     def e(self) -> Z:
-        return total(x << (8 * q) for q, x in enumerate(self.b))
-
-    def _row(self, o: Sym | int) -> tuple[Z, ...]:
-        return row_bytes(o)
+        return pack(self.b)
 
     def __add__(self, o: Sym | int) -> Sym:
-        sums = [a + c for a, c in zip(self.b, self._row(o), strict=True)]
+        sums = [a + c for a, c in zip(self.b, row_bytes(o), strict=True)]
         from proofs.symbolic import _oblige
 
         _oblige(z3.And(*(x < 256 for x in sums)), "+ carries between a row's bytes")
@@ -166,7 +161,7 @@ class Row(Sym):
     def __sub__(self, o: Sym | int) -> Sym:
         from proofs.symbolic import _oblige
 
-        pairs = list(zip(self.b, self._row(o), strict=True))
+        pairs = list(zip(self.b, row_bytes(o), strict=True))
         _oblige(z3.And(*(a >= c for a, c in pairs)), "- borrows between a row's bytes")
         return Row([a - c for a, c in pairs])
 
@@ -214,8 +209,8 @@ def row_bytes(x: Sym | int) -> tuple[Z, ...]:
         return tuple(k(x >> (8 * q) & 255) for q in range(6))
     from proofs.symbolic import _oblige
 
-    _oblige(z3.And(term(x) >= 0, term(x) < ROW_BOUND), "a row outside 0 … 2⁴⁸")
-    return tuple(_byte(x, q) for q in range(6))
+    _oblige(in_row_range(x), "a row outside 0 … 2⁴⁸")
+    return tuple(bytes_of(x))
 
 
 def pack(row: Sequence[Z]) -> Z:
@@ -543,7 +538,7 @@ def feeds_contract(mine: Sym | int, theirs: Sym | int, sh: int) -> SymBool:
     from proofs.symbolic import _oblige
 
     assert isinstance(sh, int)
-    _oblige(z3.And(*(x == 0 for x in row_bytes(theirs))), "_feeds called on a non-empty opposing row")
+    _oblige(is_empty_row(theirs), "_feeds called on a non-empty opposing row")
     _oblige(bytes_of(mine)[sh // 8] != 0, "_feeds called on an empty pit")
     board = [*bytes_of(mine), *[k(0)] * 6]
     return SymBool(feeds(board, 0, sh // 8))
@@ -553,6 +548,16 @@ ROW_BOUND: Final = 1 << 48
 """Every packed row is below 2⁴⁸: six bytes."""
 
 
+def in_row_range(x: Sym | int) -> z3.BoolRef:
+    """0 ≤ x < 2⁴⁸: true of a Row by construction."""
+    return z3.BoolVal(True) if isinstance(x, Row) else z3.And(term(x) >= 0, term(x) < ROW_BOUND)
+
+
+def is_empty_row(x: Sym | int) -> z3.BoolRef:
+    """x = 0 (a Row's bytes all 0)."""
+    return z3.And(*(b == 0 for b in x.b)) if isinstance(x, Row) else term(x) == 0
+
+
 def bytes_of(x: Sym | int) -> list[Z]:
     """The six bytes of a packed row, as terms (a Row's own)."""
     return list(x.b) if isinstance(x, Row) else [_byte(x, q) for q in range(6)]
@@ -560,10 +565,7 @@ def bytes_of(x: Sym | int) -> list[Z]:
 
 def is_row(x: Sym | int, most: int = 48) -> z3.BoolRef:
     """x is a packed row (0 ≤ x < 2⁴⁸) whose every pit holds at most ``most``."""
-    if isinstance(x, Row):  # 0 ≤ x < 2⁴⁸ by construction
-        return z3.And(*(b <= most for b in x.b))
-    t = term(x)
-    return z3.And(t >= 0, t < ROW_BOUND, *(b <= most for b in bytes_of(x)))
+    return z3.And(in_row_range(x), *(b <= most for b in bytes_of(x)))
 
 
 def row_sum_contract(row: Sym | int) -> Sym:
@@ -571,8 +573,7 @@ def row_sum_contract(row: Sym | int) -> Sym:
     sum to at most 255, the sum of its six bytes (no wide multiplication on the path)."""
     from proofs.symbolic import _oblige
 
-    in_range = z3.BoolVal(True) if isinstance(row, Row) else z3.And(term(row) >= 0, term(row) < ROW_BOUND)
-    _oblige(z3.And(in_range, total(bytes_of(row)) <= 255), "_row_sum's precondition")
+    _oblige(z3.And(in_row_range(row), total(bytes_of(row)) <= 255), "_row_sum's precondition")
     return Sym(total(bytes_of(row)))
 
 
@@ -593,8 +594,7 @@ def cannot_feed_statement(mine: Sym | int, theirs: Sym | int) -> z3.BoolRef:
     and no non-empty pit of the mover feeds it (the statement's feeds)."""
     board = [*bytes_of(mine), *[k(0)] * 6]
     feeding = z3.Or(*(z3.And(board[q] != 0, feeds(board, 0, q)) for q in range(6)))
-    empty = z3.And(*(x == 0 for x in bytes_of(theirs))) if isinstance(theirs, Row) else term(theirs) == 0
-    return z3.And(empty, z3.Not(feeding))
+    return z3.And(is_empty_row(theirs), z3.Not(feeding))
 
 
 def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
@@ -602,8 +602,7 @@ def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
     packed row (pits ≤ 48) and any opposing row (0 ≤ theirs < 2⁴⁸)."""
     from proofs.symbolic import _oblige
 
-    in_range = z3.BoolVal(True) if isinstance(theirs, Row) else z3.And(term(theirs) >= 0, term(theirs) < ROW_BOUND)
-    _oblige(z3.And(is_row(mine), in_range), "_cannot_feed's precondition")
+    _oblige(z3.And(is_row(mine), in_row_range(theirs)), "_cannot_feed's precondition")
     return SymBool(cannot_feed_statement(mine, theirs))
 
 
