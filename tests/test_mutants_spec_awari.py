@@ -259,3 +259,17 @@ def test_feeds_is_a_predicate() -> None:
     g = InitAwari()
     assert feeds(g, PIT.F) is True
     assert feeds(g, PIT.a) is False  # north's pit, south to move
+
+
+@pytest.mark.parametrize("outcomes", ["none", "two", "loose"])
+def test_referee_refuses_anything_but_one_determined_outcome(outcomes: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee answers only when AwariRef_corrected gives exactly one outcome with a
+    determined after-state (proofs/ show it always does); otherwise it raises SpecError,
+    naming the schemas' answer, rather than pick one or fail somewhere inside."""
+    g = InitAwari()
+    one = determined("NormalMove", not_done, g)
+    loose = Outcome("NormalMove", not_done, After(None, g.score, g.to_move, g.positions))
+    answer = {"none": (), "two": (one, one), "loose": (loose,)}[outcomes]
+    monkeypatch.setattr(spec.awari, "AwariRef_corrected", lambda _g, _m: answer)
+    with pytest.raises(spec.awari.SpecError, match="AwariRef gave"):
+        referee(g, PIT.F)

@@ -95,7 +95,7 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
         names = ["test_golden.py", f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine]
         names += [
             "test_mutants_spec.py",
-            "test_mutants_spec_awari.py",
+            f"test_mutants_spec_{game}.py",
             "test_spec_properties.py",
             "test_perft.py",
             f"test_diff_{game}.py",
@@ -114,16 +114,18 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
 def quick(root: Path, path: str) -> list[str]:
     """The first tier: the tests that kill most mutants in a second or two — the golden
     corpus (the engines on every pinned state), the pinned perft counts and the mutant
-    tests for an engine; for the spec its rule-sentence tests and the corpus on a spread
-    of states.  A mutant they kill is killed; the others run the whole ``suite``."""
+    tests for an engine; for the spec its rule-sentence tests, its mutant tests and the corpus
+    on a spread of states.  A mutant they kill is killed; the others run the whole ``suite``."""
     game = game_of(path)
     if not path.startswith("impl/"):
-        return [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
-    tests = [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
-    tests.append(f"tests/test_perft.py::test_pinned_counts_fast[{game}]")
-    if game == "awari":
-        tests.append("tests/test_rules_variants.py::test_rules_engine_with_the_papers_rules_is_the_fast_engine")
-    mine = root / "tests" / f"test_mutants_{game}.py"
+        tests = [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
+        mine = root / "tests" / f"test_mutants_spec_{game}.py"
+    else:
+        tests = [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
+        tests.append(f"tests/test_perft.py::test_pinned_counts_fast[{game}]")
+        if game == "awari":
+            tests.append("tests/test_rules_variants.py::test_rules_engine_with_the_papers_rules_is_the_fast_engine")
+        mine = root / "tests" / f"test_mutants_{game}.py"
     return tests + ([f"tests/{mine.name}"] if mine.exists() else [])
 
 
