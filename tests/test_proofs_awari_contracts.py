@@ -57,6 +57,27 @@ def test_cannot_feed_contract_is_cannot_feed(seed: int) -> None:
         assert _bool(R.cannot_feed_contract(mine, theirs)) == I._cannot_feed(mine, theirs)
 
 
+def test_winner_contract_is_winner() -> None:
+    """On every pair of scores (and both movers' meta): the contract's verdict is the
+    engine's, and a refuted _winner (ties to north) is caught by its proof."""
+    for north in range(49):
+        for south in range(49 - north):
+            for me in (0, 1):
+                meta = north | south << 8 | me << 16
+                assert R.value(R.winner_contract(meta).code) == R.CODES[I._winner(meta)]
+    assert R.winner_matches_statement() == 3
+
+
+def test_a_wrong_winner_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ties_to_north(meta: int) -> object:
+        north, south = meta & 255, meta >> 8 & 255
+        return I._WIN[0] if north >= south else I._WIN[1]
+
+    monkeypatch.setattr(R.E, "_winner", ties_to_north)
+    with pytest.raises(Refuted, match="winner"):
+        R.winner_matches_statement()
+
+
 def test_the_slices_cover_every_action_and_count() -> None:
     slices = R.every_slice()
     assert len(slices) == len(set(slices)) == 2 * (6 * 49 + 6)

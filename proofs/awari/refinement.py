@@ -20,6 +20,8 @@ together they cover every state):
   row's bytes, for every row whose bytes sum to ≤ 255;
 * ``cannot_feed_matches_statement`` — ``_cannot_feed`` on z3 terms ≡ the statement's
   CannotFeed guard, every row of the mover and every opposing row;
+* ``winner_matches_statement`` — ``_winner`` on z3 terms ≡ the statement's winner of
+  the two scores, for every meta ≥ 0;
 * ``keys_are_the_abstraction`` — ``pack``/``unpack`` (to_spec/from_spec) are the
   abstraction function the statements use, on every position;
 * ``apply_refines_referee`` / ``legal_moves_refine`` / ``is_over_refines`` — the
@@ -35,11 +37,11 @@ together they cover every state):
   evaluated on concrete states (every board with ≤ 2 stones on it, states near the
   corners, states from play): the statement is trusted beyond that scope (README).
 
-Inside apply, legal_moves and is_over, ``_feeds``, ``_row_sum``, ``_capture`` and
-``_cannot_feed`` are replaced by their contracts (``CONTRACTS``: the terms their own
-steps above prove, each precondition obliged at every call), so that their branches
-do not multiply paths; everything else — ``apply``, ``_ended``, ``_play``,
-``_claimed``, ``_winner``, the sowing table — runs as written, on a private copy of
+Inside apply, legal_moves and is_over, ``_feeds``, ``_row_sum``, ``_capture``,
+``_cannot_feed`` and ``_winner`` are replaced by their contracts (``CONTRACTS``: the
+terms their own steps above prove, each precondition obliged at every call), so that
+their branches do not multiply paths; everything else — ``apply``, ``_ended``, ``_play``,
+``_claimed``, the sowing table — runs as written, on a private copy of
 the pure-Python source.
 
 Terms are 64 bits wide (``WIDTH``: every value of the engine fits, and Sym still
@@ -500,7 +502,7 @@ def same_state(
     """The engine's (result, state) ≡ the statement's step, through the abstraction."""
     result, after = out
     mine, theirs, meta, seen = after
-    goals: list[tuple[z3.BoolRef, str]] = [(step.result == CODES[result], f"{what}: result")]
+    goals: list[tuple[z3.BoolRef, str]] = [(step.result == code_of(result), f"{what}: result")]
     for t in (0, 1):
         key = key_terms(step.board, step.score, t)
         goals.append(
@@ -606,14 +608,37 @@ def cannot_feed_contract(mine: Sym | int, theirs: Sym | int) -> SymBool:
     return SymBool(cannot_feed_statement(mine, theirs))
 
 
+@dataclass(frozen=True)
+class SymResult:
+    """A result of the engine held as its code in CODES, a term: what the ``_winner``
+    contract returns, so that the three verdicts of a score are one path, not three."""
+
+    code: Z
+
+
+def code_of(result: object) -> Z:
+    """The code of a result of the engine: a concrete one's by CODES, a SymResult's term."""
+    return result.code if isinstance(result, SymResult) else k(CODES[result])
+
+
+def winner_contract(meta: Sym | int) -> SymResult:
+    """``_winner`` as ``winner_matches_statement`` proves it: for every meta ≥ 0, the
+    statement's winner of the scores in its bytes 0 (north) and 1 (south)."""
+    from proofs.symbolic import _oblige
+
+    _oblige(term(meta) >= 0, "_winner's precondition")
+    return SymResult(winner([term(meta) & 255, (term(meta) >> 8) & 255]))
+
+
 def by_contracts(*names: str) -> contextlib.AbstractContextManager[None]:
     """Within: the engine's primitives ``names`` (of ``_feeds``, ``_row_sum``,
-    ``_capture``, ``_cannot_feed``) are their proven contracts."""
+    ``_capture``, ``_cannot_feed``, ``_winner``) are their proven contracts."""
     contracts: dict[str, Callable[..., Any]] = {
         "_feeds": feeds_contract,
         "_row_sum": row_sum_contract,
         "_capture": capture_contract,
         "_cannot_feed": cannot_feed_contract,
+        "_winner": winner_contract,
     }
     return swapped(E, {name: contracts[name] for name in names})
 
@@ -792,6 +817,15 @@ def cannot_feed_matches_statement() -> int:
         return explore([is_row(mine)], lambda: E._cannot_feed(mine, theirs), check)
 
 
+def winner_matches_statement() -> int:
+    """For every meta ≥ 0 (64-bit terms), ``_winner`` (the engine's code on z3 terms,
+    every path) gives the statement's winner of the scores in meta's bytes 0 and 1 —
+    what ``winner_contract`` returns."""
+    meta = var("w", 63)
+    want = winner([term(meta) & 255, (term(meta) >> 8) & 255])
+    return explore([term(meta) >= 0], lambda: E._winner(meta), lambda out: [(code_of(out) == want, "winner")])
+
+
 def starved_feeds_reads_one_pit() -> int:
     """For both sides, every pit m of the mover and every board (Σ ≤ 48) whose
     opposing row is empty: the statement's Sow ⨟ Capture leaves the opponent stones
@@ -835,11 +869,11 @@ def keys_are_the_abstraction() -> int:
 
 
 ENGINE = E.ImplAwari()
-CONTRACTS: Final = ("_feeds", "_row_sum", "_capture", "_cannot_feed")
+CONTRACTS: Final = ("_feeds", "_row_sum", "_capture", "_cannot_feed", "_winner")
 """The primitives that stand for themselves by their contracts inside apply,
 legal_moves and is_over; each is proven over its whole domain by a step of the same
 run (``feeds_matches_statement``, ``row_sum_is_byte_sum``, ``capture_is_spec_capture``,
-``cannot_feed_matches_statement``)."""
+``cannot_feed_matches_statement``, ``winner_matches_statement``)."""
 
 Slice: TypeAlias = tuple[int, int, int | None]
 """(side to move, action, stones in the action's pit or None for any count)."""
@@ -1054,6 +1088,7 @@ def main(argv: list[str] | None = None) -> int:
         ("feeds_matches_statement", feeds_matches_statement),
         ("row_sum_is_byte_sum", row_sum_is_byte_sum),
         ("cannot_feed_matches_statement", cannot_feed_matches_statement),
+        ("winner_matches_statement", winner_matches_statement),
         ("keys_are_the_abstraction", keys_are_the_abstraction),
         ("is_over_refines", lambda: is_over_refines((1,) if bounded else (0, 1))),
     ]

@@ -1,0 +1,57 @@
+"""The ledger of apply's slices (proofs/awari/slices.py): what counts as proven for the
+code as it is, and how a slice that runs out of time or fails is recorded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proofs.awari import slices as L
+
+
+def _record(s: L.Slice, verdict: str, fp: str) -> dict[str, Any]:
+    mover, m, n = s
+    return {"mover": mover, "pit": m, "n": n, "verdict": verdict, "paths": 1, "seconds": 2.0, "fingerprint": fp}
+
+
+def test_every_slice_once() -> None:
+    slices = L.every_slice()
+    assert len(slices) == len(set(slices)) == 600
+    assert L.name((1, 8, 12)) == "south sows 12 from C" and L.name((0, 6, None)) == "north sows any count from A"
+
+
+def test_the_fingerprint_is_of_the_sources_as_they_are(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof's sources are the engine and the repository's modules it imports;
+    changing any of them changes the fingerprint, so every slice is due again."""
+    found = L.sources()
+    assert {"impl/awari.py", "spec/awari.py", "proofs/awari/refinement.py", "proofs/symbolic.py"} <= set(found)
+    assert all(not name.startswith(".venv") for name in found)
+    names = ["impl/awari.py", "spec/awari.py"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    monkeypatch.setattr(L, "ROOT", tmp_path)
+    before = L.fingerprint(names)
+    assert L.fingerprint(names) == before
+    (tmp_path / "spec/awari.py").write_text("changed")
+    assert L.fingerprint(names) != before
+
+
+def test_only_slices_proven_under_this_fingerprint_count(tmp_path: Path) -> None:
+    a, b, c = (1, 6, 1), (1, 8, 12), (0, 6, None)
+    records = [_record(a, "proven", "old"), _record(b, "proven", "now"), _record(c, "timeout", "now")]
+    ledger = tmp_path / "slices.jsonl"
+    ledger.write_text("".join(json.dumps(r) + "\n" for r in records))
+    read = L.read_ledger(ledger)
+    assert L.judged(read, "now", "proven") == {b} and L.judged(read, "now", "timeout") == {c}
+    text = L.status(read, "now")
+    assert text.startswith("fingerprint now: 1 of 600 slices proven")
+    assert "timeout: 1 (north sows any count from A)" in text and "not run: 598" in text
+
+
+def test_a_slice_out_of_time_is_recorded_as_such() -> None:
+    r = L.run_one((1, 8, 10), timeout=0.5)
+    assert (r["verdict"], r["paths"]) == ("timeout", None) and r["seconds"] < 30
