@@ -143,6 +143,26 @@ def test_a_row_computes_as_the_packed_int(seed: int) -> None:
         assert R.row_bytes(a) == tuple(R.k(a >> (8 * q) & 255) for q in range(6))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_meta_as_a_row_computes_as_the_int(seed: int) -> None:
+    """meta (score north | score south << 8 | to_move << 16) held as a three-byte Row
+    gives the int the engine computes for what it does to meta: read a score, flip the
+    player, add a capture or a claim to a score, compare, and reads its key."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        north, south, me = rng.randrange(49), rng.randrange(49), rng.randrange(2)
+        meta = north | south << 8 | me << 16
+        row = R.Row([R.k(north), R.k(south), R.k(me)])
+        gained = rng.randrange(49 - max(north, south))
+        assert _int(row) == meta and _int(row & 255) == north and _int(row >> 8 & 255) == south
+        assert _int(row >> 16) == me and _int(row ^ I._TO_MOVE) == meta ^ I._TO_MOVE
+        assert _int(row + (gained << 8 * me)) == meta + (gained << 8 * me)
+        assert _int(row + Sym(R.k(gained << 8))) == meta + (gained << 8)
+        assert _bool(row == meta) and _bool((row ^ I._TO_MOVE) != meta)
+        assert R.row_bytes(row, 3) == row.b and R.engine_key((0, 0, row))[2] == row.b
+        assert R.value(R.winner_contract(row).code) == R.CODES[I._winner(meta)]
+
+
 def test_a_row_refuses_to_carry_or_borrow() -> None:
     """A byte that could pass 255 or drop below 0 is refuted, not wrapped into the next."""
     cells = [R.var(f"c{q}", 8).e for q in range(6)]

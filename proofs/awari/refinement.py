@@ -114,37 +114,39 @@ def pack_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> tuple[Z,
     (``keys_are_the_abstraction`` proves the engine's pack and unpack are this)."""
 
     mine, theirs, meta = key_terms(board, score, to_move)
-    return pack(mine), pack(theirs), meta
+    return pack(mine), pack(theirs), pack(meta)
 
 
 def key_terms(board: Sequence[Z], score: Sequence[Z], to_move: int) -> Key:
-    """``pack_terms`` with each row as its six bytes (``Key``): the same key, compared
-    byte by byte."""
+    """``pack_terms`` with each row as its six bytes and meta as its three (``Key``):
+    the same key, compared byte by byte."""
     mover, other = (tuple(board[6 * p + j] for j in range(6)) for p in (to_move, 1 - to_move))
-    return mover, other, score[0] | score[1] << 8 | k(to_move << 16)
+    return mover, other, (score[0], score[1], k(to_move))
 
 
 def ImplState(board: Sequence[Z], score: Sequence[Z], to_move: int, positions: Positions) -> tuple[Any, ...]:
-    """The engine's state of an AwariBoard given as terms: its rows as ``Row``s."""
+    """The engine's state of an AwariBoard given as terms: its rows and meta as ``Row``s."""
     mine, theirs, meta = key_terms(board, score, to_move)
-    return Row(mine), Row(theirs), Sym(meta), positions
+    return Row(mine), Row(theirs), Row(meta), positions
 
 
 # ─── Packed rows, byte by byte ─────────────────────────────────────────────────
 
 
 class Row(Sym):
-    """A Python int 0 ≤ x < 2⁴⁸ held as its six bytes b₀ … b₅ (x = Σ b_q·2⁸ᵠ), each a
-    term of value < 2⁸: the engine's packed rows.  Where the engine adds or subtracts
-    rows, shifts one by whole bytes, masks a byte or tests a row for zero, Row does
-    it byte by byte and obliges that no byte carries or borrows — the same int as the
-    packed term, so sowing needs no carry reasoning of z3; every other operation
-    falls back to Sym's on the packed term ``e`` (exact: 6 bytes < 2⁸ fit in 48 bits)."""
+    """A Python int 0 ≤ x < 2⁸ⁿ held as its n bytes b₀ … bₙ₋₁ (x = Σ b_q·2⁸ᵠ), each a
+    term of value < 2⁸: the engine's packed rows (six bytes) and its meta (three:
+    north's score, south's, the player to move).  Where the engine adds or subtracts
+    them, shifts one by whole bytes, masks a byte, flips the player bit or tests for
+    zero, Row does it byte by byte and obliges that no byte carries or borrows — the
+    same int as the packed term, so sowing and scoring need no carry reasoning of z3;
+    every other operation falls back to Sym's on the packed term ``e`` (exact: n ≤ 6
+    bytes fit in 48 bits)."""
 
     __slots__ = ("b",)
 
     def __init__(self, b: Sequence[Z]) -> None:  # not Sym.__init__: e is computed from the bytes
-        assert len(b) == 6
+        assert len(b) in (3, 6)
         self.b = tuple(b)
 
     @property
@@ -152,7 +154,7 @@ class Row(Sym):
         return pack(self.b)
 
     def __add__(self, o: Sym | int) -> Sym:
-        sums = [a + c for a, c in zip(self.b, row_bytes(o), strict=True)]
+        sums = [a + c for a, c in zip(self.b, row_bytes(o, len(self.b)), strict=True)]
         from proofs.symbolic import _oblige
 
         _oblige(z3.And(*(x < 256 for x in sums)), "+ carries between a row's bytes")
@@ -163,7 +165,7 @@ class Row(Sym):
     def __sub__(self, o: Sym | int) -> Sym:
         from proofs.symbolic import _oblige
 
-        pairs = list(zip(self.b, row_bytes(o), strict=True))
+        pairs = list(zip(self.b, row_bytes(o, len(self.b)), strict=True))
         _oblige(z3.And(*(a >= c for a, c in pairs)), "- borrows between a row's bytes")
         return Row([a - c for a, c in pairs])
 
@@ -171,7 +173,7 @@ class Row(Sym):
         v = constant(n)
         if v is None or v % 8 or v < 0:
             return Sym(self.e) >> n
-        return Row([*self.b[v // 8 :], *[k(0)] * 6][:6])
+        return Row([*self.b[v // 8 :], *[k(0)] * len(self.b)][: len(self.b)])
 
     def __and__(self, o: Sym | int) -> Sym:
         if constant(o) == 255:
@@ -180,12 +182,20 @@ class Row(Sym):
 
     __rand__ = __and__
 
+    def __xor__(self, o: Sym | int) -> Sym:
+        v = constant(o)
+        if v is None or not 0 <= v < 1 << (8 * len(self.b)):
+            return Sym(self.e) ^ o
+        return Row([x ^ (v >> (8 * q) & 255) if v >> (8 * q) & 255 else x for q, x in enumerate(self.b)])
+
+    __rxor__ = __xor__
+
     def __bool__(self) -> bool:
         return bool(SymBool(z3.Or(*(x != 0 for x in self.b))))
 
     def __eq__(self, o: object) -> SymBool:  # type: ignore[override]
         assert isinstance(o, Sym | int)
-        return SymBool(z3.And(*(a == c for a, c in zip(self.b, row_bytes(o), strict=True))))
+        return SymBool(z3.And(*(a == c for a, c in zip(self.b, row_bytes(o, len(self.b)), strict=True))))
 
     def __ne__(self, o: object) -> SymBool:  # type: ignore[override]
         return ~(self == o)
@@ -201,41 +211,44 @@ def constant(x: Sym | int) -> int | None:
     return int(v.as_signed_long()) if z3.is_bv_value(v) else None
 
 
-def row_bytes(x: Sym | int) -> tuple[Z, ...]:
-    """The six bytes of a packed row: a Row's own; an int's or another Sym's extracted,
-    obliging it to be 0 ≤ x < 2⁴⁸ (else its bytes would not be the int)."""
+def row_bytes(x: Sym | int, n: int = 6) -> tuple[Z, ...]:
+    """The n bytes of a packed row (n = 6) or meta (n = 3): a Row's own; an int's or
+    another Sym's extracted, obliging it to be 0 ≤ x < 2⁸ⁿ (else its bytes would not
+    be the int)."""
     if isinstance(x, Row):
+        assert len(x.b) == n, (len(x.b), n)
         return x.b
     if isinstance(x, int):
-        assert 0 <= x < ROW_BOUND, x
-        return tuple(k(x >> (8 * q) & 255) for q in range(6))
+        assert 0 <= x < 1 << (8 * n), x
+        return tuple(k(x >> (8 * q) & 255) for q in range(n))
     from proofs.symbolic import _oblige
 
-    _oblige(in_row_range(x), "a row outside 0 … 2⁴⁸")
-    return tuple(bytes_of(x))
+    _oblige(z3.And(term(x) >= 0, term(x) < (1 << (8 * n))), f"a value outside 0 … 2^{8 * n}")
+    return tuple(_byte(x, q) for q in range(n))
 
 
 def pack(row: Sequence[Z]) -> Z:
-    """The packed term of six byte terms."""
+    """The packed term of byte terms (a row's six, meta's three)."""
     return total(x << (8 * q) for q, x in enumerate(row))
 
 
 def same_key(x: Key, y: Key) -> z3.BoolRef:
-    """Two keys are equal: byte by byte and meta."""
-    return z3.And(*(a == c for a, c in zip((*x[0], *x[1], x[2]), (*y[0], *y[1], y[2]), strict=True)))
+    """Two keys are equal: byte by byte, rows and meta."""
+    return z3.And(*(a == c for a, c in zip((*x[0], *x[1], *x[2]), (*y[0], *y[1], *y[2]), strict=True)))
 
 
 def engine_key(key: tuple[Any, ...]) -> Key:
     """An engine key (rows, meta) as a Key."""
     mine, theirs, meta = key
-    return row_bytes(mine), row_bytes(theirs), term(meta)
+    return row_bytes(mine), row_bytes(theirs), row_bytes(meta, 3)
 
 
 # ─── Sets of positions as predicates ────────────────────────────────────────────
 
 KEY = z3.BitVecSort(WIDTH)
-Key: TypeAlias = tuple[tuple[Z, ...], tuple[Z, ...], Z]
-"""An engine key as terms: the mover's row and the other row as six bytes each, and meta."""
+Key: TypeAlias = tuple[tuple[Z, ...], tuple[Z, ...], tuple[Z, ...]]
+"""An engine key as terms: the mover's row and the other row as six bytes each, and
+meta as its three (north's score, south's, the player to move)."""
 
 
 @dataclass(frozen=True)
@@ -247,7 +260,7 @@ class Positions:
     added: tuple[Key, ...] = ()
 
     def holds(self, key: Key) -> z3.BoolRef:
-        return z3.Or(self.member(pack(key[0]), pack(key[1]), key[2]), *(same_key(key, x) for x in self.added))
+        return z3.Or(self.member(*(pack(part) for part in key)), *(same_key(key, x) for x in self.added))
 
     def __contains__(self, key: object) -> bool:
         assert isinstance(key, tuple)
@@ -626,6 +639,8 @@ def winner_contract(meta: Sym | int) -> SymResult:
     statement's winner of the scores in its bytes 0 (north) and 1 (south)."""
     from proofs.symbolic import _oblige
 
+    if isinstance(meta, Row):  # its bytes 0 and 1 are the scores; a Row is ≥ 0
+        return SymResult(winner(list(meta.b[:2])))
     _oblige(term(meta) >= 0, "_winner's precondition")
     return SymResult(winner([term(meta) & 255, (term(meta) >> 8) & 255]))
 
@@ -998,7 +1013,7 @@ def _concrete_step(g: A.AwariGame, move: A.PIT) -> tuple[int, A.AwariGame]:
         return value(z3.substitute(t, *values))
 
     added = {
-        (ev(pack(key[0])), ev(pack(key[1])), ev(key[2]))
+        (ev(pack(key[0])), ev(pack(key[1])), ev(pack(key[2])))
         for c, key in step.added
         if z3.is_true(z3.simplify(z3.substitute(c, *values)))
     }
