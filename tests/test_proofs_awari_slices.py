@@ -50,6 +50,9 @@ def test_only_slices_proven_under_this_fingerprint_count(tmp_path: Path) -> None
     text = L.status(read, "now")
     assert text.startswith("fingerprint now: 1 of 600 slices proven")
     assert "timeout: 1 (north sows any count from A)" in text and "not run: 598" in text
+    # the last verdict of a slice is the one read: a later run that timed out on b
+    again = [*read, _record(b, "timeout", "now")]
+    assert L.judged(again, "now", "proven") == set() and L.judged(again, "now", "timeout") == {b, c}
 
 
 def test_a_slice_out_of_time_is_recorded_as_such() -> None:

@@ -89,8 +89,9 @@ def read_ledger(path: Path = LEDGER) -> list[dict[str, Any]]:
 
 
 def judged(records: Sequence[dict[str, Any]], fp: str, verdict: str) -> set[Slice]:
-    """The slices with this verdict under the fingerprint ``fp``."""
-    return {(r["mover"], r["pit"], r["n"]) for r in records if r["fingerprint"] == fp and r["verdict"] == verdict}
+    """The slices whose last verdict under the fingerprint ``fp`` is ``verdict``."""
+    last = {(r["mover"], r["pit"], r["n"]): r["verdict"] for r in records if r["fingerprint"] == fp}
+    return {s for s, v in last.items() if v == verdict}
 
 
 def run_one(s: Slice, timeout: float) -> dict[str, Any]:
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         "--order", choices=("counts", "slices"), default="counts", help="smallest stone counts first, or every_slice's"
     )
     parser.add_argument("--retry", action="store_true", help="also rerun the slices that timed out before")
+    parser.add_argument("--fresh", action="store_true", help="prove every slice again, whatever the ledger holds")
     parser.add_argument(
         "--complete", action="store_true", help="exit 1 unless every slice is proven at the end (make proofs)"
     )
@@ -166,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         print(status(records, fp))
         return 0
     done, timed_out = judged(records, fp, "proven"), judged(records, fp, "timeout")
+    if args.fresh:  # this run's verdicts alone count at its end
+        done, timed_out = set(), set()
+    before = len(records) if args.fresh else 0
     todo = [s for s in every_slice() if s not in done and (args.retry or s not in timed_out)]
     if args.order == "counts":
         todo.sort(key=lambda s: (-1 if s[2] is None else s[2], s[0], s[1]))
@@ -184,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(one, todo))
-    records = read_ledger()
+    records = read_ledger()[before:]
     print(status(records, fp))
     missing = len(every_slice()) - len(judged(records, fp, "proven"))
     return 1 if failed or (args.complete and missing) else 0
