@@ -68,6 +68,12 @@ CLEAN_RUN = "load 4–5.5, make proofs on a clean clone, 2026-11-24"
 """When the figures of the full run were taken (beside other proof jobs)."""
 VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
 """When the figures of the bounded-only steps were taken."""
+SLICES_SECONDS = 4020
+"""Wall time of the slice ledger's run so far (it has not covered all 600 slices)."""
+SLICES_MEASURED = (
+    "117 of 600 slices so far — every count n ≤ 7 and 9 of 12 at n = 8 — 8 032 CPU-s in 67 min, 2 processes, "
+    "load 2–3, 2026-11-25; the other 483 not yet run (proofs/README.md §8.1)"
+)
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -341,10 +347,23 @@ STEPS: tuple[Step, ...] = (
         "the primitives as above, every last pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
         "sides, every positions set; apply on the 12 slices of the opponent's pits and on south sowing 1 from F "
         "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
-        "apply on the other 587 slices of the own pits is --deep only (CPU-hours)",
+        "apply on the other 587 slices of the own pits: the next step",
         REFINE,
         990,
         "load 3–4, 2 processes",
+        contracts=False,
+    ),
+    Step(
+        "impl refines spec, Awari: apply on every slice (README §8.1)",
+        "proofs.awari.slices",
+        ("--jobs", "2", "--timeout", "7200", "--complete"),
+        FULL,
+        "apply on all 600 slices (side to move, action, stones in the action's pit): every AwariBoard (Σ = 48), "
+        "every positions set, all 12 actions; a slice proven before under the same fingerprint (sha256 of the "
+        "engine's source, every module the proof imports and z3's version) is read from proofs/awari/slices.jsonl",
+        REFINE,
+        SLICES_SECONDS,
+        SLICES_MEASURED,
         contracts=False,
     ),
     Step(
