@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from proofs.awari import slices as L
+from proofs.awari.refinement import Slice
 
 
-def _record(s: L.Slice, verdict: str, fp: str) -> dict[str, Any]:
+def _record(s: Slice, verdict: str, fp: str) -> dict[str, Any]:
     mover, m, n = s
     return {"mover": mover, "pit": m, "n": n, "verdict": verdict, "paths": 1, "seconds": 2.0, "fingerprint": fp}
 

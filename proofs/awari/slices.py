@@ -28,17 +28,17 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import z3
+
+if TYPE_CHECKING:  # refinement builds its statements on import: loaded only where a slice is listed
+    from proofs.awari.refinement import Slice
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LEDGER: Final = ROOT / "proofs" / "awari" / "slices.jsonl"
 ENGINE: Final = "impl/awari.py"
 """The engine under proof, read as source (proofs/symbolic.py ``load_engine_source``)."""
-
-Slice = tuple[int, int, "int | None"]
-
 
 _IMPORTS: Final = """
 import json, sys
@@ -77,11 +77,10 @@ def every_slice() -> list[Slice]:
 
 def name(s: Slice) -> str:
     """``south sows 12 from C`` — the slice in the Awari notation of spec/awari.py."""
-    from spec.awari import PIT
+    from spec.awari import PIT, PLAYER
 
     mover, m, n = s
-    side = ("north", "south")[mover]
-    return f"{side} sows {'any count' if n is None else n} from {PIT(m).name}"
+    return f"{PLAYER(mover).name} sows {'any count' if n is None else n} from {PIT(m).name}"
 
 
 def read_ledger(path: Path = LEDGER) -> list[dict[str, Any]]:
