@@ -33,11 +33,14 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 # make verify deselects the tests marked `deep` (too slow for its budget); verify-deep runs all.
+# JOBS processes share the tests (pytest-xdist) and the bounded proof steps: the 2-core
+# machine's budget of 15 minutes is not met one at a time (README, "On a fresh machine").
+JOBS ?= 2
 test: $(STAMP)
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -m "not deep"
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -m "not deep" -n $(JOBS)
 
 verify: lint typecheck test
-	$(PY) -m proofs.manifest --run bounded
+	$(PY) -m proofs.manifest --run bounded --jobs $(JOBS)
 
 # The thorough suite on the mypyc build, where the differential tests check the compiled
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);

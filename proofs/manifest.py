@@ -4,6 +4,7 @@ the full one (``make proofs``, ``make verify-deep``).  The Makefile runs the lis
 here and tests/test_proofs_manifest.py checks that proofs/README.md shows this table.
 
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
+                                  [--jobs N]     N steps at once (make verify: 2)
     python -m proofs.manifest --list bounded|full  print the commands
     python -m proofs.manifest --table              print the README's table
 
@@ -19,7 +20,9 @@ import argparse
 import os
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -416,25 +419,50 @@ def table() -> str:
     return "\n".join(rows)
 
 
-def run_steps(run: Run, keep_going: bool) -> int:
-    """Run the steps one after another; the first failure ends the run unless
-    ``keep_going``.  Each step's own output goes straight through."""
-    start = time.perf_counter()
-    failed: list[str] = []
-    timings: list[tuple[Step, float, int]] = []
-    for s in steps(run):
-        print(f"\n=== {s.name}: {s.command}", flush=True)
-        t0 = time.perf_counter()
-        env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
+def _run_one(s: Step, quiet: bool) -> tuple[float, int, str]:
+    """Run one step: (seconds, exit status, its output when ``quiet``, else "")."""
+    t0 = time.perf_counter()
+    env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
+    if not quiet:  # one step at a time: its output goes straight through
         code = subprocess.run(s.argv, env=env, check=False).returncode
-        timings.append((s, time.perf_counter() - t0, code))
-        if code != 0:
-            failed.append(s.command)
-            if not keep_going:
-                break
-    print(f"\n=== {run} proof steps")
-    for s, seconds, code in timings:
-        print(f"  {'ok  ' if code == 0 else 'FAIL'} {seconds:7.1f} s  (expected ≈ {s.seconds} s)  {s.command}")
+        return time.perf_counter() - t0, code, ""
+    done = subprocess.run(s.argv, env=env, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return time.perf_counter() - t0, done.returncode, done.stdout
+
+
+def run_steps(run: Run, keep_going: bool, jobs: int = 1) -> int:
+    """Run the steps, ``jobs`` at a time; the first failure ends the run (no step
+    starts after it) unless ``keep_going``.  One at a time, each step's output goes
+    straight through; several at a time, the longest start first (by their last
+    measured time) and each step's output is printed whole when it ends."""
+    start = time.perf_counter()
+    todo = steps(run)
+    if jobs > 1:
+        todo.sort(key=lambda s: -s.seconds)
+    failed: list[str] = []
+    timings: dict[Step, tuple[float, int]] = {}
+    lock = threading.Lock()
+
+    def one(s: Step) -> None:
+        if failed and not keep_going:
+            return
+        if jobs == 1:
+            print(f"\n=== {s.name}: {s.command}", flush=True)
+        seconds, code, output = _run_one(s, quiet=jobs > 1)
+        with lock:
+            if jobs > 1:
+                print(f"\n=== {s.name}: {s.command}\n{output}", end="", flush=True)
+            timings[s] = seconds, code
+            if code != 0:
+                failed.append(s.command)
+
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(one, todo))
+    print(f"\n=== {run} proof steps ({jobs} at a time)")
+    for s in steps(run):
+        if s in timings:
+            seconds, code = timings[s]
+            print(f"  {'ok  ' if code == 0 else 'FAIL'} {seconds:7.1f} s  (expected ≈ {s.seconds} s)  {s.command}")
     print(f"  total {time.perf_counter() - start:.1f} s")
     print("OK" if not failed else f"FAILED: {', '.join(failed)}")
     return 1 if failed else 0
@@ -447,7 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--list", choices=("bounded", "full"), help="print the commands")
     what.add_argument("--table", action="store_true", help="print the README's table")
     parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
+    parser.add_argument("--jobs", type=int, default=1, help="steps run at once (default 1)")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be positive")
     if args.table:
         print(table())
         return 0
@@ -455,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in steps(args.list):
             print(s.command)
         return 0
-    return run_steps(args.run, args.keep_going)
+    return run_steps(args.run, args.keep_going, args.jobs)
 
 
 if __name__ == "__main__":

@@ -59,3 +59,22 @@ def test_only_slices_proven_under_this_fingerprint_count(tmp_path: Path) -> None
 def test_a_slice_out_of_time_is_recorded_as_such() -> None:
     r = L.run_one((1, 8, 10), timeout=0.5)
     assert (r["verdict"], r["paths"]) == ("timeout", None) and r["seconds"] < 30
+
+
+def test_a_sample_of_counts_runs_those_slices_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--counts runs the own-pit slices of the given stone counts, and their verdicts go
+    to the ledger under the current fingerprint."""
+    ran: list[Slice] = []
+
+    def fake_run(s: Slice, timeout: float) -> dict[str, Any]:
+        ran.append(s)
+        return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0.1, "detail": ""}
+
+    monkeypatch.setattr(L, "LEDGER", tmp_path / "slices.jsonl")
+    monkeypatch.setattr(L, "fingerprint", lambda: "fp")
+    monkeypatch.setattr(L, "run_one", fake_run)
+    assert L.main(["--counts", "20", "40"]) == 0
+    assert sorted(ran) == sorted(s for s in L.every_slice() if s[2] in (20, 40)) and len(ran) == 24
+    assert L.judged(L.read_ledger(), "fp", "proven") == set(ran)
+    assert L.main(["--counts", "20", "--complete"]) == 1  # proven so far: 24 of 600
+    assert len(ran) == 24  # nothing due again at count 20

@@ -1,7 +1,7 @@
 """The ledger of apply's slices: run ``apply_slice`` on every slice of ``every_slice()``,
 a few at a time over as many sittings as it takes, and keep what each proved.
 
-    python -m proofs.awari.slices [--jobs N] [--timeout S] [--for SECONDS] [--retry] [--complete]
+    python -m proofs.awari.slices [--jobs N] [--timeout S] [--for SECONDS] [--counts N ...] [--retry] [--complete]
     python -m proofs.awari.slices --status
 
 Together the 600 slices are the theorem that ``ImplAwari.apply`` refines the corrected
@@ -83,7 +83,8 @@ def name(s: Slice) -> str:
     return f"{PLAYER(mover).name} sows {'any count' if n is None else n} from {PIT(m).name}"
 
 
-def read_ledger(path: Path = LEDGER) -> list[dict[str, Any]]:
+def read_ledger(path: Path | None = None) -> list[dict[str, Any]]:
+    path = LEDGER if path is None else path
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
@@ -152,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--order", choices=("counts", "slices"), default="counts", help="smallest stone counts first, or every_slice's"
     )
+    parser.add_argument(
+        "--counts", type=int, nargs="+", metavar="N", help="only the own-pit slices with these stone counts (a sample)"
+    )
     parser.add_argument("--retry", action="store_true", help="also rerun the slices that timed out before")
     parser.add_argument("--fresh", action="store_true", help="prove every slice again, whatever the ledger holds")
     parser.add_argument(
@@ -171,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         done, timed_out = set(), set()
     before = len(records) if args.fresh else 0
     todo = [s for s in every_slice() if s not in done and (args.retry or s not in timed_out)]
+    if args.counts:
+        todo = [s for s in todo if s[2] in args.counts]
     if args.order == "counts":
         todo.sort(key=lambda s: (-1 if s[2] is None else s[2], s[0], s[1]))
     start = time.monotonic()
