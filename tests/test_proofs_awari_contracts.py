@@ -175,3 +175,33 @@ def test_a_row_refuses_to_carry_or_borrow() -> None:
         explore([], lambda: row - (2 << 8), lambda out: [])
     with pytest.raises(Refuted, match="outside"):
         explore([], lambda: row - R.var("big", 60), lambda out: [])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_small_shifted_into_meta_computes_as_the_int(seed: int) -> None:
+    """A row sum or a capture's gain (Small, < 2⁸) shifted by a whole byte is a
+    three-byte Row with the value in that byte: added to meta, the int the engine
+    computes (a claim, a forfeit, a gain), with no extracted byte of a packed term."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        north, south, me, x = rng.randrange(49), rng.randrange(49), rng.randrange(2), rng.randrange(49)
+        meta = north | south << 8 | me << 16
+        row = R.Row([R.k(north), R.k(south), R.k(me)])
+        for shift in (0, 8):
+            shifted = R.Small(R.k(x)) << shift
+            assert isinstance(shifted, R.Row) and _int(Sym(shifted.b[shift // 8])) == x
+            assert _int(row + shifted) == meta + (x << shift)
+        assert _int(R.Small(R.k(x)) << 24) == x << 24  # past meta: the packed term, as Sym
+
+
+def test_the_row_sum_and_gain_contracts_give_smalls() -> None:
+    """What the engine shifts into meta comes out of the contracts as a Small, and
+    the capture contract obliges its gain to fit a byte."""
+    cells = [R.var(f"g{q}", 6).e for q in range(6)]
+    row = R.Row(cells)
+    assert isinstance(R.row_sum_contract(row), R.Small)
+    pits = [c <= 48 for c in cells]
+    assert explore(pits, lambda: R.capture_contract(row, 5), lambda out: [(out[1].e <= 18, "three a pit at most")]) == 1
+    big = [R.var(f"h{q}", 8).e for q in range(6)]
+    with pytest.raises(Refuted, match="_capture's precondition"):
+        explore([], lambda: R.capture_contract(R.Row(big), 5), lambda out: [])

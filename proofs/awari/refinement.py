@@ -186,7 +186,7 @@ class Row(Sym):
         v = constant(o)
         if v is None or not 0 <= v < 1 << (8 * len(self.b)):
             return Sym(self.e) ^ o
-        return Row([x ^ (v >> (8 * q) & 255) if v >> (8 * q) & 255 else x for q, x in enumerate(self.b)])
+        return Row([x ^ c if (c := v >> (8 * q) & 255) else x for q, x in enumerate(self.b)])
 
     __rxor__ = __xor__
 
@@ -201,6 +201,23 @@ class Row(Sym):
         return ~(self == o)
 
     __hash__ = object.__hash__
+
+
+class Small(Sym):
+    """An int 0 ≤ x < 2⁸ held as its term: what ``_row_sum`` and ``_capture``'s gain
+    return.  The engine only shifts it by whole bytes into meta: there it becomes a
+    three-byte ``Row`` with x in one byte, so that adding it to meta is byte by byte —
+    the same term as the statement's score plus a sum, where an extracted byte of the
+    packed shift would leave z3 to prove x < 2⁸ (from Σ = 48) inside every comparison
+    of scores."""
+
+    __slots__ = ()
+
+    def __lshift__(self, n: Sym | int) -> Sym:
+        v = constant(n)
+        if v is None or v not in (0, 8, 16):
+            return Sym(self.e) << n
+        return Row([self.e if 8 * q == v else k(0) for q in range(3)])
 
 
 def constant(x: Sym | int) -> int | None:
@@ -256,11 +273,11 @@ class Positions:
     """A set of engine keys: ``member`` (any predicate: any set) ∪ ``added``.  The
     engine uses positions only through ``key in positions`` and ``positions | {key}``."""
 
-    member: Any  # a z3 function of the packed key (any set) or a Python function building the membership term
+    member: Any  # a z3 function of the key's 15 bytes (any set) or a Python function building the membership term
     added: tuple[Key, ...] = ()
 
     def holds(self, key: Key) -> z3.BoolRef:
-        return z3.Or(self.member(*(pack(part) for part in key)), *(same_key(key, x) for x in self.added))
+        return z3.Or(self.member(*key[0], *key[1], *key[2]), *(same_key(key, x) for x in self.added))
 
     def __contains__(self, key: object) -> bool:
         assert isinstance(key, tuple)
@@ -379,6 +396,11 @@ def feeds(board: Sequence[Z], mover: int, m: int) -> z3.BoolRef:
 
 def winner(score: Sequence[Z]) -> Z:
     return z3.If(score[0] > score[1], k(W_NORTH), z3.If(score[1] > score[0], k(W_SOUTH), k(DRAW)))
+
+
+def meta_winner(meta: Z) -> Z:
+    """winner of the scores in a packed meta's bytes 0 (north) and 1 (south)."""
+    return winner([meta & 255, (meta >> 8) & 255])
 
 
 def claim(score: Sequence[Z], board: Sequence[Z]) -> list[Z]:
@@ -589,7 +611,7 @@ def row_sum_contract(row: Sym | int) -> Sym:
     from proofs.symbolic import _oblige
 
     _oblige(z3.And(in_row_range(row), total(bytes_of(row)) <= 255), "_row_sum's precondition")
-    return Sym(total(bytes_of(row)))
+    return Small(total(bytes_of(row)))
 
 
 def capture_contract(theirs: Sym | int, last: int) -> tuple[Sym, Sym]:
@@ -601,7 +623,8 @@ def capture_contract(theirs: Sym | int, last: int) -> tuple[Sym, Sym]:
     _oblige(is_row(theirs), "_capture's precondition")
     board = [*bytes_of(theirs), *[k(0)] * 6]  # north's row, as capture_is_spec_capture states it
     after, gained = capture(board, [q == last for q in range(12)], A.PLAYER.south)
-    return Row(after[:6]), Sym(gained)
+    _oblige(gained <= 255, "_capture gains more than a byte")
+    return Row(after[:6]), Small(gained)
 
 
 def cannot_feed_statement(mine: Sym | int, theirs: Sym | int) -> z3.BoolRef:
@@ -642,7 +665,7 @@ def winner_contract(meta: Sym | int) -> SymResult:
     if isinstance(meta, Row):  # its bytes 0 and 1 are the scores; a Row is ≥ 0
         return SymResult(winner(list(meta.b[:2])))
     _oblige(term(meta) >= 0, "_winner's precondition")
-    return SymResult(winner([term(meta) & 255, (term(meta) >> 8) & 255]))
+    return SymResult(meta_winner(term(meta)))
 
 
 def by_contracts(*names: str) -> contextlib.AbstractContextManager[None]:
@@ -837,7 +860,7 @@ def winner_matches_statement() -> int:
     every path) gives the statement's winner of the scores in meta's bytes 0 and 1 —
     what ``winner_contract`` returns."""
     meta = var("w", 63)
-    want = winner([term(meta) & 255, (term(meta) >> 8) & 255])
+    want = meta_winner(term(meta))
     return explore([term(meta) >= 0], lambda: E._winner(meta), lambda out: [(code_of(out) == want, "winner")])
 
 
@@ -906,7 +929,7 @@ def apply_slice(mover: int, m: int, n: int | None) -> int:
     terms, every path; CONTRACTS by their contracts) gives the statement's result,
     after-state and positions'."""
     b = slice_board("a", m, n)
-    positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+    positions = Positions(z3.Function("member", *[KEY] * 15, z3.BoolSort()))
     state = ImplState(b.board, b.score, mover, positions)
     step = referee(b.board, b.score, mover, m, positions)
     with by_contracts(*CONTRACTS):
@@ -940,7 +963,7 @@ def _start_of_turn(tag: str, mover: int) -> tuple[Board, tuple[Any, ...], Status
     """A fully symbolic state (every board, every set of positions) with ``mover`` to
     move, as the engine's state, and the statement's start-of-turn status of it."""
     b = Board.fresh(tag)
-    positions = Positions(z3.Function("member", KEY, KEY, KEY, z3.BoolSort()))
+    positions = Positions(z3.Function("member", *[KEY] * 15, z3.BoolSort()))
     return b, ImplState(b.board, b.score, mover, positions), status(b.board, b.score, mover, positions.holds)
 
 
@@ -990,10 +1013,11 @@ def _symbolic_step(mover: int, m: int, seen: bool) -> tuple[Board, Step, Positio
     and evaluated on every concrete state by substitution."""
     if (mover, m, seen) not in _STEPS:
         b = Board.fresh("e")
-        theta = pack_terms(b.board, b.score, mover)
+        theta = key_terms(b.board, b.score, mover)
 
         def member(*key: Z) -> z3.BoolRef:
-            return z3.And(*(x == y for x, y in zip(key, theta, strict=True))) if seen else z3.BoolVal(False)
+            theta_bytes = (*theta[0], *theta[1], *theta[2])
+            return z3.And(*(x == y for x, y in zip(key, theta_bytes, strict=True))) if seen else z3.BoolVal(False)
 
         positions = Positions(member)
         _STEPS[mover, m, seen] = b, referee(b.board, b.score, mover, m, positions), positions
