@@ -71,11 +71,11 @@ CLEAN_RUN = "load 4–5.5, make proofs on a clean clone, 2026-11-24"
 """When the figures of the full run were taken (beside other proof jobs)."""
 VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
 """When the figures of the bounded-only steps were taken."""
-SLICES_SECONDS = 4020
-"""Wall time of the slice ledger's run so far (it has not covered all 600 slices)."""
+SLICES_SECONDS = 4300
+"""Wall time of the slice ledger from empty to all 600 slices; 2 s when it holds them all."""
 SLICES_MEASURED = (
-    "117 of 600 slices so far — every count n ≤ 7 and 9 of 12 at n = 8 — 8 032 CPU-s in 67 min, 2 processes, "
-    "load 2–3, 2026-11-25; the other 483 not yet run (proofs/README.md §8.1)"
+    "all 600 slices from an empty ledger: 8 678 CPU-s, ≈ 72 min on 2 processes (384 slices 2026-11-25, load 2–3; "
+    "216 on 2026-11-26, idle); 2 s when the ledger holds all 600 for the current fingerprint"
 )
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
@@ -352,8 +352,8 @@ STEPS: tuple[Step, ...] = (
         "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
         "apply on the other 587 slices of the own pits: the next step",
         REFINE,
-        990,
-        "load 3–4, 2 processes",
+        280,
+        "2 processes beside the slice ledger's 2, load ≈ 4, 2026-11-25",
         contracts=False,
     ),
     Step(
