@@ -56,7 +56,7 @@ verify-deep: lint typecheck browser crosscheck
 # proofs and verify-deep); proofs/README.md says what each proves.  A step that fails
 # stops the run with a non-zero status.
 proofs: $(STAMP)
-	$(PY) -m proofs.manifest --run full
+	$(PY) -m proofs.manifest --run full --jobs $(JOBS)
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
 # concurrent games rules it out as the default (README, "The checked engine").

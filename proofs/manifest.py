@@ -4,7 +4,7 @@ the full one (``make proofs``, ``make verify-deep``).  The Makefile runs the lis
 here and tests/test_proofs_manifest.py checks that proofs/README.md shows this table.
 
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
-                                  [--jobs N]     N steps at once (make verify: 2)
+                                  [--jobs N]     N steps at once (make verify, make proofs: 2)
     python -m proofs.manifest --list bounded|full  print the commands
     python -m proofs.manifest --table              print the README's table
 
@@ -67,8 +67,8 @@ FULL: frozenset[Run] = frozenset({"full"})
 Z3 = "z3 5.4; the encoding ≡ spec tests (tests/test_proofs_*_encoding.py)"
 SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
-CLEAN_RUN = "load 4–5.5, make proofs on a clean clone, 2026-11-24"
-"""When the figures of the full run were taken (beside other proof jobs)."""
+CLEAN_RUN = "make proofs on a clean clone, steps 2 at a time, load 3–4, 2026-11-26"
+"""When the figures of the full run were taken (each step beside another one)."""
 VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
 """When the figures of the bounded-only steps were taken."""
 SLICES_SECONDS = 4300
@@ -98,7 +98,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "61 of 69 targets (all but spec.z's direct ones and the wrapped Awari referee), 10 s CPU a condition",
         CROSSHAIR,
-        2210,
+        2319,
         CLEAN_RUN,
     ),
     Step(
@@ -108,7 +108,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "5 pairs, 60 s CPU a pair (canary 20 s)",
         CROSSHAIR,
-        468,
+        291,
         CLEAN_RUN,
     ),
     Step(
@@ -118,7 +118,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "the differential properties, 10 examples each, no example database",
         CROSSHAIR + "; hypothesis 6.170",
-        164,
+        99,
         CLEAN_RUN,
     ),
     Step(
@@ -128,7 +128,7 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every 5×5 board, both sides, 26 actions, every history",
         Z3,
-        66,
+        39,
         CLEAN_RUN,
     ),
     Step(
@@ -138,7 +138,7 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set",
         Z3,
-        46,
+        26,
         CLEAN_RUN,
     ),
     Step(
@@ -159,7 +159,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 1 stone, as above (7 416 cases); 36 targeted witnesses",
         SPEC + "; z3 model evaluation",
-        34,
+        19,
         CLEAN_RUN,
     ),
     Step(
@@ -180,7 +180,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        173,
+        76,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -191,7 +191,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, every score split (checks the band argument)",
         SPEC,
-        18,
+        10,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -202,7 +202,7 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "boards of ≤ 2 stones, band score splits, contracts on",
         SPEC,
-        65,
+        34,
         CLEAN_RUN,
     ),
     Step(
@@ -225,7 +225,7 @@ STEPS: tuple[Step, ...] = (
         "every named rule set (the paper's through AwariRefUnder): boards of ≤ 4 stones and the 384 lap boards, "
         "band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        313,
+        123,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -237,7 +237,7 @@ STEPS: tuple[Step, ...] = (
         "every named rule set: boards of ≤ 2 stones and 2 witness boards of 3, every score split (checks the band "
         "argument)",
         SPEC,
-        34,
+        16,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -249,7 +249,7 @@ STEPS: tuple[Step, ...] = (
         "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones and 2 witness boards of 3, band score splits, "
         "contracts on",
         SPEC,
-        171,
+        76,
         CLEAN_RUN,
     ),
     Step(
@@ -270,7 +270,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, every score split, both sides, positions ∅/{θ}/{P'}; 384 lap boards",
         SPEC + "; impl via get_engine",
-        302,
+        153,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -291,7 +291,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, contracts on; 384 lap boards",
         SPEC + "; impl via get_engine",
-        584,
+        327,
         CLEAN_RUN,
     ),
     *(
@@ -302,8 +302,8 @@ STEPS: tuple[Step, ...] = (
             FULL,
             f"as the paper's at ≤ 2 stones, under the {rules} rule set (spec/awari_rules.py)",
             SPEC + "; impl via get_engine",
-            30,
-            CLEAN_RUN + " (26–30 s for the three sets)",
+            15,
+            CLEAN_RUN + " (14–17 s for the three sets)",
             contracts=False,
         )
         for rules in ("olympiad-1990", "olympiad-1994", "abapa")
@@ -315,7 +315,7 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "every state within 3 plies of the start, 26 actions each",
         SPEC + "; impl via get_engine",
-        29,
+        22,
         CLEAN_RUN,
         contracts=False,
     ),
@@ -326,7 +326,7 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every state within 2 plies of the start, 26 actions each, contracts on",
         SPEC + "; impl via get_engine",
-        27,
+        15,
         CLEAN_RUN,
     ),
     Step(
@@ -352,8 +352,8 @@ STEPS: tuple[Step, ...] = (
         "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
         "apply on the other 587 slices of the own pits: the next step",
         REFINE,
-        280,
-        "2 processes beside the slice ledger's 2, load ≈ 4, 2026-11-25",
+        304,
+        "2 processes beside another step, load 3–4, make proofs on a clean clone, 2026-11-26 (280 s on 2026-11-25)",
         contracts=False,
     ),
     Step(
@@ -392,9 +392,9 @@ STEPS: tuple[Step, ...] = (
         "legal-square test for every one of the 25 squares, every board; legal_moves' decode on all 2²⁵ masks; "
         "apply on all 26 actions, legal_moves and is_over, every board, side and history",
         REFINE,
-        4803,
-        "load 3–5.5 beside other proof runs, 2 processes, 2026-11-24: 4 739 s, and 64 s for the legal_moves "
-        "steps run alone at load 3",
+        3231,
+        "2 processes beside another step, load 3–4, make proofs on a clean clone, 2026-11-26 (4 739 s at load "
+        "3–5.5 on 2026-11-24)",
         contracts=False,
     ),
 )
