@@ -353,7 +353,7 @@ STEPS: tuple[Step, ...] = (
         "apply on the other 587 slices of the own pits: the next step",
         REFINE,
         304,
-        "2 processes beside another step, load 3–4, make proofs on a clean clone, 2026-11-26 (280 s on 2026-11-25)",
+        CLEAN_RUN + ", in 2 processes (280 s on 2026-11-25)",
         contracts=False,
     ),
     Step(
@@ -393,8 +393,7 @@ STEPS: tuple[Step, ...] = (
         "apply on all 26 actions, legal_moves and is_over, every board, side and history",
         REFINE,
         3231,
-        "2 processes beside another step, load 3–4, make proofs on a clean clone, 2026-11-26 (4 739 s at load "
-        "3–5.5 on 2026-11-24)",
+        CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",
         contracts=False,
     ),
 )
