@@ -21,6 +21,7 @@ import select
 import signal
 import sys
 import threading
+from contextlib import suppress
 from typing import Any, TextIO
 
 from impl import protocol as W
@@ -110,10 +111,11 @@ def why_illegal(client: Client, token: str) -> str | None:
 
 
 class Terminal:
-    """A person's game on a seated client: input from ``stdin_fd``, output to ``out``."""
+    """A person's game on a seated client: input from ``stdin_fd``, output to ``out``;
+    ``wakeup``, if given, is a signal's wake-up pipe (see ``ctrl_c_leaves``)."""
 
-    def __init__(self, client: Client, out: TextIO, stdin_fd: int) -> None:
-        self.client, self.out, self.fd = client, out, stdin_fd
+    def __init__(self, client: Client, out: TextIO, stdin_fd: int, wakeup: int | None = None) -> None:
+        self.client, self.out, self.fd, self.wakeup = client, out, stdin_fd, wakeup
         self._input = b""
         self._eof = False
         self._prompted = False
@@ -172,7 +174,10 @@ class Terminal:
         """Play to the end of the game (or of the input); the result."""
         c = self.client
         self.say("Seated; waiting for the game to start.")
-        c.wait_started()
+        while not (c.started or c.over):
+            if not c.has_pending():
+                self._ready([c.fileno()])
+            c.poll()
         while c.result is None:
             if (c.my_turn or c.must_answer_draw or self._confirming) and not self._prompted:
                 self._prompt()
@@ -217,7 +222,7 @@ class Terminal:
             self.client.poll()
             return None
         server = self.client.fileno()
-        ready = select.select([server] if self._closed else [server, self.fd], [], [])[0]
+        ready = self._ready([server] if self._closed else [server, self.fd])
         if server in ready:
             self.client.poll()
         if self.fd in ready:
@@ -228,6 +233,17 @@ class Terminal:
                 return self._pop_line() if self._input.strip() else None
             return self._pop_line() if b"\n" in self._input else None
         return None
+
+    def _ready(self, fds: list[int]) -> list[int]:
+        """Which of ``fds`` can be read, waiting for one; a signal wakes it too.
+        Python runs a signal's handler between bytecodes: Ctrl-C that came just
+        before select() blocked would wait for the next message or keystroke, were
+        the wake-up pipe (written by the signal itself) not among the fds."""
+        ready = select.select(fds if self.wakeup is None else [*fds, self.wakeup], [], [])[0]
+        if self.wakeup is not None and self.wakeup in ready:
+            with suppress(BlockingIOError):
+                os.read(self.wakeup, 512)  # the handler (KeyboardInterrupt) runs on return
+        return ready
 
     def _pop_line(self) -> str:
         line, _, self._input = self._input.partition(b"\n")
@@ -292,9 +308,11 @@ class Terminal:
             self.say(f"the server refused it: {exc.code} {exc.text}")
 
 
-def human_game(client: Client, side: str, name: str, out: TextIO = sys.stdout, fd: int | None = None) -> int:
+def human_game(
+    client: Client, side: str, name: str, out: TextIO = sys.stdout, fd: int | None = None, wakeup: int | None = None
+) -> int:
     """Seat ``client`` for a person and play; the exit status."""
-    terminal = Terminal(client, out, sys.stdin.fileno() if fd is None else fd)
+    terminal = Terminal(client, out, sys.stdin.fileno() if fd is None else fd, wakeup)
     client.seat(side, name)
     terminal.run()
     return 0
@@ -319,11 +337,18 @@ def add_command(subparsers: Any) -> None:
     add_rules_argument(q)
 
 
-def ctrl_c_leaves() -> None:
+def ctrl_c_leaves() -> int:
     """Ctrl-C raises KeyboardInterrupt, which leaves the game, even when this process
     was started with SIGINT ignored (a shell's background job passes that on, and
-    Python then installs no handler of its own)."""
+    Python then installs no handler of its own).  The read end of the signals'
+    wake-up pipe (``signal.set_wakeup_fd``), for the terminal's select(); main
+    thread only."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    read, write = os.pipe()
+    for fd in (read, write):
+        os.set_blocking(fd, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    return read
 
 
 def run_client(args: argparse.Namespace) -> int:
@@ -333,10 +358,10 @@ def run_client(args: argparse.Namespace) -> int:
     """
     check_side("referee client", args.game, args.side)
     check_rules("referee client", args.game, args.rules or "paper")
-    ctrl_c_leaves()
+    wakeup = ctrl_c_leaves()
     try:
         with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
-            return human_game(client, args.side, args.name or "")
+            return human_game(client, args.side, args.name or "", wakeup=wakeup)
     except ClientError as exc:
         print(f"referee client: {exc}", file=sys.stderr)
         return 1
@@ -373,7 +398,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee play: --time takes one or two numbers of seconds")
     check_rules("referee play", args.game, args.rules)
-    ctrl_c_leaves()
+    wakeup = ctrl_c_leaves()
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     player_log.handlers[:] = [handler]
@@ -387,7 +412,7 @@ def run_play(args: argparse.Namespace) -> int:
             print(HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)
             with Client.connect(args.game, port=server.port) as client:
-                status = human_game(client, side, args.name)
+                status = human_game(client, side, args.name, wakeup=wakeup)
             thread.join(5.0)
             return status
     except ClientError as exc:

@@ -11,9 +11,14 @@ The example database lives in .hypothesis/, which git ignores.
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from impl.server.records import LOGGER
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
@@ -28,3 +33,15 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=1500, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _referee_logger_as_it_was() -> Iterator[None]:
+    """A test that runs a command in-process (``referee perft`` …) sets up the
+    ``referee`` logger on the stderr pytest captured for that test, which pytest
+    closes afterwards; a later test's server logging there would print "Logging
+    error" tracebacks.  Each test leaves the logger as it found it."""
+    logger = logging.getLogger(LOGGER)
+    handlers, level, propagate = logger.handlers[:], logger.level, logger.propagate
+    yield
+    logger.handlers[:], logger.level, logger.propagate = handlers, level, propagate

@@ -6,6 +6,7 @@ player on the server it starts itself."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import pty
 import re
@@ -13,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 
@@ -20,6 +22,7 @@ import pytest
 
 from impl.client import Client, Result
 from impl.game import Side, Termination
+from impl.terminal import Terminal
 
 from .clientkit import connect, server
 
@@ -36,7 +39,11 @@ class Pty:
         self.proc = subprocess.Popen(
             argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, preexec_fn=ignore
         )
-        os.close(slave)
+        # Our copy of the slave stays open until kill(), as a terminal's session keeps
+        # it open: were the command's exit the last close of the slave, the master
+        # could report EIO (hang-up) before the command's last lines reached it, and
+        # they would be lost (seen in CI: the Ctrl-C message, written just before exit).
+        self.slave = slave
         self.master = master
         self.output = ""
         self.seen = 0
@@ -56,8 +63,12 @@ class Pty:
         deadline = time.monotonic() + timeout
         while text not in self.output[self.seen :]:
             left = deadline - time.monotonic()
-            if left <= 0 or (not self._read(left) and self.proc.poll() is not None):
-                raise AssertionError(f"{text!r} not in output:\n{self.output[self.seen :]}")
+            ended = self.proc.poll() is not None
+            # Once the command has ended, what it wrote is already on its way: a read
+            # that brings nothing within a short while means there is no more.
+            if left <= 0 or (not self._read(min(left, 1.0 if ended else 0.25)) and ended):
+                status = "running" if not ended else f"exit status {self.proc.returncode}"
+                raise AssertionError(f"{text!r} not in output ({status}):\n{self.output[self.seen :]}")
         end = self.output.index(text, self.seen) + len(text)
         chunk, self.seen = self.output[self.seen : end], end
         return chunk
@@ -77,9 +88,10 @@ class Pty:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        if self.master >= 0:
-            os.close(self.master)
-            self.master = -1
+        for fd in (self.master, self.slave):
+            if fd >= 0:
+                os.close(fd)
+        self.master = self.slave = -1
 
 
 def referee(*args: str) -> list[str]:
@@ -180,6 +192,44 @@ def test_ctrl_c_says_that_leaving_loses_the_game(sigint_ignored: bool) -> None:
         while not white.over:
             white.next_message()
         assert white.result == Result(Side.SECOND, Termination.DISCONNECT)
+
+
+def test_ctrl_c_while_waiting_for_the_opponent_leaves() -> None:
+    with server("gothello") as local:
+        argv = referee("client", "gothello", "--port", str(local.port), "--side", "black")
+        person = Pty(argv)
+        try:
+            person.expect("waiting for the game to start")
+            person.proc.send_signal(signal.SIGINT)
+            person.expect("referee client: interrupted; leaving a game in progress loses it (disconnect)")
+            assert person.finish() == 130
+        finally:
+            person.kill()
+
+
+def test_a_signal_wakes_the_terminal_from_its_wait() -> None:
+    """Python runs a signal's handler between bytecodes, so a Ctrl-C that comes just
+    before select() blocks would wait for the next message or keystroke (seen in CI,
+    about one run in sixty of the test above).  The terminal waits on the signals'
+    wake-up pipe too: what the signal writes there ends the wait at once."""
+    keys, typed = os.pipe()
+    wakeup, signalled = os.pipe()
+    os.set_blocking(wakeup, False)
+    with server("gothello") as local, connect("gothello", local.port) as client:
+        terminal = Terminal(client, io.StringIO(), keys, wakeup)
+        ready: list[list[int]] = []
+        waiting = threading.Thread(target=lambda: ready.append(terminal._ready([client.fileno(), keys])))
+        waiting.start()
+        os.write(signalled, bytes([signal.SIGINT]))  # as the C-level handler does
+        waiting.join(TIMEOUT)
+        if waiting.is_alive():
+            os.write(typed, b"\n")  # let the thread go before failing
+            waiting.join()
+        assert ready == [[wakeup]]
+        with pytest.raises(BlockingIOError):  # and the pipe is drained for the next wait
+            os.read(wakeup, 1)
+    for fd in (keys, typed, wakeup, signalled):
+        os.close(fd)
 
 
 def test_end_of_piped_input_resigns_at_once() -> None:
