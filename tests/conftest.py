@@ -37,7 +37,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(autouse=True)
 def _referee_logger_as_it_was() -> Iterator[None]:
-    """A test that runs a command in-process (``referee perft`` …) sets up the
+    """A test that runs ``referee serve`` in-process (tests/test_server_rules.py,
+    tests/test_usage.py) sets up the
     ``referee`` logger on the stderr pytest captured for that test, which pytest
     closes afterwards; a later test's server logging there would print "Logging
     error" tracebacks.  Each test leaves the logger as it found it."""

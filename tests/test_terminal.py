@@ -41,8 +41,8 @@ class Pty:
         )
         # Our copy of the slave stays open until kill(), as a terminal's session keeps
         # it open: were the command's exit the last close of the slave, the master
-        # could report EIO (hang-up) before the command's last lines reached it, and
-        # they would be lost (seen in CI: the Ctrl-C message, written just before exit).
+        # could report EIO (hang-up) before the command's last lines reached it (a
+        # precaution for the messages written just before exit; not seen here).
         self.slave = slave
         self.master = master
         self.output = ""
@@ -209,8 +209,9 @@ def test_ctrl_c_while_waiting_for_the_opponent_leaves() -> None:
 
 def test_a_signal_wakes_the_terminal_from_its_wait() -> None:
     """Python runs a signal's handler between bytecodes, so a Ctrl-C that comes just
-    before select() blocks would wait for the next message or keystroke (seen in CI,
-    about one run in sixty of the test above).  The terminal waits on the signals'
+    before select() blocks would wait for the next message or keystroke (seen once in
+    CI in test_ctrl_c_says_that_leaving_loses_the_game, and here in about one run in
+    sixty of this file under load).  The terminal waits on the signals'
     wake-up pipe too: what the signal writes there ends the wait at once."""
     keys, typed = os.pipe()
     wakeup, signalled = os.pipe()
