@@ -45,4 +45,3 @@ def test_failed_write_leaves_old_file_and_no_temporary(tmp_path: Path, monkeypat
 
 def test_why_names_the_path() -> None:
     assert atomic.why(OSError(errno.EROFS, "x", "/r/a.pgn")) == "/r/a.pgn: the file system is read-only"
-
