@@ -11,7 +11,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
+.PHONY: all venv lint typecheck test wheel-check verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
 
 all: verify
 
@@ -39,8 +39,13 @@ JOBS ?= 2
 test: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -m "not deep" -n $(JOBS)
 
-verify: lint typecheck test
+verify: lint typecheck test wheel-check
 	$(PY) -m proofs.manifest --run bounded --jobs $(JOBS)
+
+# The package as users install it: sdist and wheel built, the wheel installed into a
+# fresh venv without the development tools, a game of each kind played with it.
+wheel-check: $(STAMP)
+	$(PY) -m tests.wheel_check
 
 # The thorough suite on the mypyc build, where the differential tests check the compiled
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
