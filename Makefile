@@ -1,6 +1,7 @@
 # make verify       — everything CI runs (bounded): lint, types, tests, symbolic checks, bounded proofs
 # make verify-deep  — the same with thorough budgets
 # make serve        — Awari and Gothello referee servers on their default ports, live web view on port 29080
+#                     (HOST=, SERVER=, RULES=, TIME=, RECORD= pass on to referee serve all)
 # make test-browser — the web view's test in headless Chromium (installs Debian's chromium and Playwright)
 # make mutate       — mutation testing of the engines and the spec: docs/mutation-report.md
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
@@ -21,7 +22,17 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@touch $(STAMP) $(SERVE_STAMP)
+
+# make serve needs only the runtime and the web view (icontract, aiohttp): a few seconds
+# of installing, not the development toolchain (z3, crosshair, mypy, dask).  The dev
+# install above includes it, so after make verify serving installs nothing more.
+SERVE_STAMP := $(VENV)/.installed-serve
+$(SERVE_STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[web]'
+	@touch $(SERVE_STAMP)
 
 venv: $(STAMP)
 
@@ -79,8 +90,16 @@ MUTATE ?=
 mutate: $(STAMP)
 	$(PY) -m tests.mutation $(MUTATE)
 
-serve: $(STAMP)
-	$(VENV)/bin/referee serve all --forever --web $(WEB) $(if $(ENGINE),--engine $(ENGINE))
+# make serve HOST=127.0.0.1 SERVER="0 1" RULES=olympiad-1994 TIME=300 RECORD=games/ ENGINE=checked
+HOST ?=
+SERVER ?=
+RULES ?=
+TIME ?=
+RECORD ?=
+serve: $(SERVE_STAMP)
+	$(VENV)/bin/referee serve all --forever --web $(WEB) $(if $(ENGINE),--engine $(ENGINE)) \
+		$(if $(HOST),--host $(HOST) --web-host $(HOST)) $(if $(SERVER),--server $(SERVER)) \
+		$(if $(RULES),--rules '$(RULES)') $(if $(TIME),--time $(TIME)) $(if $(RECORD),--record '$(RECORD)')
 
 # The browser test's needs: Debian's chromium and chromedriver (apt-get, as root or
 # through sudo; skipped when present) and Playwright, which drives that chromium and
@@ -107,7 +126,7 @@ screenshots: browser
 
 # A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
 GAME ?= gothello
-play: $(STAMP)
+play: $(SERVE_STAMP)
 	$(VENV)/bin/referee play --game $(GAME) $(if $(SIDE),--side '$(SIDE)') $(if $(BUDGET),--budget $(BUDGET)) \
 		$(if $(TIME),--time $(TIME)) $(if $(ENGINE),--engine $(ENGINE))
 
