@@ -62,7 +62,7 @@ def _successors(s: A.AwariBoard) -> list[A.AwariBoard]:
     if max(s.score) >= 25:
         return []
     after = []
-    for pit in A.side(s.to_move):
+    for pit in sorted(A.side(s.to_move), key=lambda p: p.value):  # not hash order: PYTHONHASHSEED-free
         if s.board[pit] > 0:
             moved, _, _ = A.Sow_Capture_corrected(s, pit)
             after.append(A.AwariBoard(moved.board, moved.score, A.opponent(s.to_move)))
