@@ -37,8 +37,8 @@ $(SERVE_STAMP): pyproject.toml
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check spec impl tests proofs
-	$(VENV)/bin/ruff format --check spec impl tests proofs
+	$(VENV)/bin/ruff check spec impl tests proofs examples
+	$(VENV)/bin/ruff format --check spec impl tests proofs examples
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

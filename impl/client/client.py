@@ -7,15 +7,18 @@ own copy of the position on the fast engine, so a player can ask for ``state``, 
 ``my_turn`` at any time, and an impossible report is a ProtocolError.  It adds the
 full-move numbers and the ``...`` itself: callers send bare moves (``c3``, ``F``).
 
-A player's loop::
+A player's loop (docs/writing-a-player.md has a complete program)::
 
-    with Client.connect("gothello", server=0) as client:
-        client.seat("black")
-        client.wait()                      # until our turn, a draw offer, or the end
+    with Client.connect("awari", port=port) as client:
+        client.seat("?")
+        client.wait()                          # until our turn, a draw offer, or the end
         while not client.over:
-            client.move(choose(client))    # MoveRefused on 291/299
+            if client.must_answer_draw:        # Awari: an offer is answered before any move
+                client.answer_draw(False)
+            else:
+                client.move(choose(client))    # MoveRefused on 291/299
             client.wait()
-        print(client.result)
+        print(client.describe_result())
 """
 
 from __future__ import annotations
