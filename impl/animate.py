@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -111,7 +112,8 @@ def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
 
 
 HELP = """commands:
-  <move>          every disjunct that holds for this input, as written and corrected
+  <move>          the referee's verdict, then every disjunct that holds, corrected and
+                  as written (a written one that differs names its errata)
                   (Awari: a pit a-f, A-F; Gothello: a square a1-e5 or pass)
   step [<move>]   make the move by the referee's outcome (the corrected schema's one)
   follow <n>      go to the after-state of outcome n of the last listing, if determined
@@ -231,13 +233,17 @@ class Animator:
         return action
 
     def _try(self, token: str) -> list[str]:
+        """The referee's verdict first (what a game would do), then every disjunct
+        that holds, corrected and as written; a literal disjunct whose result or
+        after-state differs from the verdict names the errata on its schema."""
         try:
             action = self._action(token)
         except ValueError as exc:
             return [str(exc)]
-        lines: list[str] = []
+        lines = self._verdict(action)
+        verdict = self._referee(action)
         afters: list[Any] = []
-        for title, (name, disjunction) in (("as written", self.rules.literal), ("corrected", self.rules.corrected)):
+        for title, (name, disjunction) in (("corrected", self.rules.corrected), ("as written", self.rules.literal)):
             try:
                 outcomes = disjunction(self.state, action)
             except Exception as exc:  # a literal schema the spec cannot evaluate here says so
@@ -252,8 +258,31 @@ class Animator:
                 afters.append(after)
                 lines.append(f"  {len(afters)}. {outcome.schema}: result {outcome.result}")
                 lines.append(f"     after: {text}")
+                if title == "as written" and verdict is not None and (outcome.result, after) != verdict:
+                    lines.append(f"     differs from the referee: {self._errata_on(outcome.schema)}")
         self.last = (token, afters)
         return lines
+
+    def _referee(self, action: Any) -> tuple[Any, Any] | None:
+        """The referee's result and after-state (the corrected schema's), or None
+        where it cannot step."""
+        try:
+            result, after = self.rules.module.referee(self.state, action)
+        except Exception:
+            return None
+        return result, after
+
+    def _verdict(self, action: Any) -> list[str]:
+        verdict = self._referee(action)
+        if verdict is None:
+            return ["referee: cannot step here"]
+        result, after = verdict
+        return [f"referee: result {result}, after: {self.rules.format_state(after)}"]
+
+    def _errata_on(self, schema: str) -> str:
+        """The errata of the register (spec/errata.py) on ``schema``: ``load`` shows each."""
+        ids = [e.id for e in ERRATA if e.game == self.game and schema in re.split(r"[,\s]+", e.schema)]
+        return f"errata on {schema}: {' '.join(ids)}" if ids else f"no erratum names {schema}"
 
     def _step(self, token: str) -> list[str]:
         token = token or (self.last[0] if self.last else "")

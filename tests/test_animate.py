@@ -25,17 +25,20 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         person.type("load A4")
         shown = person.expect("awari> ")
         assert "A4: a grand slam is also a NormalMove\nstate: a1 b1 A4 F2, 20/20, south\n" in shown
-        assert (
-            "AwariRef (as written): 2 disjuncts hold\n"
-            "  1. NormalMove: result not_done\n"
-            "     after: A4, 20/24, south, 1 seen\n"
-            "  2. GrandSlam: result draw\n"
-            "     after: empty, 24/24, south, 1 seen\n"
+        assert (  # the verdict first, then the disjuncts; the written ones that differ name their errata
+            "referee: result draw, after: empty, 24/24, north, 1 seen\n"
             "AwariRef_corrected (corrected): 1 disjunct holds\n"
-            "  3. GrandSlam: result draw\n"
+            "  1. GrandSlam: result draw\n"
             "     after: empty, 24/24, north, 1 seen\n"
+            "AwariRef (as written): 2 disjuncts hold\n"
+            "  2. NormalMove: result not_done\n"
+            "     after: A4, 20/24, south, 1 seen\n"
+            "     differs from the referee: errata on NormalMove: A2 A4 A12 A18\n"
+            "  3. GrandSlam: result draw\n"
+            "     after: empty, 24/24, south, 1 seen\n"
+            "     differs from the referee: errata on GrandSlam: A2 A3 A4 A12 A22\n"
         ) in shown
-        person.type("follow 1")  # into the literal NormalMove's after-state
+        person.type("follow 2")  # into the literal NormalMove's after-state
         assert "state: A4, 20/24, south, 1 seen" in person.expect("awari> ")
         person.type("undo")
         assert "state: a1 b1 A4 F2, 20/20, south" in person.expect("awari> ")
@@ -48,10 +51,10 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         person.type("A")  # A7: the literal NoMove leaves to_move' free
         shown = person.expect("awari> ")
         assert (
-            "1. NoMove: result win north\n     after: board' free, 25/23, to_move' free, 1 seen  [2 after-states]"
-            in shown
-        )
-        person.type("follow 1")
+            "2. NoMove: result win north\n     after: board' free, 25/23, to_move' free, 1 seen  [2 after-states]\n"
+            "     differs from the referee: errata on NoMove: A7 A12"
+        ) in shown
+        person.type("follow 2")
         assert "not determined" in person.expect("awari> ")
         person.type("set a1, 1/1, south")
         assert "not a state: an AwariBoard holds 48 stones, this one 3" in person.expect("awari> ")
@@ -70,9 +73,10 @@ def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
     try:
         shown = person.expect("gothello> ")
         assert "GothelloTurn (as written): 2 disjuncts hold" in shown
-        assert "1. GothelloIllegalMoveNonblank: result illegal_move" in shown
-        assert "2. GothelloIllegalMoveBlocked: result illegal_move" in shown
-        assert "GothelloTurn_corrected (corrected): 1 disjunct holds\n  3. GothelloIllegalMoveNonblank" in shown
+        assert "2. GothelloIllegalMoveNonblank: result illegal_move" in shown
+        assert "3. GothelloIllegalMoveBlocked: result illegal_move" in shown
+        assert "GothelloTurn_corrected (corrected): 1 disjunct holds\n  1. GothelloIllegalMoveNonblank" in shown
+        assert shown.index("referee: result illegal_move") < shown.index("GothelloTurn_corrected")
         person.type("set b a2 w a1, black")
         person.expect("gothello> ")
         person.type("step b1")  # G3's capture, by the referee
