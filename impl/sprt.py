@@ -18,8 +18,12 @@ over N units.  Two models, by what a unit is:
   reversed), x ∈ {0, ¼, ½, ¾, 1} (the pair's mean score): it removes the
   opening's bias from the variance (fishtest's default).
 
-As fishtest's ``regularize`` does, a count of 0 is taken as 0.001, so that a
-one-sided result (every game won) has a small positive variance and can decide.
+An empty outcome class counts half a unit in the mean and variance (the
+Haldane–Anscombe correction), so that a one-sided result (every game won) has a
+positive variance and can decide.  fishtest's ``regularize`` uses 0.001 instead,
+harmless in its batches of thousands of games but here, game by game, it would
+accept H1 after a single won game (LLR 48 for elo0 = 0, elo1 = 100); with ½ it
+takes six (the exact likelihood ratio, N ln(s1/s0), would take twelve).
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-EPSILON = 1e-3
-"""fishtest's stand-in for an empty outcome class."""
+EMPTY = 0.5
+"""The count an empty outcome class stands for."""
 
 
 class Model(StrEnum):
@@ -109,7 +113,7 @@ def logistic(elo: float) -> float:
 def llr(elo0: float, elo1: float, counts: Sequence[float], values: Sequence[float]) -> float:
     """The normal-approximation LLR of ``counts[i]`` units of score ``values[i]``
     (fishtest's ``LLR_logistic``); 0 with no units."""
-    regular = [c if c > 0 else EPSILON for c in counts]
+    regular = [c if c > 0 else EMPTY for c in counts]
     n = sum(regular)
     if sum(counts) == 0:
         return 0.0

@@ -4,6 +4,7 @@ command line through placeholders or the environment, and players that fail."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
@@ -43,22 +44,60 @@ def test_random_against_random_alternating_sides(tmp_path: Path) -> None:
     assert sum(float(c[4]) for c in columns) == 2 and lines[4] == "endings: move 2"
 
 
-def test_referee_match_with_command_line_players() -> None:
-    """Player A by placeholders, player B by the environment; search stats in the table."""
+def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
+    """Player A by placeholders, player B by the environment and a label; search
+    stats, Elo and LOS in the table; the records in a tournament's directory."""
     # Seeded, and depth-bound rather than time-bound: the same games every run.
     a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 10 --depth 4"
     env = '"$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"'
-    b = f"sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
+    b = f"rnd=sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
     command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
+    assert out[1] == "B = rnd"
     assert out[2].startswith("game   1: A (south) vs B (north): ") and out[3].startswith(
         "game   2: A (north) vs B (south)"
     )
     assert out[4] == "awari: 2 games, 2 with a result"
     assert out[6].split()[-4:] == ["1-0-0", "(100%)", "1-0-0", "(100%)"]  # search won both, one per side
-    assert out[-1].startswith("A search: ") and "nodes/s, depth median" in out[-1]
+    assert out[7].startswith("B rnd ")
+    assert out[-3].startswith("A search: ") and "nodes/s, depth median" in out[-3]
+    assert out[-2] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
+    # The records directory is the tournament's: by default a new one, here in the working directory.
+    (records,) = tmp_path.glob("match-*")
+    assert out[-1] == f"records: {records.name}"
+    assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "tournament.json"]
+    assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", a)
+
+
+def test_referee_match_runs_an_sprt_to_its_decision(tmp_path: Path) -> None:
+    """``--sprt``: a stronger program (search, depth 3) against random stops once H1
+    is accepted (five games won for elo1 = 200), of the 12 allowed; the JSON and
+    ``--pgnout`` have what was played; run again, nothing more is played."""
+    strong = "strong=search --budget 10 --depth 3"
+    command = [sys.executable, "-m", "impl.cli", "match", strong, "random --seed 1", "--game", "awari", "-q"]
+    command += ["--games", "12", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
+    command += ["--pgnout", str(tmp_path / "all.pgn"), "--sprt", "elo0=0", "elo1=200"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == 5 and results["total"] == 12
+    test = results["sprt"]
+    assert test["result"] == "H1" and test["llr"] >= test["upper"] and test["model"] == "trinomial"
+    assert (test["elo0"], test["elo1"], test["alpha"], test["beta"]) == (0, 200, 0.05, 0.05)
+    assert "SPRT: llr 3.6 (-2.944, 2.944) [0, 200]: H1" in done.stdout
+    # Both programs are deterministic: the games of each colour are the same game.
+    duplicates = "Duplicates: 3 of 5 games repeat earlier games move for move: #3 = #1, #4 = #2, #5 = #1"
+    distinct = "LOS 98.7% over all 5 games; +inf n/a (95%), LOS 92.1% over the 2 distinct ones"
+    assert duplicates in done.stdout and distinct in done.stdout
+    assert results["duplicates"] == [{"game": 3, "same_as": 1}, {"game": 4, "same_as": 2}, {"game": 5, "same_as": 1}]
+    records = sorted((tmp_path / "r").glob("game-*.pgn"))
+    assert len(records) == 5
+    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "Resuming from" in again.stdout and "5 of 12 games recorded" in again.stdout
+    assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 5
 
 
 def test_a_player_that_fails_to_start_aborts_its_game() -> None:

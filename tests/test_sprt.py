@@ -95,7 +95,9 @@ def test_verdicts() -> None:
     h = Hypotheses(0, 100)
     assert sprt.of_games(h, []).verdict is Verdict.CONTINUE and sprt.of_games(h, []).llr == 0
     assert sprt.of_games(h, [], final=True).verdict is Verdict.INCONCLUSIVE
-    # Every game won: the empty classes count 0.001 (fishtest), so it decides.
+    # Every game won: the empty classes count half a game, so it decides, but
+    # not at once (fishtest's 0.001 would accept H1 after one game).
+    assert all(sprt.of_games(h, [1.0] * n).verdict is Verdict.CONTINUE for n in range(1, 6))
     won = sprt.of_games(h, [1.0] * 6)
     assert won.verdict is Verdict.H1 and won.llr >= h.upper
     lost = sprt.of_games(h, [0.0, 0.5] * 20)
