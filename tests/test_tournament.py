@@ -174,6 +174,21 @@ def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
         session.kill()
 
 
+def test_on_a_terminal_the_sprt_is_live(tmp_path: Path) -> None:
+    """The live view shows the SPRT as it stands (``continue``: only it can say
+    so, the final report after the last game says ``inconclusive``)."""
+    from .test_terminal import Pty, referee
+
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
+    session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1", "--sprt", "elo0=0", "elo1=5"))
+    try:
+        session.expect("(-2.944, 2.944) [0, 5]: continue")
+        session.expect("[0, 5]: inconclusive", timeout=120)
+        assert session.finish() == 0
+    finally:
+        session.kill()
+
+
 @pytest.mark.deep
 def test_a_tournament_on_a_scheduler_given_by_address(tmp_path: Path) -> None:
     """``--scheduler ADDRESS``: the games run on a cluster started elsewhere (here a
