@@ -10,7 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from impl import pgn
+import pytest
+
+from impl import cli, pgn
 from impl.match import MatchOptions, PlayerSpec, run_match, table
 
 PYTHON = shlex.quote(sys.executable)
@@ -107,3 +109,17 @@ def test_a_player_that_fails_to_start_aborts_its_game() -> None:
     assert outcomes[0].error.startswith("player B exited with 3 before the game started")
     assert outcomes[0].culprits == [1] and outcomes[0].record == ""  # never began: no record
     assert table(outcomes, specs, "awari")[-1] == "endings: no result 1"
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The games are played and recorded; ``--pgnout`` naming a directory fails in
+    one line, and the JSON before it is written."""
+    argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
+    argv += ["--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json"), "--pgnout", str(tmp_path)]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"referee match: cannot write {str(tmp_path)!r}: "), err
+    assert json.loads((tmp_path / "r.json").read_text())["played"] == 1
+    assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 1
