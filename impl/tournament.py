@@ -168,12 +168,18 @@ def run_task(task: Task) -> GameResult:
     specs = tuple(
         PlayerSpec(label, PlayerSpec.parse(text).template) for label, text in zip(task.labels, task.specs, strict=True)
     )
-    outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round)
-    summaries = tuple((task.players[p], line) for p, lines in sorted(outcome.summaries.items()) for line in lines)
+    # match.py names the players A and B: A is the lower-numbered player here (in
+    # referee match PLAYER_A, whose --logs files say A), whichever moves first;
+    # ``low`` is 1 when the first mover is B.
+    low = 0 if task.players[0] < task.players[1] else 1
+    order = (low, 1 - low)
+    outcome = play_game((specs[order[0]], specs[order[1]]), task.number, task.options, low, task.round)
+    summaries = tuple(
+        (task.players[order[p]], line) for p, lines in sorted(outcome.summaries.items()) for line in lines
+    )
     if outcome.result is None or outcome.error or outcome.result.termination.aborted:
-        # match.py names the players A (here the first mover) and B (the second).
-        error = f"{outcome.error or 'aborted'} (A = {task.labels[0]}, B = {task.labels[1]})"
-        culprits = tuple(task.players[c] for c in outcome.culprits)
+        error = f"{outcome.error or 'aborted'} (A = {task.labels[order[0]]}, B = {task.labels[order[1]]})"
+        culprits = tuple(task.players[order[c]] for c in outcome.culprits)
         return GameResult(
             task.number, task.round, task.players, None, "no result", error, outcome.record, culprits, summaries
         )

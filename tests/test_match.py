@@ -53,7 +53,7 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 10 --depth 4"
     env = '"$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"'
     b = f"rnd=sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
-    command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2"]
+    command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2", "--logs", "logs"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
@@ -71,6 +71,10 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     assert out[-1] == f"records: {records.name}"
     assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "tournament.json"]
     assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", a)
+    # --logs: A is PLAYER_A in either colour (north in game 2), its output kept.
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == ["game0001-A-south.log", "game0001-B-north.log", "game0002-A-north.log", "game0002-B-south.log"]
+    assert "summary: moves=" in (tmp_path / "logs" / "game0002-A-north.log").read_text()
 
 
 def test_referee_match_runs_an_sprt_to_its_decision(tmp_path: Path) -> None:
