@@ -281,7 +281,8 @@ def describe(result: GameResult, game: str) -> str:
     if result.score is None:
         return head + f"no result ({result.error})"
     winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
-    return head + Outcome(winner, Termination(result.termination)).describe(sides)
+    counts = "" if result.counts is None else f" {result.counts[0]}-{result.counts[1]}"
+    return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts
 
 
 def as_result(outcome: GameOutcome) -> GameResult:
@@ -294,7 +295,9 @@ def as_result(outcome: GameOutcome) -> GameResult:
         return GameResult(outcome.number, "", players, None, "no result", outcome.error, outcome.record, (), summaries)
     score = 0.5 if outcome.result.winner is None else 1.0 - outcome.result.winner
     termination = outcome.result.termination.value
-    return GameResult(outcome.number, "", players, score, termination, "", outcome.record, summaries=summaries)
+    return GameResult(
+        outcome.number, "", players, score, termination, "", outcome.record, summaries=summaries, counts=outcome.counts
+    )
 
 
 def _wdl(results: Sequence[GameResult], player: int) -> tuple[int, int, int]:

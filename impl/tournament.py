@@ -124,6 +124,8 @@ class GameResult:
     """The players whose programs failed a game without a result."""
     summaries: tuple[tuple[int, str], ...] = ()
     """(player, line): the players' ``summary: moves=…`` log lines (impl/match.py)."""
+    counts: tuple[int, int] | None = None
+    """Stores or stones at the end, first side first (None: not known, as on resuming)."""
 
     @property
     def loser(self) -> int | None:
@@ -192,6 +194,7 @@ def run_task(task: Task) -> GameResult:
         "",
         outcome.record,
         summaries=summaries,
+        counts=outcome.counts,
     )
 
 

@@ -5,6 +5,7 @@ command line through placeholders or the environment, and players that fail."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -58,9 +59,10 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
     assert out[1] == "B = rnd"
-    assert out[2].startswith("game   1: A (south) vs B (north): ") and out[3].startswith(
-        "game   2: A (north) vs B (south)"
+    assert out[2].startswith("game   1: A (south) vs B (north): south wins ") and out[3].startswith(
+        "game   2: A (north) vs B (south): north wins "
     )
+    assert all(re.fullmatch(r"\d+-\d+", line.split()[-1]) for line in out[2:4])  # the stores at the end
     assert out[4] == "awari: 2 games, 2 with a result"
     assert out[6].split()[-4:] == ["1-0-0", "(100%)", "1-0-0", "(100%)"]  # search won both, one per side
     assert out[7].startswith("B rnd ")
