@@ -367,7 +367,8 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
 EPILOG = (
     'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
     "placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
-    "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES)."
+    "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES); LABEL=PLAYER names it LABEL.  Run again with the same "
+    "--records DIR to resume."
 )
 
 
@@ -375,7 +376,8 @@ def add_command(subparsers: Any) -> None:
     from impl.tournament import add_result_options
 
     p = subcommand(subparsers, "match", run, epilog=EPILOG)
-    p.add_argument("players", metavar=("PLAYER_A", "PLAYER_B"), nargs=2)
+    p.add_argument("player_a", metavar="PLAYER_A")
+    p.add_argument("player_b", metavar="PLAYER_B")
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
     p.add_argument(
         "--games", type=positive, default=2, metavar="N", help="games to play (default 2); A moves first in odd ones"
@@ -438,11 +440,12 @@ def run(args: argparse.Namespace) -> int:
     check_rules(what, args.game, args.rules)
     if args.time is not None and len(args.time) > 2:
         raise UsageError(f"{what}: --time takes one or two numbers of seconds")
-    for text, which in zip(args.players, ("PLAYER_A", "PLAYER_B"), strict=True):
+    players = (args.player_a, args.player_b)
+    for text, which in zip(players, ("PLAYER_A", "PLAYER_B"), strict=True):
         _player(tournament.split_label(text)[1], which)
     clocks = (args.time[0], args.time[-1]) if args.time else None
     config = tournament.Config(
-        tuple(args.players), args.game, args.games, tournament.ROUND_ROBIN, clocks, args.engine, args.timeout
+        players, args.game, args.games, tournament.ROUND_ROBIN, clocks, args.engine, args.timeout
     )
     config = dataclasses.replace(config, event=args.event, rules=args.rules)
     hypotheses = tournament.hypotheses_of(args, 2, what)

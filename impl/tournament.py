@@ -13,7 +13,12 @@ DIR``, the games whose record exists are not played again.
 Dask runs the tasks: by default an embedded cluster (one worker in this process,
 ``--jobs`` threads; ``--workers N``: N worker processes), or a real one at
 ``--scheduler ADDRESS`` whose workers have zreferee and the players installed.
-At most ``--jobs`` games are in flight at once, wherever they run.
+At most ``--jobs`` games are in flight at once, wherever they run.  ``referee
+match`` is a two-player tournament whose games run in threads here (``execute``).
+
+The report names the games that repeat an earlier one move for move; ``--sprt``
+(impl/sprt.py) stops starting games once the test decides; ``--pgnout`` writes
+every record into one file.
 """
 
 from __future__ import annotations

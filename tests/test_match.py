@@ -1,6 +1,8 @@
 """The match runner (impl/match.py): games between player programs through servers
 it starts itself, sides alternating, the score table; our players by name, any
-command line through placeholders or the environment, and players that fail."""
+command line through placeholders or the environment, and players that fail;
+``referee match`` as a two-player tournament (labels, records directory, Elo,
+duplicates, ``--sprt``, ``--pgnout``)."""
 
 from __future__ import annotations
 
@@ -129,3 +131,10 @@ def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
     assert len(err) == 1 and err[0].startswith(f"referee match: cannot write {str(tmp_path)!r}: "), err
     assert json.loads((tmp_path / "r.json").read_text())["played"] == 1
     assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 1
+
+
+def test_match_and_tournament_help_name_the_shared_options() -> None:
+    for command in ("match", "tournament"):
+        done = subprocess.run([sys.executable, "-m", "impl.cli", command, "--help"], capture_output=True, text=True)
+        assert done.returncode == 0 and not done.stderr, done.stderr
+        assert all(option in done.stdout for option in ("--sprt KEY=X", "--pgnout FILE", "--json FILE", "--records"))

@@ -1,8 +1,9 @@
 """``referee tournament`` (impl/tournament.py) and its ratings (impl/ratings.py):
 the schedule, Elo with margin and LOS, openskill for many players, a real
 tournament on an embedded Dask cluster with a command-line player, its records
-replayed move for move, resuming, failures reported by name, and (deep) four
-players on a local cluster of two worker processes."""
+replayed move for move, resuming, failures reported by name, the SPRT stopping
+the games, duplicates named, ``--pgnout``, and (deep) four players on a local
+cluster of two worker processes."""
 
 from __future__ import annotations
 
