@@ -24,6 +24,7 @@ pytest.importorskip("distributed")
 pytest.importorskip("openskill")
 
 from impl import cli, pgn, sprt, tournament
+from impl.game import Outcome, Side, Termination
 from impl.ratings import elo, skills
 from impl.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
 
@@ -297,3 +298,27 @@ def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> 
     argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random", "b=random", *extra]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [f"referee tournament: {message}"]
+
+
+def _record(moves: list[str]) -> str:
+    tags = [("Game", "awari"), ("South", "x"), ("North", "y")]
+    return pgn.write(pgn.build("awari", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION)))
+
+
+def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:
+    same, other = _record(["B", "b", "A", "f"]), _record(["B", "b", "A", "a"])
+    results = [
+        GameResult(1, "1.1", (0, 1), 1.0, "resignation", record=same),
+        GameResult(2, "1.2", (1, 0), 1.0, "resignation", record=same),  # colours reversed
+        GameResult(3, "2.1", (0, 2), 1.0, "resignation", record=same),  # another opponent
+        GameResult(4, "1.3", (0, 1), 1.0, "resignation", record=other),  # other moves
+        GameResult(5, "1.4", (0, 1), None, "no result", record=same),  # no result: not counted
+        GameResult(6, "1.5", (0, 1), 1.0, "resignation", record=same),
+        GameResult(7, "1.6", (1, 0), 1.0, "resignation", record=same),
+    ]
+    summary = summarise(Config(("a", "b", "c"), "awari", 6), results, 7)
+    assert summary.duplicates == [(6, 1), (7, 2)]
+    assert tournament.notes(summary) == [
+        "Duplicates: 2 of 6 games repeat earlier games move for move: #6 = #1, #7 = #2 (the ratings count them)"
+    ]
+    assert summarise(Config(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []
