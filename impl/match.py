@@ -1,5 +1,8 @@
 """``referee match PLAYER_A PLAYER_B --game G --games N``: N games between two player
 programs through a real referee server, sides alternating, and the score table.
+It is a two-player ``referee tournament`` (impl/tournament.py: the same schedule,
+records directory, resuming, Elo and LOS, ``--sprt``, ``--json``, ``--pgnout``)
+whose games run in threads of this process rather than on Dask.
 
 A PLAYER is one of ours by name, with its options (``random``, ``"search --budget
 0.1"``), run as ``referee player NAME GAME --host H --port P --side S [options]``;
@@ -23,6 +26,7 @@ writes one) adds its speed and depth to the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shlex
 import shutil
@@ -37,16 +41,20 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from impl import pgn
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
+from impl.game import Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import OnDivergence
+
+if TYPE_CHECKING:
+    from impl.tournament import GameResult, Task
 
 HOST = "127.0.0.1"
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
@@ -265,20 +273,37 @@ def run_match(
         return list(pool.map(one, range(options.games)))
 
 
-def describe(outcome: GameOutcome, specs: tuple[PlayerSpec, PlayerSpec], game: str) -> str:
+def describe(result: GameResult, game: str) -> str:
+    """One game's line: ``game   3: A (south) vs B (north): south wins by the rules``."""
     sides = SIDES[game]
-    a_side = sides[outcome.first]
-    head = f"game {outcome.number:3d}: A ({a_side}) vs B ({sides[1 - outcome.first]}): "
+    a_side = result.players.index(0)
+    head = f"game {result.number:3d}: A ({sides[a_side]}) vs B ({sides[1 - a_side]}): "
+    if result.score is None:
+        return head + f"no result ({result.error})"
+    winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
+    counts = "" if result.counts is None else f" {result.counts[0]}-{result.counts[1]}"
+    return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts
+
+
+def as_result(outcome: GameOutcome) -> GameResult:
+    """A ``run_match`` game as the tournament's result: players 0 (A) and 1 (B)."""
+    from impl.tournament import GameResult
+
+    players = (outcome.first, 1 - outcome.first)
+    summaries = tuple((p, line) for p, lines in sorted(outcome.summaries.items()) for line in lines)
     if outcome.result is None or outcome.error:
-        return head + f"no result ({outcome.error})"
-    return head + f"{outcome.result.describe(sides)} {outcome.counts[0]}-{outcome.counts[1]}"
+        return GameResult(outcome.number, "", players, None, "no result", outcome.error, outcome.record, (), summaries)
+    score = 0.5 if outcome.result.winner is None else 1.0 - outcome.result.winner
+    termination = outcome.result.termination.value
+    return GameResult(
+        outcome.number, "", players, score, termination, "", outcome.record, summaries=summaries, counts=outcome.counts
+    )
 
 
-def _wdl(outcomes: Sequence[GameOutcome], player: int) -> tuple[int, int, int]:
-    won = sum(1 for o in outcomes if o.result is not None and not o.error and o.winner() == player)
-    drawn = sum(1 for o in outcomes if o.result is not None and not o.error and o.result.winner is None)
-    lost = sum(1 for o in outcomes if o.result is not None and not o.error and o.winner() == 1 - player)
-    return won, drawn, lost
+def _wdl(results: Sequence[GameResult], player: int) -> tuple[int, int, int]:
+    """Won, drawn, lost by ``player`` in the games with a result."""
+    mine = [r.score if r.players[0] == player else 1 - r.score for r in results if r.score is not None]
+    return mine.count(1.0), mine.count(0.5), mine.count(0.0)
 
 
 def _search_stats(lines: list[str]) -> str:
@@ -299,12 +324,17 @@ def _search_stats(lines: list[str]) -> str:
 
 
 def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> list[str]:
+    """``run_match``'s games' score table (``score_table``)."""
+    return score_table([as_result(o) for o in outcomes], (specs[0].label, specs[1].label), game)
+
+
+def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: str) -> list[str]:
     """The score table: per player its games, wins, draws, losses and score (a
-    draw is half a point), then the same by side."""
+    draw is half a point), then the same by side; endings; search speed."""
     sides = SIDES[game]
-    played = [o for o in outcomes if o.result is not None and not o.error]
+    played = [r for r in results if r.score is not None]
     lines = [
-        f"{game}: {len(outcomes)} games, {len(played)} with a result",
+        f"{game}: {len(results)} games, {len(played)} with a result",
         f"{'player':<28} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'score':>6} {'win %':>6}"
         f"  {'as ' + sides[0] + ' W-D-L':>16}  {'as ' + sides[1] + ' W-D-L':>16}",
     ]
@@ -313,20 +343,19 @@ def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec],
         games = won + drawn + lost
         by_side = []
         for side in (0, 1):
-            w, d, ell = _wdl([o for o in played if o.first ^ side == player], player)
+            w, d, ell = _wdl([r for r in played if r.players[side] == player], player)
             by_side.append(f"{w}-{d}-{ell} ({100 * w / max(1, w + d + ell):.0f}%)")
-        label = f"{'AB'[player]} {specs[player].label}"[:28]
+        label = f"{'AB'[player]} {labels[player]}"[:28]
         lines.append(
             f"{label:<28} {games:>5} {won:>5} {drawn:>5} {lost:>5} {won + drawn / 2:>6g} "
             f"{100 * won / max(1, games):>6.1f}  {by_side[0]:>16}  {by_side[1]:>16}"
         )
     endings: dict[str, int] = {}
-    for o in outcomes:
-        key = "no result" if o.result is None or o.error else o.result.termination
-        endings[key] = endings.get(key, 0) + 1
+    for r in results:
+        endings[r.termination] = endings.get(r.termination, 0) + 1
     lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     for player in (0, 1):
-        stats = _search_stats([line for o in outcomes for line in o.summaries.get(player, [])])
+        stats = _search_stats([line for r in results for p, line in r.summaries if p == player])
         if stats:
             lines.append(f"{'AB'[player]} search: {stats}")
     return lines
@@ -338,11 +367,14 @@ def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec],
 EPILOG = (
     'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
     "placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
-    "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES)."
+    "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES); LABEL=PLAYER names it LABEL.  Run again with the same "
+    "--records DIR to resume."
 )
 
 
 def add_command(subparsers: Any) -> None:
+    from impl.tournament import add_result_options
+
     p = subcommand(subparsers, "match", run, epilog=EPILOG)
     p.add_argument("player_a", metavar="PLAYER_A")
     p.add_argument("player_b", metavar="PLAYER_B")
@@ -353,7 +385,14 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
-    p.add_argument("--records", type=Path, metavar="DIR", help="write each game's record (PGN) in DIR")
+    p.add_argument(
+        "--records",
+        type=Path,
+        metavar="DIR",
+        help="the records directory, as the tournament's (default: a new one, match-<time>)",
+    )
+    p.add_argument("--event", default="referee match", help="the records' Event tag")
+    add_result_options(p)
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
@@ -392,31 +431,54 @@ def run(args: argparse.Namespace) -> int:
     """play games between two players through a local server
 
     Play N games between two players through a referee server started here, sides
-    alternating, and print the score table.
+    alternating, and print the score table, the Elo difference and LOS: a
+    two-player tournament whose games run here, in --jobs threads.
     """
-    check_rules("referee match", args.game, args.rules)
+    from impl import tournament
+
+    what = "referee match"
+    check_rules(what, args.game, args.rules)
     if args.time is not None and len(args.time) > 2:
-        raise UsageError("referee match: --time takes one or two numbers of seconds")
-    specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
+        raise UsageError(f"{what}: --time takes one or two numbers of seconds")
+    players = (args.player_a, args.player_b)
+    for text, which in zip(players, ("PLAYER_A", "PLAYER_B"), strict=True):
+        _player(tournament.split_label(text)[1], which)
     clocks = (args.time[0], args.time[-1]) if args.time else None
-    options = MatchOptions(
-        args.game,
-        args.games,
-        clocks,
-        args.timeout,
-        args.logs,
-        args.jobs,
-        args.engine,
-        OnDivergence(args.on_divergence),
-        writable(args.records, "referee match: --records"),
-        rules=args.rules,
+    config = tournament.Config(
+        players, args.game, args.games, tournament.ROUND_ROBIN, clocks, args.engine, args.timeout
     )
-    print(f"A = {specs[0].label}\nB = {specs[1].label}", flush=True)
+    config = dataclasses.replace(config, event=args.event, rules=args.rules)
+    hypotheses = tournament.hypotheses_of(args, 2, what)
+    tournament.check_outputs(args, what)
+    logs = writable(args.logs, f"{what}: --logs")
+    directory = args.records or Path(time.strftime("match-%Y%m%dT%H%M%S"))
+    tournament.open_records(config, directory, f"{what}: --records")
+    # The logs and the divergence policy change how a game is run, not which games.
+    divergence = OnDivergence(args.on_divergence)
+    tasks = [
+        dataclasses.replace(t, options=dataclasses.replace(t.options, logs=logs, on_divergence=divergence))
+        for t in tournament.schedule(config)
+    ]
+    results = tournament.load_records(tasks, directory)
+    labels = config.labels
+    print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
+    if results:
+        print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded", flush=True)
 
-    def report(outcome: GameOutcome) -> None:
+    def finished(task: Task, result: GameResult) -> None:
         if not args.quiet:
-            print(describe(outcome, specs, args.game), flush=True)
+            print(describe(result, args.game), flush=True)
 
-    outcomes = run_match(specs, options, report)
-    print("\n".join(table(outcomes, specs, args.game)))
-    return 1 if any(o.error or o.result is None for o in outcomes) else 0
+    todo = [t for t in tasks if t.number not in results]
+    try:
+        tournament.execute(config, todo, results, directory, args, lambda task: None, finished, hypotheses, local=True)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
+        return 130
+    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
+    lines = score_table(list(results.values()), (labels[0], labels[1]), args.game)
+    print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
+    error = tournament.write_outputs(config, summary, list(results.values()), args)
+    if error:
+        print(f"{what}: {error}", file=sys.stderr)
+    return 1 if error or any(r.score is None for r in results.values()) else 0

@@ -13,7 +13,12 @@ DIR``, the games whose record exists are not played again.
 Dask runs the tasks: by default an embedded cluster (one worker in this process,
 ``--jobs`` threads; ``--workers N``: N worker processes), or a real one at
 ``--scheduler ADDRESS`` whose workers have zreferee and the players installed.
-At most ``--jobs`` games are in flight at once, wherever they run.
+At most ``--jobs`` games are in flight at once, wherever they run.  ``referee
+match`` is a two-player tournament whose games run in threads here (``execute``).
+
+The report names the games that repeat an earlier one move for move; ``--sprt``
+(impl/sprt.py) stops starting games once the test decides; ``--pgnout`` writes
+every record into one file.
 """
 
 from __future__ import annotations
@@ -31,18 +36,21 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from impl import pgn
+from impl import pgn, sprt
+from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
 from impl.match import MatchOptions, PlayerSpec, play_game, writable
 from impl.match import _player as checked_player
 from impl.ratings import Elo, Skill, elo, skills
+from impl.sprt import Hypotheses, Status, Verdict
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 CONFIG = "tournament.json"
@@ -119,6 +127,10 @@ class GameResult:
     record: str = field(default="", repr=False)
     culprits: tuple[int, ...] = ()
     """The players whose programs failed a game without a result."""
+    summaries: tuple[tuple[int, str], ...] = ()
+    """(player, line): the players' ``summary: moves=…`` log lines (impl/match.py)."""
+    counts: tuple[int, int] | None = None
+    """Stores or stones at the end, first side first (None: not known, as on resuming)."""
 
     @property
     def loser(self) -> int | None:
@@ -163,12 +175,21 @@ def run_task(task: Task) -> GameResult:
     specs = tuple(
         PlayerSpec(label, PlayerSpec.parse(text).template) for label, text in zip(task.labels, task.specs, strict=True)
     )
-    outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round)
+    # match.py names the players A and B: A is the lower-numbered player here (in
+    # referee match PLAYER_A, whose --logs files say A), whichever moves first;
+    # ``low`` is 1 when the first mover is B.
+    low = 0 if task.players[0] < task.players[1] else 1
+    order = (low, 1 - low)
+    outcome = play_game((specs[order[0]], specs[order[1]]), task.number, task.options, low, task.round)
+    summaries = tuple(
+        (task.players[order[p]], line) for p, lines in sorted(outcome.summaries.items()) for line in lines
+    )
     if outcome.result is None or outcome.error or outcome.result.termination.aborted:
-        # match.py names the players A (here the first mover) and B (the second).
-        error = f"{outcome.error or 'aborted'} (A = {task.labels[0]}, B = {task.labels[1]})"
-        culprits = tuple(task.players[c] for c in outcome.culprits)
-        return GameResult(task.number, task.round, task.players, None, "no result", error, outcome.record, culprits)
+        error = f"{outcome.error or 'aborted'} (A = {task.labels[order[0]]}, B = {task.labels[order[1]]})"
+        culprits = tuple(task.players[order[c]] for c in outcome.culprits)
+        return GameResult(
+            task.number, task.round, task.players, None, "no result", error, outcome.record, culprits, summaries
+        )
     return GameResult(
         task.number,
         task.round,
@@ -177,6 +198,8 @@ def run_task(task: Task) -> GameResult:
         outcome.result.termination.value,
         "",
         outcome.record,
+        summaries=summaries,
+        counts=outcome.counts,
     )
 
 
@@ -243,12 +266,24 @@ class Summary:
     failures: list[Failure]
     played: int
     total: int
+    duplicates: list[tuple[int, int]] = field(default_factory=list)
+    """(game, the earlier game it repeats move for move); only when rated."""
+    distinct_elo: Elo | None = None
+    """Two players: the Elo of the games that repeat no earlier one, if some do."""
+    sprt: Status | None = None
 
 
-def summarise(config: Config, results: Sequence[GameResult], total: int, rate: bool = True) -> Summary:
-    """Standings, crosstable, endings and failures; the ratings too if ``rate``
-    (the running standings leave them out: rating every game again after each
-    would cost time quadratic in the games)."""
+def summarise(
+    config: Config,
+    results: Sequence[GameResult],
+    total: int,
+    rate: bool = True,
+    hypotheses: Hypotheses | None = None,
+) -> Summary:
+    """Standings, crosstable, endings and failures, and the SPRT of ``hypotheses``;
+    the ratings and duplicates too if ``rate`` (the running standings leave them
+    out: rating every game again after each would cost time quadratic in the
+    games)."""
     labels = config.labels
     n = len(labels)
     wdl = [[0, 0, 0] for _ in range(n)]
@@ -269,6 +304,15 @@ def summarise(config: Config, results: Sequence[GameResult], total: int, rate: b
             failures.append(Failure(r.number, labels[r.loser], r.termination))
     standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
     pair = elo(*wdl[0]) if n == 2 and rate else None
+    repeats = duplicates(results) if rate else []
+    distinct = None
+    if pair is not None and repeats:
+        again = {game for game, _ in repeats}
+        scores = first_scores([r for r in results if r.number not in again])
+        distinct = elo(scores.count(1.0), scores.count(0.5), scores.count(0.0))
+    test = None
+    if hypotheses is not None:
+        test = sprt.of_games(hypotheses, first_scores(results), final=len(results) == total)
     rating = skills(n, rated) if n > 2 and rate else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
@@ -282,7 +326,44 @@ def summarise(config: Config, results: Sequence[GameResult], total: int, rate: b
         failures,
         len(results),
         total,
+        repeats,
+        distinct,
+        test,
     )
+
+
+def first_scores(results: Sequence[GameResult]) -> list[float]:
+    """The first player's score in each game with a result, in game order (two players)."""
+    ordered = sorted((r for r in results if r.score is not None), key=lambda r: r.number)
+    return [r.score if r.players[0] == 0 else 1 - r.score for r in ordered if r.score is not None]
+
+
+def first_pairs(results: Sequence[GameResult]) -> list[tuple[float, float]]:
+    """The first player's scores in game pairs (games 2k−1 and 2k, one opening with
+    colours reversed), complete pairs with results only: for ``sprt.of_pairs``."""
+    scores = {r.number: r.score if r.players[0] == 0 else 1 - r.score for r in results if r.score is not None}
+    return [(scores[k], scores[k + 1]) for k in sorted(scores) if k % 2 == 1 and k + 1 in scores]
+
+
+def duplicates(results: Sequence[GameResult]) -> list[tuple[int, int]]:
+    """(game, earlier game) for every game with a result that repeats an earlier
+    one move for move: the same players in the same colours, the same start
+    (the record's FEN tag, if any) and the same moves, read from the records."""
+    first: dict[tuple[tuple[int, int], str, tuple[str, ...]], int] = {}
+    out = []
+    for r in sorted(results, key=lambda r: r.number):
+        if r.score is None or not r.record:
+            continue
+        try:
+            game = pgn.parse(r.record)
+        except pgn.PgnError:
+            continue
+        key = (r.players, game.tag("FEN"), tuple(game.moves))
+        if key in first:
+            out.append((r.number, first[key]))
+        else:
+            first[key] = r.number
+    return out
 
 
 def _blamed(r: GameResult, labels: list[str]) -> str:
@@ -323,14 +404,7 @@ def tables(summary: Summary) -> list[Any]:
             k = summary.skills[s.player]
             row.append(f"{k.mu:.1f} ± {k.margin:.1f}")
         standings.add_row(*row)
-    out: list[Any] = [standings]
-    if summary.elo is not None:
-        e = summary.elo
-        margin = "n/a" if e.margin is None else f"± {e.margin:.1f}"
-        out.append(
-            f"Elo difference {summary.labels[0]} − {summary.labels[1]}: {e.difference:+.1f} {margin} (95%), "
-            f"LOS {100 * e.los:.1f}%"
-        )
+    out: list[Any] = [standings, *notes(summary)]
     n = len(summary.labels)
     cross = Table(title="Crosstable (row's score against column / games)")
     cross.add_column("player")
@@ -350,6 +424,33 @@ def tables(summary: Summary) -> list[Any]:
         out += [f"  game {f.game}: {f.player}: {f.detail}" for f in summary.failures if f.detail]
     else:
         out.append("Failures: none")
+    return out
+
+
+def _elo_text(e: Elo) -> str:
+    margin = "n/a" if e.margin is None else f"± {e.margin:.1f}"
+    return f"{e.difference:+.1f} {margin} (95%), LOS {100 * e.los:.1f}%"
+
+
+def notes(summary: Summary) -> list[str]:
+    """The lines beside the standings: the Elo difference of two players, the
+    games that repeat earlier ones (which the ratings count), the SPRT."""
+    out = []
+    rated = sum(s.games for s in summary.standings) // 2
+    if summary.elo is not None:
+        line = f"Elo difference {summary.labels[0]} − {summary.labels[1]}: {_elo_text(summary.elo)}"
+        if summary.distinct_elo is not None:
+            line += f" over all {rated} games; {_elo_text(summary.distinct_elo)} over the "
+            line += f"{rated - len(summary.duplicates)} distinct ones"
+        out.append(line)
+    if summary.duplicates:
+        pairs = ", ".join(f"#{game} = #{earlier}" for game, earlier in summary.duplicates)
+        out.append(
+            f"Duplicates: {len(summary.duplicates)} of {rated} games repeat earlier games move for move: {pairs}"
+            + ("" if summary.elo is not None else " (the ratings count them)")
+        )
+    if summary.sprt is not None:
+        out.append(summary.sprt.line())
     return out
 
 
@@ -392,6 +493,13 @@ def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> 
         e = summary.elo  # an infinite difference (all won or all lost) is null: JSON has no infinity
         difference = e.difference if math.isfinite(e.difference) else None
         out["elo"] = {"first": summary.labels[0], "difference": difference, "margin": e.margin, "los": e.los}
+        if summary.distinct_elo is not None:
+            d = summary.distinct_elo
+            finite = d.difference if math.isfinite(d.difference) else None
+            out["elo"]["distinct"] = {"difference": finite, "margin": d.margin, "los": d.los}
+    out["duplicates"] = [{"game": game, "same_as": earlier} for game, earlier in summary.duplicates]
+    if summary.sprt is not None:
+        out["sprt"] = summary.sprt.as_json()
     return out
 
 
@@ -454,8 +562,10 @@ def play(
     jobs: int,
     started: Callable[[Task], None],
     finished: Callable[[Task, GameResult], None],
+    stop: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Run ``tasks`` on the Dask client, at most ``jobs`` in flight."""
+    """Run ``tasks`` on the Dask client, at most ``jobs`` in flight; once ``stop()``
+    (the SPRT has decided) no more are submitted, and those running finish."""
     as_completed = _distributed().as_completed
 
     pending = list(reversed(tasks))
@@ -476,10 +586,46 @@ def play(
         try:
             result: GameResult = future.result()
         except Exception as exc:  # the task itself failed: a failure of the game, never silent
-            result = GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
+            result = _failed(task, exc)
         finished(task, result)
-        if pending:
+        if pending and not stop():
             submit()
+
+
+def _failed(task: Task, exc: Exception) -> GameResult:
+    return GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
+
+
+def play_local(
+    tasks: Sequence[Task],
+    jobs: int,
+    started: Callable[[Task], None],
+    finished: Callable[[Task, GameResult], None],
+    stop: Callable[[], bool] = lambda: False,
+) -> None:
+    """``play`` without Dask: threads of this process (``referee match``)."""
+    pending = list(reversed(tasks))
+    running: dict[Future[GameResult], Task] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+
+        def submit() -> None:
+            task = pending.pop()
+            running[pool.submit(run_task, task)] = task
+            started(task)
+
+        for _ in range(min(jobs, len(pending))):
+            submit()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=lambda f: running[f].number):
+                task = running.pop(future)
+                try:
+                    result = future.result()
+                except Exception as exc:
+                    result = _failed(task, exc)
+                finished(task, result)
+                if pending and not stop():
+                    submit()
 
 
 EPILOG = (
@@ -514,9 +660,115 @@ def add_command(subparsers: Any) -> None:
         metavar="ADDRESS",
         help="a Dask scheduler (tcp://host:8786) instead of a local cluster",
     )
+    add_result_options(p)
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+
+
+def add_result_options(p: Any) -> None:
+    """The options ``referee tournament`` and ``referee match`` share: outputs, SPRT."""
     p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+    p.add_argument("--pgnout", type=Path, metavar="FILE", help="write every game's record into one PGN file")
+    p.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=X",
+        help="two players: stop once the SPRT of elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] accepts H0 or H1 "
+        "(the first player's Elo over the second; at most --games games)",
+    )
+
+
+def hypotheses_of(args: argparse.Namespace, players: int, what: str) -> Hypotheses | None:
+    """``--sprt``'s hypotheses, for exactly two players."""
+    if args.sprt is None:
+        return None
+    if players != 2:
+        raise UsageError(f"{what}: --sprt needs exactly two players, not {players}")
+    try:
+        return sprt.parse(args.sprt)
+    except ValueError as exc:
+        raise UsageError(f"{what}: --sprt: {exc}") from None
+
+
+def check_outputs(args: argparse.Namespace, what: str) -> None:
+    for out in (args.json, args.csv, args.pgnout):
+        if out is not None and not out.parent.is_dir():
+            raise UsageError(f"{what}: no directory {str(out.parent)!r} for {str(out)!r}")
+
+
+def pgn_file(results: Sequence[GameResult]) -> str:
+    """Every game's record in game order, a blank line between: one PGN file, as
+    cutechess-cli's ``-pgnout`` writes it."""
+    return "\n".join(r.record for r in sorted(results, key=lambda r: r.number) if r.record)
+
+
+def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace) -> str:
+    """``--json``, ``--csv``, ``--pgnout``, each written atomically; what could not be."""
+    outputs: tuple[tuple[Path | None, Callable[[], str]], ...] = (
+        (args.json, lambda: json.dumps(as_json(config, summary, results), indent=2) + "\n"),
+        (args.csv, lambda: as_csv(summary)),
+        (args.pgnout, lambda: pgn_file(results)),
+    )
+    for path, text in outputs:
+        if path is not None:
+            try:
+                write_atomic(path, text())
+            except OSError as exc:
+                return f"cannot write {str(path)!r}: {why(exc)}"
+    return ""
+
+
+def load_records(tasks: Sequence[Task], directory: Path) -> dict[int, GameResult]:
+    """The results of the tasks whose finished game is recorded in ``directory``."""
+    results: dict[int, GameResult] = {}
+    for task in tasks:
+        path = directory / f"game-{task.number:04d}.pgn"
+        if path.exists():
+            done = from_record(task, path.read_text(encoding="ascii", errors="replace"))
+            if done is not None:
+                results[task.number] = done
+    return results
+
+
+def decided(config: Config, results: dict[int, GameResult], hypotheses: Hypotheses | None) -> bool:
+    """Whether the SPRT has accepted H0 or H1 on these results."""
+    if hypotheses is None:
+        return False
+    verdict = sprt.of_games(hypotheses, first_scores(list(results.values()))).verdict
+    return verdict in (Verdict.H0, Verdict.H1)
+
+
+def execute(
+    config: Config,
+    todo: Sequence[Task],
+    results: dict[int, GameResult],
+    directory: Path,
+    args: argparse.Namespace,
+    started: Callable[[Task], None],
+    finished: Callable[[Task, GameResult], None],
+    hypotheses: Hypotheses | None = None,
+    local: bool = False,
+) -> None:
+    """Play ``todo`` (in threads here if ``local``, else on Dask), recording each
+    game's result in ``results`` and its record in ``directory``, until done or
+    the SPRT decides."""
+
+    def record(task: Task, result: GameResult) -> None:
+        if result.record:
+            (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="ascii")
+        results[task.number] = result
+        finished(task, result)
+
+    def stop() -> bool:
+        return decided(config, results, hypotheses)
+
+    if not todo or stop():
+        return
+    if local:
+        play_local(todo, args.jobs, started, record, stop)
+        return
+    with dask_client(args.scheduler, args.workers, args.jobs) as client:
+        play(todo, client, args.jobs, started, record, stop)
 
 
 ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
@@ -549,9 +801,8 @@ def config_of(args: argparse.Namespace) -> Config:
     )
 
 
-def open_records(config: Config, directory: Path) -> None:
+def open_records(config: Config, directory: Path, what: str = "referee tournament: --records") -> None:
     """Make the records directory, or check that it holds this tournament's."""
-    what = "referee tournament: --records"
     writable(directory, what)
     path = directory / CONFIG
     mine = asdict(config)
@@ -575,6 +826,7 @@ def run(args: argparse.Namespace) -> int:
     failures; every game's record in DIR.
     """
     config = config_of(args)
+    hypotheses = hypotheses_of(args, len(config.players), "referee tournament")
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
@@ -583,19 +835,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
         ) from None
-    for out in (args.json, args.csv):
-        if out is not None and not out.parent.is_dir():
-            raise UsageError(f"referee tournament: no directory {str(out.parent)!r} for {str(out)!r}")
+    check_outputs(args, "referee tournament")
     directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
     open_records(config, directory)
     tasks = schedule(config)
-    results: dict[int, GameResult] = {}
-    for task in tasks:
-        path = directory / f"game-{task.number:04d}.pgn"
-        if path.exists():
-            done = from_record(task, path.read_text(encoding="ascii", errors="replace"))
-            if done is not None:
-                results[task.number] = done
+    results = load_records(tasks, directory)
     todo = [t for t in tasks if t.number not in results]
     # No markup: labels are command lines, whose brackets are not rich's; wide
     # tables when written to a file.
@@ -603,17 +847,8 @@ def run(args: argparse.Namespace) -> int:
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
     try:
-        with _progress(console, config, tasks, results, args.quiet) as (started, finished):
-
-            def record(task: Task, result: GameResult) -> None:
-                if result.record:
-                    (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="ascii")
-                results[task.number] = result
-                finished(task, result)
-
-            if todo:
-                with dask_client(args.scheduler, args.workers, args.jobs) as client:
-                    play(todo, client, args.jobs, started, record)
+        with _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished):
+            execute(config, todo, results, directory, args, started, finished, hypotheses)
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}; run again to resume",
@@ -623,20 +858,25 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"referee tournament: cannot reach the Dask cluster: {exc}", file=sys.stderr)
         return 1
-    summary = summarise(config, list(results.values()), len(tasks))
+    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")
-    if args.json is not None:
-        args.json.write_text(json.dumps(as_json(config, summary, list(results.values())), indent=2) + "\n")
-    if args.csv is not None:
-        args.csv.write_text(as_csv(summary))
+    error = write_outputs(config, summary, list(results.values()), args)
+    if error:
+        print(f"referee tournament: {error}", file=sys.stderr)
+        return 1
     return 1 if summary.failures and any(f.kind == "no result" for f in summary.failures) else 0
 
 
 @contextmanager
 def _progress(
-    console: Any, config: Config, tasks: Sequence[Task], results: dict[int, GameResult], quiet: bool
+    console: Any,
+    config: Config,
+    tasks: Sequence[Task],
+    results: dict[int, GameResult],
+    quiet: bool,
+    hypotheses: Hypotheses | None = None,
 ) -> Iterator[tuple[Callable[[Task], None], Callable[[Task, GameResult], None]]]:
     """Progress as games start and finish: a live bar and standings on a terminal,
     cutechess-style lines otherwise."""
@@ -653,11 +893,12 @@ def _progress(
 
         def finished_line(task: Task, result: GameResult) -> None:
             score = result_text(result.score)
-            s = summarise(config, list(results.values()), total, rate=False)
+            s = summarise(config, list(results.values()), total, rate=False, hypotheses=hypotheses)
             standing = ", ".join(f"{x.label} {x.score:g}/{x.games}" for x in s.standings)
+            test = f"  {s.sprt.line()}" if s.sprt is not None else ""
             console.print(
                 f"Finished game {task.number} of {total} ({task.labels[0]} vs {task.labels[1]}): "
-                f"{score} {{{result.termination}}}  [{standing}]",
+                f"{score} {{{result.termination}}}  [{standing}]{test}",
                 soft_wrap=True,
                 highlight=False,
             )
@@ -673,9 +914,9 @@ def _progress(
     in_flight: set[int] = set()
 
     def view() -> Any:
-        s = summarise(config, list(results.values()), total, rate=False)
+        s = summarise(config, list(results.values()), total, rate=False, hypotheses=hypotheses)
         progress.update(bar, description=f"games ({len(in_flight)} running)")
-        return Group(progress, tables(s)[0])
+        return Group(progress, tables(s)[0], *([s.sprt.line()] if s.sprt is not None else []))
 
     with Live(view(), console=console, refresh_per_second=4) as live:
 

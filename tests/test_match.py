@@ -1,15 +1,21 @@
 """The match runner (impl/match.py): games between player programs through servers
 it starts itself, sides alternating, the score table; our players by name, any
-command line through placeholders or the environment, and players that fail."""
+command line through placeholders or the environment, and players that fail;
+``referee match`` as a two-player tournament (labels, records directory, Elo,
+duplicates, ``--sprt``, ``--pgnout``)."""
 
 from __future__ import annotations
 
+import json
+import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
-from impl import pgn
+import pytest
+
+from impl import cli, pgn
 from impl.match import MatchOptions, PlayerSpec, run_match, table
 
 PYTHON = shlex.quote(sys.executable)
@@ -43,22 +49,65 @@ def test_random_against_random_alternating_sides(tmp_path: Path) -> None:
     assert sum(float(c[4]) for c in columns) == 2 and lines[4] == "endings: move 2"
 
 
-def test_referee_match_with_command_line_players() -> None:
-    """Player A by placeholders, player B by the environment; search stats in the table."""
+def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
+    """Player A by placeholders, player B by the environment and a label; search
+    stats, Elo and LOS in the table; the records in a tournament's directory."""
     # Seeded, and depth-bound rather than time-bound: the same games every run.
     a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 10 --depth 4"
     env = '"$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"'
-    b = f"sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
-    command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    b = f"rnd=sh -c 'exec {PYTHON} -m impl.cli player random {env} --seed 3'"
+    command = [sys.executable, "-m", "impl.cli", "match", a, b, "--game", "awari", "--games", "2", "--logs", "logs"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
-    assert out[2].startswith("game   1: A (south) vs B (north): ") and out[3].startswith(
-        "game   2: A (north) vs B (south)"
+    assert out[1] == "B = rnd"
+    assert out[2].startswith("game   1: A (south) vs B (north): south wins ") and out[3].startswith(
+        "game   2: A (north) vs B (south): north wins "
     )
+    assert all(re.fullmatch(r"\d+-\d+", line.split()[-1]) for line in out[2:4])  # the stores at the end
     assert out[4] == "awari: 2 games, 2 with a result"
     assert out[6].split()[-4:] == ["1-0-0", "(100%)", "1-0-0", "(100%)"]  # search won both, one per side
-    assert out[-1].startswith("A search: ") and "nodes/s, depth median" in out[-1]
+    assert out[7].startswith("B rnd ")
+    assert out[-3].startswith("A search: ") and "nodes/s, depth median" in out[-3]
+    assert out[-2] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
+    # The records directory is the tournament's: by default a new one, here in the working directory.
+    (records,) = tmp_path.glob("match-*")
+    assert out[-1] == f"records: {records.name}"
+    assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "tournament.json"]
+    assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", a)
+    # --logs: A is PLAYER_A in either colour (north in game 2), its output kept.
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == ["game0001-A-south.log", "game0001-B-north.log", "game0002-A-north.log", "game0002-B-south.log"]
+    assert "summary: moves=" in (tmp_path / "logs" / "game0002-A-north.log").read_text()
+
+
+def test_referee_match_runs_an_sprt_to_its_decision(tmp_path: Path) -> None:
+    """``--sprt``: a stronger program (search, depth 3) against random stops once H1
+    is accepted (five games won for elo1 = 200), of the 12 allowed; the JSON and
+    ``--pgnout`` have what was played; run again, nothing more is played."""
+    strong = "strong=search --budget 10 --depth 3"
+    command = [sys.executable, "-m", "impl.cli", "match", strong, "random --seed 1", "--game", "awari", "-q"]
+    command += ["--games", "12", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
+    command += ["--pgnout", str(tmp_path / "all.pgn"), "--sprt", "elo0=0", "elo1=200"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == 5 and results["total"] == 12
+    test = results["sprt"]
+    assert test["result"] == "H1" and test["llr"] >= test["upper"] and test["model"] == "trinomial"
+    assert (test["elo0"], test["elo1"], test["alpha"], test["beta"]) == (0, 200, 0.05, 0.05)
+    assert "SPRT: llr 3.6 (-2.944, 2.944) [0, 200]: H1" in done.stdout
+    # Both programs are deterministic: the games of each colour are the same game.
+    duplicates = "Duplicates: 3 of 5 games repeat earlier games move for move: #3 = #1, #4 = #2, #5 = #1"
+    distinct = "LOS 98.7% over all 5 games; +inf n/a (95%), LOS 92.1% over the 2 distinct ones"
+    assert duplicates in done.stdout and distinct in done.stdout
+    assert results["duplicates"] == [{"game": 3, "same_as": 1}, {"game": 4, "same_as": 2}, {"game": 5, "same_as": 1}]
+    records = sorted((tmp_path / "r").glob("game-*.pgn"))
+    assert len(records) == 5
+    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "Resuming from" in again.stdout and "5 of 12 games recorded" in again.stdout
+    assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 5
 
 
 def test_a_player_that_fails_to_start_aborts_its_game() -> None:
@@ -68,3 +117,24 @@ def test_a_player_that_fails_to_start_aborts_its_game() -> None:
     assert outcomes[0].error.startswith("player B exited with 3 before the game started")
     assert outcomes[0].culprits == [1] and outcomes[0].record == ""  # never began: no record
     assert table(outcomes, specs, "awari")[-1] == "endings: no result 1"
+
+
+def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The games are played and recorded; ``--pgnout`` naming a directory fails in
+    one line, and the JSON before it is written."""
+    argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
+    argv += ["--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json"), "--pgnout", str(tmp_path)]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"referee match: cannot write {str(tmp_path)!r}: "), err
+    assert json.loads((tmp_path / "r.json").read_text())["played"] == 1
+    assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 1
+
+
+def test_match_and_tournament_help_name_the_shared_options() -> None:
+    for command in ("match", "tournament"):
+        done = subprocess.run([sys.executable, "-m", "impl.cli", command, "--help"], capture_output=True, text=True)
+        assert done.returncode == 0 and not done.stderr, done.stderr
+        assert all(option in done.stdout for option in ("--sprt KEY=X", "--pgnout FILE", "--json FILE", "--records"))

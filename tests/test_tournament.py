@@ -1,11 +1,13 @@
 """``referee tournament`` (impl/tournament.py) and its ratings (impl/ratings.py):
 the schedule, Elo with margin and LOS, openskill for many players, a real
 tournament on an embedded Dask cluster with a command-line player, its records
-replayed move for move, resuming, failures reported by name, and (deep) four
-players on a local cluster of two worker processes."""
+replayed move for move, resuming, failures reported by name, the SPRT stopping
+the games, duplicates named, ``--pgnout``, and (deep) four players on a local
+cluster of two worker processes."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import math
@@ -21,9 +23,10 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("openskill")
 
-from impl import cli, pgn
+from impl import cli, pgn, sprt, tournament
+from impl.game import Outcome, Side, Termination
 from impl.ratings import elo, skills
-from impl.tournament import GAUNTLET, Config, GameResult, schedule, summarise
+from impl.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
 
 PYTHON = shlex.quote(sys.executable)
 CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
@@ -173,6 +176,21 @@ def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
         session.kill()
 
 
+def test_on_a_terminal_the_sprt_is_live(tmp_path: Path) -> None:
+    """The live view shows the SPRT as it stands (``continue``: only it can say
+    so, the final report after the last game says ``inconclusive``)."""
+    from .test_terminal import Pty, referee
+
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
+    session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1", "--sprt", "elo0=0", "elo1=5"))
+    try:
+        session.expect("(-2.944, 2.944) [0, 5]: continue")
+        session.expect("[0, 5]: inconclusive", timeout=120)
+        assert session.finish() == 0
+    finally:
+        session.kill()
+
+
 @pytest.mark.deep
 def test_a_tournament_on_a_scheduler_given_by_address(tmp_path: Path) -> None:
     """``--scheduler ADDRESS``: the games run on a cluster started elsewhere (here a
@@ -203,3 +221,104 @@ def test_a_tournament_under_a_rule_set_plays_and_records_it(tmp_path: Path) -> N
     assert len(records) == 2
     assert all(pgn.parse(path.read_text()).tag("Rules") == "abapa" for path in records)
     assert json.loads((tmp_path / "tournament.json").read_text())["rules"] == "abapa"
+
+
+def test_an_sprt_stops_the_tournament_and_duplicates_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On Dask: a stronger program (search, depth 3) against random, both
+    deterministic: H1 accepted after five won games of the 12 allowed; the LLR in
+    every progress line and in the JSON; the games of each colour are the same
+    game, and the report says which; ``--pgnout`` has every game."""
+    argv = ["tournament", "strong=search --budget 10 --depth 3", "random --seed 1", "--game", "awari"]
+    argv += ["--games", "12", "--jobs", "1", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
+    argv += ["--pgnout", str(tmp_path / "all.pgn"), "--sprt", "elo0=0", "elo1=200", "alpha=0.05"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    progress = [line for line in out.splitlines() if line.startswith("Finished game")]
+    assert len(progress) == 5 and all("SPRT: llr " in line for line in progress)
+    assert progress[-1].endswith("SPRT: llr 3.6 (-2.944, 2.944) [0, 200]: H1")
+    assert progress[-2].endswith("SPRT: llr 2.23 (-2.944, 2.944) [0, 200]: continue")
+    assert "Standings after 5 of 12 games" in out
+    assert "Duplicates: 3 of 5 games repeat earlier games move for move: #3 = #1, #4 = #2, #5 = #1" in out
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["sprt"]["result"] == "H1" and results["sprt"]["model"] == "trinomial"
+    assert [d["same_as"] for d in results["duplicates"]] == [1, 2, 1]
+    assert results["elo"]["distinct"]["los"] < results["elo"]["los"]  # two games say less than five
+    records = sorted((tmp_path / "r").glob("game-*.pgn"))
+    assert len(records) == 5
+    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+
+
+def _stubbed(number: int, players: tuple[int, int]) -> GameResult:
+    """Game ``number`` won by player 0."""
+    return GameResult(number, f"1.{number}", players, 1.0 if players[0] == 0 else 0.0, "move")
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
+    local: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games at once, every game won by the first player: H1 is accepted at
+    the sixth result (elo1 = 100), when game 7 is already running; it finishes
+    and counts, and game 8 never starts (threads here, or the embedded Dask)."""
+    monkeypatch.setattr(tournament, "run_task", lambda task: _stubbed(task.number, task.players))
+    config = Config(("a", "b"), "awari", 20)
+    tasks = schedule(config)
+    results: dict[int, GameResult] = {}
+    started: list[int] = []
+    args = argparse.Namespace(jobs=2, scheduler=None, workers=0)
+    hypotheses = sprt.Hypotheses(0, 100)
+    tournament.execute(
+        config, tasks, results, tmp_path, args, lambda t: started.append(t.number), lambda t, r: None, hypotheses, local
+    )
+    assert sorted(started) == sorted(results) == list(range(1, 8))
+    summary = summarise(config, list(results.values()), 20, hypotheses=hypotheses)
+    assert summary.sprt is not None and summary.sprt.verdict is sprt.Verdict.H1
+    early = summarise(config, [results[n] for n in range(1, 6)], 5, hypotheses=hypotheses).sprt
+    assert early is not None and early.verdict is sprt.Verdict.INCONCLUSIVE  # no more games to come
+
+
+def test_pairs_for_the_pentanomial_model() -> None:
+    """Games 2k−1 and 2k are a pair, scored for the first player whichever colour."""
+    results = [_stubbed(1, (0, 1)), _stubbed(2, (1, 0)), GameResult(3, "", (0, 1), 0.5, "move"), _stubbed(5, (0, 1))]
+    results.append(GameResult(4, "", (1, 0), 1.0, "move"))
+    assert first_pairs(results) == [(1.0, 1.0), (0.5, 0.0)]  # game 5's pair is incomplete
+    assert first_scores(results) == [1.0, 1.0, 0.5, 0.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["c=random", "--game", "awari", "--sprt", "elo0=0", "elo1=5"], "--sprt needs exactly two players, not 3"),
+        (["--game", "awari", "--sprt", "elo0=5", "elo1=0"], "--sprt: elo0 must be less than elo1"),
+    ],
+)
+def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> None:
+    argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random", "b=random", *extra]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [f"referee tournament: {message}"]
+
+
+def _record(moves: list[str]) -> str:
+    tags = [("Game", "awari"), ("South", "x"), ("North", "y")]
+    return pgn.write(pgn.build("awari", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION)))
+
+
+def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:
+    same, other = _record(["B", "b", "A", "f"]), _record(["B", "b", "A", "a"])
+    results = [
+        GameResult(1, "1.1", (0, 1), 1.0, "resignation", record=same),
+        GameResult(2, "1.2", (1, 0), 1.0, "resignation", record=same),  # colours reversed
+        GameResult(3, "2.1", (0, 2), 1.0, "resignation", record=same),  # another opponent
+        GameResult(4, "1.3", (0, 1), 1.0, "resignation", record=other),  # other moves
+        GameResult(5, "1.4", (0, 1), None, "no result", record=same),  # no result: not counted
+        GameResult(6, "1.5", (0, 1), 1.0, "resignation", record=same),
+        GameResult(7, "1.6", (1, 0), 1.0, "resignation", record=same),
+    ]
+    summary = summarise(Config(("a", "b", "c"), "awari", 6), results, 7)
+    assert summary.duplicates == [(6, 1), (7, 2)]
+    assert tournament.notes(summary) == [
+        "Duplicates: 2 of 6 games repeat earlier games move for move: #6 = #1, #7 = #2 (the ratings count them)"
+    ]
+    assert summarise(Config(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []

@@ -1,0 +1,198 @@
+"""The sequential probability ratio test (SPRT) of "is player 1 stronger than
+player 2?", as engine testers run it: play until the log-likelihood ratio (LLR)
+of H1 (elo = elo1) over H0 (elo = elo0) leaves ``(lower, upper)``.
+
+Bounds are Wald's: lower = ln(β / (1 − α)), upper = ln((1 − β) / α) (±2.944 for
+α = β = 0.05).  The LLR is the generalised SPRT's normal approximation of
+Michel Van den Bergh, "A practical introduction to the SPRT" and fishtest's
+``stats/LLRcalc.py`` (``LLR_logistic``), which cutechess-cli's ``Sprt`` also
+uses: with per-unit scores x, their mean s and variance var = mean(x²) − s², and
+s_i = 1 / (1 + 10^(−elo_i / 400)) the logistic expected score of elo_i,
+
+    LLR = N · (s1 − s0) · (2s − s0 − s1) / (2 · var)
+
+over N units.  Two models, by what a unit is:
+
+* trinomial: a unit is a game, x ∈ {0, ½, 1} (W/D/L counts);
+* pentanomial: a unit is an opening pair (the same opening played twice, colours
+  reversed), x ∈ {0, ¼, ½, ¾, 1} (the pair's mean score): it removes the
+  opening's bias from the variance (fishtest's default).
+
+An empty outcome class counts half a unit in the mean and variance (the
+Haldane–Anscombe correction), so that a one-sided result (every game won) has a
+positive variance and can decide.  fishtest's ``regularize`` uses 0.001 instead,
+harmless in its batches of thousands of games but here, game by game, it would
+accept H1 after a single won game (LLR 48 for elo0 = 0, elo1 = 100); with ½ it
+takes six (the exact likelihood ratio, N ln(s1/s0), would take twelve).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+EMPTY = 0.5
+"""The count an empty outcome class stands for."""
+
+
+class Model(StrEnum):
+    TRINOMIAL = "trinomial"
+    PENTANOMIAL = "pentanomial"
+
+
+class Verdict(StrEnum):
+    H0 = "H0"
+    H1 = "H1"
+    CONTINUE = "continue"
+    INCONCLUSIVE = "inconclusive"
+
+
+@dataclass(frozen=True)
+class Hypotheses:
+    """An SPRT's parameters: H0 elo = elo0, H1 elo = elo1, error rates α and β."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a test stands: its LLR, bounds, model and verdict."""
+
+    hypotheses: Hypotheses
+    llr: float
+    model: Model
+    verdict: Verdict
+
+    def line(self) -> str:
+        """The progress line's summary, cutechess-style."""
+        h = self.hypotheses
+        return f"SPRT: llr {self.llr:.3g} ({self.lower:.3f}, {self.upper:.3f}) [{h.elo0:g}, {h.elo1:g}]: {self.verdict}"
+
+    @property
+    def lower(self) -> float:
+        return self.hypotheses.lower
+
+    @property
+    def upper(self) -> float:
+        return self.hypotheses.upper
+
+    def as_json(self) -> dict[str, object]:
+        """``{elo0, elo1, alpha, beta, llr, lower, upper, model, result}``."""
+        h = self.hypotheses
+        return {
+            "elo0": h.elo0,
+            "elo1": h.elo1,
+            "alpha": h.alpha,
+            "beta": h.beta,
+            "llr": self.llr,
+            "lower": self.lower,
+            "upper": self.upper,
+            "model": str(self.model),
+            "result": str(self.verdict),
+        }
+
+
+def logistic(elo: float) -> float:
+    """The expected score of an Elo difference."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def llr(elo0: float, elo1: float, counts: Sequence[float], values: Sequence[float]) -> float:
+    """The normal-approximation LLR of ``counts[i]`` units of score ``values[i]``
+    (fishtest's ``LLR_logistic``); 0 with no units."""
+    regular = [c if c > 0 else EMPTY for c in counts]
+    n = sum(regular)
+    if sum(counts) == 0:
+        return 0.0
+    s = sum(c * x for c, x in zip(regular, values, strict=True)) / n
+    var = sum(c * (x - s) ** 2 for c, x in zip(regular, values, strict=True)) / n
+    s0, s1 = logistic(elo0), logistic(elo1)
+    return sum(counts) * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
+
+
+def llr_trinomial(elo0: float, elo1: float, wins: int, draws: int, losses: int) -> float:
+    """The LLR of a W/D/L record, a unit per game."""
+    return llr(elo0, elo1, (losses, draws, wins), (0.0, 0.5, 1.0))
+
+
+def pentanomial(pairs: Sequence[tuple[float, float]]) -> tuple[int, int, int, int, int]:
+    """Counts of pair scores 0, ¼, ½, ¾, 1 of game pairs (each game's score for the
+    tested player: 1, ½ or 0)."""
+    counts = [0] * 5
+    for a, b in pairs:
+        counts[round(2 * (a + b))] += 1
+    return counts[0], counts[1], counts[2], counts[3], counts[4]
+
+
+def llr_pentanomial(elo0: float, elo1: float, pairs: Sequence[tuple[float, float]]) -> float:
+    """The LLR of opening pairs (two games of one opening, colours reversed), a
+    unit per pair."""
+    return llr(elo0, elo1, pentanomial(pairs), (0.0, 0.25, 0.5, 0.75, 1.0))
+
+
+def decide(hypotheses: Hypotheses, value: float, model: Model, final: bool = False) -> Status:
+    """The verdict on an LLR: H0 at or below the lower bound, H1 at or above the
+    upper, else continue (or inconclusive if no more games will come)."""
+    if value <= hypotheses.lower:
+        verdict = Verdict.H0
+    elif value >= hypotheses.upper:
+        verdict = Verdict.H1
+    else:
+        verdict = Verdict.INCONCLUSIVE if final else Verdict.CONTINUE
+    return Status(hypotheses, value, model, verdict)
+
+
+def of_games(hypotheses: Hypotheses, scores: Sequence[float], final: bool = False) -> Status:
+    """The test on games, the tested player's score in each (trinomial)."""
+    wins, draws = scores.count(1.0), scores.count(0.5)
+    value = llr_trinomial(hypotheses.elo0, hypotheses.elo1, wins, draws, len(scores) - wins - draws)
+    return decide(hypotheses, value, Model.TRINOMIAL, final)
+
+
+def of_pairs(hypotheses: Hypotheses, pairs: Sequence[tuple[float, float]], final: bool = False) -> Status:
+    """The test on opening pairs (pentanomial)."""
+    value = llr_pentanomial(hypotheses.elo0, hypotheses.elo1, pairs)
+    return decide(hypotheses, value, Model.PENTANOMIAL, final)
+
+
+KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+def parse(words: Sequence[str]) -> Hypotheses:
+    """``elo0=E0 elo1=E1 [alpha=A] [beta=B]`` (the ``--sprt`` option); ValueError
+    saying what is wrong."""
+    given: dict[str, float] = {}
+    for word in words:
+        key, sep, text = word.partition("=")
+        if not sep or key not in KEYS:
+            raise ValueError(f"{word!r} is not one of {', '.join(k + '=X' for k in KEYS)}")
+        if key in given:
+            raise ValueError(f"{key} given twice")
+        try:
+            given[key] = float(text)
+        except ValueError:
+            raise ValueError(f"{key}: {text!r} is not a number") from None
+        if not math.isfinite(given[key]):
+            raise ValueError(f"{key}: {text!r} is not a finite number")
+    for key in ("elo0", "elo1"):
+        if key not in given:
+            raise ValueError(f"{key}=X is required")
+    h = Hypotheses(**given)
+    if not h.elo0 < h.elo1:
+        raise ValueError("elo0 must be less than elo1")
+    if not (0 < h.alpha < 1 and 0 < h.beta < 1 and h.alpha + h.beta < 1):
+        raise ValueError("alpha and beta must be between 0 and 1, their sum below 1")
+    return h
