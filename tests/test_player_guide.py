@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import os
 import random
 import re
 import shlex
@@ -121,13 +122,14 @@ def test_the_client_docstring_loop_survives_a_draw_offer() -> None:
     assert how in NORMAL_ENDS and said
 
 
-def test_the_guide_match_command_runs() -> None:
+def test_the_guide_match_command_runs(tmp_path: Path) -> None:
     (commands,) = [b for b in blocks("sh") if "referee match" in b]
     line = next(c for c in commands.splitlines() if c.startswith("referee match"))
-    argv = [w.replace("python ", f"{shlex.quote(sys.executable)} ", 1) for w in shlex.split(line)]
-    argv = [sys.executable, "-m", "impl.cli", *argv[1:]]
+    words = [w.replace("python examples/", f"{shlex.quote(sys.executable)} {EXAMPLES}/", 1) for w in shlex.split(line)]
+    argv = [sys.executable, "-m", "impl.cli", *words[1:]]
     argv[argv.index("--games") + 1] = "2"
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "first_player" in done.stdout
 
