@@ -116,7 +116,7 @@ def holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int]
     by_group = {group: player for player, group in groups.items()}
     found = set()
     for pid in pids(proc):
-        player = by_group.get(process_group(pid, proc) or -1)
-        if player is not None and player not in found and _holds(pid, target, proc):
-            found.add(player)
+        holder = by_group.get(process_group(pid, proc) or -1)
+        if holder is not None and holder not in found and _holds(pid, target, proc):
+            found.add(holder)
     return frozenset(found)

@@ -8,6 +8,7 @@ they are another run's or unreadable."""
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import shlex
@@ -17,13 +18,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
 from impl import cli, match, pgn, seats, tournament
 from impl.match import MatchOptions, PlayerSpec, play_game
 
 PYTHON = shlex.quote(sys.executable)
+psutil: Any = importlib.import_module("psutil")  # with distributed; untyped
 
 # Seats the opponent's side first, then its own (so that, launched first, it has
 # stolen before the weaker order-based check launches the opponent), tells the
@@ -154,7 +155,7 @@ os.execv(sys.executable, [sys.executable, *argv])
 
 def _gone(pid: int) -> bool:
     try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # dead, waiting for its reaper
+        return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)  # dead, waiting for its reaper
     except psutil.NoSuchProcess:
         return True
 
