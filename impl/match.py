@@ -633,6 +633,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(describe(outcome, specs, args.game), flush=True)
 
-    outcomes = run_match(specs, options, report)
+    try:
+        outcomes = run_match(specs, options, report)
+    except OSError as exc:  # a record not written: a full disk, …
+        print(f"referee match: cannot write a record: {why(exc)}", file=sys.stderr)
+        return 1
     print("\n".join(table(outcomes, specs, args.game)))
     return 1 if any(o.error or o.result is None for o in outcomes) else 0
