@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from impl import cli, match, pgn, seats, tournament
+from impl import atomic, cli, match, pgn, seats, tournament
 from impl.match import MatchOptions, PlayerSpec, play_game
 
 PYTHON = shlex.quote(sys.executable)
@@ -190,12 +190,14 @@ def _listening(process: psutil.Process) -> list[Any]:
     return [c.laddr for c in process.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
 
 
-@pytest.mark.parametrize("workers", [0, 1])
-def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int) -> None:
+@pytest.mark.parametrize(("workers", "dashboard"), [(0, False), (1, False), (0, True)])
+def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int, dashboard: bool) -> None:
+    """Threads or worker processes, with or without the dashboard (then on loopback too)."""
     me = psutil.Process()
     before = set(_listening(me))
-    with tournament.dask_client(None, workers, 1) as client:
+    with tournament.dask_client(None, workers, 1, dashboard) as client:
         assert client.submit(abs, -3).result() == 3
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
         opened = [a for a in _listening(me) if a not in before]
         for child in me.children(recursive=True):
             opened += _listening(child)
@@ -280,3 +282,19 @@ def test_a_full_disk_is_reported_as_such_not_as_the_dask_cluster(
     err = capsys.readouterr().err
     assert err == "referee tournament: cannot write the record of game 1: the disk is full; 0 of 1 games recorded\n"
     assert not list(tmp_path.glob("game-*.pgn"))
+
+
+def test_a_match_whose_record_cannot_be_written_says_why_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = atomic.write_atomic
+
+    def full(path: Path, data: str | bytes, **options: Any) -> None:
+        if path.name.startswith("game-"):  # the directory is claimed, the record fails
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data, **options)
+
+    monkeypatch.setattr(match, "write_atomic", full)
+    argv = ["match", "random", "random", "--game", "gothello", "--games", "1", "--records", str(tmp_path / "r")]
+    assert cli.main(argv) == 1
+    assert capsys.readouterr().err == "referee match: cannot write a record: the disk is full\n"
