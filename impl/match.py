@@ -249,7 +249,13 @@ class SeatGuard:
     """Checks each seat as it is taken (called on the private server's thread,
     before the game starts, while the connection is open): on Linux by the process
     group holding the connection (impl/seats.py); without /proc, by the order of
-    launches — a seat taken before the second program is launched is the first's."""
+    launches — a seat taken before the second program is launched is the first's.
+
+    The check runs on the private server's loop, synchronously: done in another
+    thread it could come after a thief has played, resigned and closed the stolen
+    connection.  It reads /proc/net/tcp and a few descriptor tables (README: the
+    time measured), delays only this game's seating, and is charged to no clock
+    (none runs before the start)."""
 
     def __init__(self, port: int, first: int, by_proc: bool) -> None:
         self.port, self.first, self.by_proc = port, first, by_proc
