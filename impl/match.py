@@ -257,8 +257,10 @@ class SeatGuard:
     time measured), delays only this game's seating, and is charged to no clock
     (none runs before the start)."""
 
-    def __init__(self, port: int, first: int, by_proc: bool) -> None:
-        self.port, self.first, self.by_proc = port, first, by_proc
+    def __init__(self, first: int, by_proc: bool) -> None:
+        self.port = 0
+        """The server's, once it listens (a seat taken before is nobody's)."""
+        self.first, self.by_proc = first, by_proc
         self.groups: dict[int, int] = {}
         """Player (0 A, 1 B) → its program's process group, as launched."""
         self.thefts: list[Theft] = []
@@ -275,9 +277,12 @@ class SeatGuard:
             groups = dict(self.groups)
         if self.by_proc:
             client = seats.split_address(address)
-            held = seats.holders(client, self.port, groups) if client is not None else frozenset()
-        elif len(groups) == 1:
-            held = frozenset(groups)
+            try:
+                held = seats.holders(client, self.port, groups) if client is not None else frozenset()
+            except (OSError, ValueError):  # /proc not as expected: the seat is nobody's
+                held = frozenset()
+        elif len(groups) < 2:
+            held = frozenset(groups)  # the first program's, or before any launch nobody's
         else:
             held = frozenset({rightful})  # the weaker check cannot tell: trusted
         if held != {rightful}:
@@ -317,12 +322,7 @@ def _play_game(
 ) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
-    guard: SeatGuard | None = None
-
-    def on_seat(side: int, address: str) -> None:
-        if guard is not None:
-            guard.on_seat(side, address)
-
+    guard = SeatGuard(first, seats.available())
     server_options = ServerOptions(
         game,
         time=options.time,
@@ -330,11 +330,11 @@ def _play_game(
         on_divergence=options.on_divergence,
         record_dir=records,
         rules=options.rules,
-        on_seat=on_seat,
+        on_seat=guard.on_seat,
     )
     deadline = time.monotonic() + options.timeout
     with LocalServer(server_options) as server:
-        guard = SeatGuard(server.port, first, seats.available())
+        guard.port = server.port
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
         launched: dict[int, _Launched] = {}

@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import shlex
+import socket
 import subprocess
 import sys
 from dataclasses import replace
@@ -77,6 +78,30 @@ def _run(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
 
 
 # ─── seat theft ────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_a_connection_is_mapped_to_the_process_group_holding_it(host: str) -> None:
+    """The client end of a real loopback connection is this process's (its group's),
+    not another group's; the server's own end is not mistaken for it."""
+    if not seats.available():
+        pytest.skip("no /proc")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        server = socket.socket(family)
+        server.bind((host, 0))
+    except OSError:
+        pytest.skip(f"no {host}")
+    with server:
+        server.listen()
+        port = server.getsockname()[1]
+        with socket.create_connection((host, port)) as client, server.accept()[0]:
+            address = "{}:{}".format(*client.getsockname()[:2])
+            mine = seats.split_address(address)
+            assert mine is not None
+            assert seats.holders(mine, port, {0: 1, 1: os.getpgrp()}) == {1}
+            assert seats.holders(mine, port, {0: 1}) == frozenset()
+            assert seats.holders(mine, port + 1, {1: os.getpgrp()}) == frozenset()  # another server's
 
 
 def test_a_program_that_takes_both_seats_loses_both_games_of_a_match(tmp_path: Path) -> None:
