@@ -23,6 +23,7 @@ writes one) adds its speed and depth to the table.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import re
@@ -142,6 +143,16 @@ TAIL_WIDTH = 256
 SUMMARY = "summary: moves="
 KILL_GRACE = 2.0
 """Seconds a program's process group has after SIGTERM before SIGKILL."""
+_LIVE: set[int] = set()
+"""The process groups of the programs launched and not yet ended: killed when
+this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
+
+
+@atexit.register
+def _end_all() -> None:
+    for group in list(_LIVE):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
 
 
 class _Launched:
@@ -168,6 +179,7 @@ class _Launched:
                 self._log.close()
             raise
         self.group = self.proc.pid  # a new session's leader leads its process group
+        _LIVE.add(self.group)
         self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
         self._reader.start()
 
@@ -194,6 +206,7 @@ class _Launched:
         except subprocess.TimeoutExpired:
             status = None
         _end_group(self.group)
+        _LIVE.discard(self.group)
         if status is None:
             self.proc.wait()
         self._reader.join(KILL_GRACE)

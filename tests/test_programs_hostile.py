@@ -15,6 +15,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -195,6 +196,25 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path) -> None:
     outcome = play_game((PlayerSpec.parse(spawner), PlayerSpec.parse("random")), 1, MatchOptions("gothello", 1), 0)
     assert outcome.result is not None and not outcome.error
     assert _gone(int(pidfile.read_text()))
+
+
+def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) -> None:
+    """Their own session keeps Ctrl-C from them: the runner ends their groups as it exits."""
+    runner = (
+        "import sys\nfrom impl import match\n"
+        "p = match._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
+        "print(p.proc.pid, flush=True)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, timeout=60, cwd=root)
+    assert done.returncode == 0, done.stderr
+    pid = int(done.stdout)
+    # SIGKILL was sent before the runner exited; its delivery is the kernel's to schedule.
+    for _ in range(500):
+        if _gone(pid):
+            break
+        time.sleep(0.02)
+    assert _gone(pid)
 
 
 def test_only_the_tail_of_a_programs_output_is_kept(tmp_path: Path) -> None:
