@@ -47,6 +47,9 @@ class Termination(StrEnum):
     DIVERGENCE = "divergence"
     """The checked engine found the fast engine and the spec disagreeing, and the
     server was told to abort on that (``--on-divergence abort``, 399); no result."""
+    SEAT_THEFT = "seat theft"
+    """``referee match``/``tournament``: a program took a seat from a connection
+    not its own; it loses by forfeit (impl/match.py, not the server)."""
 
     @property
     def aborted(self) -> bool:

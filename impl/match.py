@@ -26,24 +26,30 @@ writes one) adds its speed and depth to the table.
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
+import json
 import os
+import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
-from impl import pgn
+from impl import pgn, seats
+from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
@@ -107,6 +113,8 @@ class GameOutcome:
     record: str = ""
     """The game's record (impl/pgn.py), the players named by their labels; empty if
     the game never began."""
+    theft: str = ""
+    """Who took whose seat, when a program lost by seat theft."""
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -135,33 +143,172 @@ class MatchOptions:
     """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
 
 
+TAIL_LINES = 256
+"""A program's output kept in memory: its last lines, each cut at TAIL_WIDTH
+characters (the whole output goes to ``--logs`` only)."""
+TAIL_WIDTH = 256
+SUMMARY = "summary: moves="
+KILL_GRACE = 2.0
+"""Seconds a program's process group has after SIGTERM before SIGKILL."""
+_LIVE: set[int] = set()
+"""The process groups of the programs launched and not yet ended: killed when
+this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
+
+
+@atexit.register
+def _end_all() -> None:
+    for group in list(_LIVE):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
+
 class _Launched:
-    """A player process of one game, its output going to a file."""
+    """A player program of one game, in its own session and process group (so that
+    the whole group, children included, ends with the game); its output read by a
+    thread into a bounded tail, and copied whole to ``log`` if given."""
 
     def __init__(self, argv: list[str], env: dict[str, str], log: Path | None) -> None:
-        # w+: the child writes through the same open file, and we read it back after.
-        self.log: TextIO = log.open("w+") if log is not None else tempfile.TemporaryFile("w+")  # noqa: SIM115
         self.argv = argv
+        self.tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
+        self._log = log.open("wb") if log is not None else None
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, env=env)
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
         except OSError:
-            self.log.close()
+            if self._log is not None:
+                self._log.close()
             raise
+        self.group = self.proc.pid  # a new session's leader leads its process group
+        _LIVE.add(self.group)
+        self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
+        self._reader.start()
 
-    def finish(self, grace: float) -> tuple[int | None, list[str]]:
-        """Wait ``grace`` seconds for the process to end (then kill it); its exit
-        status (None if killed) and its output lines."""
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        with self.proc.stdout as out:
+            # Lines of at most 64 KiB: a program writing without newlines stays bounded.
+            for raw in iter(lambda: out.readline(65536), b""):
+                if self._log is not None:
+                    with suppress(OSError):
+                        self._log.write(raw)
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if SUMMARY in line:
+                    self.summaries.append(line[:4096])
+                self.tail.append(line[:TAIL_WIDTH])
+
+    def finish(self, grace: float) -> int | None:
+        """Wait ``grace`` seconds for the program to end, then end its whole process
+        group (SIGTERM, SIGKILL after KILL_GRACE): its exit status, None if it had
+        to be ended."""
         status: int | None
         try:
             status = self.proc.wait(grace)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
             status = None
-        self.log.seek(0)
-        lines = self.log.read().splitlines()
-        self.log.close()
-        return status, lines
+        _end_group(self.group)
+        _LIVE.discard(self.group)
+        if status is None:
+            self.proc.wait()
+        self._reader.join(KILL_GRACE)
+        if self._log is not None:
+            self._log.close()
+        return status
+
+
+def _end_group(group: int) -> None:
+    """SIGTERM to every process of the group, then SIGKILL to those left after
+    KILL_GRACE seconds."""
+    try:
+        os.killpg(group, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        return
+    deadline = time.monotonic() + KILL_GRACE
+    while time.monotonic() < deadline and _group_alive(group):
+        time.sleep(0.02)
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether the group has a process that is not a zombie (a zombie is only
+    waiting for its parent; SIGKILL changes nothing for it)."""
+    if not seats.available():
+        try:
+            os.killpg(group, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    return any(seats.process_group(pid) == group and not _zombie(pid) for pid in seats.pids())
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return (seats.PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+@dataclass(frozen=True)
+class Theft:
+    """A seat (0: the first mover's side) taken by a connection not of the program
+    launched for it: ``thieves``, the players (0 A, 1 B) whose programs hold it, is
+    empty when no launched program does."""
+
+    side: int
+    thieves: frozenset[int]
+
+
+class SeatGuard:
+    """Checks each seat as it is taken (called on the private server's thread,
+    before the game starts, while the connection is open): on Linux by the process
+    group holding the connection (impl/seats.py); without /proc, by the order of
+    launches — a seat taken before the second program is launched is the first's.
+
+    The check runs on the private server's loop, synchronously: done in another
+    thread it could come after a thief has played, resigned and closed the stolen
+    connection.  It reads /proc/net/tcp and a few descriptor tables (README: the
+    time measured), delays only this game's seating, and is charged to no clock
+    (none runs before the start)."""
+
+    def __init__(self, first: int, by_proc: bool) -> None:
+        self.port = 0
+        """The server's, once it listens (a seat taken before is nobody's)."""
+        self.first, self.by_proc = first, by_proc
+        self.groups: dict[int, int] = {}
+        """Player (0 A, 1 B) → its program's process group, as launched."""
+        self.thefts: list[Theft] = []
+        self.seated = threading.Event()
+        self._lock = threading.Lock()
+
+    def launched(self, player: int, group: int) -> None:
+        with self._lock:
+            self.groups[player] = group
+
+    def on_seat(self, side: int, address: str) -> None:
+        rightful = self.first ^ side
+        with self._lock:
+            groups = dict(self.groups)
+        if self.by_proc:
+            client = seats.split_address(address)
+            try:
+                held = seats.holders(client, self.port, groups) if client is not None else frozenset()
+            except (OSError, ValueError):  # /proc not as expected: the seat is nobody's
+                held = frozenset()
+        elif len(groups) < 2:
+            held = frozenset(groups)  # the first program's, or before any launch nobody's
+        else:
+            held = frozenset({rightful})  # the weaker check cannot tell: trusted
+        if held != {rightful}:
+            with self._lock:
+                self.thefts.append(Theft(side, held - {rightful}))
+        self.seated.set()
 
 
 def play_game(
@@ -180,9 +327,13 @@ def play_game(
                 sides[0].capitalize(): specs[first].label,
                 sides[1].capitalize(): specs[1 - first].label,
             }
+            if outcome.theft and outcome.result is not None:
+                token = pgn.result_token(outcome.result)
+                record = replace(record, result=token)
+                tags |= {"Result": token, "Termination": outcome.result.termination, "SeatTheft": outcome.theft}
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
-        (options.records / f"game-{number:04d}.pgn").write_text(outcome.record, encoding="ascii")
+        write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record, overwrite=False)
     return outcome
 
 
@@ -191,6 +342,7 @@ def _play_game(
 ) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
+    guard = SeatGuard(first, seats.available())
     server_options = ServerOptions(
         game,
         time=options.time,
@@ -198,8 +350,11 @@ def _play_game(
         on_divergence=options.on_divergence,
         record_dir=records,
         rules=options.rules,
+        on_seat=guard.on_seat,
     )
+    deadline = time.monotonic() + options.timeout
     with LocalServer(server_options) as server:
+        guard.port = server.port
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
         launched: dict[int, _Launched] = {}
@@ -216,7 +371,10 @@ def _play_game(
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = _Launched(specs[player].command(values), env, log)
-            outcome.error, early = _follow(observer, launched, time.monotonic() + options.timeout)
+                guard.launched(player, launched[player].group)
+                if side == 0 and not guard.by_proc:
+                    _await_seat(guard, launched[player], deadline)
+            outcome.error, early = _follow(observer, launched, deadline)
             outcome.culprits += [] if early is None else [early]
             outcome.result, outcome.counts = observer.result, observer.counts()
         except ClientError as exc:
@@ -224,13 +382,15 @@ def _play_game(
         finally:
             observer.close()
             for player, proc in launched.items():
-                status, lines = proc.finish(0 if outcome.error else 10.0)
-                outcome.summaries[player] = [line for line in lines if "summary: moves=" in line]
+                status = proc.finish(0 if outcome.error else 10.0)
+                outcome.summaries[player] = list(proc.summaries)
                 if status not in (0, None) and outcome.error:
-                    tail = " | ".join(lines[-3:])
+                    tail = " | ".join(list(proc.tail)[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
                     outcome.culprits += [] if player in outcome.culprits else [player]
-    if outcome.result is not None and outcome.result.termination.aborted:
+    if guard.thefts:
+        _judge_theft(outcome, guard.thefts, specs, game)
+    elif outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
 
@@ -248,6 +408,33 @@ def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -
         if time.monotonic() > deadline:
             return "timed out", None
     return "", None
+
+
+def _await_seat(guard: SeatGuard, launched: _Launched, deadline: float) -> None:
+    """The weaker check: until the first program has taken a seat (or ended)."""
+    while not guard.seated.wait(0.05):
+        if launched.proc.poll() is not None or time.monotonic() > deadline:
+            return
+
+
+def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:
+    """A seat taken by one program from the other: it loses by forfeit.  Taken by
+    both, or by no launched program: no result."""
+    sides = SIDES[game]
+    thieves: frozenset[int] = frozenset().union(*(t.thieves for t in thefts))
+    if len(thieves) == 1:
+        (thief,) = thieves
+        taken = ", ".join(sides[t.side] for t in thefts)
+        outcome.theft = f"{'AB'[thief]} ({specs[thief].label}) took the {taken} seat"
+        loser = Side(outcome.first ^ thief)
+        outcome.result = Result(loser.other, Termination.SEAT_THEFT)
+        outcome.error, outcome.culprits = "", [thief]
+        return
+    outcome.result = None
+    seats_taken = ", ".join(sides[t.side] for t in thefts)
+    held = "both programs" if thieves else "no program launched for the game"
+    outcome.error = f"the {seats_taken} seat was taken by a connection of {held}"
+    outcome.culprits = sorted(thieves)
 
 
 # ─── the match ─────────────────────────────────────────────────────────────────
@@ -416,6 +603,51 @@ def writable(directory: Path | None, what: str) -> Path | None:
     return directory
 
 
+RECORD = re.compile(r"game-(\d{4,})\.pgn")
+"""A game's record in a records directory."""
+MATCH_FILE = "match.json"
+RUN_FILES = {MATCH_FILE: "match", "tournament.json": "tournament"}
+"""The file that says which run a records directory's games are of, and its kind."""
+
+
+def claim_records(directory: Path, name: str, identity: dict[str, Any], what: str, *, resume: bool) -> None:
+    """Make the records directory and mark it as this run's (``name`` holding
+    ``identity``), or check that it is: a usage error if it holds another run's
+    games — another kind's file, a different ``name``, or (unless ``resume``) any
+    game at all — or if ``name`` cannot be read as JSON."""
+    writable(directory, what)
+    path = directory / name
+    mine = json.loads(json.dumps(identity))
+    for other, kind in RUN_FILES.items():
+        if other != name and (directory / other).exists():
+            raise UsageError(f"{what}: {str(directory)!r} holds a {kind}'s games ({other})")
+    try:
+        games = any(RECORD.fullmatch(entry.name) for entry in directory.iterdir())
+        text = path.read_text(encoding="utf-8") if path.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = why(exc) if isinstance(exc, OSError) else "not UTF-8"
+        raise UsageError(f"{what}: cannot read {str(path)!r}: {reason}") from None
+    if text is None:
+        if games:  # games with no run file: nothing says whose they are
+            raise UsageError(f"{what}: {str(directory)!r} holds games of another run")
+        try:
+            write_atomic(path, json.dumps(identity, indent=2, ensure_ascii=False) + "\n", overwrite=False)
+        except OSError as exc:
+            raise UsageError(f"{what}: cannot write {str(path)!r}: {why(exc)}") from None
+        return
+    try:
+        theirs = json.loads(text)
+    except ValueError:
+        state = "empty" if not text.strip() else "not JSON"
+        raise UsageError(
+            f"{what}: {str(path)!r} is {state}; remove it to run here again (this run's games are kept)"
+        ) from None
+    if theirs != mine:
+        raise UsageError(f"{what}: {str(directory)!r} holds another {RUN_FILES[name]}'s games ({name} differs)")
+    if games and not resume:
+        raise UsageError(f"{what}: {str(directory)!r} holds the games of an earlier run of this {RUN_FILES[name]}")
+
+
 def _player(text: str, which: str) -> PlayerSpec:
     """A player given on the command line, its program checked now."""
     try:
@@ -452,14 +684,14 @@ def run(args: argparse.Namespace) -> int:
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
     directory = args.records or Path(time.strftime("match-%Y%m%dT%H%M%S"))
-    tournament.open_records(config, directory, f"{what}: --records")
+    tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
     # The logs and the divergence policy change how a game is run, not which games.
     divergence = OnDivergence(args.on_divergence)
     tasks = [
         dataclasses.replace(t, options=dataclasses.replace(t.options, logs=logs, on_divergence=divergence))
         for t in tournament.schedule(config)
     ]
-    results = tournament.load_records(tasks, directory)
+    results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
     if results:
@@ -475,6 +707,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
         return 130
+    except tournament.RecordFailed as exc:  # a full disk, …
+        print(f"{what}: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
+        return 1
     summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     lines = score_table(list(results.values()), (labels[0], labels[1]), args.game)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))

@@ -47,14 +47,17 @@ from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
-from impl.match import MatchOptions, PlayerSpec, play_game, writable
+from impl.match import MatchOptions, PlayerSpec, claim_records, play_game
 from impl.match import _player as checked_player
 from impl.ratings import Elo, Skill, elo, skills
 from impl.sprt import Hypotheses, Status, Verdict
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 CONFIG = "tournament.json"
-RECORD = re.compile(r"game-(\d{4,})\.pgn")
+
+
+class RecordFailed(Exception):
+    """A game's record could not be written (a full disk, …): the tournament stops."""
 
 
 @dataclass(frozen=True)
@@ -190,14 +193,16 @@ def run_task(task: Task) -> GameResult:
         return GameResult(
             task.number, task.round, task.players, None, "no result", error, outcome.record, culprits, summaries
         )
+    thieves = tuple(task.players[order[c]] for c in outcome.culprits) if outcome.theft else ()
     return GameResult(
         task.number,
         task.round,
         task.players,
         _score(outcome.result.winner),
         outcome.result.termination.value,
-        "",
+        outcome.theft,
         outcome.record,
+        thieves,
         summaries=summaries,
         counts=outcome.counts,
     )
@@ -218,14 +223,30 @@ def from_record(task: Task, text: str) -> GameResult | None:
         game = pgn.parse(text)
     except pgn.PgnError:
         return None
-    if game.game != task.options.game or game.names != task.labels or game.tag("Round") != task.round:
+    if (
+        game.game != task.options.game
+        or game.names != _stored_names(game, task.labels)
+        or game.tag("Round") != task.round
+    ):
         return None
     outcome = game.outcome
     if outcome.termination.aborted:
         return None  # played again
+    theft = game.tag("SeatTheft")
+    loser = task.players[0 if outcome.winner == 1 else 1] if outcome.winner is not None else None
+    culprits = (loser,) if outcome.termination == Termination.SEAT_THEFT and loser is not None else ()
     return GameResult(
-        task.number, task.round, task.players, _score(outcome.winner), outcome.termination.value, "", text
+        task.number, task.round, task.players, _score(outcome.winner), outcome.termination.value, theft, text, culprits
     )
+
+
+def _stored_names(game: pgn.PgnGame, labels: tuple[str, str]) -> tuple[str, str]:
+    """The labels as a record written by this tournament reads them back (a tag
+    value may be stored differently from the label: ``Jörg``), so that a resume
+    recognises every finished game."""
+    sides = [side.capitalize() for side in game.sides]
+    tags = (("Game", game.game), *zip(sides, labels, strict=True))
+    return pgn.parse(pgn.write(pgn.PgnGame(tags, (), pgn.ABORTED))).names
 
 
 # ─── the tables ────────────────────────────────────────────────────────────────
@@ -245,12 +266,17 @@ class Standing:
         return self.wins + self.draws / 2
 
 
+FORFEITS = (Termination.TIME, Termination.DISCONNECT, Termination.IDLE, Termination.SEAT_THEFT)
+"""Games lost by a program's failure rather than on the board: listed as failures."""
+
+
 @dataclass(frozen=True)
 class Failure:
     game: int
     player: str
     kind: str
-    """time, disconnect, idle (a loss by the rules), or no result (the game aborted)."""
+    """time, disconnect, idle (a loss by the rules), seat theft (a forfeit), or no
+    result (the game aborted)."""
     detail: str = ""
 
 
@@ -300,8 +326,8 @@ def summarise(
             wdl[me][0 if mine == 1 else 1 if mine == 0.5 else 2] += 1
             s, g = cross[me][them]
             cross[me][them] = (s + mine, g + 1)
-        if r.termination in (Termination.TIME, Termination.DISCONNECT, Termination.IDLE) and r.loser is not None:
-            failures.append(Failure(r.number, labels[r.loser], r.termination))
+        if r.termination in FORFEITS and r.loser is not None:
+            failures.append(Failure(r.number, labels[r.loser], r.termination, r.error))
     standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
     pair = elo(*wdl[0]) if n == 2 and rate else None
     repeats = duplicates(results) if rate else []
@@ -534,9 +560,11 @@ def _distributed() -> Any:
 
 
 @contextmanager
-def dask_client(scheduler: str | None, workers: int, jobs: int) -> Iterator[Any]:
+def dask_client(scheduler: str | None, workers: int, jobs: int, dashboard: bool = False) -> Iterator[Any]:
     """A Dask client: of the cluster at ``scheduler``, else of an embedded local
-    cluster (``workers`` processes, or 0: threads of this process)."""
+    cluster (``workers`` processes, or 0: threads of this process) whose scheduler,
+    workers and nannies listen on 127.0.0.1 only, with a dashboard (on 127.0.0.1)
+    only if ``dashboard``."""
     dask = _distributed()
     Client, LocalCluster = dask.Client, dask.LocalCluster
 
@@ -546,12 +574,21 @@ def dask_client(scheduler: str | None, workers: int, jobs: int) -> Iterator[Any]
         return
     # The embedded cluster's workers log a task cancelled by Ctrl-C as a warning: noise here.
     logging.getLogger("distributed").setLevel(logging.ERROR)
+    # Every node of the cluster runs an HTTP server, bound to all interfaces unless
+    # told otherwise (dashboard_address=None does not disable the scheduler's); tcp
+    # even in-process, since an inproc worker's HTTP server cannot take the host.
+    loopback = {
+        "host": "127.0.0.1",
+        "protocol": "tcp://",
+        "dashboard_address": "127.0.0.1:0",
+        "scheduler_kwargs": {"dashboard": dashboard},
+    }
     if workers:
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=max(1, -(-jobs // workers)), processes=True, dashboard_address=None
+            n_workers=workers, threads_per_worker=max(1, -(-jobs // workers)), processes=True, **loopback
         )
     else:
-        cluster = LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, dashboard_address=None)
+        cluster = LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, **loopback)
     with cluster, Client(cluster) as client:
         yield client
 
@@ -660,6 +697,7 @@ def add_command(subparsers: Any) -> None:
         metavar="ADDRESS",
         help="a Dask scheduler (tcp://host:8786) instead of a local cluster",
     )
+    p.add_argument("--dashboard", action="store_true", help="open the local cluster's Dask dashboard (on 127.0.0.1)")
     add_result_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
 
@@ -718,15 +756,24 @@ def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult
     return ""
 
 
-def load_records(tasks: Sequence[Task], directory: Path) -> dict[int, GameResult]:
-    """The results of the tasks whose finished game is recorded in ``directory``."""
+def load_records(
+    tasks: Sequence[Task], directory: Path, what: str = "referee tournament: --records"
+) -> dict[int, GameResult]:
+    """The results of the tasks whose finished game is recorded in ``directory``;
+    the records of games that are not finished games of this run (aborted, or
+    unreadable) are set aside, and those games played again."""
     results: dict[int, GameResult] = {}
-    for task in tasks:
-        path = directory / f"game-{task.number:04d}.pgn"
-        if path.exists():
-            done = from_record(task, path.read_text(encoding="ascii", errors="replace"))
-            if done is not None:
-                results[task.number] = done
+    try:
+        for task in tasks:
+            path = directory / f"game-{task.number:04d}.pgn"
+            if path.exists():
+                done = from_record(task, path.read_text(encoding="utf-8", errors="replace"))
+                if done is not None:
+                    results[task.number] = done
+                else:
+                    set_aside(path)
+    except OSError as exc:
+        raise UsageError(f"{what}: {why(exc)}") from None
     return results
 
 
@@ -748,6 +795,7 @@ def execute(
     finished: Callable[[Task, GameResult], None],
     hypotheses: Hypotheses | None = None,
     local: bool = False,
+    console: Any = None,
 ) -> None:
     """Play ``todo`` (in threads here if ``local``, else on Dask), recording each
     game's result in ``results`` and its record in ``directory``, until done or
@@ -755,7 +803,10 @@ def execute(
 
     def record(task: Task, result: GameResult) -> None:
         if result.record:
-            (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="ascii")
+            try:
+                write_atomic(directory / f"game-{task.number:04d}.pgn", result.record, overwrite=False)
+            except OSError as exc:
+                raise RecordFailed(f"cannot write the record of game {task.number}: {why(exc)}") from None
         results[task.number] = result
         finished(task, result)
 
@@ -767,7 +818,10 @@ def execute(
     if local:
         play_local(todo, args.jobs, started, record, stop)
         return
-    with dask_client(args.scheduler, args.workers, args.jobs) as client:
+    dashboard = getattr(args, "dashboard", False)
+    with dask_client(args.scheduler, args.workers, args.jobs, dashboard) as client:
+        if dashboard and console is not None and not args.quiet:
+            console.print(f"Dask dashboard: {client.dashboard_link}")
         play(todo, client, args.jobs, started, record, stop)
 
 
@@ -791,6 +845,8 @@ def config_of(args: argparse.Namespace) -> Config:
         raise UsageError(f"{what}: --workers: {args.workers} is not a whole number >= 0")
     if args.workers and args.scheduler:
         raise UsageError(f"{what}: --workers and --scheduler are exclusive")
+    if args.dashboard and args.scheduler:
+        raise UsageError(f"{what}: --dashboard is for the local cluster (a scheduler has its own)")
     for i, text in enumerate(args.players):
         checked_player(split_label(text)[1], f"PLAYER {i + 1}")
     clocks = (args.time[0], args.time[-1]) if args.time else None
@@ -801,21 +857,25 @@ def config_of(args: argparse.Namespace) -> Config:
     )
 
 
-def open_records(config: Config, directory: Path, what: str = "referee tournament: --records") -> None:
-    """Make the records directory, or check that it holds this tournament's."""
-    writable(directory, what)
-    path = directory / CONFIG
+def open_records(
+    config: Config, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
+) -> None:
+    """Make the records directory, or check that it holds this run's: a
+    tournament's (``tournament.json``) or a match's (``name``: ``match.json``)."""
     mine = asdict(config)
     mine["time"] = list(config.time) if config.time else None
-    if path.exists():
-        try:
-            theirs = json.loads(path.read_text())
-        except (OSError, ValueError):
-            theirs = None
-        if theirs != json.loads(json.dumps(mine)):
-            raise UsageError(f"{what}: {str(directory)!r} holds another tournament's games ({CONFIG} differs)")
-    else:
-        path.write_text(json.dumps(mine, indent=2) + "\n")
+    claim_records(directory, name, mine, what, resume=True)
+
+
+def set_aside(path: Path) -> None:
+    """A record not kept (its game is played again) keeps its text under another
+    name: a new record never overwrites one."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    for n in range(1, 1000):
+        target = path.with_name(f"stale-{path.stem}-{stamp}-{n}.pgn")
+        if not target.exists():
+            path.rename(target)
+            return
 
 
 def run(args: argparse.Namespace) -> int:
@@ -848,15 +908,18 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
     try:
         with _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished):
-            execute(config, todo, results, directory, args, started, finished, hypotheses)
+            execute(config, todo, results, directory, args, started, finished, hypotheses, console=console)
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}; run again to resume",
             file=sys.stderr,
         )
         return 130
+    except RecordFailed as exc:
+        print(f"referee tournament: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
+        return 1
     except OSError as exc:
-        print(f"referee tournament: cannot reach the Dask cluster: {exc}", file=sys.stderr)
+        print(f"referee tournament: cannot reach the Dask cluster: {why(exc)}", file=sys.stderr)
         return 1
     summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     for renderable in tables(summary):

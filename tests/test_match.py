@@ -70,10 +70,10 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     assert out[7].startswith("B rnd ")
     assert out[-3].startswith("A search: ") and "nodes/s, depth median" in out[-3]
     assert out[-2] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
-    # The records directory is the tournament's: by default a new one, here in the working directory.
+    # The records directory is claimed by match.json: by default a new one, here in the working directory.
     (records,) = tmp_path.glob("match-*")
     assert out[-1] == f"records: {records.name}"
-    assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "tournament.json"]
+    assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "match.json"]
     assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", a)
     # --logs: A is PLAYER_A in either colour (north in game 2), its output kept.
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())

@@ -49,6 +49,7 @@ BAD = [
     ["tournament", "random", "", "--game", "awari"],
     ["tournament", "random", "search", "--game", "awari", "--records", "/dev/null/records"],
     ["tournament", "random", "search", "--game", "awari", "--json", "/no/such/dir/r.json"],
+    ["tournament", "random", "search", "--game", "awari", "--dashboard", "--scheduler", "tcp://h:8786"],
     ["replay", "/no/such/record.pgn"],
     ["replay", "README.md"],
     ["replay", "/no/such/record.pgn", "--delay", "-1"],

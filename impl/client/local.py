@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -16,7 +17,11 @@ from impl.engines import get_engine
 from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import ConfigMessages, Limits, OnDivergence, Settings
+from impl.server.session import ConfigMessages, Event, Limits, OnDivergence, PlayerSeated, Session, Settings
+
+SeatHook = Callable[[int, str], None]
+"""Told, on the server's thread, of each player seated: its side (0 first mover, 1
+second) and the client's ``address:port`` (impl/seats.py maps it to a process)."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,9 @@ class ServerOptions:
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     rules: str = "paper"
     """The Awari rule set (spec/awari_rules.py)."""
+    on_seat: SeatHook | None = None
+    """Called as each player takes a seat, before the game starts (impl/match.py
+    checks that the seat's connection is the launched program's)."""
 
 
 class LocalServer:
@@ -106,7 +114,10 @@ class LocalServer:
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
         )
-        return GameServer(spec, get_engine(o.game, o.engine, o.rules))
+        server = GameServer(spec, get_engine(o.game, o.engine, o.rules))
+        if o.on_seat is not None:
+            server.watchers.append(_seat_watcher(o.on_seat))
+        return server
 
     async def _serve(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
@@ -120,3 +131,14 @@ class LocalServer:
         stopping.cancel()
         serving.cancel()
         await server.stop()
+
+
+def _seat_watcher(hook: SeatHook) -> Callable[[Session, Event], None]:
+    """A server watcher passing each seated player's side and client address to ``hook``."""
+
+    def watch(session: Session, what: Event) -> None:
+        if isinstance(what, PlayerSeated):
+            holder = session.players[what.side]
+            hook(int(what.side), str(getattr(holder.peer, "address", "")) if holder is not None else "")
+
+    return watch

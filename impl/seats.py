@@ -1,0 +1,122 @@
+"""Who holds a seat: the process group behind a player's loopback TCP connection.
+
+``referee match`` and ``referee tournament`` launch one program per side, each in
+its own session and process group (impl/match.py).  When a player takes a seat,
+the private server gives the client's ``address:port``; on Linux the socket with
+that local address and the server's port as remote port is found in
+``/proc/net/tcp`` (or ``tcp6``), its inode among the descriptors
+(``/proc/<pid>/fd``) of the processes of the launched programs' groups.  A seat
+held by the other program's group is stolen; one held by neither is foreign.
+
+Without ``/proc`` (``available()`` is False) the match falls back on the order of
+launches (impl/match.py).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import suppress
+from pathlib import Path
+
+PROC = Path("/proc")
+
+
+def available(proc: Path = PROC) -> bool:
+    """Whether sockets can be mapped to processes here (Linux /proc)."""
+    return (proc / "net" / "tcp").is_file()
+
+
+def split_address(address: str) -> tuple[str, int] | None:
+    """``host:port`` (IPv6 hosts unbracketed, as impl/server/net.py writes them)."""
+    host, sep, port = address.rpartition(":")
+    return (host, int(port)) if sep and port.isdigit() else None
+
+
+def _host_of(hexaddr: str) -> str:
+    """An address of /proc/net/tcp{,6}: 32-bit words in the kernel's byte order."""
+    raw = bytes.fromhex(hexaddr)
+    words = b"".join(
+        raw[i : i + 4][::-1] if sys.byteorder == "little" else raw[i : i + 4] for i in range(0, len(raw), 4)
+    )
+    if len(words) == 4:
+        return socket.inet_ntop(socket.AF_INET, words)
+    mapped = socket.inet_ntop(socket.AF_INET6, words)
+    return mapped.removeprefix("::ffff:") if mapped.startswith("::ffff:") and "." in mapped else mapped
+
+
+def socket_inode(client: tuple[str, int], server_port: int, proc: Path = PROC) -> int | None:
+    """The inode of the client's end of a connection to ``server_port``: the socket
+    whose local address is ``client`` (None: no such socket, e.g. closed)."""
+    host, port = client
+    for table in ("tcp", "tcp6"):
+        try:
+            lines = (proc / "net" / table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) < 10:
+                continue
+            local, remote, inode = fields[1], fields[2], int(fields[9])
+            lhost, lport = local.rsplit(":", 1)
+            ports = (int(lport, 16), int(remote.rsplit(":", 1)[1], 16))
+            if ports == (port, server_port) and inode and _host_of(lhost) == host:
+                return inode
+    return None
+
+
+def process_group(pid: int, proc: Path = PROC) -> int | None:
+    """The process group of ``pid`` (field 5 of /proc/<pid>/stat), None if gone."""
+    try:
+        stat = (proc / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces and ')'.
+    rest = stat.rpartition(")")[2].split()
+    return int(rest[2]) if len(rest) > 2 else None
+
+
+def pids(proc: Path = PROC) -> Iterator[int]:
+    """The processes' ids."""
+    with suppress(OSError):
+        for entry in os.scandir(proc):
+            if entry.name.isdigit():
+                yield int(entry.name)
+
+
+def _holds(pid: int, target: str, proc: Path) -> bool:
+    try:
+        fds = os.listdir(proc / str(pid) / "fd")
+    except OSError:
+        return False
+    for fd in fds:
+        with suppress(OSError):
+            if os.readlink(proc / str(pid) / "fd" / fd) == target:
+                return True
+    return False
+
+
+def holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int], proc: Path = PROC) -> frozenset[int]:
+    """The keys of ``groups`` (player → process group) whose processes hold the
+    client's end of the connection from ``client`` to ``server_port``; empty if no
+    launched program's process holds it."""
+    inode = socket_inode(client, server_port, proc)
+    if inode is None:
+        return frozenset()
+    target = f"socket:[{inode}]"
+    # Usually the program itself (its group's leader) holds its connection: then no
+    # scan of every process.  Sharing one's socket with the other program takes that
+    # program's cooperation: not a theft from it.
+    for player, group in groups.items():
+        if _holds(group, target, proc) and process_group(group, proc) == group:
+            return frozenset({player})
+    by_group = {group: player for player, group in groups.items()}
+    found = set()
+    for pid in pids(proc):
+        holder = by_group.get(process_group(pid, proc) or -1)
+        if holder is not None and holder not in found and _holds(pid, target, proc):
+            found.add(holder)
+    return frozenset(found)
