@@ -382,11 +382,8 @@ class Archive:
             data, size = read_file(self.directory, name, MAX_BYTES + 1)
             if size > MAX_BYTES:
                 raise RecordError(f"larger than {MAX_BYTES // 1024} KiB: not a record")
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError("not UTF-8 text") from None
-            record = checked_record(name, text)
+            summarize(name, data, complete=True)  # the tags, as the list checks them: the same reasons
+            record = checked_record(name, data.decode("utf-8"))
             try:  # PGN names the papers' rules "massey"
                 rules = pgn.engine_rules(record.game, record.header("Rules"))
             except pgn.PgnError as exc:
