@@ -12,6 +12,10 @@ import json
 import logging
 import os
 import random
+import resource
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +25,7 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 
-from impl import pgn
+from impl import fdbudget, pgn
 from impl.engines import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.web import archive
@@ -288,8 +292,6 @@ def test_connections_over_the_cap_get_503(caplog: pytest.LogCaptureFixture) -> N
 
 
 def test_the_default_cap_is_the_descriptor_budget() -> None:
-    from impl import fdbudget
-
     async def scenario() -> int:
         view = WebView("127.0.0.1", 0)
         await view.start()
@@ -344,3 +346,62 @@ def test_viewers_over_the_cap_get_503() -> None:
                     assert response.status == 503 and response.headers["Retry-After"] == "5"
 
     run(scenario)
+
+
+def test_a_real_process_at_its_descriptor_limit(tmp_path: Path) -> None:
+    """``referee serve --web`` at a hard limit of 200 descriptors: its web cap is
+    the budget's share (68); connections past it get 503 while the others are
+    held open, malformed and over-long requests get 400, and stderr holds only
+    JSON event lines, no traceback; a game still plays and its record is written."""
+    limit = 200
+    cap = fdbudget.budget(limit).web
+    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
+    command += ["--web", "0", "--record", str(tmp_path)]
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=limited)
+    assert proc.stderr is not None
+    try:
+        lines = [json.loads(proc.stderr.readline()) for _ in range(2)]
+        web = next(x for x in lines if x["event"] == "web_listen")
+        game = next(x for x in lines if x["event"] == "listen")
+        assert web["max_connections"] == cap
+
+        async def scenario() -> None:
+            base = f"http://127.0.0.1:{web['port']}"
+            held = [await idle_connection(web["port"]) for _ in range(cap)]
+            async with aiohttp.ClientSession() as http:
+                for _ in range(3):
+                    async with http.get(f"{base}/api/servers") as response:
+                        assert response.status == 503
+                for _, writer in held:
+                    writer.close()
+                async with asyncio.timeout(UNTIL):
+                    while True:  # the server notices the closes in its own time
+                        async with http.get(f"{base}/api/servers") as response:
+                            if response.status == 200:
+                                break
+                for request in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nX: " + b"y" * 20000 + b"\r\n\r\n"):
+                    reader, writer = await idle_connection(web["port"])
+                    writer.write(request)
+                    assert b" 400 " in (await reader.read()).split(b"\r\n")[0]
+                    writer.close()
+            players = await seat_players(game["port"], "gothello")
+            await players[0].send("resign")
+            for client in players:
+                while not (await client.line()).startswith("32"):
+                    pass
+                await client.close()
+            async with asyncio.timeout(UNTIL):
+                while not list(tmp_path.iterdir()):
+                    await asyncio.sleep(0.05)
+
+        run(scenario)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err
+    events = [json.loads(line)["event"] for line in err.splitlines()]
+    assert "web_refused" in events and "web_error" in events

@@ -94,6 +94,41 @@ class WebLimits:
     """Seconds a record listing is answered again without a scan."""
 
 
+class _ErrorLines(logging.Handler):
+    """aiohttp's own error log (a malformed request, a header line too long, a
+    client gone mid-answer) as the referee's JSON event lines, without
+    tracebacks, at most one line per LOG_EVERY seconds with the count since;
+    never to stderr through logging's last resort."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self._last, self._count = float("-inf"), 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._count += 1
+        if record.created - self._last < LOG_EVERY:
+            return
+        exc = record.exc_info[1] if record.exc_info else None
+        error = " ".join(str(exc).split())[:160] if exc is not None else ""
+        event(
+            max(record.levelno, logging.INFO),
+            "web_error",
+            message=record.getMessage()[:160],
+            error=error,
+            kind=type(exc).__name__ if exc is not None else "",
+            since_last=self._count,
+        )
+        self._last, self._count = record.created, 0
+
+
+def _quiet_aiohttp() -> None:
+    """Once per process: aiohttp's server log goes to ``_ErrorLines`` only."""
+    logger = logging.getLogger("aiohttp.server")
+    if not any(isinstance(h, _ErrorLines) for h in logger.handlers):
+        logger.addHandler(_ErrorLines())
+        logger.propagate = False
+
+
 class _Refuse(asyncio.Protocol):
     """A connection over the cap: read its request's head (bounded in bytes and
     time), answer 503 and close."""
@@ -194,6 +229,7 @@ class WebView:
     # ─── life ──────────────────────────────────────────────────────────────────
 
     async def start(self) -> None:
+        _quiet_aiohttp()
         # Sized when serving starts: after the serve command has raised the soft limit.
         self.max_connections = self.web_limits.max_connections or fdbudget.budget().web
         self._runner = web.AppRunner(
