@@ -85,7 +85,7 @@ def test_a_blocked_listing_never_stalls_a_game(tmp_path: Path, monkeypatch: pyte
         entered.set()
         assert release.wait(UNTIL)
 
-    counting_reads(monkeypatch, block)
+    reads = counting_reads(monkeypatch, block)
 
     async def scenario() -> None:
         async with watched(["gothello"], record_dir=tmp_path, time=(600.0, 600.0)) as (web, servers):
@@ -93,6 +93,7 @@ def test_a_blocked_listing_never_stalls_a_game(tmp_path: Path, monkeypatch: pyte
             async with aiohttp.ClientSession() as http, stream(http, f"{base}/events/server/gothello-0") as viewer:
                 listing = asyncio.create_task(get_json(http, f"{base}/api/records"))
                 await until(entered.is_set)
+                another = asyncio.create_task(get_json(http, f"{base}/api/records"))
                 players = await seat_players(servers["gothello"].port, "gothello")
                 await viewer.expect("snapshot")
                 referee = Referee("gothello", get_engine("gothello", "impl"), random.Random(5))
@@ -106,6 +107,7 @@ def test_a_blocked_listing_never_stalls_a_game(tmp_path: Path, monkeypatch: pyte
                 release.set()
                 status, body = await listing
                 assert status == 200 and [r["name"] for r in body["records"]] == ["old.pgn"]
+                assert await another == (status, body) and reads == ["old.pgn"]  # one scan for both
                 for client in players:
                     await client.close()
 
@@ -225,6 +227,16 @@ def test_a_repeated_listing_reads_no_file(tmp_path: Path, monkeypatch: pytest.Mo
                 assert reads == ["good.pgn"]
 
     run(scenario)
+
+
+def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
+    """The list reads HEAD_BYTES of a longer file: a character the cut splits
+    does not make the file "not UTF-8"."""
+    text = record_text(("Event", "x")).replace("1-0\n", "{" + "é" * archive.HEAD_BYTES + "} 1-0\n")
+    head = text.encode()[: archive.HEAD_BYTES]
+    assert head[-1] >= 0x80  # the cut falls inside an é
+    entry = archive.summarize("x.pgn", head, complete=False)
+    assert entry["headers"]["Black"] == '"ann"' and entry["plies"] is None
 
 
 def test_the_cache_keeps_to_its_byte_budget() -> None:

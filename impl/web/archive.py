@@ -177,6 +177,8 @@ def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
     its tags, in the page's shape, and its number of plies (None when the moves
     were not all read).  RecordError for a file whose tags do not make a record.
     The moves are counted, not checked: the record's own page checks them."""
+    if not complete:  # the head may end inside a character: keep whole lines
+        head = head[: head.rfind(b"\n") + 1]
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError:
