@@ -79,7 +79,8 @@ REFUSE_WAIT = 1.0
 MAX_REFUSING = 64
 """Refused connections waiting for their request at once; more are closed at once."""
 LOG_EVERY = 10.0
-"""Seconds between two log lines about refused connections (with the count since)."""
+"""Seconds between two log lines about refused connections, or about aiohttp's errors
+(each with the count since the last)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,10 @@ class WebLimits:
     idle_timeout: float = 15.0
     """Seconds a connection may go without a request in progress: one that sends
     nothing, or whose request's headers never end (slowloris), is then closed."""
-    list_age: float = 1.0
-    """Seconds a record listing is answered again without a scan."""
+    list_age: float = 5.0
+    """Seconds a record listing is answered again without a scan (a scan of
+    thousands of entries holds the interpreter lock the loop needs for tens of
+    milliseconds; the list page asks every 5 s)."""
 
 
 class _ErrorLines(logging.Handler):

@@ -25,6 +25,7 @@ loop and stalled every game for 74 s):
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
@@ -259,20 +260,22 @@ def read_file(directory: Path, name: str, limit: int) -> tuple[bytes, int]:
 def scan(directory: Path) -> list[FileKey]:
     """The newest ``MAX_LISTED`` candidate files of the directory (at most
     ``MAX_SCANNED`` entries looked at): regular files only, by ``lstat``, so a
-    symbolic link is never listed."""
-    keys = []
+    symbolic link is never listed.  Runs every listing over thousands of
+    entries, holding the interpreter lock the loop needs: plain tuples, and keys
+    made for the listed files only."""
+    found = []
     with os.scandir(directory) as entries:
         for entry in islice(entries, MAX_SCANNED):
-            if not listable(entry.name):
+            name = entry.name  # a directory entry's name has no "/" nor NUL
+            if name.startswith(".") or not name.endswith(SUFFIXES):
                 continue
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:  # gone since the scan saw it
                 continue
             if stat.S_ISREG(info.st_mode):
-                keys.append(FileKey(entry.name, info.st_size, info.st_mtime_ns, info.st_ino))
-    keys.sort(key=lambda k: (k.mtime_ns, k.name), reverse=True)
-    return keys[:MAX_LISTED]
+                found.append((info.st_mtime_ns, name, info.st_size, info.st_ino))
+    return [FileKey(name, size, mtime, inode) for mtime, name, size, inode in heapq.nlargest(MAX_LISTED, found)]
 
 
 class ByteLRU:
