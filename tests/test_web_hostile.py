@@ -124,6 +124,8 @@ def hostile_directory(directory: Path) -> None:
     (directory / "good.pgn").write_text(record_text())
     (directory / LONG).write_text(record_text())
     (directory / SCRIPT).write_text(record_text())
+    names = record_text().replace('"ann"', '"' + "unlabelled-" * 4 + '"').replace('"bob"', '"Åsa 碁"')
+    (directory / "names.pgn").write_text(names)  # longer than the wire's 31 characters; not ASCII
     (directory / "unchecked.pgn").write_text(record_text(("Unchecked", "x")))
     (directory / "garbage.pgn").write_bytes(bytes(range(256)) * 8)
     (directory / "illegal.pgn").write_text(record_text().replace("2. b2", "2. c3"))  # tags fine, a move not
@@ -149,6 +151,10 @@ def test_hostile_files_are_flagged_and_good_ones_listed(tmp_path: Path, monkeypa
                 assert set(entries) == {p.name for p in tmp_path.iterdir()}
                 for name in ("good.pgn", LONG, SCRIPT, "illegal.pgn"):
                     assert entries[name]["headers"]["Black"] == '"ann"' and entries[name]["plies"] == 3, name
+                assert entries["names.pgn"]["headers"]["Black"] == '"' + "unlabelled-" * 4 + '"'
+                assert entries["names.pgn"]["headers"]["White"] == '"Åsa 碁"'
+                status, page = await get_json(http, f"{base}/api/records/names.pgn")
+                assert status == 200 and page["headers"]["White"] == '"Åsa 碁"' and len(page["frames"]) == 4
                 flagged = {name: r["flagged"] for name, r in entries.items() if "flagged" in r}
                 assert set(flagged) == {"unchecked.pgn", "garbage.pgn", "huge.pgn", "notes.txt"}
                 assert "Unchecked" in flagged["unchecked.pgn"] and "UTF-8" in flagged["garbage.pgn"]

@@ -41,7 +41,6 @@ from impl import pgn
 from impl.atomic import why
 from impl.engine import GAMES
 from impl.engines import get_engine
-from impl.protocol import quote_name
 
 from .feed import BoardView
 from .hub import board_json
@@ -155,13 +154,20 @@ def _legacy_headers(game: pgn.PgnGame) -> tuple[tuple[str, str], ...]:
     try:
         sides, time = game.sides, game.time
         legacy = {
-            **{s.capitalize(): quote_name(n) for s, n in zip(sides, game.names, strict=True)},
+            **{s.capitalize(): _quoted(n) for s, n in zip(sides, game.names, strict=True)},
             "Result": game.outcome.result(sides),
             "Time": "none" if time is None else f"{time[0]:g} {time[1]:g}",
         }
     except (ValueError, LookupError, StopIteration) as exc:  # a name, Result, Termination or TimeControl
         raise RecordError(_short(exc)) from None
     return tuple((k, legacy.pop(k, v)) for k, v in game.tags) + tuple(legacy.items())
+
+
+def _quoted(name: str) -> str:
+    """A name as the older records wrote it (the wire's quoting, protocol.quote_name),
+    of any length and script: ``referee match`` records names longer than the
+    wire's 31 characters, and a record may hold any."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 _TAG = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')

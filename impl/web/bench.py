@@ -19,7 +19,7 @@ directory of 5,000 real records and 200 hostile 1 MiB files, and with 2,000
 viewers connected (the soft descriptor limit raised first, fdbudget.raise_limit);
 each run's p50, p99 and max as ratios to the quiet run of the same round.
 
-    python -m impl.web.bench [--quick] [--moves 1500] [--rounds 2] [--records 5000] [--hostile 200]
+    python -m impl.web.bench [--quick] [--moves 1000] [--rounds 2] [--records 5000] [--hostile 200]
 """
 
 from __future__ import annotations
@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hostile", type=int, default=200, help="hostile: 1 MiB files (default 200)")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--viewers", type=int, default=None, metavar="V", help="(default 2000 hostile, 200 viewers)")
-    parser.add_argument("--moves", type=int, default=None, metavar="N", help="moves timed per run (1500, 3000)")
+    parser.add_argument("--moves", type=int, default=None, metavar="N", help="moves a run (1000, 3000)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternating (default 2)")
     parser.add_argument("--modes", nargs="+", default=["reading", "stalled"], choices=["reading", "stalled"])
     parser.add_argument(
@@ -397,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.quick:
             hostile_table(args.moves or 300, 1, min(args.records, 500), min(args.hostile, 20), args.viewers or 500)
         else:
-            hostile_table(args.moves or 1500, args.rounds, args.records, args.hostile, args.viewers or 2000)
+            hostile_table(args.moves or 1000, args.rounds, args.records, args.hostile, args.viewers or 2000)
         return 0
     args.viewers = args.viewers or 200
     args.moves = args.moves or 3000
