@@ -245,6 +245,29 @@ def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
     assert entry["headers"]["Black"] == '"ann"' and entry["plies"] is None
 
 
+def test_record_requests_are_answered_in_turn(tmp_path: Path) -> None:
+    """At a rate of one record request every 5 s, of three asked at once the
+    first is answered and the others wait their turn (the loop serving a game
+    meanwhile is the blocked-listing test's)."""
+    (tmp_path / "good.pgn").write_text(record_text())
+
+    async def scenario() -> None:
+        limits = WebLimits(record_rate=0.2)
+        async with watched(["gothello"], record_dir=tmp_path, web_limits=limits) as (web, _):
+            base = f"http://127.0.0.1:{web.port}"
+            async with aiohttp.ClientSession() as http:
+                asked = [asyncio.create_task(get_json(http, f"{base}/api/records")) for _ in range(3)]
+                done, waiting = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
+                assert len(done) == 1 and len(waiting) == 2
+                assert (await done.pop())[0] == 200
+                assert not any(task.done() for task in waiting)
+                for task in waiting:
+                    task.cancel()
+                await asyncio.gather(*waiting, return_exceptions=True)
+
+    run(scenario)
+
+
 def test_the_cache_keeps_to_its_byte_budget() -> None:
     cache = archive.ByteLRU(10)
     for key in range(5):

@@ -28,6 +28,7 @@ viewers can take the descriptors a game or a record needs (issue #28):
 * record listings and pages are read in one records thread (``archive.Archive``:
   bounded reads, a cache keyed by each file's state); concurrent listings share
   one scan, and a listing younger than ``WebLimits.list_age`` is answered again;
+  at most ``WebLimits.record_rate`` record requests are answered a second;
 * JSON of a game or its frames is encoded in one encoder thread;
 * at most ``WebLimits.max_connections`` connections at once (HTTP and streams
   together; by default ``fdbudget.budget().web``), more are answered ``503`` with
@@ -91,6 +92,11 @@ class WebLimits:
     idle_timeout: float = 15.0
     """Seconds a connection may go without a request in progress: one that sends
     nothing, or whose request's headers never end (slowloris), is then closed."""
+    record_rate: float = 20.0
+    """Record listings and pages answered per second at most, all clients
+    together; the others wait their turn.  Serving a listing costs the loop
+    (parsing the request, writing tens of KB): clients asking back to back
+    would otherwise take a share of the loop the games need."""
     list_age: float = 5.0
     """Seconds a record listing is answered again without a scan (a scan of
     thousands of entries holds the interpreter lock the loop needs for tens of
@@ -200,6 +206,8 @@ class WebView:
         self._encoder = ThreadPoolExecutor(1, thread_name_prefix="web-encode")
         self._listing: tuple[float, bytes] | None = None
         self._scan: asyncio.Future[bytes] | None = None
+        self._next_record = float("-inf")
+        """When the next record request may be answered (WebLimits.record_rate)."""
         self._fresh = 0
         """Connections accepted in this turn of the loop, not yet in the server's count."""
         self._refusing = 0
@@ -379,10 +387,21 @@ class WebView:
             raise web.HTTPNotFound(text="no record directory (referee serve --record DIR)")
         return self.archive
 
+    async def _record_turn(self) -> None:
+        """Wait for this request's turn: record requests are answered at most
+        ``record_rate`` a second, in the order they came."""
+        now = self._now()
+        turn = max(now, self._next_record)
+        self._next_record = turn + 1.0 / self.web_limits.record_rate
+        if turn > now:
+            await asyncio.sleep(turn - now)
+
     async def api_records(self, request: web.Request) -> web.Response:
         """The record directory's listing (archive.Archive.listing), scanned in the
         records thread; requests while a scan runs wait for that one."""
-        archive, now = self._archive(), self._now()
+        archive = self._archive()
+        await self._record_turn()
+        now = self._now()
         if self._listing is not None and now - self._listing[0] < self.web_limits.list_age:
             body = self._listing[1]
         else:
@@ -400,6 +419,7 @@ class WebView:
     async def api_record(self, request: web.Request) -> web.Response:
         """One record (archive.Archive.page), read and replayed in the records thread."""
         archive, name = self._archive(), request.match_info["name"]
+        await self._record_turn()
         page = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.page, name)
         return web.Response(body=page.body, status=page.status, content_type="application/json")
 
