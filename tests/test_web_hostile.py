@@ -28,7 +28,7 @@ import pytest
 from impl import fdbudget, pgn
 from impl.engines import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.web import archive
+from impl.web import app, archive
 from impl.web.app import WebLimits, WebView
 from impl.web.hub import HubLimits
 
@@ -110,6 +110,41 @@ def test_a_blocked_listing_never_stalls_a_game(tmp_path: Path, monkeypatch: pyte
                 assert await another == (status, body) and reads == ["old.pgn"]  # one scan for both
                 for client in players:
                     await client.close()
+
+    run(scenario)
+
+
+def test_a_blocked_encode_never_stalls_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's JSON and frames are encoded off the loop: with the encoder
+    blocked (on an Event), the game's next move is answered; once released, the
+    frames arrive, one board per position."""
+    entered, release = threading.Event(), threading.Event()
+    real = app._encode
+
+    def encode(data: Any) -> bytes:
+        entered.set()
+        assert release.wait(UNTIL)
+        return real(data)
+
+    monkeypatch.setattr(app, "_encode", encode)
+
+    async def scenario() -> None:
+        async with watched(["awari"]) as (web, servers):
+            base = f"http://127.0.0.1:{web.port}"
+            players = await seat_players(servers["awari"].port, "awari")
+            referee = Referee("awari", get_engine("awari", "impl"), random.Random(9))
+            await play_one(players, referee)
+            async with aiohttp.ClientSession() as http:
+                await until(lambda: "awari-0-1" in web.hub.games and bool(web.hub.games["awari-0-1"].moves))
+                frames = asyncio.create_task(get_json(http, f"{base}/api/games/awari-0-1/frames"))
+                await until(entered.is_set)
+                reply, _ = await play_one(players, referee)
+                assert reply.startswith("20") and not frames.done()
+                release.set()
+                status, body = await frames
+                assert status == 200 and len(body["frames"]) >= 2 and "cells" in body["frames"][0]
+            for client in players:
+                await client.close()
 
     run(scenario)
 
