@@ -283,7 +283,8 @@ def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
 def test_record_requests_are_answered_in_turn(tmp_path: Path) -> None:
     """At a rate of one record request every 5 s, of three asked at once the
     first is answered and the others wait their turn (the loop serving a game
-    meanwhile is the blocked-listing test's)."""
+    meanwhile is the blocked-listing test's); a fourth, whose turn would be
+    more than 10 s away, gets 503 at once."""
     (tmp_path / "good.pgn").write_text(record_text())
 
     async def scenario() -> None:
@@ -295,6 +296,9 @@ def test_record_requests_are_answered_in_turn(tmp_path: Path) -> None:
                 done, waiting = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
                 assert len(done) == 1 and len(waiting) == 2
                 assert (await done.pop())[0] == 200
+                assert not any(task.done() for task in waiting)
+                async with http.get(f"{base}/api/records") as response:
+                    assert response.status == 503 and response.headers["Retry-After"] == "5"
                 assert not any(task.done() for task in waiting)
                 for task in waiting:
                     task.cancel()

@@ -79,6 +79,8 @@ REFUSE_WAIT = 1.0
 (closing with a request unread would reset the connection, losing the 503)."""
 MAX_REFUSING = 64
 """Refused connections waiting for their request at once; more are closed at once."""
+RECORD_WAIT = 10.0
+"""Seconds a record request may wait for its turn (WebLimits.record_rate)."""
 LOG_EVERY = 10.0
 """Seconds between two log lines about refused connections, or about aiohttp's errors
 (each with the count since the last)."""
@@ -389,9 +391,12 @@ class WebView:
 
     async def _record_turn(self) -> None:
         """Wait for this request's turn: record requests are answered at most
-        ``record_rate`` a second, in the order they came."""
+        ``record_rate`` a second, in the order they came; 503 when the turn is
+        more than RECORD_WAIT seconds away (many clients asking at once)."""
         now = self._now()
         turn = max(now, self._next_record)
+        if turn - now > RECORD_WAIT:
+            raise web.HTTPServiceUnavailable(text="too many record requests", headers={"Retry-After": RETRY_AFTER})
         self._next_record = turn + 1.0 / self.web_limits.record_rate
         if turn > now:
             await asyncio.sleep(turn - now)
