@@ -320,17 +320,20 @@ def test_finished_games_replay_from_the_record_directory(tmp_path: Path) -> None
             async with aiohttp.ClientSession() as http:
                 async with http.get(f"{base}/api/records") as response:
                     records = (await response.json())["records"]
-                assert len(records) == 1 and records[0]["moves"] == referee.tokens
+                assert len(records) == 1 and records[0]["plies"] == len(referee.tokens)
                 name = records[0]["name"]
                 async with http.get(f"{base}/api/records/{name}") as response:
                     record = await response.json()
+                assert record["moves"] == referee.tokens and records[0]["headers"] == record["headers"]
                 assert record["headers"]["White"] == '"b""o""b"'
                 assert len(record["frames"]) == len(referee.tokens) + 1
                 assert_board(record["frames"][-1], referee)
                 (tmp_path / "notes.txt").write_text("not a record\n")
-                for bad in ("..%2Fsecret.txt", "notes.txt", "missing.txt", ".hidden.txt"):
+                for bad in ("..%2Fsecret.txt", "missing.txt", ".hidden.txt"):
                     async with http.get(f"{base}/api/records/{bad}") as response:
                         assert response.status == 404, bad
+                async with http.get(f"{base}/api/records/notes.txt") as response:
+                    assert response.status == 422 and "not a header" in (await response.json())["flagged"]
                 async with http.get(f"{base}/record/{name}") as response:
                     assert response.status == 200 and "app.js" in await response.text()
             for client in players:

@@ -22,7 +22,7 @@ from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Limits, Settings
-from impl.web.app import WebView
+from impl.web.app import WebLimits, WebView
 from impl.web.hub import HubLimits
 from spec import awari as A
 from spec import gothello as G
@@ -41,10 +41,11 @@ async def watched(
     limits: HubLimits | None = None,
     forever: bool = False,
     time: tuple[float, float] | None = None,
+    web_limits: WebLimits | None = None,
 ) -> AsyncIterator[tuple[WebView, dict[str, GameServer]]]:
     """One server per game (number 0, an ephemeral port of 127.0.0.1) and the web
     view of them, as ``referee serve … --web 0`` would run them; stopped on exit."""
-    web = WebView("127.0.0.1", 0, record_dir, limits)
+    web = WebView("127.0.0.1", 0, record_dir, limits, web_limits)
     servers = {}
     for game in games:
         settings = Settings(P.VOCABULARIES[game], 0, time, DEFAULT_CONFIG[game], Limits())

@@ -21,52 +21,201 @@ Live updates are server-sent events (text/event-stream), one-way by construction
     /events/server/{key}    every game of one server in turn (a snapshot at each start)
 
 Viewers only ever GET; nothing they send reaches a game.
+
+Nothing a viewer asks for runs long on the loop the games share, and no number of
+viewers can take the descriptors a game or a record needs (issue #28):
+
+* record listings and pages are read in one records thread (``archive.Archive``:
+  bounded reads, a cache keyed by each file's state); concurrent listings share
+  one scan, and a listing younger than ``WebLimits.list_age`` is answered again;
+  at most ``WebLimits.record_rate`` record requests are answered a second;
+* JSON of a game or its frames is encoded in one encoder thread;
+* at most ``WebLimits.max_connections`` connections at once (HTTP and streams
+  together; by default ``fdbudget.budget().web``), more are answered ``503`` with
+  ``Retry-After`` and closed; a connection with no request in progress for
+  ``WebLimits.idle_timeout`` seconds (idle, or a request whose headers never
+  end) is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
-from impl.pgn import PgnError, engine_rules
+from impl import fdbudget
 from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
-from . import archive
-from .feed import ServerInfo
+from .archive import Archive
+from .feed import BoardView, ServerInfo
 from .hub import Game, Hub, HubLimits, board_json, game_id
 from .tap import SessionTap, describe
 
 STATIC = Path(__file__).parent / "static"
 PING_INTERVAL = 15.0
 """Seconds between keep-alive comments on every stream (a dead viewer is noticed)."""
-RECORD_CACHE = 32
-"""Replayed records kept (by name and modification time)."""
-RECORD_LIST_AGE = 2.0
+RETRY_AFTER = "5"
+"""Seconds a refused client is told to wait (503's ``Retry-After``)."""
+_BUSY = b"too many web connections; retry later\n"
+REFUSED = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    b"Retry-After: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+) % (RETRY_AFTER.encode(), len(_BUSY), _BUSY)
+"""The whole answer to a connection over the cap."""
+REFUSE_WAIT = 1.0
+"""Seconds a refused connection is given to send its request before the answer
+(closing with a request unread would reset the connection, losing the 503)."""
+MAX_REFUSING = 64
+"""Refused connections waiting for their request at once; more are closed at once."""
+RECORD_WAIT = 10.0
+"""Seconds a record request may wait for its turn (WebLimits.record_rate)."""
+LOG_EVERY = 10.0
+"""Seconds between two log lines about refused connections, or about aiohttp's errors
+(each with the count since the last)."""
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    max_connections: int | None = None
+    """Web connections at once, pages, API calls and streams together; None:
+    ``fdbudget.budget().web`` when the view starts."""
+    idle_timeout: float = 15.0
+    """Seconds a connection may go without a request in progress: one that sends
+    nothing, or whose request's headers never end (slowloris), is then closed."""
+    record_rate: float = 20.0
+    """Record listings and pages answered per second at most, all clients
+    together; the others wait their turn.  Serving a listing costs the loop
+    (parsing the request, writing tens of KB): clients asking back to back
+    would otherwise take a share of the loop the games need."""
+    list_age: float = 5.0
+    """Seconds a record listing is answered again without a scan (a scan of
+    thousands of entries holds the interpreter lock the loop needs for tens of
+    milliseconds; the list page asks every 5 s)."""
+
+
+class _ErrorLines(logging.Handler):
+    """aiohttp's own error log (a malformed request, a header line too long, a
+    client gone mid-answer) as the referee's JSON event lines, without
+    tracebacks, at most one line per LOG_EVERY seconds with the count since;
+    never to stderr through logging's last resort."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self._last, self._count = float("-inf"), 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._count += 1
+        if record.created - self._last < LOG_EVERY:
+            return
+        exc = record.exc_info[1] if record.exc_info else None
+        error = " ".join(str(exc).split())[:160] if exc is not None else ""
+        event(
+            max(record.levelno, logging.INFO),
+            "web_error",
+            message=record.getMessage()[:160],
+            error=error,
+            kind=type(exc).__name__ if exc is not None else "",
+            since_last=self._count,
+        )
+        self._last, self._count = record.created, 0
+
+
+def _quiet_aiohttp() -> None:
+    """Once per process: aiohttp's server log goes to ``_ErrorLines`` only."""
+    logger = logging.getLogger("aiohttp.server")
+    if not any(isinstance(h, _ErrorLines) for h in logger.handlers):
+        logger.addHandler(_ErrorLines())
+        logger.propagate = False
+
+
+class _Refuse(asyncio.Protocol):
+    """A connection over the cap: read its request's head (bounded in bytes and
+    time), answer 503 and close."""
+
+    def __init__(self, done: Callable[[], None], wait: bool) -> None:
+        self._done, self._wait = done, wait
+        self._transport: asyncio.Transport | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._tail, self._read = b"", 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        if self._wait:
+            self._timer = asyncio.get_running_loop().call_later(REFUSE_WAIT, self._answer)
+        else:
+            self._answer()
+
+    def data_received(self, data: bytes) -> None:
+        seen = self._tail + data
+        self._read += len(data)
+        if b"\r\n\r\n" in seen or b"\n\n" in seen or self._read >= 4096:
+            self._answer()
+        self._tail = seen[-3:]
+
+    def eof_received(self) -> bool:
+        self._answer()
+        return False
+
+    def _answer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.write(REFUSED)
+            self._transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._done()
 
 
 class WebView:
     """The web view of the servers of one process."""
 
-    def __init__(self, host: str, port: int, record_dir: Path | None = None, limits: HubLimits | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        record_dir: Path | None = None,
+        limits: HubLimits | None = None,
+        web_limits: WebLimits | None = None,
+    ) -> None:
         self.host, self.requested_port, self.record_dir = host, port, record_dir
+        self.web_limits = web_limits or WebLimits()
+        self.max_connections = self.web_limits.max_connections or 1
         self.game_servers: list[GameServer] = []
         self.hub = Hub(self._describe, limits, records=record_dir is not None)
         self.tap = SessionTap(self.hub)
         self._known: dict[int, ServerInfo] = {}
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
         self._pinger: asyncio.Task[None] | None = None
-        self._records: OrderedDict[tuple[str, float], dict[str, Any]] = OrderedDict()
-        self._listing: tuple[float, dict[str, Any]] | None = None
+        self.archive = Archive(record_dir) if record_dir is not None else None
+        self._records_thread = ThreadPoolExecutor(1, thread_name_prefix="web-records")
+        self._encoder = ThreadPoolExecutor(1, thread_name_prefix="web-encode")
+        self._listing: tuple[float, bytes] | None = None
+        self._scan: asyncio.Future[bytes] | None = None
+        self._next_record = float("-inf")
+        """When the next record request may be answered (WebLimits.record_rate)."""
+        self._fresh = 0
+        """Connections accepted in this turn of the loop, not yet in the server's count."""
+        self._refusing = 0
+        self.refused = 0
+        """Connections refused for the cap, since the start."""
+        self._logged: tuple[float, int] = (float("-inf"), 0)
 
     def session_hook(self, session: Session) -> None:
         """For ``ServerConfig.session_hooks`` of every server this view shows."""
@@ -86,20 +235,28 @@ class WebView:
 
     @property
     def port(self) -> int:
-        assert self._runner is not None, "not started"
-        address = self._runner.addresses[0]
-        port: int = address[1]
+        assert self._listener is not None, "not started"
+        port: int = self._listener.sockets[0].getsockname()[1]
         return port
 
     # ─── life ──────────────────────────────────────────────────────────────────
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.app(), handler_cancellation=True, access_log=None, shutdown_timeout=1.0)
+        _quiet_aiohttp()
+        # Sized when serving starts: after the serve command has raised the soft limit.
+        self.max_connections = self.web_limits.max_connections or fdbudget.budget().web
+        self._runner = web.AppRunner(
+            self.app(),
+            handler_cancellation=True,
+            access_log=None,
+            shutdown_timeout=1.0,
+            keepalive_timeout=self.web_limits.idle_timeout,
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.requested_port, reuse_address=True)
-        await site.start()
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(self._connection, self.host, self.requested_port, reuse_address=True)
         self._pinger = asyncio.create_task(self._ping())
-        event(logging.INFO, "web_listen", host=self.host, port=self.port)
+        event(logging.INFO, "web_listen", host=self.host, port=self.port, max_connections=self.max_connections)
 
     async def stop(self) -> None:
         if self._pinger is not None:
@@ -107,8 +264,12 @@ class WebView:
             with suppress(asyncio.CancelledError):
                 await self._pinger
         self.hub.close()
+        if self._listener is not None:
+            self._listener.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        for pool in (self._records_thread, self._encoder):
+            pool.shutdown(wait=False, cancel_futures=True)
 
     async def serve(self, servers: Sequence[GameServer]) -> int | None:
         """impl.server.server.serve, with this view beside the servers."""
@@ -123,6 +284,45 @@ class WebView:
         while True:
             await asyncio.sleep(PING_INTERVAL)
             self.hub.ping()
+
+    # ─── connections ───────────────────────────────────────────────────────────
+
+    @property
+    def connections(self) -> int:
+        """Web connections open now (the server's, and those accepted in this
+        turn of the loop that it will count on the next)."""
+        assert self._runner is not None and self._runner.server is not None
+        return len(self._runner.server.connections) + self._fresh
+
+    def _connection(self) -> asyncio.BaseProtocol:
+        """The protocol of a new connection: aiohttp's, or a 503 over the cap."""
+        assert self._runner is not None and self._runner.server is not None
+        if self.connections < self.max_connections:
+            if not self._fresh:
+                asyncio.get_running_loop().call_soon(self._settle)
+            self._fresh += 1
+            handler: RequestHandler = self._runner.server()
+            return handler
+        self.refused += 1
+        self._log_refused()
+        wait = self._refusing < MAX_REFUSING
+        self._refusing += 1
+        return _Refuse(self._refuse_done, wait)
+
+    def _settle(self) -> None:
+        # Runs before the connection_made callbacks of the connections accepted
+        # this turn, which add them to the server's own count.
+        self._fresh = 0
+
+    def _refuse_done(self) -> None:
+        self._refusing -= 1
+
+    def _log_refused(self) -> None:
+        now = asyncio.get_running_loop().time()
+        last, count = self._logged
+        if now - last >= LOG_EVERY:
+            event(logging.WARNING, "web_refused", cap=self.max_connections, since_last=self.refused - count)
+            self._logged = (now, self.refused)
 
     # ─── routes ────────────────────────────────────────────────────────────────
 
@@ -161,6 +361,12 @@ class WebView:
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
+    async def _json(self, data: Any, status: int = 200) -> web.Response:
+        """``data`` encoded in the encoder thread: a long game's moves or frames
+        are a large encode."""
+        body = await asyncio.get_running_loop().run_in_executor(self._encoder, _encode, data)
+        return web.Response(body=body, status=status, content_type="application/json")
+
     async def api_servers(self, request: web.Request) -> web.Response:
         return web.json_response(self.hub.list_json(self._now()))
 
@@ -171,48 +377,56 @@ class WebView:
         return game
 
     async def api_game(self, request: web.Request) -> web.Response:
-        return web.json_response(self.hub.game_json(self._game(request), self._now()))
+        return await self._json(self.hub.game_json(self._game(request), self._now()))
 
     async def api_frames(self, request: web.Request) -> web.Response:
         game = self._game(request)
-        positions = [game.begun.position, *(m.position for m in game.moves)]
-        return web.json_response({"id": game.id, "frames": [board_json(p.board) for p in positions]})
+        boards = [game.begun.position.board, *(m.position.board for m in game.moves)]  # immutable: read off the loop
+        return await self._json({"id": game.id, "frames": boards})
 
-    def _record_dir(self) -> Path:
-        if self.record_dir is None:
+    def _archive(self) -> Archive:
+        if self.archive is None:
             raise web.HTTPNotFound(text="no record directory (referee serve --record DIR)")
-        return self.record_dir
+        return self.archive
+
+    async def _record_turn(self) -> None:
+        """Wait for this request's turn: record requests are answered at most
+        ``record_rate`` a second, in the order they came; 503 when the turn is
+        more than RECORD_WAIT seconds away (many clients asking at once)."""
+        now = self._now()
+        turn = max(now, self._next_record)
+        if turn - now > RECORD_WAIT:
+            raise web.HTTPServiceUnavailable(text="too many record requests", headers={"Retry-After": RETRY_AFTER})
+        self._next_record = turn + 1.0 / self.web_limits.record_rate
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
     async def api_records(self, request: web.Request) -> web.Response:
-        """The listing is read at most every RECORD_LIST_AGE seconds: it reads the
-        files, on the loop the games share."""
+        """The record directory's listing (archive.Archive.listing), scanned in the
+        records thread; requests while a scan runs wait for that one."""
+        archive = self._archive()
+        await self._record_turn()
         now = self._now()
-        if self._listing is None or now - self._listing[0] > RECORD_LIST_AGE:
-            records = archive.list_records(self._record_dir())
-            self._listing = (now, {"records": [record_summary(r) for r in records]})
-        return web.json_response(self._listing[1])
+        if self._listing is not None and now - self._listing[0] < self.web_limits.list_age:
+            body = self._listing[1]
+        else:
+            if self._scan is None or self._scan.done():
+                loop = asyncio.get_running_loop()
+                self._scan = scan = asyncio.ensure_future(loop.run_in_executor(self._records_thread, archive.listing))
+                scan.add_done_callback(self._scanned)
+            body = await asyncio.shield(self._scan)
+        return web.Response(body=body, content_type="application/json")
+
+    def _scanned(self, scan: asyncio.Future[bytes]) -> None:
+        if not scan.cancelled() and scan.exception() is None:
+            self._listing = (self._now(), scan.result())
 
     async def api_record(self, request: web.Request) -> web.Response:
-        directory, name = self._record_dir(), request.match_info["name"]
-        path = archive.record_path(directory, name)
-        if path is None:
-            raise web.HTTPNotFound(text="no such record")
-        key = (name, path.stat().st_mtime)
-        cached = self._records.get(key)
-        if cached is None:
-            record = archive.read_record(directory, name)
-            if record is None:
-                raise web.HTTPNotFound(text="not a record")
-            try:  # PGN names the papers' rules "massey"
-                rules = engine_rules(record.game, record.header("Rules"))
-            except PgnError as exc:
-                raise web.HTTPNotFound(text=str(exc)) from None
-            frames = archive.frames(record.game, record.moves, rules)
-            cached = {**record_summary(record), "frames": [board_json(f) for f in frames]}
-            self._records[key] = cached
-            while len(self._records) > RECORD_CACHE:
-                self._records.popitem(last=False)
-        return web.json_response(cached)
+        """One record (archive.Archive.page), read and replayed in the records thread."""
+        archive, name = self._archive(), request.match_info["name"]
+        await self._record_turn()
+        page = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.page, name)
+        return web.Response(body=page.body, status=page.status, content_type="application/json")
 
     # ─── streams ───────────────────────────────────────────────────────────────
 
@@ -237,7 +451,7 @@ class WebView:
         the hub drops it for not keeping up.  Nothing the viewer sends is read."""
         transport = request.transport
         if not self.hub.can_watch() or transport is None:
-            raise web.HTTPServiceUnavailable(text="too many viewers")
+            raise web.HTTPServiceUnavailable(text="too many viewers; retry", headers={"Retry-After": RETRY_AFTER})
         sock = transport.get_extra_info("socket")
         if sock is not None:
             with suppress(OSError):
@@ -269,11 +483,12 @@ class WebView:
         return response
 
 
-def record_summary(record: archive.Record) -> dict[str, Any]:
-    return {
-        "name": record.name,
-        "game": record.game,
-        "headers": dict(record.headers),
-        "plies": list(record.plies),
-        "moves": record.moves,
-    }
+def _encode(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":"), default=_board_default).encode()
+
+
+def _board_default(value: Any) -> Any:
+    """Boards become JSON data as they are encoded, in the encoder thread."""
+    if isinstance(value, BoardView):
+        return board_json(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")

@@ -4,28 +4,80 @@ back and replayed through an engine for the page.
 A record is PGN-style (impl/pgn.py; docs/protocol.md, "Game records"); the
 page gets its tags in the shape of the older ``Key: value`` records, which are
 still read (``Game: …`` header lines, a blank line, then ``1 c3``, ``1 ... d4``).
-Only file names the server writes are served, and only from the directory itself.
+
+Everything here runs off the event loop, in the web view's one records thread
+(``Archive``), and is bounded (issue #28: a listing once read 200 MiB on the
+loop and stalled every game for 74 s):
+
+* a listing looks at most ``MAX_SCANNED`` directory entries and reads only the
+  ``MAX_LISTED`` newest files, each only its first ``HEAD_BYTES`` (the tag
+  section; the moves are counted only when the whole file fits), at most
+  ``MAX_TAGS`` tags of at most ``MAX_VALUE`` characters each;
+* what a file gave is cached by its name, size, modification time and inode, in
+  a byte-budgeted LRU (``ByteLRU``): a listing of an unchanged directory reads
+  no file;
+* a file that is not a record is one flagged entry (its name and why), never an
+  error for the whole list;
+* only regular files directly in the directory are read, opened relative to it
+  with ``O_NOFOLLOW``: a symbolic link, even to a record, is neither listed nor
+  served.
 """
 
 from __future__ import annotations
 
+import heapq
+import json
+import os
 import re
+import stat
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from impl import pgn
+from impl.atomic import why
 from impl.engine import GAMES
 from impl.engines import get_engine
-from impl.protocol import quote_name
 
 from .feed import BoardView
+from .hub import board_json
 from .views import replay
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.(?:pgn|txt)")
-MAX_BYTES = 1 << 20
-"""Longer files are not records of ours (a game has at most a few hundred plies)."""
+SUFFIXES = (".pgn", ".txt")
+NAME_BYTES = 255
+"""A file name's length limit on Linux, in UTF-8 bytes."""
+MAX_SCANNED = 20_000
+"""Directory entries looked at per listing; the rest are not listed."""
 MAX_LISTED = 200
+"""Files listed (the newest by modification time)."""
+HEAD_BYTES = 16 * 1024
+"""Bytes a listing reads of a file: enough for any record's tags, and for the
+whole of all but the longest games."""
+MAX_BYTES = 256 * 1024
+"""A record page reads at most this; longer files are not records of ours (a
+game has at most a few hundred plies, some 30 bytes each)."""
+MAX_TAGS = 64
+MAX_VALUE = 256
+"""Characters of a tag value kept for the list (longer ones are cut, marked …)."""
+CACHE_BYTES = 16 << 20
+"""Memory for cached list entries and record pages together (their JSON)."""
+
+
+class RecordError(Exception):
+    """A file that is not a record we show; the message says why, briefly."""
+
+
+@dataclass(frozen=True)
+class FileKey:
+    """A file as the directory shows it: the cache key (any change is a new key)."""
+
+    name: str
+    size: int
+    mtime_ns: int
+    inode: int
 
 
 @dataclass(frozen=True)
@@ -47,74 +99,329 @@ class Record:
         return [ply.split()[-1] for ply in self.plies if ply.split()]
 
 
+# ─── parsing ───────────────────────────────────────────────────────────────────
+
+
 def parse_record(name: str, text: str) -> Record | None:
-    """The record in ``text``; None if it is not one (no ``Game`` header naming a
-    game of ours)."""
+    """The record in ``text``, every move checked; None if it is not one (no
+    ``Game`` header naming a game of ours, or a PGN record pgn.parse refuses)."""
+    try:
+        return checked_record(name, text)
+    except RecordError:
+        return None
+
+
+def checked_record(name: str, text: str) -> Record:
+    """The record in ``text``, every move checked; RecordError saying why not."""
     if text.startswith("["):
-        return _from_pgn(name, text)
+        try:
+            game = pgn.parse(text)
+        except (ValueError, LookupError) as exc:  # PgnError, and what pgn.parse lets through (int("x"))
+            raise RecordError(_short(exc)) from None
+        plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
+        return Record(name, _legacy_headers(game), plies)
     head, _, body = text.partition("\n\n")
+    record = Record(name, _key_value_headers(head), tuple(line.strip() for line in body.splitlines() if line.strip()))
+    if record.game not in GAMES:
+        raise RecordError("no Game header naming awari or gothello")
+    return record
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _key_value_headers(head: str) -> tuple[tuple[str, str], ...]:
     headers = []
     for line in head.splitlines():
         key, sep, value = line.partition(": ")
         if not sep:
-            return None
+            raise RecordError(f"not a header line: {line[:40]!r}")
         headers.append((key.strip(), value.strip()))
-    record = Record(name, tuple(headers), tuple(line.strip() for line in body.splitlines() if line.strip()))
-    return record if record.game in GAMES else None
+    return tuple(headers)
 
 
-def _from_pgn(name: str, text: str) -> Record | None:
+def _legacy_headers(game: pgn.PgnGame) -> tuple[tuple[str, str], ...]:
+    """The tags in the older records' shape: quoted names, the result in words,
+    the clocks as ``Time``; the other tags as they are.  RecordError for tags
+    that do not describe a game (checked here, as the list reads no moves)."""
+    if game.game not in GAMES:
+        raise RecordError("no Game tag naming awari or gothello")
+    unchecked = game.tag(pgn.UNCHECKED)
+    if unchecked and not (unchecked.isascii() and unchecked.isdigit() and int(unchecked) > 0):
+        raise RecordError(f"{pgn.UNCHECKED} is not a ply number: {unchecked[:20]!r}")
     try:
-        game = pgn.parse(text)
-    except pgn.PgnError:
-        return None
-    sides = game.sides
-    time = game.time
-    legacy = {
-        **{s.capitalize(): quote_name(n) for s, n in zip(sides, game.names, strict=True)},
-        "Result": game.outcome.result(sides),
-        "Time": "none" if time is None else f"{time[0]:g} {time[1]:g}",
+        sides, time = game.sides, game.time
+        legacy = {
+            **{s.capitalize(): _quoted(n) for s, n in zip(sides, game.names, strict=True)},
+            "Result": game.outcome.result(sides),
+            "Time": "none" if time is None else f"{time[0]:g} {time[1]:g}",
+        }
+    except (ValueError, LookupError, StopIteration) as exc:  # a name, Result, Termination or TimeControl
+        raise RecordError(_short(exc)) from None
+    return tuple((k, legacy.pop(k, v)) for k, v in game.tags) + tuple(legacy.items())
+
+
+def _quoted(name: str) -> str:
+    """A name as the older records wrote it (the wire's quoting, protocol.quote_name),
+    of any length and script: ``referee match`` records names longer than the
+    wire's 31 characters, and a record may hold any."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+_TAG = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_MOVE_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\d+\.(?:\.\.)?|1-0|0-1|1/2-1/2|\*|[^\s{};]+")
+_NOT_MOVES = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def _cut(value: str) -> str:
+    return value if len(value) <= MAX_VALUE else value[: MAX_VALUE - 1] + "…"
+
+
+def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
+    """A list entry from the first bytes of a file (all of it if ``complete``):
+    its tags, in the page's shape, and its number of plies (None when the moves
+    were not all read).  RecordError for a file whose tags do not make a record.
+    The moves are counted, not checked: the record's own page checks them."""
+    if not complete:  # the head may end inside a character: keep whole lines
+        head = head[: head.rfind(b"\n") + 1]
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8 text") from None
+    tags_text, sep, body = text.lstrip().partition("\n\n")
+    if not sep and not complete:
+        raise RecordError(f"no end of the tags in the first {HEAD_BYTES // 1024} KiB")
+    lines = tags_text.splitlines()
+    if len(lines) > MAX_TAGS:
+        raise RecordError(f"more than {MAX_TAGS} tags")
+    plies: int | None = None
+    if tags_text.startswith("["):
+        tags = []
+        for line in lines:
+            match = _TAG.match(line.strip())
+            if match is None:
+                raise RecordError(f"not a tag pair: {line[:40]!r}")
+            tags.append((match[1], re.sub(r"\\(.)", r"\1", match[2])))
+        try:
+            result = next((v for k, v in tags if k == "Result"), pgn.ABORTED)
+            headers = _legacy_headers(pgn.PgnGame(tuple(tags), (), result))
+        except ValueError as exc:
+            raise RecordError(_short(exc)) from None
+        if complete:
+            tokens = _MOVE_TOKEN.findall(body)
+            plies = sum(1 for t in tokens if t[0] not in "{;" and not t.endswith(".") and t not in _NOT_MOVES)
+    else:
+        headers = _key_value_headers(tags_text)
+        if dict(headers).get("Game", "").lower() not in GAMES:
+            raise RecordError("no Game header naming awari or gothello")
+        if complete:
+            plies = sum(1 for line in body.splitlines() if line.strip())
+    shown = {k: _cut(v) for k, v in headers}
+    return {"name": name, "game": shown["Game"].lower(), "headers": shown, "plies": plies}
+
+
+# ─── files ─────────────────────────────────────────────────────────────────────
+
+
+def listable(name: str) -> bool:
+    """A name the directory's records may have: not hidden, ``.pgn`` or ``.txt``,
+    of any length the file system allows and any script (the server writes
+    players' names into it)."""
+    return not name.startswith(".") and name.endswith(SUFFIXES) and "/" not in name and "\0" not in name
+
+
+def servable(name: str) -> bool:
+    """A name a record may be asked for by (its UTF-8 is what the URL carries)."""
+    try:
+        return listable(name) and len(name.encode("utf-8")) <= NAME_BYTES
+    except UnicodeEncodeError:  # bytes that were not UTF-8 in the file name
+        return False
+
+
+def read_file(directory: Path, name: str, limit: int) -> tuple[bytes, int]:
+    """At most ``limit`` bytes of the regular file ``name`` directly inside
+    ``directory`` and its size.  Opened relative to the directory with
+    ``O_NOFOLLOW`` (a symbolic link is refused, ELOOP) and ``O_NONBLOCK`` (a FIFO
+    cannot hang the reader); RecordError for anything but a regular file."""
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    finally:
+        os.close(dir_fd)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError("not a regular file")
+        chunks, left = [], limit
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 16))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks), info.st_size
+    finally:
+        os.close(fd)
+
+
+def scan(directory: Path) -> list[FileKey]:
+    """The newest ``MAX_LISTED`` candidate files of the directory (at most
+    ``MAX_SCANNED`` entries looked at): regular files only, by ``lstat``, so a
+    symbolic link is never listed.  Runs every listing over thousands of
+    entries, holding the interpreter lock the loop needs: plain tuples, and keys
+    made for the listed files only."""
+    found = []
+    with os.scandir(directory) as entries:
+        for entry in islice(entries, MAX_SCANNED):
+            name = entry.name  # a directory entry's name has no "/" nor NUL
+            if name.startswith(".") or not name.endswith(SUFFIXES):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:  # gone since the scan saw it
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found.append((info.st_mtime_ns, name, info.st_size, info.st_ino))
+    return [FileKey(name, size, mtime, inode) for mtime, name, size, inode in heapq.nlargest(MAX_LISTED, found)]
+
+
+class ByteLRU:
+    """Encoded JSON by key, least recently used dropped first, at most ``budget``
+    bytes in all (an item larger than the budget is not kept)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.size = budget, 0
+        self._items: OrderedDict[object, bytes] = OrderedDict()
+
+    def get(self, key: object) -> bytes | None:
+        data = self._items.get(key)
+        if data is not None:
+            self._items.move_to_end(key)
+        return data
+
+    def put(self, key: object, data: bytes) -> None:
+        old = self._items.pop(key, None)
+        self.size -= len(old) if old is not None else 0
+        if len(data) > self.budget:
+            return
+        self._items[key] = data
+        self.size += len(data)
+        while self.size > self.budget:
+            _, dropped = self._items.popitem(last=False)
+            self.size -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True)
+class Page:
+    """A record page's answer: HTTP status and JSON body."""
+
+    status: int
+    body: bytes
+
+
+class Archive:
+    """The record directory as the web view shows it.  Not thread-safe: the web
+    view calls it from its one records thread only."""
+
+    def __init__(self, directory: Path, cache_bytes: int = CACHE_BYTES) -> None:
+        self.directory = directory
+        self.cache = ByteLRU(cache_bytes)
+        self._listing: tuple[tuple[FileKey, ...], bytes] | None = None
+
+    def listing(self) -> bytes:
+        """``{"records": [...]}``, newest first: a summary per record, or
+        ``{"name", "flagged"}`` for a file that is not one.  Reads only files
+        not seen before in their present state; the same bytes as last time if
+        the directory has not changed."""
+        try:
+            keys = tuple(scan(self.directory))
+        except OSError as exc:
+            return _json({"records": [], "error": why(exc)})
+        if self._listing is not None and self._listing[0] == keys:
+            return self._listing[1]
+        body = b'{"records":[' + b",".join(self._entry(k) for k in keys) + b"]}"
+        self._listing = (keys, body)
+        return body
+
+    def _entry(self, key: FileKey) -> bytes:
+        cached = self.cache.get(("entry", key))
+        if cached is None:
+            cached = _json(self._summary(key))
+            self.cache.put(("entry", key), cached)
+        return cached
+
+    def _summary(self, key: FileKey) -> dict[str, Any]:
+        if not servable(key.name):
+            return {"name": key.name, "flagged": "a name no URL can carry (not UTF-8, or too long)"}
+        if key.size > MAX_BYTES:
+            return {"name": key.name, "flagged": f"larger than {MAX_BYTES // 1024} KiB: not a record"}
+        try:
+            head, size = read_file(self.directory, key.name, HEAD_BYTES)
+            return summarize(key.name, head, complete=len(head) >= size)
+        except RecordError as exc:
+            return {"name": key.name, "flagged": str(exc)}
+        except OSError as exc:
+            return {"name": key.name, "flagged": why(exc)}
+
+    def page(self, name: str) -> Page:
+        """One record: its summary with moves and the board of every ply
+        (replayed through an engine); 404 for a name that is not a file of the
+        directory (or a symbolic link), 422 for a file that is not a record."""
+        if not servable(name):
+            return Page(404, _json({"name": name, "error": "no such record"}))
+        try:
+            info = os.lstat(self.directory / name)
+        except OSError:
+            return Page(404, _json({"name": name, "error": "no such record"}))
+        if not stat.S_ISREG(info.st_mode):
+            return Page(404, _json({"name": name, "error": "no such record"}))
+        key = ("page", FileKey(name, info.st_size, info.st_mtime_ns, info.st_ino))
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = self._page(name)
+            self.cache.put(key, cached)
+        return Page(422 if cached.startswith(b'{"flagged"') else 200, cached)
+
+    def _page(self, name: str) -> bytes:
+        try:
+            data, size = read_file(self.directory, name, MAX_BYTES + 1)
+            if size > MAX_BYTES:
+                raise RecordError(f"larger than {MAX_BYTES // 1024} KiB: not a record")
+            summarize(name, data, complete=True)  # the tags, as the list checks them: the same reasons
+            record = checked_record(name, data.decode("utf-8"))
+            try:  # PGN names the papers' rules "massey"
+                rules = pgn.engine_rules(record.game, record.header("Rules"))
+            except pgn.PgnError as exc:
+                raise RecordError(str(exc)) from None
+        except RecordError as exc:
+            return _json({"flagged": str(exc), "name": name})
+        except OSError as exc:
+            return _json({"flagged": why(exc), "name": name})
+        views = frames(record.game, record.moves, rules)
+        return _json({**record_json(record), "frames": [board_json(f) for f in views]})
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    return {
+        "name": record.name,
+        "game": record.game,
+        "headers": dict(record.headers),
+        "plies": list(record.plies),
+        "moves": record.moves,
     }
-    headers = tuple((k, legacy.pop(k, v)) for k, v in game.tags) + tuple(legacy.items())
-    plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
-    return Record(name, headers, plies)
 
 
-def record_path(directory: Path, name: str) -> Path | None:
-    """The file ``name`` directly inside ``directory``, if the name is one the
-    server writes and the file exists."""
-    if not NAME.fullmatch(name):
-        return None
-    path = directory / name
-    return path if path.is_file() else None
-
-
-def read_record(directory: Path, name: str) -> Record | None:
-    path = record_path(directory, name)
-    if path is None or path.stat().st_size > MAX_BYTES:
-        return None
-    try:
-        return parse_record(name, path.read_text(encoding="ascii", errors="replace"))
-    except OSError:
-        return None
-
-
-def list_records(directory: Path) -> list[Record]:
-    """The newest records first, at most MAX_LISTED of them."""
-    try:
-        files = [p for p in directory.iterdir() if NAME.fullmatch(p.name) and p.is_file()]
-    except OSError:
-        return []
-    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    records = (read_record(directory, p.name) for p in files[:MAX_LISTED])
-    return [r for r in records if r is not None]
-
-
-def frames(game: str, moves: list[str], rules: str = "paper") -> list[BoardView]:
+def frames(game: str, moves: Iterable[str], rules: str = "paper") -> list[BoardView]:
     """The boards of a game from its moves, replayed by the fast engine (the spec's
     when the fast one cannot be imported) under the record's rule set."""
     try:
         engine: Any = get_engine(game, "impl", rules)
     except ImportError:
         engine = get_engine(game, "spec", rules)
-    return replay(engine, moves)
+    return replay(engine, list(moves))

@@ -11,7 +11,15 @@ shows.  Reported per run: moves timed, move round trip p50 and p99, the viewers
 still connected at the end, the events they received and the viewers the server
 dropped.
 
-    python -m impl.web.bench [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2] [--pace SECS]
+    python -m impl.web.bench --table viewers [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2]
+
+The default table (``--table hostile``, issue #28) times a Gothello game's moves
+quiet, with ``/api/records`` hammered by concurrent clients over a record
+directory of 5,000 real records and 200 hostile 1 MiB files, and with 2,000
+viewers connected (the soft descriptor limit raised first, fdbudget.raise_limit);
+each run's p50, p99 and max as ratios to the quiet run of the same round.
+
+    python -m impl.web.bench [--quick] [--moves 1000] [--rounds 2] [--records 5000] [--hostile 200]
 """
 
 from __future__ import annotations
@@ -19,12 +27,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import socket
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from impl.engine import GAMES
@@ -38,9 +49,10 @@ same cores as the server, costs what 200 browsers elsewhere would not)."""
 # ─── the server process ────────────────────────────────────────────────────────
 
 
-def _serve(game: str, pipe: Connection) -> None:
+def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
     """One server of ``game`` (forever) and the web view; report both ports, then
     the viewers dropped when told to stop."""
+    from impl import fdbudget
     from impl import protocol as P
     from impl.engines import get_engine
     from impl.server.records import setup_logging
@@ -50,9 +62,10 @@ def _serve(game: str, pipe: Connection) -> None:
     from .app import WebView
 
     setup_logging("error")
+    fdbudget.raise_limit()  # as the serve command does: 2,000 viewers need the descriptors
 
     async def main() -> None:
-        web = WebView("127.0.0.1", 0)
+        web = WebView("127.0.0.1", 0, record_dir)
         settings = Settings(P.VOCABULARIES[game], 0)
         spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=True, session_hooks=(web.session_hook,))
         server = GameServer(spec, get_engine(game, "impl"))
@@ -92,6 +105,9 @@ def _view(port: int, path: str, count: int, reading: bool, pipe: Connection) -> 
     Reading viewers are polled every PAUSE seconds, without blocking (so that this
     process, on the cores the server uses, is not woken by every write); stalled
     ones are read only at the end, to find out which the server has cut off."""
+    from impl import fdbudget
+
+    fdbudget.raise_limit()
     request = f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode()
     socks = []
     for _ in range(count):
@@ -222,17 +238,169 @@ def run_one(game: str, viewers: int, mode: str, moves: int, seed: int, pace: flo
     return Row(game, viewers, mode if viewers else "—", len(rtts), p50 * 1e3, p99 * 1e3, connected, events, dropped)
 
 
+# ─── the hostile table (issue #28) ─────────────────────────────────────────────
+
+HAMMERS = 8
+"""Clients asking for /api/records at once, each again as soon as answered."""
+HOSTILE_BYTES = (1 << 20) - 4096
+"""A hostile file: valid tags, then a comment to just under 1 MiB (what once was read whole)."""
+
+
+def record_directory(directory: Path, records: int, hostile: int, seed: int = 1) -> None:
+    """``records`` real records (50 random Gothello games of the fast engine,
+    written as the server writes PGN, under distinct names) and ``hostile`` files
+    of just under 1 MiB, their modification times interleaved."""
+    from impl import pgn
+    from impl.engines import get_engine
+    from impl.game import Outcome, Side, Termination
+
+    engine: Any = get_engine("gothello", "impl")
+    rng, texts = random.Random(seed), []
+    for number in range(50):
+        state, moves = engine.initial(), list[str]()
+        while not engine.is_over(state) and len(moves) < 60:
+            move = rng.choice(engine.legal_moves(state))
+            moves.append(engine.format_move(move))
+            _, state = engine.apply(state, move)
+        tags = [("Event", "bench"), ("Game", "gothello"), ("Number", str(number)), ("Black", "a"), ("White", "b")]
+        tags += [("Result", "1-0"), ("Termination", "resignation")]
+        texts.append(pgn.write(pgn.build("gothello", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION))))
+    start = time.time() - records - hostile
+    for n in range(records):
+        path = directory / f"gothello-0-{n:05d}.pgn"
+        path.write_text(texts[n % len(texts)])
+        os.utime(path, (start + n, start + n))
+    padding = "{" + "x" * (HOSTILE_BYTES - len(texts[0]) - 8) + "} 1-0\n"
+    for n in range(hostile):
+        path = directory / f"hostile-{n:03d}.pgn"
+        path.write_text(texts[0].replace("1-0\n", padding))
+        at = start + records - 2 * hostile + 2 * n + 0.5  # among the newest: listed, flagged
+        os.utime(path, (at, at))
+
+
+def _hammer(port: int, pipe: Connection) -> None:
+    """HAMMERS clients asking for the record list back to back until told to
+    stop; report the answers by status."""
+    import aiohttp
+
+    async def main() -> dict[int, int]:
+        statuses: dict[int, int] = {}
+        stop = asyncio.Event()
+
+        async def client(http: aiohttp.ClientSession) -> None:
+            while not stop.is_set():
+                async with http.get(f"http://127.0.0.1:{port}/api/records") as response:
+                    await response.read()
+                    statuses[response.status] = statuses.get(response.status, 0) + 1
+
+        async with aiohttp.ClientSession() as http:
+            tasks = [asyncio.create_task(client(http)) for _ in range(HAMMERS)]
+            pipe.send("ready")
+            await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+            stop.set()
+            await asyncio.gather(*tasks)
+        return statuses
+
+    pipe.send(asyncio.run(main()))
+
+
+@dataclass(frozen=True)
+class Timed:
+    condition: str
+    moves: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    note: str
+
+
+def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Path, viewers: int) -> Timed:
+    """One server process with the web view over ``record_dir``, and the game's
+    moves timed while the condition holds: ``quiet``, ``records`` (the list
+    hammered) or ``viewers`` (``viewers`` reading streams)."""
+    context = multiprocessing.get_context("spawn")
+    server_pipe, theirs = context.Pipe()
+    server = context.Process(target=_serve, args=(game, theirs, record_dir), daemon=True)
+    server.start()
+    other, pipe = None, None
+    note = ""
+    try:
+        game_port, web_port = server_pipe.recv()
+        if condition != "quiet":
+            pipe, theirs = context.Pipe()
+            if condition == "records":
+                other = context.Process(target=_hammer, args=(web_port, theirs), daemon=True)
+            else:
+                path = f"/events/server/{game}-0"
+                other = context.Process(target=_view, args=(web_port, path, viewers, True, theirs), daemon=True)
+            other.start()
+            assert pipe.recv() == "ready"
+        rtts = sorted(asyncio.run(_play(game_port, game, moves, seed)))
+        if pipe is not None:
+            pipe.send("stop")
+            got = pipe.recv()
+            if condition == "records":
+                note = ", ".join(f"{count} answered {status}" for status, count in sorted(got.items()))
+            else:
+                note = f"{got[0]} of {viewers} viewers connected at the end, {got[1]} events"
+    finally:
+        server_pipe.send("stop")
+        for proc in (server, other):
+            if proc is not None:
+                proc.join(timeout=10)
+                if proc.is_alive():
+                    proc.kill()
+    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))]
+    return Timed(condition, len(rtts), statistics.median(rtts) * 1e3, p99 * 1e3, rtts[-1] * 1e3, note)
+
+
+def hostile_table(moves: int, rounds: int, records: int, hostile: int, viewers: int) -> None:
+    print(
+        f"Gothello move round trips; /api/records over {records:,} records and {hostile} hostile 1 MiB files; "
+        f"{viewers:,} viewers. Ratios are to the quiet run of the same round."
+    )
+    print()
+    print("| round | condition | moves | p50 (ms) | p99 (ms) | max (ms) | p50 ratio | p99 ratio | max ratio | note |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
+        directory = Path(tmp)
+        record_directory(directory, records, hostile)
+        for round_no in range(rounds):
+            quiet: Timed | None = None
+            for condition in ("quiet", "records", "viewers"):
+                row = run_hostile("gothello", condition, moves, round_no, directory, viewers)
+                quiet = quiet or row
+                ratios = (row.p50_ms / quiet.p50_ms, row.p99_ms / quiet.p99_ms, row.max_ms / quiet.max_ms)
+                print(
+                    f"| {round_no + 1} | {row.condition} | {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} "
+                    f"| {row.max_ms:.2f} | {ratios[0]:.2f} | {ratios[1]:.2f} | {ratios[2]:.2f} | {row.note} |",
+                    flush=True,
+                )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.web.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--table", choices=["hostile", "viewers"], default="hostile", help="(default hostile)")
+    parser.add_argument("--quick", action="store_true", help="hostile: fewer moves, records and viewers, one round")
+    parser.add_argument("--records", type=int, default=5000, help="hostile: real records (default 5000)")
+    parser.add_argument("--hostile", type=int, default=200, help="hostile: 1 MiB files (default 200)")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
-    parser.add_argument("--viewers", type=int, default=200, metavar="V")
-    parser.add_argument("--moves", type=int, default=3000, metavar="N", help="moves timed per run (default 3000)")
+    parser.add_argument("--viewers", type=int, default=None, metavar="V", help="(default 2000 hostile, 200 viewers)")
+    parser.add_argument("--moves", type=int, default=None, metavar="N", help="moves a run (1000, 3000)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternating (default 2)")
     parser.add_argument("--modes", nargs="+", default=["reading", "stalled"], choices=["reading", "stalled"])
     parser.add_argument(
         "--pace", type=float, default=0.0, metavar="SECS", help="pause between moves (default 0: as fast as they go)"
     )
     args = parser.parse_args(argv)
+    if args.table == "hostile":
+        if args.quick:
+            hostile_table(args.moves or 300, 1, min(args.records, 500), min(args.hostile, 20), args.viewers or 500)
+        else:
+            hostile_table(args.moves or 1000, args.rounds, args.records, args.hostile, args.viewers or 2000)
+        return 0
+    args.viewers = args.viewers or 200
+    args.moves = args.moves or 3000
     print(
         "| game | viewers | viewers' mode | moves timed | move RTT p50 (ms) | p99 (ms) "
         "| viewers connected at the end | events received | viewers dropped |"

@@ -187,6 +187,14 @@ function loadRecords() {
     .then((data) => {
       document.getElementById("records-section").hidden = false;
       const rows = data.records.map((r) => {
+        if (r.flagged) {
+          return h(
+            "tr",
+            { "data-record": r.name, class: "flagged" },
+            h("td", { colspan: 7, class: "muted" }, `${r.name}: ${r.flagged}`),
+            h("td", {}, ""),
+          );
+        }
         const hd = r.headers;
         const sides = r.game === "awari" ? ["South", "North"] : ["Black", "White"];
         const who = sides.map((k) => `${(hd[k] || '""').replace(/^"|"$/g, "") || "?"} (${k.toLowerCase()})`).join(" – ");
@@ -197,7 +205,7 @@ function loadRecords() {
           h("td", {}, hd.Server || ""),
           h("td", {}, hd.Number || ""),
           h("td", {}, who),
-          h("td", { class: "num" }, r.plies.length),
+          h("td", { class: "num" }, r.plies ?? ""),
           h("td", {}, `${hd.Result || ""} (${hd.Termination || ""})`),
           h("td", {}, (hd.Ended || "").replace("T", " ").slice(0, 19)),
           h("td", {}, h("a", { href: `/record/${encodeURIComponent(r.name)}` }, "replay")),
@@ -370,6 +378,10 @@ function initRecord(name) {
   fetch(`/api/records/${encodeURIComponent(name)}`)
     .then((r) => r.json())
     .then((rec) => {
+      if (!rec.frames) {
+        document.getElementById("subtitle").textContent = `record ${name}: ${rec.flagged || rec.error}`;
+        return;
+      }
       const hd = rec.headers;
       const sides = rec.game === "awari" ? ["south", "north"] : ["black", "white"];
       const names = sides.map((k) => (hd[k[0].toUpperCase() + k.slice(1)] || "").replace(/^"|"$/g, "").replace(/""/g, '"'));
