@@ -23,6 +23,7 @@ import pytest
 
 from impl import pgn
 from impl.server import records
+from impl.server import server as server_module
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, on_loop_error
 from impl.server.session import Limits
@@ -229,3 +230,54 @@ def test_a_stall_of_the_server_is_not_charged_to_the_player(tmp_path: Path) -> N
     assert game.tag("Termination") == "resignation"
     first, _, second = (ply.clock for ply in game.plies)
     assert first is not None and first > 1.0 and second is not None and second > 0.5
+
+
+def test_a_record_write_short_of_descriptors_is_retried(
+    tmp_path: Path, log: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write fails with EMFILE (forced): it is tried again, and the
+    record is written."""
+    write = server_module.write_record
+    failures = [OSError(errno.EMFILE, "Too many open files")]
+
+    def flaky(directory: Path, record: records.GameRecord) -> Path:
+        if failures:
+            raise failures.pop()
+        return write(directory, record)
+
+    monkeypatch.setattr(server_module, "write_record", flaky)
+    monkeypatch.setattr(server_module, "RECORD_RETRY", 0.01)
+
+    async def scenario() -> None:
+        async with serving("gothello", record_dir=tmp_path) as server:
+            black, _white = await seat_players(server.port, "gothello")
+            await black.send("resign")
+            await black.expect(204)
+
+    run(scenario)
+    (retry,) = events(log, "record_retry")
+    assert retry["error"] == "the process has no file descriptor left"
+    (record,) = tmp_path.iterdir()
+    assert pgn.parse(record.read_text()).tag("Termination") == "resignation"
+
+
+def test_a_failing_record_write_is_one_line_and_the_server_goes_on(tmp_path: Path, log: io.StringIO) -> None:
+    """Records go to a path that is a file: each game's write fails, is logged with
+    the reason, and the next game is played."""
+    blocked = tmp_path / "records"
+    blocked.write_text("not a directory\n")
+
+    async def scenario() -> None:
+        async with serving("gothello", forever=True, record_dir=blocked) as server:
+            for _ in range(2):
+                black, _white = await seat_players(server.port, "gothello")
+                await black.send("resign")
+                await black.expect(204)
+                await black.rest()
+            await server.flush()
+            assert server.games == 2
+
+    run(scenario)
+    failed = events(log, "record_failed")
+    assert [e["game_no"] for e in failed] == [1, 2]
+    assert all(isinstance(e["error"], str) and "Traceback" not in e["error"] for e in failed)

@@ -13,6 +13,7 @@ players' clocks (impl/server/clock.py)."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import random
@@ -66,6 +67,12 @@ class ServerConfig:
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
+
+
+RECORD_TRIES = 5
+"""Attempts at a record write that found no descriptor free (EMFILE, ENFILE)."""
+RECORD_RETRY = 1.0
+"""Seconds between them."""
 
 
 class LagMonitor:
@@ -289,13 +296,23 @@ class GameServer:
         appear in the order the games ended); a failure is one log line."""
         if before is not None:
             await asyncio.wait([before])
-        try:
-            path = await asyncio.to_thread(write_record, directory, record)
-            self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
-        except OSError as exc:
-            self._log(logging.ERROR, "record_failed", game_no=record.game_no, error=why(exc))
-        except Exception as exc:  # a bug in the writer must not end the server
-            self._log(logging.ERROR, "record_failed", game_no=record.game_no, error=repr(exc), traceback=_trace(exc))
+        for attempt in range(1, RECORD_TRIES + 1):
+            try:
+                path = await asyncio.to_thread(write_record, directory, record)
+                self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
+                return
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE) and attempt < RECORD_TRIES:
+                    self._log(logging.WARNING, "record_retry", game_no=record.game_no, error=why(exc))
+                    await asyncio.sleep(RECORD_RETRY)  # connections close meanwhile and free descriptors
+                    continue
+                self._log(logging.ERROR, "record_failed", game_no=record.game_no, error=why(exc))
+                return
+            except Exception as exc:  # a bug in the writer must not end the server
+                self._log(
+                    logging.ERROR, "record_failed", game_no=record.game_no, error=repr(exc), traceback=_trace(exc)
+                )
+                return
 
     async def flush(self) -> None:
         """Until every record queued is written."""
