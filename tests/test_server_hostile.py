@@ -24,6 +24,7 @@ import pytest
 from impl import pgn
 from impl.server import records
 from impl.server import server as server_module
+from impl.server.clock import Clocks, StallLog
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, on_loop_error
 from impl.server.session import Limits
@@ -281,3 +282,28 @@ def test_a_failing_record_write_is_one_line_and_the_server_goes_on(tmp_path: Pat
     failed = events(log, "record_failed")
     assert [e["game_no"] for e in failed] == [1, 2]
     assert all(isinstance(e["error"], str) and "Traceback" not in e["error"] for e in failed)
+
+
+def test_stall_log_counts_the_stalls_within_a_span() -> None:
+    log = StallLog(keep=2)
+    log.add(1.0, 2.0)
+    log.add(5.0, 5.5)
+    log.add(4.0, 4.5)  # out of order: ignored (the monitor adds in time order)
+    assert log.within(0.0, 10.0) == 1.5
+    assert log.within(1.5, 5.25) == 0.75
+    assert log.within(2.0, 5.0) == 0.0
+    for start in (6.0, 7.0, 8.0):
+        log.add(start, start + 0.5)  # beyond 2 * keep: the oldest two are forgotten
+    assert log.within(8.0, 9.0) == 0.5 and log.within(0.0, 10.0) == 1.5
+
+
+def test_a_clock_is_not_charged_its_stalls_and_its_flag_falls_later() -> None:
+    log = StallLog()
+    clocks = Clocks((10.0, 10.0), log.within)
+    clocks.start(0, 100.0)
+    log.add(101.0, 104.0)
+    assert clocks.deadline() == 113.0
+    assert clocks.left(0, 105.0) == 8.0
+    assert clocks.stop(106.0) == 7.0
+    clocks.start(1, 106.0)
+    assert clocks.stop(107.0) == 9.0  # the stall before its turn is not its own
