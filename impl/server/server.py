@@ -31,7 +31,7 @@ from impl.atomic import why
 from impl.engine import GameEngine
 from impl.protocol import Refused, port_of
 
-from .clock import StallLog
+from .clock import StallLog, no_stalls
 from .net import Connection, NetLimits
 from .records import GameRecord, event, event_limited
 from .session import Entity, Event, GameOver, LineError, Session, Settings
@@ -202,7 +202,7 @@ class GameServer:
             now=now,
             epoch=time.time() - now,
             game_no=self.games + 1,
-            stalls=self._monitor.stalled if self._monitor is not None else _no_stalls,
+            stalls=self._monitor.stalled if self._monitor is not None else no_stalls,
         )
         session.listeners.append(lambda what: self._on_event(session, what))
         for hook in self.spec.session_hooks:
@@ -352,10 +352,6 @@ class GameServer:
 
     def _log(self, level: int, what: str, **fields: Any) -> None:
         event(level, what, game=self.settings.vocab.game, server=self.settings.server, **fields)
-
-
-def _no_stalls(start: float, end: float) -> float:
-    return 0.0
 
 
 def _trace(exc: BaseException) -> str:
