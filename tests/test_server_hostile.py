@@ -22,8 +22,10 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
+from impl.cli import build_parser
 from impl.server import records
 from impl.server import server as server_module
+from impl.server.cli import build_servers
 from impl.server.clock import Clocks, StallLog
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, on_loop_error
@@ -307,3 +309,13 @@ def test_a_clock_is_not_charged_its_stalls_and_its_flag_falls_later() -> None:
     assert clocks.stop(106.0) == 7.0
     clocks.start(1, 106.0)
     assert clocks.stop(107.0) == 9.0  # the stall before its turn is not its own
+
+
+def test_the_serve_options_reach_the_servers() -> None:
+    args = build_parser().parse_args(
+        ["serve", "all", "--per-address", "5", "--wait-timeout", "7", "--max-connections", "9"]
+    )
+    servers = build_servers(args)
+    assert [s.spec.net.per_address for s in servers] == [5, 5]
+    assert [s.spec.net.max_connections for s in servers] == [9, 9]
+    assert [s.settings.limits.wait_timeout for s in servers] == [7.0, 7.0]
