@@ -69,11 +69,11 @@ def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None
     assert fields["Score"] == "black 1 white 0" and fields["PlyCount"] == "3" and fields["TimeControl"] == "-"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
     tmp_path: Path, signum: signal.Signals
 ) -> None:
-    """Ctrl-C or a kill mid-game: every connection gets 399 and is closed, the game
+    """Ctrl-C, a kill or a hang-up (a closed terminal) mid-game: every connection gets 399 and is closed, the game
     is recorded as aborted (termination shutdown) with its moves, and the process
     exits with 128 + the signal number."""
     proc, listen = _serve_process("gothello", "--record", str(tmp_path), "--forever")

@@ -206,14 +206,19 @@ async def test_idle_and_vanishing_connections_are_harmless(server: GameServer) -
 @on_server("gothello", net=NetLimits(close_grace=1.0, max_connections=3))
 async def test_connections_beyond_the_bound_get_199_and_are_closed(server: GameServer) -> None:
     """NetLimits.max_connections: idle sockets cannot pile up without bound; a
-    place freed by a closed connection is taken again, and the game goes on."""
+    place freed by a closed connection is taken again, and the game goes on.  (The
+    players hold 127.0.0.1's share, ``per_address`` at most the bound less one: the
+    others come from 127.0.0.2.)"""
     players = await seat_players(server.port, "gothello")
-    idle = await Client.connect(server.port)
+    idle = Client(*await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0)))
     refused = await Client.connect(server.port)
     assert await refused.rest() == ["199 Server full (at most 3 connections), try again later"]
     await idle.close()
     await asyncio.sleep(0.2)
-    observer, _ = await seat(server.port, "0.9.1 observer", 100)
+    observer = Client(*await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0)))
+    await observer.expect(0)
+    await observer.send("0.9.1 observer")
+    await observer.expect(100)
     await play_moves(players, ["c3"])
     while await observer.line() != "311 1 c3 is black move, game continues":
         pass  # its role, the display, then the move

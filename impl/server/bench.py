@@ -85,8 +85,10 @@ class Player:
         self.reader, self.writer = reader, writer
 
     @classmethod
-    async def seat(cls, port: int, vocab: P.Vocabulary, seat: P.Seat) -> Player:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    async def seat(cls, port: int, vocab: P.Vocabulary, seat: P.Seat, source: str | None = None) -> Player:
+        """Seated from the address ``source`` (127.0.0.x), by default the system's choice."""
+        local = (source, 0) if source is not None else None
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
         player = cls(reader, writer)
         await player.line()  # 000
         writer.write(f"{P.SeatRequest(seat).to_line(vocab)}\r".encode())
@@ -121,9 +123,14 @@ def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> 
     return [*squares, "pass"]
 
 
-async def _one_game(port: int, game: str, rng: random.Random, stats: Stats, think: float = 0.0) -> None:
+async def _one_game(
+    port: int, game: str, rng: random.Random, stats: Stats, think: float = 0.0, source: str | None = None
+) -> None:
     vocab = P.VOCABULARIES[game]
-    players = (await Player.seat(port, vocab, P.Seat.FIRST), await Player.seat(port, vocab, P.Seat.SECOND))
+    players = (
+        await Player.seat(port, vocab, P.Seat.FIRST, source),
+        await Player.seat(port, vocab, P.Seat.SECOND, source),
+    )
     try:
         for p in players:
             await p.role()

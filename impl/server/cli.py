@@ -10,8 +10,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from impl import fdbudget
 from impl import protocol as P
-from impl.cli import UsageError, add_rules_argument, bound, check_rules, count, port, seconds, subcommand
+from impl.cli import (
+    UsageError,
+    add_rules_argument,
+    bound,
+    check_rules,
+    count,
+    port,
+    positive,
+    seconds,
+    subcommand,
+)
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
 
@@ -27,6 +38,7 @@ DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERV
 TIMEOUTS = (
     ("--seat-timeout", Limits.seat_timeout, "a connection must take a seat within SECS"),
     ("--idle-timeout", Limits.idle_timeout, "without --time, a player to move that sends nothing for SECS loses"),
+    ("--wait-timeout", Limits.wait_timeout, "a seated player without an opponent for SECS is closed (199)"),
     ("--line-timeout", NetLimits.line_timeout, "a request line must be completed within SECS"),
 )
 
@@ -67,6 +79,21 @@ def add_command(subparsers: Any) -> None:
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
     p.add_argument("--max-observers", type=count, default=Limits.max_observers, metavar="K")
+    p.add_argument(
+        "--max-connections",
+        type=positive,
+        default=NetLimits.max_connections,
+        metavar="K",
+        help=f"connections one server holds at once (default {NetLimits.max_connections}, "
+        "lowered to the server's share of the process's file descriptors)",
+    )
+    p.add_argument(
+        "--per-address",
+        type=positive,
+        default=NetLimits.per_address,
+        metavar="K",
+        help=f"connections one client address may hold on one server (default {NetLimits.per_address})",
+    )
     for option, default, what in TIMEOUTS:
         help = f"{what} (default {default:g}; 0: none)"
         p.add_argument(option, type=bound, default=default, metavar="SECS", help=help)
@@ -129,6 +156,10 @@ def build_servers(
     if args.record is not None:
         check_writable(args.record)
     time = _time(args.time)
+    share = fdbudget.budget().game // (len(games) * len(dict.fromkeys(args.server)))
+    max_connections = max(2, min(args.max_connections, share))
+    if max_connections < args.max_connections:
+        event(logging.WARNING, "max_connections", connections=max_connections, descriptors=fdbudget.budget().limit)
     servers = []
     for game in games:
         rules = args.rules if game == "awari" else "paper"  # with ``all``, --rules is Awari's
@@ -136,7 +167,10 @@ def build_servers(
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
             limits = Limits(
-                max_observers=args.max_observers, seat_timeout=args.seat_timeout, idle_timeout=args.idle_timeout
+                max_observers=args.max_observers,
+                seat_timeout=args.seat_timeout,
+                idle_timeout=args.idle_timeout,
+                wait_timeout=args.wait_timeout,
             )
             settings = Settings(
                 P.VOCABULARIES[game],
@@ -147,7 +181,9 @@ def build_servers(
                 on_divergence=OnDivergence(args.on_divergence),
                 rules=rules,
             )
-            net = NetLimits(line_timeout=args.line_timeout)
+            net = NetLimits(
+                line_timeout=args.line_timeout, max_connections=max_connections, per_address=args.per_address
+            )
             spec = ServerConfig(
                 settings,
                 host=args.host,
@@ -179,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
     each serves one game and the command exits when all have finished.
     """
     setup_logging("warning" if args.quiet else args.log_level)
+    fdbudget.raise_limit()  # before the caps are sized from it
     web = web_view(args)
     servers = build_servers(args, (web.session_hook,) if web is not None else ())
     try:

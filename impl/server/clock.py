@@ -1,39 +1,98 @@
 """Chess clocks for the time controls of Table 3 (101) and Table 9 (313/314,
 317/318, 361/362): one per side, at most one running, times in seconds of a
-monotonic clock passed in by the caller (so the arithmetic is testable alone)."""
+monotonic clock passed in by the caller (so the arithmetic is testable alone).
+
+A clock is charged the time of its turn less the stalls of the referee's own
+making within it (a listing, a GC pause, a slow disk: ``StallLog``, kept by the
+server's loop-lag monitor), so that a player who answered at once never loses
+on time because the server was not running."""
 
 from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable
+
+Stalls = Callable[[float, float], float]
+"""Seconds the referee stalled within ``[start, end]``."""
+
+
+def no_stalls(start: float, end: float) -> float:
+    return 0.0
 
 
 class Clocks:
     """Remaining time per side; the clock of the side the server waits for runs."""
 
-    def __init__(self, seconds: tuple[float, float]) -> None:
+    def __init__(self, seconds: tuple[float, float], stalls: Stalls = no_stalls) -> None:
         self.initial = seconds
         self._remaining = list(seconds)
         self.running: int | None = None
         self._since = 0.0
+        self._stalls = stalls
 
     def start(self, side: int, now: float) -> None:
         """Start ``side``'s clock (no other may be running)."""
         assert self.running is None, "two clocks running"
         self.running, self._since = side, now
 
+    def _charged(self, now: float) -> float:
+        """The running clock's time since it started, less the stalls within it."""
+        return max(0.0, now - self._since - self._stalls(self._since, now))
+
     def stop(self, now: float) -> float:
         """Stop the running clock; the time left to its side."""
         side = self.running
         assert side is not None, "no clock running"
-        self._remaining[side] -= now - self._since
+        self._remaining[side] -= self._charged(now)
         self.running = None
         return self._remaining[side]
 
     def deadline(self) -> float | None:
-        """When the running clock's flag falls, None if no clock runs."""
+        """When the running clock's flag falls, None if no clock runs: later by the
+        stalls seen so far within the turn (a timer that fires then re-arms)."""
         if self.running is None:
             return None
-        return self._since + self._remaining[self.running]
+        return self._since + self._remaining[self.running] + self._stalls(self._since, math.inf)
 
     def left(self, side: int, now: float) -> float:
         """``side``'s time left at ``now``, counting a running clock."""
-        running = now - self._since if self.running == side else 0.0
+        running = self._charged(now) if self.running == side else 0.0
         return self._remaining[side] - running
+
+
+class StallLog:
+    """Stall intervals in time order, disjoint, with their running total, so that
+    the stall time within any span is two binary searches.  At most ``keep``
+    intervals are kept: a span reaching before the oldest kept is charged the
+    forgotten stalls (the safe side for a long turn is the player's clock as if
+    the server had not stalled then)."""
+
+    def __init__(self, keep: int = 100_000) -> None:
+        self._starts: list[float] = []
+        self._ends: list[float] = []
+        self._before: list[float] = []
+        """The stall total before each interval."""
+        self._total = 0.0
+        self._keep = keep
+
+    def add(self, start: float, end: float) -> None:
+        if end <= start or (self._ends and start < self._ends[-1]):
+            return
+        self._starts.append(start)
+        self._ends.append(end)
+        self._before.append(self._total)
+        self._total += end - start
+        if len(self._starts) > 2 * self._keep:
+            del self._starts[: self._keep], self._ends[: self._keep], self._before[: self._keep]
+
+    def until(self, t: float) -> float:
+        """Stall time before ``t`` (since the oldest interval kept)."""
+        i = bisect.bisect_right(self._starts, t) - 1
+        if i < 0:
+            return self._before[0] if self._before else 0.0
+        return self._before[i] + min(t, self._ends[i]) - self._starts[i]
+
+    def within(self, start: float, end: float) -> float:
+        """Stall time within ``[start, end]``."""
+        return max(0.0, self.until(end) - self.until(start)) if end > start else 0.0

@@ -7,6 +7,12 @@ closes it: ``empty`` (bare CRs), ``garbage`` (short junk lines, each refused) an
 ``long`` (10 MB lines).  The server, the flooder and the players each run in a
 process of their own.
 
+Then a lockout attempt (``hold``): one address (127.0.0.1) opens as many
+connections as the server lets it and keeps them, reconnecting at once whenever
+one is refused or closed, while the game is played from 127.0.0.3 and a client
+from 127.0.0.2 connects every 50 ms: the move round trips are compared with a
+quiet run's, and the other address's greetings are counted and timed.
+
     python -m impl.server.flood [--game gothello] [--games N]
 """
 
@@ -18,6 +24,8 @@ import contextlib
 import multiprocessing
 import random
 import statistics
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bench import Stats, _one_game, _serve
@@ -62,11 +70,152 @@ async def _flood(port: int, data: bytes, stop: Any, started: Any, sent: Any) -> 
                 await writer.wait_closed()
 
 
-async def _games(port: int, game: str, games: int) -> Stats:
+async def _games(port: int, game: str, games: int, source: str | None = None) -> Stats:
     stats, rng = Stats(), random.Random(1)
     for _ in range(games):
-        await _one_game(port, game, rng, stats)
+        await _one_game(port, game, rng, stats, source=source)
     return stats
+
+
+HOLDERS = 128
+"""Connections the holder keeps trying to hold at once: twice the per-address limit."""
+
+
+def _hold_process(port: int, stop: Any, held: Any) -> None:
+    asyncio.run(_hold(port, stop, held))
+
+
+async def _hold(port: int, stop: Any, held: Any) -> None:
+    """``HOLDERS`` loops from 127.0.0.1, each connecting, keeping a greeted
+    connection until the server closes it (``held`` counts them), and connecting
+    again at once — after a refusal too."""
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.1", 0))
+            except OSError:
+                await asyncio.sleep(0.01)
+                continue
+            try:
+                greeted = (await reader.readline()).startswith(b"000")
+                held.value += greeted
+                while not stop.is_set():
+                    try:
+                        data: bytes = await asyncio.wait_for(reader.read(4096), 0.5)
+                    except TimeoutError:
+                        continue
+                    if not data:
+                        break
+                held.value -= greeted
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+    tasks = [asyncio.ensure_future(one()) for _ in range(HOLDERS)]
+    while not stop.is_set():
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@dataclass
+class Probe:
+    greeted: list[float] = field(default_factory=list)
+    """Seconds from connecting to the greeting, for each greeted try."""
+    refused: int = 0
+
+
+async def _probe(port: int, probe: Probe, done: asyncio.Event) -> None:
+    """Connect from 127.0.0.2 every 50 ms until ``done``: greeted or refused."""
+    while not done.is_set():
+        start = time.perf_counter()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            first = await reader.readline()
+            writer.close()
+        except OSError:
+            first = b""
+        if first.startswith(b"000"):
+            probe.greeted.append(time.perf_counter() - start)
+        else:
+            probe.refused += 1
+        await asyncio.sleep(0.05)
+
+
+async def _games_probed(port: int, game: str, games: int) -> tuple[Stats, Probe]:
+    probe, done = Probe(), asyncio.Event()
+    prober = asyncio.ensure_future(_probe(port, probe, done))
+    try:
+        stats = await _games(port, game, games, source="127.0.0.3")
+    finally:
+        done.set()
+        await prober
+    return stats, probe
+
+
+def run_hold(game: str, games: int, hold: bool) -> tuple[list[float], Probe, int]:
+    """The move round trips (s), the other address's tries, and the connections
+    127.0.0.1 held, quiet (``hold`` False) or while 127.0.0.1 holds all it can."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    proc = context.Process(target=_serve, args=(game, "impl", 1, theirs), daemon=True)
+    proc.start()
+    stop, held = context.Event(), context.Value("q", 0)
+    holder = None
+    most = 0
+    try:
+        (port,) = ours.recv()
+        if hold:
+            holder = context.Process(target=_hold_process, args=(port, stop, held), daemon=True)
+            holder.start()
+            for _ in range(300):  # until it holds what it can (its count stops rising)
+                before = held.value
+                time.sleep(0.1)
+                if held.value and held.value == before:
+                    break
+            most = int(held.value)
+        stats, probe = asyncio.run(_games_probed(port, game, games))
+    finally:
+        stop.set()
+        if holder is not None:
+            holder.join(timeout=5)
+            if holder.is_alive():
+                holder.kill()
+        ours.send("stop")
+        proc.join(timeout=10)
+        if proc.is_alive():
+            proc.kill()
+    return sorted(stats.rtts), probe, most
+
+
+def _pct(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def hold_table(game: str, games: int) -> None:
+    """The lockout table: ratios of the round trips with a holder to quiet ones."""
+    quiet, quiet_probe, _ = run_hold(game, games, False)
+    held, probe, most = run_hold(game, games, True)
+    q50, q99, qmax = statistics.median(quiet), _pct(quiet, 0.99), quiet[-1]
+    h50, h99, hmax = statistics.median(held), _pct(held, 0.99), held[-1]
+    print()
+    print(
+        "| run | held by 127.0.0.1 | moves timed | RTT p50 (ms) | p99 (ms) | max (ms) "
+        "| 127.0.0.2 greeted | greeting p50 (ms) | max (ms) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, rtts, pr, n in (("quiet", quiet, quiet_probe, 0), ("hold", held, probe, most)):
+        tries = len(pr.greeted) + pr.refused
+        greet = sorted(pr.greeted) or [float("nan")]
+        print(
+            f"| {name} | {n} | {len(rtts)} | {statistics.median(rtts) * 1e3:.2f} | {_pct(rtts, 0.99) * 1e3:.2f} "
+            f"| {rtts[-1] * 1e3:.2f} | {len(pr.greeted)}/{tries} | {statistics.median(greet) * 1e3:.2f} "
+            f"| {greet[-1] * 1e3:.2f} |"
+        )
+    print(f"\nhold / quiet: p50 x{h50 / q50:.2f}, p99 x{h99 / q99:.2f}, max x{hmax / qmax:.2f}", flush=True)
 
 
 def run(game: str, games: int, flood: str | None) -> tuple[float, float, int, int]:
@@ -104,12 +253,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.server.flood", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="gothello", choices=["awari", "gothello"])
     parser.add_argument("--games", type=int, default=20, metavar="N", help="games per run (default 20)")
+    parser.add_argument("--hold-only", action="store_true", help="only the lockout table (hold)")
     args = parser.parse_args(argv)
+    if args.hold_only:
+        hold_table(args.game, args.games)
+        return 0
     print("| flood | moves timed | MB flooded | move RTT p50 (ms) | p99 (ms) |")
     print("|---|---:|---:|---:|---:|")
     for flood in (None, *FLOODS):
         p50, p99, moves, sent = run(args.game, args.games, flood)
         print(f"| {flood or 'none'} | {moves} | {sent / 1e6:.0f} | {p50:.2f} | {p99:.2f} |", flush=True)
+    hold_table(args.game, args.games)
     return 0
 
 

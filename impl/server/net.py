@@ -23,6 +23,8 @@ speed alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -45,6 +47,15 @@ class NetLimits:
     """Longest request line in bytes, terminator excluded."""
     write_limit: int = 64 * 1024
     """Unsent output beyond which a connection is dropped as not reading."""
+    stalled_output: int = 16 * 1024
+    """Unsent output that, held for ``write_timeout``, drops a connection as not
+    reading even below ``write_limit`` (an observer that never reads a slow game)."""
+    write_timeout: float = 60.0
+    """Seconds unsent output may stay above ``stalled_output`` (0: no bound)."""
+    send_buffer: int = 64 * 1024
+    """The socket's kernel send buffer (``SO_SNDBUF``; 0: the system's).  Linux
+    lets it grow to megabytes, in which a client that never reads would hide
+    from ``stalled_output`` and ``write_limit``; a line protocol needs little."""
     close_grace: float = 5.0
     """Seconds a closing connection gets to flush its output before it is aborted."""
     line_timeout: float = 30.0
@@ -73,7 +84,14 @@ class NetLimits:
     max_connections: int = 256
     """Open connections one server holds at once (players, observers and clients
     not yet seated); one more gets 199 and is closed, so that idle sockets cannot
-    exhaust the process's file descriptors."""
+    exhaust the process's file descriptors.  ``referee serve`` lowers it to its share
+    of the descriptor budget (impl/fdbudget.py)."""
+    per_address: int = 64
+    """Open connections one client address may hold on one server (at most
+    ``max_connections - 1``, so that another address always finds a place); one
+    more gets 199 and is closed.  A game needs two seats and a few observers: 64
+    hinders neither a local tournament (its players share 127.0.0.1) nor a class
+    watching one game from behind one NAT address."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,8 @@ class Connection(asyncio.Protocol):
     def __init__(self, attach: Callable[[Connection], Target | None], limits: NetLimits) -> None:
         self._attach, self.limits = attach, limits
         self.address = "?"
+        self.host = "?"
+        """The client's address without its port (``per_address`` counts by it)."""
         self._transport: asyncio.Transport | None = None
         self._buffer = bytearray()
         self._skipping = False
@@ -145,6 +165,8 @@ class Connection(asyncio.Protocol):
         """The next turn of ``_pump`` while reading is paused (a slice used up, or a
         bucket in debt)."""
         self._line_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
+        """Set while unsent output is above ``stalled_output``."""
         self._closing = False
         self._pending: list[str] = []
         self._flush_scheduled = False
@@ -156,6 +178,13 @@ class Connection(asyncio.Protocol):
         self._transport = transport
         peer = transport.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        sock = transport.get_extra_info("socket")
+        if self.limits.send_buffer > 0 and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
+        if self.limits.write_timeout > 0:  # pause_writing then says the output is stalled
+            transport.set_write_buffer_limits(high=min(self.limits.stalled_output, self.limits.write_limit))
         self._target = self._attach(self)
         if self._target is None:  # the server has stopped taking games, or is full
             self.close()
@@ -281,8 +310,27 @@ class Connection(asyncio.Protocol):
         self.close()
         return True
 
+    def pause_writing(self) -> None:
+        """Unsent output passed ``stalled_output``: the client has that long to read."""
+        if self._write_timer is None and self.limits.write_timeout > 0:
+            self._write_timer = asyncio.get_running_loop().call_later(self.limits.write_timeout, self._not_reading)
+
+    def resume_writing(self) -> None:
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _not_reading(self) -> None:
+        self._write_timer = None
+        if self._transport is not None:
+            self._closing = True
+            self._transport.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
         if self._wake is not None:
             self._wake.cancel()
             self._wake = None

@@ -8,6 +8,8 @@ import json
 import logging
 import socket
 import sys
+import time
+import traceback
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -19,11 +21,14 @@ LOGGER = "referee"
 
 
 class JsonLines(logging.Formatter):
-    """``{"ts": …, "level": …, "event": …, <fields>}`` on one line."""
+    """``{"ts": …, "level": …, "event": …, <fields>}`` on one line; an exception's
+    traceback is the field ``traceback``, never lines of its own."""
 
     def format(self, record: logging.LogRecord) -> str:
         fields: dict[str, Any] = getattr(record, "fields", {})
         line = {"ts": utc(record.created), "level": record.levelname.lower(), "event": record.getMessage(), **fields}
+        if record.exc_info and record.exc_info[1] is not None:
+            line["traceback"] = "".join(traceback.format_exception(record.exc_info[1]))
         return json.dumps(line, separators=(",", ":"), default=str)
 
 
@@ -52,6 +57,42 @@ def event(level: int, what: str, **fields: Any) -> None:
     """Log one event with its fields."""
     if _LOGGER.isEnabledFor(level):
         _LOGGER.log(level, what, extra={"fields": fields})
+
+
+LOG_INTERVAL = 10.0
+"""Seconds between two lines of a rate-limited event with the same key."""
+_MAX_KEYS = 4096
+"""Keys remembered at once: a flood from many addresses cannot grow the table without bound."""
+
+
+@dataclass
+class _Seen:
+    last: float
+    suppressed: int = 0
+
+
+_seen: dict[tuple[str, str], _Seen] = {}
+
+
+def event_limited(level: int, what: str, key: str, **fields: Any) -> None:
+    """Log ``what`` at most once per ``LOG_INTERVAL`` per ``key`` (e.g. ``server_full``
+    per address); the next line logged says how many were ``suppressed`` since."""
+    if not _LOGGER.isEnabledFor(level):
+        return
+    now = time.monotonic()
+    seen = _seen.get((what, key))
+    if seen is not None and now - seen.last < LOG_INTERVAL:
+        seen.suppressed += 1
+        return
+    if seen is None and key != "*" and len(_seen) >= _MAX_KEYS:  # forget the keys quiet for an interval
+        for old in [k for k, v in _seen.items() if now - v.last >= LOG_INTERVAL]:
+            del _seen[old]
+        if len(_seen) >= _MAX_KEYS:  # still full: the new keys share one line
+            event_limited(level, what, "*", **fields)
+            return
+    suppressed = seen.suppressed if seen is not None else 0
+    _seen[(what, key)] = _Seen(now)
+    event(level, what, **fields, **({"suppressed": suppressed} if suppressed else {}))
 
 
 def utc(timestamp: float) -> str:

@@ -4,27 +4,36 @@ One process may run any number of them (``serve``).
 
 This is the adapter around the sans-IO session: it gives the session the loop's
 time, arms one timer at the session's ``deadline()``, draws its randomness, and
-writes the record of each finished game (the ``GameOver`` event) to a file."""
+writes the record of each finished game (the ``GameOver`` event) to a file, in a
+thread, so that a slow disk never stalls the games (``_session_over``).
+
+The loop's own stalls are measured (``LagMonitor``) and not charged to the
+players' clocks (impl/server/clock.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import random
 import signal
 import time
+import traceback
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from impl.atomic import why
 from impl.engine import GameEngine
 from impl.protocol import Refused, port_of
 
+from .clock import StallLog, no_stalls
 from .net import Connection, NetLimits
-from .records import GameRecord, event
+from .records import GameRecord, event, event_limited
 from .session import Entity, Event, GameOver, LineError, Session, Settings
 
 
@@ -60,6 +69,68 @@ class ServerConfig:
     listener there)."""
 
 
+RECORD_TRIES = 5
+"""Attempts at a record write that found no descriptor free (EMFILE, ENFILE)."""
+RECORD_RETRY = 1.0
+"""Seconds between them."""
+
+
+class LagMonitor:
+    """One per event loop: a timer every ``interval`` seconds that measures its own
+    lateness.  Lateness beyond ``slack`` is a stall of the referee's own making (the
+    loop did not run: a blocking call, a GC pause, a slow disk), kept in a
+    ``StallLog``.  A stall still under way when an input is handled (its timer
+    not yet run) counts up to the loop's present time."""
+
+    interval = 0.05
+    slack = 0.02
+    _monitors: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LagMonitor]] = weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.log = StallLog()
+        self._users = 0
+        self._due = 0.0
+        self._handle: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def acquire(cls) -> LagMonitor:
+        """The running loop's monitor, running while any server uses it."""
+        loop = asyncio.get_running_loop()
+        monitor = cls._monitors.get(loop)
+        if monitor is None:
+            monitor = cls._monitors[loop] = cls(loop)
+        monitor._users += 1
+        if monitor._handle is None:
+            monitor._arm(loop.time())
+        return monitor
+
+    def release(self) -> None:
+        self._users -= 1
+        if self._users <= 0 and self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _arm(self, now: float) -> None:
+        self._due = now + self.interval
+        self._handle = self._loop.call_at(self._due, self._fire)
+
+    def _fire(self) -> None:
+        now = self._loop.time()
+        if now - self._due > self.slack:
+            self.log.add(self._due, now)
+            event_limited(logging.WARNING, "loop_stall", "loop", seconds=round(now - self._due, 3))
+        self._arm(now)
+
+    def stalled(self, start: float, end: float) -> float:
+        """The referee's stall time within ``[start, end]``, the one under way included."""
+        total = self.log.within(start, end)
+        now = self._loop.time()
+        if self._handle is not None and now - self._due > self.slack:
+            total += max(0.0, min(end, now) - max(start, self._due))
+        return total
+
+
 class Link:
     """One connection's way into the session: each input stamped with the loop's
     time, and the session's timer re-armed after it."""
@@ -88,9 +159,14 @@ class GameServer:
         self._session: Session | None = None
         self._server: asyncio.Server | None = None
         self._connections: set[Connection] = set()
+        self._by_host: dict[str, int] = {}
+        """Open connections per client address."""
         self._done: asyncio.Event | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._rng = random.Random()
+        self._monitor: LagMonitor | None = None
+        self._writes: asyncio.Future[None] | None = None
+        """The last record write queued: writes run in a thread, one after another."""
         self.watchers: list[Callable[[Session, Event], None]] = []
         """Called with every event of every game this server hosts (a web view, a
         tournament's recorder), after the server's own handling; a watcher must not
@@ -105,6 +181,7 @@ class GameServer:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._done = asyncio.Event()
+        self._monitor = LagMonitor.acquire()
         port = (
             self.spec.port
             if self.spec.port is not None
@@ -119,7 +196,13 @@ class GameServer:
     def _new_session(self) -> Session:
         now = asyncio.get_running_loop().time()
         session = Session(
-            self.settings, self.engine, rng=self._rng, now=now, epoch=time.time() - now, game_no=self.games + 1
+            self.settings,
+            self.engine,
+            rng=self._rng,
+            now=now,
+            epoch=time.time() - now,
+            game_no=self.games + 1,
+            stalls=self._monitor.stalled if self._monitor is not None else no_stalls,
         )
         session.listeners.append(lambda what: self._on_event(session, what))
         for hook in self.spec.session_hooks:
@@ -136,22 +219,43 @@ class GameServer:
         session = self._session
         if session is None:
             return None
-        limit = self.spec.net.max_connections
+        net = self.spec.net
+        limit = net.max_connections
         if len(self._connections) >= limit:
-            self._log(logging.WARNING, "server_full", address=conn.address, connections=limit)
-            conn.send(
-                [
-                    Refused(199, f"Server full (at most {limit} connections), try again later").to_line(
-                        self.settings.vocab
-                    )
-                ]
-            )
+            self._refuse(conn, "server_full", f"Server full (at most {limit} connections), try again later")
+            return None
+        per_address = min(net.per_address, max(limit - 1, 1))
+        held = self._by_host.get(conn.host, 0)
+        if held >= per_address:
+            self._refuse(conn, "address_full", f"Too many connections from {conn.host} (at most {per_address})")
             return None
         self._connections.add(conn)
-        conn.closed.add_done_callback(lambda _: self._connections.discard(conn))
+        self._by_host[conn.host] = held + 1
+        conn.closed.add_done_callback(lambda _: self._forget(conn))
         link = Link(self, session, session.join(conn, asyncio.get_running_loop().time()))
         self.rearm(session)
         return link
+
+    def _refuse(self, conn: Connection, what: str, text: str) -> None:
+        """199 and closed (by the caller); logged once an interval per address."""
+        event_limited(
+            logging.WARNING,
+            what,
+            f"{self.settings.vocab.game}-{self.settings.server}-{conn.host}",
+            game=self.settings.vocab.game,
+            server=self.settings.server,
+            address=conn.host,
+            connections=len(self._connections),
+        )
+        conn.send([Refused(199, text).to_line(self.settings.vocab)])
+
+    def _forget(self, conn: Connection) -> None:
+        self._connections.discard(conn)
+        held = self._by_host.get(conn.host, 0) - 1
+        if held > 0:
+            self._by_host[conn.host] = held
+        else:
+            self._by_host.pop(conn.host, None)
 
     def rearm(self, session: Session) -> None:
         """One timer per server, due no later than the session's next deadline.  A
@@ -173,11 +277,7 @@ class GameServer:
 
     def _session_over(self, session: Session, record: GameRecord) -> None:
         if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
-            try:
-                path = write_record(self.spec.record_dir, record)
-                self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
-            except OSError as exc:
-                self._log(logging.WARNING, "record_failed", error=repr(exc))
+            self._writes = asyncio.ensure_future(self._write(self._writes, self.spec.record_dir, record))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -191,6 +291,34 @@ class GameServer:
         assert self._done is not None
         self._done.set()
 
+    async def _write(self, before: asyncio.Future[None] | None, directory: Path, record: GameRecord) -> None:
+        """Write ``record`` in a thread once the write before it is done (records
+        appear in the order the games ended); a failure is one log line."""
+        if before is not None:
+            await asyncio.wait([before])
+        for attempt in range(1, RECORD_TRIES + 1):
+            try:
+                path = await asyncio.to_thread(write_record, directory, record)
+                self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
+                return
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE) and attempt < RECORD_TRIES:
+                    self._log(logging.WARNING, "record_retry", game_no=record.game_no, error=why(exc))
+                    await asyncio.sleep(RECORD_RETRY)  # connections close meanwhile and free descriptors
+                    continue
+                self._log(logging.ERROR, "record_failed", game_no=record.game_no, error=why(exc))
+                return
+            except Exception as exc:  # a bug in the writer must not end the server
+                self._log(
+                    logging.ERROR, "record_failed", game_no=record.game_no, error=repr(exc), traceback=_trace(exc)
+                )
+                return
+
+    async def flush(self) -> None:
+        """Until every record queued is written."""
+        while self._writes is not None and not self._writes.done():
+            await asyncio.wait([self._writes])
+
     async def wait(self) -> None:
         """Until the server stops taking games (never with ``forever``), then until
         the last connection has flushed and closed."""
@@ -199,9 +327,14 @@ class GameServer:
         await self._drain()
 
     async def _drain(self) -> None:
+        """The connections closed and the records written; the monitor released."""
         pending = [c.closed for c in self._connections]
         if pending:
             await asyncio.wait(pending, timeout=self.spec.net.close_grace + 1)
+        await self.flush()
+        if self._monitor is not None:
+            self._monitor.release()
+            self._monitor = None
 
     async def stop(self) -> None:
         """Stop listening, abort a game in progress (399 to everyone, and its record
@@ -221,11 +354,35 @@ class GameServer:
         event(level, what, game=self.settings.vocab.game, server=self.settings.server, **fields)
 
 
+def _trace(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(exc))
+
+
+def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The loop's errors (an ``accept`` failing with EMFILE, which asyncio retries
+    a second later) as one JSON line, at most once an interval per message,
+    instead of a traceback each time."""
+    exc = context.get("exception")
+    message = str(context.get("message", "error"))
+    fields: dict[str, Any] = {"message": message}
+    if isinstance(exc, OSError):
+        fields["error"] = why(exc)
+    elif isinstance(exc, BaseException):
+        fields.update(error=repr(exc), traceback=_trace(exc))
+    event_limited(logging.ERROR, "loop_error", message, **fields)
+
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""Signals that stop the servers: SIGHUP as well (a closed terminal, a dropped ssh
+session), so that its games end with 399 and their records."""
+
+
 async def serve(servers: Sequence[GameServer]) -> int | None:
     """Start every server, and return when all of them have stopped: None, or the
-    number of the signal (SIGINT, SIGTERM) on which they were stopped, aborting the
+    number of the signal (``SIGNALS``) on which they were stopped, aborting the
     games in progress (GameServer.stop)."""
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(on_loop_error)
     caught: list[int] = []
     stopping = asyncio.Event()
 
@@ -234,7 +391,7 @@ async def serve(servers: Sequence[GameServer]) -> int | None:
         stopping.set()
 
     handled = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in SIGNALS:
         try:
             loop.add_signal_handler(signum, on_signal, signum)
             handled.append(signum)

@@ -34,7 +34,7 @@ from impl.engine import GameEngine, GameState, side_to_move, winner
 from impl.game import Outcome, Side, Termination
 from spec import result as R
 
-from .clock import Clocks
+from .clock import Clocks, Stalls, no_stalls
 from .records import GameRecord, enabled, event
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
@@ -129,6 +129,8 @@ class Entity:
     observer: int | None = None
     name: str = ""
     rejected: int = 0
+    seated: float = 0.0
+    """When it took a player's seat (the wait for an opponent starts)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,10 @@ class Limits:
     idle_timeout: float = 600.0
     """Without time controls, seconds the player to move may send nothing before it
     loses as if it had disconnected (391/392, termination ``idle``); 0: no bound."""
+    wait_timeout: float = 1800.0
+    """Seconds a seated player waits for an opponent (0: no bound); then 199 and
+    closed, so that a seat cannot be held forever.  Half an hour: a class or a
+    tournament fills its seats in far less."""
 
 
 @dataclass(frozen=True)
@@ -221,9 +227,11 @@ class Session:
         now: float,
         epoch: float = 0.0,
         game_no: int = 1,
+        stalls: Stalls = no_stalls,
     ) -> None:
         """``now``: the time the session opens; ``epoch``: the wall-clock time of
-        ``now == 0`` (records carry wall-clock times)."""
+        ``now == 0`` (records carry wall-clock times); ``stalls``: the referee's own
+        stall time within a span, not charged to the clocks (impl/server/clock.py)."""
         self.settings, self.engine, self.game_no = settings, engine, game_no
         self.vocab = settings.vocab
         self.limits = settings.limits
@@ -243,7 +251,7 @@ class Session:
         """What the checked engine found, ``<ply>: <divergence>``, for the record."""
         self.clock_readings: list[float] = []
         """The mover's time left after each ply, with time controls."""
-        self.clocks = Clocks(settings.time) if settings.time is not None else None
+        self.clocks = Clocks(settings.time, stalls) if settings.time is not None else None
         self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
         self.refused = False
@@ -307,6 +315,12 @@ class Session:
                 self._log(DEBUG, "refused", conn=ent.number, code=199, reason="seat timeout")
                 self._send(ent, P.Refused(199, f"No seat request within {self.limits.seat_timeout:g} s, goodbye"))
                 self._drop(ent)
+        wait = self.limits.wait_timeout
+        for ent in [e for e in self.entities if e.conn is Conn.WAITING]:
+            if 0 < wait <= now - ent.seated:
+                self._log(INFO, "wait_timeout", conn=ent.number, seconds=wait)
+                self._send(ent, P.Refused(199, f"No opponent within {wait:g} s, goodbye"))
+                self._drop(ent)
         if self.started is None or self.over:
             return
         waited = self._waiting_for
@@ -327,11 +341,12 @@ class Session:
                 best = self.clocks.deadline()
             elif self.limits.idle_timeout > 0:
                 best = self._waiting_since + self.limits.idle_timeout
-        seat = self.limits.seat_timeout
-        if seat > 0:
-            for ent in self.entities:
-                if ent.conn is Conn.NEW and (best is None or ent.joined + seat < best):
-                    best = ent.joined + seat
+        seat, wait = self.limits.seat_timeout, self.limits.wait_timeout
+        for ent in self.entities:
+            if ent.conn is Conn.NEW and seat > 0 and (best is None or ent.joined + seat < best):
+                best = ent.joined + seat
+            elif ent.conn is Conn.WAITING and wait > 0 and (best is None or ent.seated + wait < best):
+                best = ent.seated + wait
         return best
 
     def shutdown(self, now: float) -> None:
@@ -392,7 +407,7 @@ class Session:
         else:
             self._reject(ent, 191, "Other player holds requested side")
             return
-        ent.side, ent.name, ent.conn, ent.rejected = side, request.name, Conn.WAITING, 0
+        ent.side, ent.name, ent.conn, ent.rejected, ent.seated = side, request.name, Conn.WAITING, 0, self.now
         self.players[side] = ent
         self._log(INFO, "seat", conn=ent.number, side=self.vocab.sides[side], name=ent.name, version=request.version)
         if self.clocks is None:
