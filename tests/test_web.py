@@ -316,11 +316,12 @@ def test_finished_games_replay_from_the_record_directory(tmp_path: Path) -> None
             referee = Referee("gothello", get_engine("gothello", "impl"), random.Random(3))
             while not referee.over:
                 await play_one(players, referee)
+            await servers["gothello"].flush()  # records are written off the loop
             base = f"http://127.0.0.1:{web.port}"
             async with aiohttp.ClientSession() as http:
                 async with http.get(f"{base}/api/records") as response:
                     records = (await response.json())["records"]
-                assert len(records) == 1 and records[0]["plies"] == len(referee.tokens)
+                assert len(records) == 1 and records[0].get("plies") == len(referee.tokens), records
                 name = records[0]["name"]
                 async with http.get(f"{base}/api/records/{name}") as response:
                     record = await response.json()
