@@ -164,17 +164,11 @@ def play_game(
         outcome = _play_game(specs, number, options, first, Path(directory))
         written = sorted(Path(directory).glob("*.pgn"))
         if written:
-            record = pgn.parse(written[0].read_text(encoding="ascii"))
-            sides = record.sides
-            tags = {
-                "Event": options.event,
-                "Round": round_tag or str(number),
-                sides[0].capitalize(): specs[first].label,
-                sides[1].capitalize(): specs[1 - first].label,
-            }
-            outcome.record = pgn.write(record.with_tags(**tags))
+            record = pgn.parse(written[0].read_bytes())
+            named = record.with_names(specs[first].label, specs[1 - first].label)
+            outcome.record = pgn.write(named.with_tags(Event=options.event, Round=round_tag or str(number)))
     if options.records is not None and outcome.record:
-        (options.records / f"game-{number:04d}.pgn").write_text(outcome.record, encoding="ascii")
+        (options.records / f"game-{number:04d}.pgn").write_text(outcome.record, encoding="utf-8")
     return outcome
 
 

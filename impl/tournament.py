@@ -593,7 +593,7 @@ def run(args: argparse.Namespace) -> int:
     for task in tasks:
         path = directory / f"game-{task.number:04d}.pgn"
         if path.exists():
-            done = from_record(task, path.read_text(encoding="ascii", errors="replace"))
+            done = from_record(task, path.read_text(encoding="utf-8", errors="replace"))
             if done is not None:
                 results[task.number] = done
     todo = [t for t in tasks if t.number not in results]
@@ -607,7 +607,7 @@ def run(args: argparse.Namespace) -> int:
 
             def record(task: Task, result: GameResult) -> None:
                 if result.record:
-                    (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="ascii")
+                    (directory / f"game-{task.number:04d}.pgn").write_text(result.record, encoding="utf-8")
                 results[task.number] = result
                 finished(task, result)
 

@@ -17,7 +17,6 @@ from typing import Any
 from impl import pgn
 from impl.engine import GAMES
 from impl.engines import get_engine
-from impl.protocol import quote_name
 
 from .feed import BoardView
 from .views import replay
@@ -71,7 +70,8 @@ def _from_pgn(name: str, text: str) -> Record | None:
     sides = game.sides
     time = game.time
     legacy = {
-        **{s.capitalize(): quote_name(n) for s, n in zip(sides, game.names, strict=True)},
+        # Quoted as on the wire (Table 2), but any length and script: a record's names are as given.
+        **{s.capitalize(): '"' + n.replace('"', '""') + '"' for s, n in zip(sides, game.names, strict=True)},
         "Result": game.outcome.result(sides),
         "Time": "none" if time is None else f"{time[0]:g} {time[1]:g}",
     }
@@ -94,7 +94,7 @@ def read_record(directory: Path, name: str) -> Record | None:
     if path is None or path.stat().st_size > MAX_BYTES:
         return None
     try:
-        return parse_record(name, path.read_text(encoding="ascii", errors="replace"))
+        return parse_record(name, path.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return None
 
