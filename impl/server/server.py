@@ -9,6 +9,7 @@ writes the record of each finished game (the ``GameOver`` event) to a file."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import random
@@ -20,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from impl.atomic import write_atomic
 from impl.engine import GameEngine
 from impl.protocol import Refused, port_of
 
@@ -34,12 +36,27 @@ def default_port(game: str, server: int) -> int:
 
 
 def write_record(directory: Path, record: GameRecord) -> Path:
-    """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``."""
+    """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``
+    (``…-<number>-2.pgn`` and on if that name is taken: a record is never
+    overwritten), atomically (impl/atomic.py): an OSError such as a full disk
+    propagates and leaves no file."""
     directory.mkdir(parents=True, exist_ok=True)
     stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.pgn"
-    path.write_text(record.text(), encoding="ascii")
-    return path
+    stem = f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}"
+    text = record.text()
+    for n in range(1, RECORD_CLASHES + 1):
+        path = directory / (f"{stem}.pgn" if n == 1 else f"{stem}-{n}.pgn")
+        try:
+            write_atomic(path, text, overwrite=False)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, f"{RECORD_CLASHES} names taken", str(directory / f"{stem}.pgn"))
+
+
+RECORD_CLASHES = 100
+"""Names ``write_record`` tries before giving up (a clash needs a restarted server
+reusing a pid within the second: one more name almost always does)."""
 
 
 @dataclass(frozen=True)
