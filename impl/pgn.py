@@ -57,7 +57,6 @@ def engine_rules(game: str, name: str) -> str:
 
 
 WHITE_WON, BLACK_WON, DRAW, ABORTED = "1-0", "0-1", "1/2-1/2", "*"
-RESULTS = (WHITE_WON, BLACK_WON, DRAW, ABORTED)
 COLOURS: dict[str, tuple[str, str]] = {"awari": ("White", "Black"), "gothello": ("Black", "White")}
 """PGN's colour of each side, first mover first: Awari's south moves first, as
 chess's White; Gothello's black (its first mover) is PGN's Black."""
@@ -74,6 +73,7 @@ MAX_BYTES = 4 << 20
 MAX_SECONDS = 1e9
 """The largest time control the reader accepts (some 31 years)."""
 REPEATABLE = frozenset({"Divergence"})
+"""The tags a record may hold more than once."""
 
 
 class PgnError(ValueError):
