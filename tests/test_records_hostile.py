@@ -37,7 +37,8 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
     """The record of a random game played by the engine to its end (or resigned
     after 30 plies), as the server writes it."""
     engine = get_engine(game, "impl")
-    rng, state, moves = random.Random(seed), engine.initial(), []
+    rng, state = random.Random(seed), engine.initial()
+    moves: list[str] = []
     while not engine.is_over(state) and len(moves) < 30:
         action = rng.choice(engine.legal_moves(state))
         moves.append(engine.format_move(action))
