@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from impl import pgn
+from impl import atomic, pgn
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
@@ -168,7 +168,7 @@ def play_game(
             named = record.with_names(specs[first].label, specs[1 - first].label)
             outcome.record = pgn.write(named.with_tags(Event=options.event, Round=round_tag or str(number)))
     if options.records is not None and outcome.record:
-        (options.records / f"game-{number:04d}.pgn").write_text(outcome.record, encoding="utf-8")
+        atomic.write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record)  # whole or absent
     return outcome
 
 

@@ -243,3 +243,22 @@ def test_a_label_in_any_script_survives_a_match_record_and_a_tournament_resume(t
 def test_a_records_names_are_exactly_the_players(game: str) -> None:
     text = real_record(game, 5, False, ("«Ω»", 'q"\\'))
     assert pgn.parse(text).names == ("«Ω»", 'q"\\')
+
+
+def test_a_match_record_the_disk_cannot_take_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``referee match --records`` writes atomically (impl/atomic.py): when the
+    record cannot take its name, the error says so and no partial file is left."""
+    real_replace = os.replace
+
+    def full(src: str, dst: str) -> None:
+        if Path(dst).parent == tmp_path:  # the match's records, not the server's own
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), dst)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full)
+    spec = PlayerSpec.parse("random --seed 3")
+    with pytest.raises(OSError) as caught:
+        play_game((spec, spec), 1, MatchOptions("awari", 1, records=tmp_path), 0)
+    assert caught.value.errno == errno.ENOSPC and list(tmp_path.iterdir()) == []
