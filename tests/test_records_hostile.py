@@ -27,6 +27,7 @@ from impl.match import MatchOptions, PlayerSpec, play_game
 from impl.protocol import VOCABULARIES
 from impl.server.records import GameRecord
 from impl.server.server import write_record
+from impl.web import archive
 
 from .test_terminal import referee
 
@@ -262,3 +263,12 @@ def test_a_match_record_the_disk_cannot_take_leaves_no_partial_file(
     with pytest.raises(OSError) as caught:
         play_game((spec, spec), 1, MatchOptions("awari", 1, records=tmp_path), 0)
     assert caught.value.errno == errno.ENOSPC and list(tmp_path.iterdir()) == []
+
+
+def test_the_web_archive_shows_names_of_any_script_and_length(tmp_path: Path) -> None:
+    """impl/web/archive.py reads records as UTF-8 and quotes their names as the
+    wire does, without the wire's limit of 31 ASCII characters."""
+    path = write_record(tmp_path, record_of(("Jörg " + "ß" * 40, 'q"')))
+    shown = archive.read_record(tmp_path, path.name)
+    assert shown is not None and shown.moves == []
+    assert (shown.header("Black"), shown.header("White")) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
