@@ -272,3 +272,15 @@ def test_the_web_archive_shows_names_of_any_script_and_length(tmp_path: Path) ->
     shown = archive.read_record(tmp_path, path.name)
     assert shown is not None and shown.moves == []
     assert (shown.header("Black"), shown.header("White")) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
+
+
+def test_a_tournament_resumes_from_records_of_players_labelled_in_any_script(tmp_path: Path) -> None:
+    """Real processes: a finished game of ``Jörg`` and ``名人`` is recognised when the
+    tournament runs again, and not played twice (its records were read as ASCII)."""
+    argv = referee("tournament", "Jörg=random --seed 1", "名人=random --seed 2", "--game", "gothello")
+    argv += ["--games", "1", "--jobs", "1", "--records", str(tmp_path)]
+    first = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "Started game 1 of 1 (Jörg vs 名人)" in first
+    assert pgn.parse((tmp_path / "game-0001.pgn").read_bytes()).names == ("Jörg", "名人")
+    again = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert f"Resuming from {tmp_path}: 1 of 1 games recorded" in again and "Started game" not in again
