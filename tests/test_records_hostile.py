@@ -25,6 +25,7 @@ from impl.engines import get_engine
 from impl.game import Side, Termination
 from impl.match import MatchOptions, PlayerSpec, play_game
 from impl.protocol import VOCABULARIES
+from impl.server import server
 from impl.server.records import GameRecord
 from impl.server.server import write_record
 from impl.web import archive
@@ -200,6 +201,17 @@ def test_a_record_is_never_written_over_another(tmp_path: Path) -> None:
     ]
     assert [pgn.parse(p.read_bytes()).names for p in paths] == [("ann", "bob"), ("cat", "dan"), ("cat", "dan")]
     assert sorted(tmp_path.iterdir()) == sorted(paths)
+
+
+def test_when_every_name_is_taken_the_record_is_refused_not_written_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server, "RECORD_CLASHES", 2)
+    kept = [write_record(tmp_path, record_of(("ann", "bob"))) for _ in range(2)]
+    with pytest.raises(FileExistsError):
+        write_record(tmp_path, record_of(("cat", "dan")))
+    assert sorted(tmp_path.iterdir()) == sorted(kept)
+    assert all(pgn.parse(p.read_bytes()).names == ("ann", "bob") for p in kept)
 
 
 def test_a_full_disk_leaves_no_record_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

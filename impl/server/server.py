@@ -35,6 +35,11 @@ def default_port(game: str, server: int) -> int:
     return port_of(game, server)
 
 
+RECORD_CLASHES = 100
+"""Names ``write_record`` tries before giving up (a clash needs a restarted server
+reusing a pid within the second: one more name almost always does)."""
+
+
 def write_record(directory: Path, record: GameRecord) -> Path:
     """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``
     (``…-<number>-2.pgn`` and on if that name is taken: a record is never
@@ -52,11 +57,6 @@ def write_record(directory: Path, record: GameRecord) -> Path:
             continue
         return path
     raise FileExistsError(errno.EEXIST, f"{RECORD_CLASHES} names taken", str(directory / f"{stem}.pgn"))
-
-
-RECORD_CLASHES = 100
-"""Names ``write_record`` tries before giving up (a clash needs a restarted server
-reusing a pid within the second: one more name almost always does)."""
 
 
 @dataclass(frozen=True)
