@@ -319,16 +319,11 @@ def play_game(
         outcome = _play_game(specs, number, options, first, Path(directory))
         written = sorted(Path(directory).glob("*.pgn"))
         if written:
-            record = pgn.parse(written[0].read_text(encoding="ascii"))
-            sides = record.sides
-            tags = {
-                "Event": options.event,
-                "Round": round_tag or str(number),
-                sides[0].capitalize(): specs[first].label,
-                sides[1].capitalize(): specs[1 - first].label,
-            }
+            record = pgn.parse(written[0].read_bytes())
+            record = record.with_names(specs[first].label, specs[1 - first].label)
+            tags = {"Event": options.event, "Round": round_tag or str(number)}
             if outcome.theft and outcome.result is not None:
-                token = pgn.result_token(outcome.result)
+                token = pgn.result_token(record.game, outcome.result)
                 record = replace(record, result=token)
                 tags |= {"Result": token, "Termination": outcome.result.termination, "SeatTheft": outcome.theft}
             outcome.record = pgn.write(record.with_tags(**tags))

@@ -6,11 +6,14 @@ The server's ``--record``, ``referee match`` and ``referee tournament`` write it
 
 Choices where the games are not chess:
 
-* The players are tagged by the papers' side names, first mover first: ``South`` /
-  ``North`` for Awari, ``Black`` / ``White`` for Gothello (whose first mover is
-  black, unlike chess).  ``Result`` gives the first mover's score first: ``1-0``
-  means south (or black) won, ``0-1`` north (or white), ``1/2-1/2`` a draw and
-  ``*`` an aborted game.
+* ``White`` / ``Black`` and ``Result`` follow PGN's convention, so that rating
+  tools (Ordo, BayesElo, pgn-extract, python-chess) credit the right player:
+  ``1-0`` White won, ``0-1`` Black won.  Awari's first mover (south) is White, as in
+  chess; Gothello's black (the first mover) is Black.  Awari keeps the papers'
+  ``South`` / ``North`` beside them, and ``Outcome`` gives the papers' words
+  (``black wins``, ``draw``, ``aborted``).  ``[ResultConvention "PGN"]`` marks
+  these records; earlier ones lack it, tag the players by side only and give the
+  first mover's score first, and are still read right.
 * ``Termination`` is impl/game.py's ``Termination`` value (``move``, ``time``, …).
 * ``Rules`` names the rule set (``massey``: the paper's, unless the record says
   otherwise).  ``TimeControl`` is PGN's: seconds per game (``300``), ``-`` without
@@ -19,13 +22,16 @@ Choices where the games are not chess:
   ``x`` with the stones the move adds to the mover's store (``F4``, ``c7x2``).  Its
   first letter is the protocol's move; the reader checks the rest against the
   engine.  Gothello movetext is the protocol's (``c3``, ``pass``).
-* Tag values are ASCII, ``\\`` and ``"`` escaped with a backslash.  A tag may repeat
+* The text is UTF-8; tag values are kept as they are (names in any script), only
+  ``\\`` and ``"`` escaped with a backslash, as PGN says.  A tag may repeat
   (``Divergence``, one per divergence of the checked engine).
 """
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -50,11 +56,24 @@ def engine_rules(game: str, name: str) -> str:
     return rules
 
 
-RESULTS = {Side.FIRST: "1-0", Side.SECOND: "0-1", None: "1/2-1/2"}
-ABORTED = "*"
+WHITE_WON, BLACK_WON, DRAW, ABORTED = "1-0", "0-1", "1/2-1/2", "*"
+COLOURS: dict[str, tuple[str, str]] = {"awari": ("White", "Black"), "gothello": ("Black", "White")}
+"""PGN's colour of each side, first mover first: Awari's south moves first, as
+chess's White; Gothello's black (its first mover) is PGN's Black."""
+CONVENTION = "ResultConvention"
+"""Tag: ``PGN`` when ``Result`` is White's score first; without it (records of
+earlier versions) the first mover's score is first."""
+OUTCOME = "Outcome"
+"""Tag: the result in the papers' words (impl/game.py ``Outcome.result``)."""
 LINE = 79
 UNCHECKED = "Unchecked"
 """Tag: the first ply the fast engine refused; it and those after are as sent."""
+MAX_BYTES = 4 << 20
+"""A record is a few kilobytes; the reader refuses more than this."""
+MAX_SECONDS = 1e9
+"""The largest time control the reader accepts (some 31 years)."""
+REPEATABLE = frozenset({"Divergence"})
+"""The tags a record may hold more than once."""
 
 
 class PgnError(ValueError):
@@ -90,6 +109,15 @@ class PgnGame:
         tags = [(k, values.pop(k) if k in values else v) for k, v in self.tags]
         return PgnGame((*tags, *values.items()), self.plies, self.result)
 
+    def with_names(self, first: str, second: str) -> PgnGame:
+        """The record with the players renamed (first mover's first), in every tag
+        that names them."""
+        names = dict(zip(self._name_keys(), (first, second), strict=True))
+        present = {k for k, _ in self.tags}
+        keys = (s.capitalize() for s in self.sides)
+        sides = {k: n for k, n in zip(keys, (first, second), strict=True) if k in present}
+        return self.with_tags(**(sides | names))
+
     @property
     def game(self) -> str:
         return self.tag("Game")
@@ -103,8 +131,20 @@ class PgnGame:
         return VOCABULARIES[self.game].sides
 
     @property
+    def pgn_convention(self) -> bool:
+        """Whether ``Result`` is White's score first (else the first mover's)."""
+        return self.tag(CONVENTION) == "PGN"
+
+    def _name_keys(self) -> tuple[str, str]:
+        if self.pgn_convention:
+            return COLOURS[self.game]
+        first, second = (s.capitalize() for s in self.sides)
+        return first, second
+
+    @property
     def names(self) -> tuple[str, str]:
-        first, second = (self.tag(s.capitalize()) for s in self.sides)
+        """The players' names, first mover's first."""
+        first, second = (self.tag(key) for key in self._name_keys())
         return first, second
 
     @property
@@ -112,10 +152,11 @@ class PgnGame:
         # Without a Termination tag (another program's record): by the rules, or aborted.
         default = Termination.ERROR if self.result == ABORTED else Termination.MOVE
         termination = Termination(self.tag("Termination", default.value))
-        if self.result == ABORTED:
+        if self.result in (ABORTED, DRAW):
             return Outcome(None, termination)
-        winner = next(side for side, token in RESULTS.items() if token == self.result)
-        return Outcome(winner, termination)
+        first_is_white = not self.pgn_convention or COLOURS[self.game][0] == "White"
+        first_won = (self.result == WHITE_WON) == first_is_white
+        return Outcome(Side.FIRST if first_won else Side.SECOND, termination)
 
     @property
     def time(self) -> tuple[float, float] | None:
@@ -125,8 +166,23 @@ class PgnGame:
 # ─── writing ───────────────────────────────────────────────────────────────────
 
 
-def result_token(outcome: Outcome) -> str:
-    return ABORTED if outcome.termination.aborted else RESULTS[outcome.winner]
+def result_token(game: str, outcome: Outcome) -> str:
+    """PGN's ``Result``: White's score first (``COLOURS``), ``*`` if aborted."""
+    if outcome.termination.aborted:
+        return ABORTED
+    if outcome.winner is None:
+        return DRAW
+    return WHITE_WON if COLOURS[game][outcome.winner] == "White" else BLACK_WON
+
+
+def player_tags(game: str, names: tuple[str, str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """``White`` and ``Black`` (in PGN's order), and the papers' side tags where
+    those are not PGN's (Awari's ``South`` and ``North``), for the players
+    ``names`` (first mover's first)."""
+    colours = dict(zip(COLOURS[game], names, strict=True))
+    sides = VOCABULARIES[game].sides
+    papers = [] if game == "gothello" else [(s.capitalize(), n) for s, n in zip(sides, names, strict=True)]
+    return [("White", colours["White"]), ("Black", colours["Black"])], papers
 
 
 def time_control(time: tuple[float, float] | None) -> str:
@@ -136,31 +192,40 @@ def time_control(time: tuple[float, float] | None) -> str:
     return first if first == second else f"{first}:{second}"
 
 
+_SECONDS = re.compile(r"\d{1,12}(?:\.\d{0,12})?(?:e\+?\d{1,2})?")
+
+
 def parse_time_control(text: str) -> tuple[float, float] | None:
+    """``-`` (no clocks), ``300`` or ``300:200``: positive, finite, at most
+    ``MAX_SECONDS``; PgnError otherwise."""
     if text in ("-", "?", ""):
         return None
-    try:
-        parts = [float(p) for p in text.split(":")]
-    except ValueError:
-        raise PgnError(f"bad TimeControl {text!r}") from None
-    if len(parts) not in (1, 2) or any(p <= 0 for p in parts):
-        raise PgnError(f"bad TimeControl {text!r}")
-    return parts[0], parts[-1]
+    parts = text.split(":")
+    if len(parts) > 2 or not all(_SECONDS.fullmatch(p) for p in parts):
+        raise PgnError(f"bad TimeControl {text[:40]!r}")
+    seconds = [float(p) for p in parts]
+    if not all(0 < s <= MAX_SECONDS for s in seconds):
+        raise PgnError(f"bad TimeControl {text[:40]!r}: seconds out of range")
+    return seconds[0], seconds[-1]
 
 
 def clock_text(seconds: float) -> str:
     """``h:mm:ss.s``, as PGN's ``[%clk]`` (tenths kept: the server measures them)."""
-    tenths = round(max(0.0, seconds) * 10)
+    tenths = round(max(0.0, seconds) * 10) if math.isfinite(seconds) else 0
     hours, rest = divmod(tenths, 36000)
     minutes, rest = divmod(rest, 600)
     return f"{hours}:{minutes:02d}:{rest // 10:02d}.{rest % 10}"
 
 
+_BREAKS = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Characters a tag value cannot hold: controls, lone surrogates (not UTF-8) and
+line or paragraph separators (they end a line)."""
+
+
 def escape(value: str) -> str:
-    """A tag value: ASCII, on one line (control characters become spaces),
-    ``\\`` and ``"`` escaped."""
-    ascii_value = value.encode("ascii", "backslashreplace").decode("ascii")
-    one_line = "".join(ch if " " <= ch <= "~" else " " for ch in ascii_value)
+    """A tag value as PGN writes it: any script kept, on one line (a control
+    character or line separator becomes a space), ``\\`` and ``"`` escaped."""
+    one_line = "".join(" " if unicodedata.category(ch) in _BREAKS else ch for ch in value)
     return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -185,7 +250,7 @@ def notate(game: str, moves: Sequence[str], rules: str = "paper") -> tuple[list[
 def _step(game: str, engine: GameEngine, state: GameState, move: str, index: int) -> tuple[str, GameState]:
     action = engine.parse_move(move)
     if action is None or engine.is_over(state) or action not in engine.legal_moves(state):
-        raise PgnError(f"ply {index + 1}: {move!r} is not a legal move here")
+        raise PgnError(f"ply {index + 1}: {move[:20]!r} is not a legal move here")
     mover = side_to_move(engine, state)
     _, after = engine.apply(state, action)
     if game != "awari":
@@ -210,6 +275,12 @@ def write(record: PgnGame) -> str:
     return "\n".join([*lines, "", *_wrap(words)]) + "\n"
 
 
+def export(texts: Iterable[str]) -> str:
+    """Records (each a ``write`` text) as one PGN file, a blank line between
+    games, as cutechess-cli's ``-pgnout`` writes them."""
+    return "\n".join(text.strip() + "\n" for text in texts)
+
+
 def _wrap(words: Iterable[str]) -> list[str]:
     lines: list[str] = []
     current = ""
@@ -229,58 +300,117 @@ def build(
     clocks: Sequence[float] | None,
     outcome: Outcome,
 ) -> PgnGame:
-    """A record of ``moves`` (protocol tokens) with their notation worked out."""
+    """A record of ``moves`` (protocol tokens) with their notation worked out; its
+    ``Result`` tag (if ``tags`` has one) set, and ``Outcome`` and the
+    ``ResultConvention`` added."""
     rules = engine_rules(game, next((v for k, v in tags if k == "Rules"), ""))
     sans, unchecked = notate(game, moves, rules)
     times = [None] * len(moves) if clocks is None else list(clocks)
     plies = tuple(Ply(m, s, c) for m, s, c in zip(moves, sans, times, strict=True))
-    extra = [] if unchecked is None else [(UNCHECKED, str(unchecked))]
-    return PgnGame((*tags, *extra), plies, result_token(outcome))
+    result = result_token(game, outcome)
+    extra = [(OUTCOME, outcome.result(VOCABULARIES[game].sides)), (CONVENTION, "PGN")]
+    extra += [] if unchecked is None else [(UNCHECKED, str(unchecked))]
+    return PgnGame((*((k, result if k == "Result" else v) for k, v in tags), *extra), plies, result)
 
 
 # ─── reading ───────────────────────────────────────────────────────────────────
 
-_TAG = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\d+\.(?:\.\.)?|1-0|0-1|1/2-1/2|\*|[^\s{};]+")
-_CLOCK = re.compile(r"\[%clk\s+(\d+):(\d+):(\d+(?:\.\d*)?)\]")
-_AWARI_SAN = re.compile(r"([A-Fa-f])(\d+)(?:x(\d+))?")
+_TAG = re.compile(r'\[([A-Za-z0-9_]{1,40})\s+"((?:[^"\\]|\\.)*)"\]\s*')
+_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<comment>\{[^}]*\}|;[^\n]*)|(?P<number>\d{1,6}\.(?:\.\.)?)"
+    r"|(?P<result>1-0|0-1|1/2-1/2|\*)|(?P<word>[^\s{}();\[\]]{1,40})|(?P<bad>.)",
+    re.DOTALL,
+)
+_CLOCK = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d{0,6})?)\]")
+_AWARI_SAN = re.compile(r"([A-Fa-f])(\d{1,3})(?:x(\d{1,3}))?")
+_PLY = re.compile(r"[1-9]\d{0,6}")
 
 
-def parse(text: str) -> PgnGame:
-    """The record in ``text``, every move checked by the engine; PgnError if it is
-    not one."""
+def parse(data: str | bytes) -> PgnGame:
+    """The record in ``data`` (UTF-8 if bytes), every move checked by the engine;
+    PgnError, saying why and where, for anything else."""
+    text = _text(data)
     head, sep, body = text.strip().partition("\n\n")
     if not sep:
         raise PgnError("no blank line between the tags and the moves")
-    tags = []
-    for line in head.splitlines():
-        match = _TAG.match(line.strip())
-        if match is None:
-            raise PgnError(f"not a tag pair: {line[:60]!r}")
-        tags.append((match[1], re.sub(r"\\(.)", r"\1", match[2])))
+    tags = _tags(head, text[: len(text) - len(text.lstrip())].count("\n"))
     game = next((v for k, v in tags if k == "Game"), "")
     if game not in VOCABULARIES:
-        raise PgnError(f"no Game tag naming awari or gothello (got {game!r})")
-    engine = get_engine(game, "impl", engine_rules(game, next((v for k, v in tags if k == "Rules"), "")))
+        raise PgnError(f"no Game tag naming awari or gothello (got {game[:20]!r})")
+    values = dict(tags)
+    if values.get("Termination", "move") not in {t.value for t in Termination}:
+        raise PgnError(f"unknown Termination {values['Termination'][:20]!r}")
+    parse_time_control(values.get("TimeControl", "-"))
+    unchecked = values.get(UNCHECKED)
+    if unchecked is not None and not _PLY.fullmatch(unchecked):
+        raise PgnError(f"bad {UNCHECKED} {unchecked[:20]!r}: not a ply number")
+    engine = get_engine(game, "impl", engine_rules(game, values.get("Rules", "")))
+    plies, result = _movetext(game, engine, body, int(unchecked) if unchecked else None)
+    record = PgnGame(tuple(tags), tuple(plies), result)
+    _check(record, values)
+    return record
+
+
+def _text(data: str | bytes) -> str:
+    """The text, split into lines at newlines; PgnError if too long, not UTF-8, or with a
+    control character (one would garble the terminal ``referee replay`` prints to)."""
+    if len(data) > MAX_BYTES:
+        raise PgnError(f"more than {MAX_BYTES} bytes: not a game record")
+    text = data if isinstance(data, str) else _decode(data)
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    for number, line in enumerate(text.split("\n"), 1):
+        bad = next((ch for ch in line if ch != "\t" and unicodedata.category(ch) in _BREAKS), None)
+        if bad is not None:
+            raise PgnError(f"line {number}: control character {bad!r}")
+    return text
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PgnError(f"line {line}: not UTF-8 text (byte offset {exc.start})") from None
+
+
+def _tags(head: str, skipped: int) -> list[tuple[str, str]]:
+    """The tag pairs, PgnError naming the line of one that is not."""
+    tags: list[tuple[str, str]] = []
+    for number, line in enumerate(head.split("\n"), 1 + skipped):
+        match = _TAG.fullmatch(line.strip())
+        if match is None:
+            raise PgnError(f"line {number}: not a tag pair: {line[:60]!r}")
+        key = match[1]
+        if key not in REPEATABLE and any(k == key for k, _ in tags):
+            raise PgnError(f"line {number}: a second {key} tag")
+        tags.append((key, re.sub(r"\\(.)", r"\1", match[2])))
+    return tags
+
+
+def _movetext(game: str, engine: GameEngine, body: str, unchecked: int | None) -> tuple[list[Ply], str]:
+    """The plies (each checked by ``engine`` up to the ``unchecked`` one) and the
+    result token."""
     state = engine.initial()
     plies: list[Ply] = []
     result = ""
-    unchecked = int(next((v for k, v in tags if k == UNCHECKED), "0") or 0) or None
-    for token in _TOKEN.findall(body):
+    for match in _TOKEN.finditer(body):
+        kind, token = match.lastgroup, match[0]
+        if kind == "space":
+            continue
+        if kind == "bad":
+            raise PgnError(f"unexpected {token!r} in the moves")
         if result:
-            raise PgnError(f"text after the result: {token!r}")
-        if token.startswith("{"):
+            raise PgnError(f"text after the result: {token[:20]!r}")
+        if kind == "comment":
             clock = _CLOCK.search(token)
             if clock is not None and plies:
                 h, m, s = clock.groups()
                 plies[-1] = Ply(plies[-1].move, plies[-1].san, int(h) * 3600 + int(m) * 60 + float(s))
-        elif token.startswith(";") or token.endswith("."):
-            continue
-        elif token in (*RESULTS.values(), ABORTED):
+        elif kind == "result":
             result = token
-        elif unchecked is not None and len(plies) + 1 >= unchecked:
+        elif kind == "word" and unchecked is not None and len(plies) + 1 >= unchecked:
             plies.append(Ply(token, token))
-        else:
+        elif kind == "word":
             move = _move_of(game, token)
             san, state = _step(game, engine, state, move, len(plies))
             if san != token:
@@ -288,13 +418,28 @@ def parse(text: str) -> PgnGame:
             plies.append(Ply(move, san))
     if not result:
         raise PgnError("no result at the end of the moves")
-    if result != next((v for k, v in tags if k == "Result"), result):
+    return plies, result
+
+
+def _check(record: PgnGame, values: dict[str, str]) -> None:
+    """The tags that restate the movetext agree with it and with each other."""
+    result = record.result
+    if result != values.get("Result", result):
         raise PgnError("the Result tag and the movetext's result differ")
-    values = dict(tags)
-    if values.get("Termination", "move") not in {t.value for t in Termination}:
-        raise PgnError(f"unknown Termination {values['Termination']!r}")
-    parse_time_control(values.get("TimeControl", "-"))
-    return PgnGame(tuple(tags), tuple(plies), result)
+    if "Termination" in values and Termination(values["Termination"]).aborted != (result == ABORTED):
+        raise PgnError(f"Termination {values['Termination']!r} with the result {result}")
+    if values.get("PlyCount", str(len(record.plies))) != str(len(record.plies)):
+        raise PgnError(f"PlyCount {values['PlyCount'][:20]!r}, but the moves have {len(record.plies)} plies")
+    if UNCHECKED in values and int(values[UNCHECKED]) > len(record.plies):
+        raise PgnError(f"{UNCHECKED} {values[UNCHECKED]}, but the moves have {len(record.plies)} plies")
+    if values.get(CONVENTION, "PGN") != "PGN":
+        raise PgnError(f"unknown {CONVENTION} {values[CONVENTION][:20]!r}")
+    if OUTCOME in values and values[OUTCOME] != record.outcome.result(record.sides):
+        raise PgnError(f"the {OUTCOME} tag and the Result differ")
+    if record.pgn_convention:
+        for side, name in zip(record.sides, record.names, strict=True):
+            if values.get(side.capitalize(), name) != name:
+                raise PgnError(f"the {side.capitalize()} tag and its player's colour tag differ")
 
 
 def _move_of(game: str, token: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from impl import boardview, pgn
+from impl import atomic, boardview, pgn
 from impl.cli import UsageError, bound, count, subcommand
 from impl.engine import side_to_move
 from impl.engines import get_engine
@@ -66,15 +66,18 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
             _, state = engine.apply(state, engine.parse_move(record.plies[ply].move))
 
 
-def load(path: Path, what: str) -> pgn.PgnGame:
+def load(path: Path) -> pgn.PgnGame:
+    """The record in the file, every move checked; a usage error (one line,
+    ``referee: FILE: reason``, exit status 2) if it cannot be read or is not one."""
     try:
-        text = path.read_text(encoding="ascii", errors="replace")
+        with path.open("rb") as file:
+            data = file.read(pgn.MAX_BYTES + 1)
+        return pgn.parse(data)
     except OSError as exc:
-        raise UsageError(f"{what}: cannot read {str(path)!r}: {exc.strerror}") from None
-    try:
-        return pgn.parse(text)
+        reason = atomic.why(OSError(exc.errno, exc.strerror))  # the path is said once, below
     except pgn.PgnError as exc:
-        raise UsageError(f"{what}: {str(path)!r} is not a game record: {exc}") from None
+        reason = str(exc)
+    raise UsageError(f"referee: {path}: {reason}")
 
 
 def add_command(subparsers: Any) -> None:
@@ -94,7 +97,7 @@ def run_replay(args: argparse.Namespace) -> int:
     them) move by move, each move checked by the engine: Enter for the next move, q to
     quit.
     """
-    record = load(args.file, "referee replay")
+    record = load(args.file)
     interactive = not args.auto and sys.stdin.isatty()
     colour = sys.stdout.isatty()
     wait: Callable[[], bool] = _enter if interactive else (lambda: _sleep(args.delay))
@@ -123,7 +126,7 @@ def run_show(args: argparse.Namespace) -> int:
 
     Print one position.
     """
-    record = load(args.file, "referee show")
+    record = load(args.file)
     last = len(record.plies)
     ply = last if args.ply is None else args.ply
     if ply > last:

@@ -65,7 +65,7 @@ def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None
     fields = dict(game.tags)
     assert fields["Game"] == "gothello" and fields["Engine"] == kind
     assert fields["Black"] == "ann" and fields["White"] == ""
-    assert fields["Result"] == game.result == "1-0" and fields["Termination"] == "move"
+    assert fields["Result"] == game.result == "0-1" and fields["Termination"] == "move"  # Black won (PGN)
     assert fields["Score"] == "black 1 white 0" and fields["PlyCount"] == "3" and fields["TimeControl"] == "-"
 
 

@@ -32,7 +32,7 @@ def test_an_idle_player_loses_and_the_record_says_why(tmp_path: Path) -> None:
     run(scenario)
     (record,) = tmp_path.iterdir()
     game = pgn.parse(record.read_text())
-    assert game.tag("Termination") == "idle" and game.result == "0-1"
+    assert game.tag("Termination") == "idle" and game.result == "1-0"  # White won (PGN)
 
 
 @on_server("gothello", net=NetLimits(close_grace=1.0, line_timeout=0.3))

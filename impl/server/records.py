@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from impl.game import Outcome, Side, Termination
-from impl.pgn import DEFAULT_RULES, PgnGame, build, time_control, write
+from impl.pgn import DEFAULT_RULES, PgnGame, build, player_tags, time_control, write
 
 LOGGER = "referee"
 
@@ -126,16 +126,18 @@ class GameRecord:
     """The rule set's name, None for the paper's (impl/pgn.py's DEFAULT_RULES)."""
 
     def pgn(self) -> PgnGame:
-        """The record as a PGN-style game (impl/pgn.py)."""
+        """The record as a PGN-style game (impl/pgn.py): the players under PGN's
+        ``White`` and ``Black`` (and Awari's ``South`` and ``North``), names as sent."""
         started = datetime.fromtimestamp(self.started, UTC)
+        colours, papers = player_tags(self.game, self.names)
         tags = [
             ("Event", f"{self.game.capitalize()} referee server {self.server}"),
             ("Site", socket.gethostname() or "?"),
             ("Date", started.strftime("%Y.%m.%d")),
             ("Round", str(self.game_no)),
-            (self.sides[0].capitalize(), ascii_text(self.names[0])),
-            (self.sides[1].capitalize(), ascii_text(self.names[1])),
+            *colours,
             ("Result", "*"),
+            *papers,
             ("Game", self.game),
             ("Rules", self.rules or DEFAULT_RULES),
             ("TimeControl", time_control(self.time)),
@@ -150,10 +152,9 @@ class GameRecord:
         ]
         if self.divergences is not None:
             tags.append(("Divergences", str(len(self.divergences))))
-            tags += [("Divergence", ascii_text(d)) for d in self.divergences]
+            tags += [("Divergence", d) for d in self.divergences]
         moves = [ply.split()[-1] for ply in self.plies]
-        game = build(self.game, tags, moves, self.clocks, self.outcome)
-        return game.with_tags(Result=game.result)
+        return build(self.game, tags, moves, self.clocks, self.outcome)
 
     @property
     def outcome(self) -> Outcome:
@@ -163,8 +164,3 @@ class GameRecord:
     def text(self) -> str:
         """The record file's text: PGN-style (impl/pgn.py, docs/protocol.md "Game records")."""
         return write(self.pgn())
-
-
-def ascii_text(text: str) -> str:
-    """Records are ASCII: anything else backslash-escaped (an exception's text)."""
-    return text.encode("ascii", "backslashreplace").decode("ascii")

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-from impl.atomic import why
+from impl.atomic import why, write_atomic
 from impl.engine import GameEngine
 from impl.protocol import Refused, port_of
 
@@ -42,13 +42,28 @@ def default_port(game: str, server: int) -> int:
     return port_of(game, server)
 
 
+RECORD_CLASHES = 100
+"""Names ``write_record`` tries before giving up (a clash needs a restarted server
+reusing a pid within the second: one more name almost always does)."""
+
+
 def write_record(directory: Path, record: GameRecord) -> Path:
-    """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``."""
+    """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``
+    (``…-<number>-2.pgn`` and on if that name is taken: a record is never
+    overwritten), atomically (impl/atomic.py): an OSError such as a full disk
+    propagates and leaves no file."""
     directory.mkdir(parents=True, exist_ok=True)
     stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = directory / f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}.pgn"
-    path.write_text(record.text(), encoding="ascii")
-    return path
+    stem = f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}"
+    text = record.text()
+    for n in range(1, RECORD_CLASHES + 1):
+        path = directory / (f"{stem}.pgn" if n == 1 else f"{stem}-{n}.pgn")
+        try:
+            write_atomic(path, text, overwrite=False)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, f"{RECORD_CLASHES} names taken", str(directory / f"{stem}.pgn"))
 
 
 @dataclass(frozen=True)
