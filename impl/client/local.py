@@ -34,6 +34,8 @@ class ServerOptions:
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     rules: str = "paper"
     """The Awari rule set (spec/awari_rules.py)."""
+    opening: tuple[str, ...] = ()
+    """Moves the referee plays first in every game (impl/openings.py)."""
 
 
 class LocalServer:
@@ -105,6 +107,7 @@ class LocalServer:
             forever=o.forever,
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
+            opening=o.opening,
         )
         return GameServer(spec, get_engine(o.game, o.engine, o.rules))
 

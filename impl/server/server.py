@@ -58,6 +58,9 @@ class ServerConfig:
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
+    opening: tuple[str, ...] = ()
+    """Moves the referee plays at the start of every game (impl/openings.py,
+    docs/protocol.md "Openings"); none by default."""
 
 
 class Link:
@@ -119,7 +122,13 @@ class GameServer:
     def _new_session(self) -> Session:
         now = asyncio.get_running_loop().time()
         session = Session(
-            self.settings, self.engine, rng=self._rng, now=now, epoch=time.time() - now, game_no=self.games + 1
+            self.settings,
+            self.engine,
+            rng=self._rng,
+            now=now,
+            epoch=time.time() - now,
+            game_no=self.games + 1,
+            opening=self.spec.opening,
         )
         session.listeners.append(lambda what: self._on_event(session, what))
         for hook in self.spec.session_hooks:
