@@ -157,11 +157,17 @@ class _Launched:
 
 
 def play_game(
-    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, round_tag: str = ""
+    specs: tuple[PlayerSpec, PlayerSpec],
+    number: int,
+    options: MatchOptions,
+    first: int,
+    round_tag: str = "",
+    opening: tuple[str, ...] = (),
 ) -> GameOutcome:
-    """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first side."""
+    """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first
+    side; the server plays ``opening`` first (impl/openings.py)."""
     with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
-        outcome = _play_game(specs, number, options, first, Path(directory))
+        outcome = _play_game(specs, number, options, first, Path(directory), opening)
         written = sorted(Path(directory).glob("*.pgn"))
         if written:
             record = pgn.parse(written[0].read_text(encoding="ascii"))
@@ -179,7 +185,12 @@ def play_game(
 
 
 def _play_game(
-    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, records: Path
+    specs: tuple[PlayerSpec, PlayerSpec],
+    number: int,
+    options: MatchOptions,
+    first: int,
+    records: Path,
+    opening: tuple[str, ...] = (),
 ) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
@@ -190,6 +201,7 @@ def _play_game(
         on_divergence=options.on_divergence,
         record_dir=records,
         rules=options.rules,
+        opening=opening,
     )
     with LocalServer(server_options) as server:
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)

@@ -39,9 +39,11 @@ from typing import Any
 from impl import pgn
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
+from impl.engines import get_engine
 from impl.game import Termination
 from impl.match import MatchOptions, PlayerSpec, play_game, writable
 from impl.match import _player as checked_player
+from impl.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.ratings import Elo, Skill, elo, skills
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
@@ -65,6 +67,10 @@ class Config:
     event: str = "referee tournament"
     rules: str = "paper"
     """The Awari rule set every game is played under (spec/awari_rules.py)."""
+    openings: tuple[Opening, ...] = ()
+    """The openings the referee plays first, in the order used (impl/openings.py)."""
+    repeat: bool = False
+    """Each opening twice, colours reversed (``--repeat``); else one game each."""
 
     @property
     def labels(self) -> list[str]:
@@ -103,6 +109,8 @@ class Task:
     specs: tuple[str, str]
     labels: tuple[str, str]
     options: MatchOptions
+    opening: Opening = ()
+    """The moves the referee plays first."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,9 @@ class GameResult:
 
 def schedule(config: Config) -> list[Task]:
     """Every game: each pairing's games in turn, the pairing's first player
-    moving first in its odd-numbered games."""
+    moving first in its odd-numbered games.  With openings, each pairing plays
+    them in order: with ``repeat`` its games 2k-1 and 2k play opening k, colours
+    reversed (a pair), else game k plays opening k; the list wraps around."""
     n = len(config.players)
     pairs = (
         [(0, j) for j in range(1, n)]
@@ -152,9 +162,17 @@ def schedule(config: Config) -> list[Task]:
                     (config.specs[first], config.specs[second]),
                     (labels[first], labels[second]),
                     options,
+                    opening_of(config, g),
                 )
             )
     return tasks
+
+
+def opening_of(config: Config, game: int) -> Opening:
+    """The opening of a pairing's ``game``-th game (from 0)."""
+    if not config.openings:
+        return ()
+    return config.openings[(game // 2 if config.repeat else game) % len(config.openings)]
 
 
 def run_task(task: Task) -> GameResult:
@@ -163,7 +181,7 @@ def run_task(task: Task) -> GameResult:
     specs = tuple(
         PlayerSpec(label, PlayerSpec.parse(text).template) for label, text in zip(task.labels, task.specs, strict=True)
     )
-    outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round)
+    outcome = play_game((specs[0], specs[1]), task.number, task.options, 0, task.round, task.opening)
     if outcome.result is None or outcome.error or outcome.result.termination.aborted:
         # match.py names the players A (here the first mover) and B (the second).
         error = f"{outcome.error or 'aborted'} (A = {task.labels[0]}, B = {task.labels[1]})"
@@ -196,6 +214,8 @@ def from_record(task: Task, text: str) -> GameResult | None:
     except pgn.PgnError:
         return None
     if game.game != task.options.game or game.names != task.labels or game.tag("Round") != task.round:
+        return None
+    if game.tag(pgn.OPENING) != " ".join(task.opening):
         return None
     outcome = game.outcome
     if outcome.termination.aborted:
@@ -517,6 +537,20 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
+    book.add_argument(
+        "--random-openings", type=positive, metavar="PLIES", help="openings of PLIES random legal moves (see --seed)"
+    )
+    p.add_argument(
+        "--openings-order", choices=ORDERS, default="sequential", help="the file's order (default) or shuffled"
+    )
+    p.add_argument(
+        "--repeat",
+        action=argparse.BooleanOptionalAction,
+        help="play each opening twice, colours reversed (default with openings)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of --random-openings and --openings-order random")
 
 
 ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
@@ -544,9 +578,42 @@ def config_of(args: argparse.Namespace) -> Config:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
+    openings, repeat = openings_of(args, what)
     return Config(
-        tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event, args.rules
+        tuple(args.players),
+        args.game,
+        args.games,
+        mode,
+        clocks,
+        args.engine,
+        args.timeout,
+        args.event,
+        args.rules,
+        openings,
+        repeat,
     )
+
+
+def openings_of(args: argparse.Namespace, what: str) -> tuple[tuple[Opening, ...], bool]:
+    """The openings asked for, in the order to play them, and whether each is
+    played twice (``--repeat``: by default when there are openings)."""
+    if args.openings is None and args.random_openings is None:
+        if args.repeat:
+            raise UsageError(f"{what}: --repeat needs --openings or --random-openings")
+        return (), False
+    repeat = args.repeat is not False
+    if repeat and args.games % 2:
+        raise UsageError(f"{what}: --repeat plays each opening twice: --games must be even, not {args.games}")
+    engine = get_engine(args.game, "impl", args.rules)
+    try:
+        if args.openings is not None:
+            found = read_openings(engine, args.openings)
+        else:
+            count = args.games // 2 if repeat else args.games
+            found = random_openings(engine, count, args.random_openings, args.seed)
+    except OpeningError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+    return ordered(found, args.openings_order, args.seed), repeat
 
 
 def open_records(config: Config, directory: Path) -> None:
