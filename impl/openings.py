@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from impl.atomic import why
-from impl.engine import GameEngine, GameState, side_to_move
+from impl.engine import GameEngine, GameState
 from spec import result as R
 
 Opening = tuple[str, ...]
@@ -145,8 +145,3 @@ def ordered(openings: Sequence[Opening], order: str, seed: int) -> tuple[Opening
     if order == "random":
         random.Random(seed).shuffle(out)
     return tuple(out)
-
-
-def mover_after(engine: GameEngine, opening: Sequence[str]) -> int:
-    """The side (0 first, 1 second) to move after ``opening``."""
-    return int(side_to_move(engine, play(engine, opening)[1]))

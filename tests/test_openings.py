@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from impl import cli, openings, pgn, replay
+from impl.engine import GameEngine
 from impl.engines import get_engine
 from impl.match import MatchOptions, PlayerSpec, play_game
 from impl.tournament import Config, schedule
@@ -63,7 +64,7 @@ def test_a_file_without_openings_or_unreadable_is_an_error(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("engine", [AWARI, GOTHELLO], ids=["awari", "gothello"])
-def test_random_openings_are_distinct_legal_open_and_seeded(engine: object) -> None:
+def test_random_openings_are_distinct_legal_open_and_seeded(engine: GameEngine) -> None:
     drawn = openings.random_openings(engine, 30, 6, seed=7)
     assert len(drawn) == len(set(drawn)) == 30
     for opening in drawn:
@@ -284,3 +285,26 @@ def test_tournament_opening_options_are_checked_in_one_line(
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and message in done.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_the_terminal_client_prompts_after_the_opening() -> None:
+    with server("gothello", opening=("c3", "d4")) as local:
+        argv = referee("client", "gothello", "--port", str(local.port), "--side", "black")
+        person = Pty(argv)
+        white = connect("gothello", local.port)
+        try:
+            person.expect("waiting for the game to start")
+            white.seat("white", "bot")
+            white.wait_started()
+            person.expect("The referee plays an opening of 2 moves first.")
+            person.expect("opening: black c3")
+            board = person.expect("black 2> ")
+            assert "opening: white d4" in board and "you played" not in board
+            assert " 4  . . . w .  4" in board and " 3  . . b . .  3" in board
+            person.type("b2")
+            person.expect("you played b2")
+            white.wait()
+            assert white.plies == ["c3", "d4", "b2"] and white.my_turn
+        finally:
+            person.kill()
+            white.close()
