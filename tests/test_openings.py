@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from impl import cli, openings, pgn, replay
+from impl import protocol as P
 from impl.engine import GameEngine
 from impl.engines import get_engine
+from impl.game import Outcome, Side, Termination
 from impl.match import MatchOptions, PlayerSpec, play_game
-from impl.tournament import Config, schedule
+from impl.server.session import Session, Settings
+from impl.tournament import Config, from_record, schedule
 
 from .clientkit import connect, players, server
 from .test_terminal import Pty, referee
@@ -308,3 +311,20 @@ def test_the_terminal_client_prompts_after_the_opening() -> None:
         finally:
             person.kill()
             white.close()
+
+
+def test_a_session_refuses_an_invalid_opening() -> None:
+    with pytest.raises(openings.OpeningError, match="move 2 c3: c3 is occupied"):
+        Session(Settings(P.GOTHELLO), GOTHELLO, rng=random.Random(1), now=0.0, opening=("c3", "c3"))
+
+
+def test_a_recorded_game_counts_as_done_only_from_its_own_opening() -> None:
+    config = Config(("a", "b"), "gothello", 2, openings=(("c3",), ("d4",)), repeat=False)
+    first, _ = schedule(config)
+    tags = [("Round", "1.1"), ("Black", "a"), ("White", "b"), ("Game", "gothello"), ("Opening", "c3")]
+    record = pgn.build("gothello", tags, ["c3", "a1"], None, Outcome(Side.SECOND, Termination.RESIGNATION))
+    text = pgn.write(record.with_tags(Result=record.result))
+    assert "1. c3 {book} a1 0-1" in text
+    done = from_record(first, text)
+    assert done is not None and done.score == 0.0
+    assert from_record(first, text.replace('[Opening "c3"]', '[Opening "d4"]')) is None
