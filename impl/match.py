@@ -44,6 +44,8 @@ from impl.cli import UsageError, add_rules_argument, check_rules, positive, seco
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
+from impl.engines import get_engine
+from impl.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import OnDivergence
@@ -258,16 +260,22 @@ def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -
 
 
 def run_match(
-    specs: tuple[PlayerSpec, PlayerSpec], options: MatchOptions, report: Callable[[GameOutcome], None] | None = None
+    specs: tuple[PlayerSpec, PlayerSpec],
+    options: MatchOptions,
+    report: Callable[[GameOutcome], None] | None = None,
+    openings: Sequence[Opening] = (),
+    repeat: bool = False,
 ) -> list[GameOutcome]:
-    """``options.games`` games, player A first in the odd-numbered ones."""
+    """``options.games`` games, player A first in the odd-numbered ones; each from
+    its opening (impl/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
+    2k share one, so that A and B each play it with both colours)."""
     for directory in (options.logs, options.records):
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
 
     def one(i: int) -> GameOutcome:
-        outcome = play_game(specs, i + 1, options, i % 2)
+        outcome = play_game(specs, i + 1, options, i % 2, opening=nth_opening(openings, repeat, i))
         if report is not None:
             with lock:
                 report(outcome)
@@ -376,6 +384,48 @@ def add_command(subparsers: Any) -> None:
         default=OnDivergence.CONTINUE.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
+    add_opening_arguments(p)
+
+
+def add_opening_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of openings (impl/openings.py), for match and tournament."""
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
+    book.add_argument(
+        "--random-openings", type=positive, metavar="PLIES", help="openings of PLIES random legal moves (see --seed)"
+    )
+    p.add_argument(
+        "--openings-order", choices=ORDERS, default="sequential", help="the file's order (default) or shuffled"
+    )
+    p.add_argument(
+        "--repeat",
+        action=argparse.BooleanOptionalAction,
+        help="play each opening twice, colours reversed (default with openings)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of --random-openings and --openings-order random")
+
+
+def openings_of(args: argparse.Namespace, what: str, games: int) -> tuple[tuple[Opening, ...], bool]:
+    """The openings asked for, in the order to play them, and whether each is
+    played twice (``--repeat``: by default when there are openings); ``games``:
+    the games of a pairing."""
+    if args.openings is None and args.random_openings is None:
+        if args.repeat:
+            raise UsageError(f"{what}: --repeat needs --openings or --random-openings")
+        return (), False
+    repeat = args.repeat is not False
+    if repeat and games % 2:
+        raise UsageError(f"{what}: --repeat plays each opening twice: --games must be even, not {games}")
+    engine = get_engine(args.game, "impl", args.rules)
+    try:
+        if args.openings is not None:
+            found = read_openings(engine, args.openings)
+        else:
+            count = games // 2 if repeat else games
+            found = random_openings(engine, count, args.random_openings, args.seed)
+    except OpeningError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+    return ordered(found, args.openings_order, args.seed), repeat
 
 
 def writable(directory: Path | None, what: str) -> Path | None:
@@ -410,6 +460,7 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and len(args.time) > 2:
         raise UsageError("referee match: --time takes one or two numbers of seconds")
     specs = (_player(args.player_a, "PLAYER_A"), _player(args.player_b, "PLAYER_B"))
+    book, repeat = openings_of(args, "referee match", args.games)
     clocks = (args.time[0], args.time[-1]) if args.time else None
     options = MatchOptions(
         args.game,
@@ -429,6 +480,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(describe(outcome, specs, args.game), flush=True)
 
-    outcomes = run_match(specs, options, report)
+    outcomes = run_match(specs, options, report, book, repeat)
     print("\n".join(table(outcomes, specs, args.game)))
     return 1 if any(o.error or o.result is None for o in outcomes) else 0

@@ -145,3 +145,12 @@ def ordered(openings: Sequence[Opening], order: str, seed: int) -> tuple[Opening
     if order == "random":
         random.Random(seed).shuffle(out)
     return tuple(out)
+
+
+def nth_opening(openings: Sequence[Opening], repeat: bool, game: int) -> Opening:
+    """The opening of the ``game``-th game (from 0) of a pairing: with ``repeat``
+    games 2k and 2k+1 share opening k (played with colours reversed), else game k
+    plays opening k; the list wraps around.  No openings: the empty one."""
+    if not openings:
+        return ()
+    return openings[(game // 2 if repeat else game) % len(openings)]

@@ -39,11 +39,10 @@ from typing import Any
 from impl import pgn
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
-from impl.engines import get_engine
 from impl.game import Termination
-from impl.match import MatchOptions, PlayerSpec, play_game, writable
+from impl.match import MatchOptions, PlayerSpec, add_opening_arguments, openings_of, play_game, writable
 from impl.match import _player as checked_player
-from impl.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
+from impl.openings import Opening, nth_opening
 from impl.ratings import Elo, Skill, elo, skills
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
@@ -170,9 +169,7 @@ def schedule(config: Config) -> list[Task]:
 
 def opening_of(config: Config, game: int) -> Opening:
     """The opening of a pairing's ``game``-th game (from 0)."""
-    if not config.openings:
-        return ()
-    return config.openings[(game // 2 if config.repeat else game) % len(config.openings)]
+    return nth_opening(config.openings, config.repeat, game)
 
 
 def run_task(task: Task) -> GameResult:
@@ -537,20 +534,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="write the results as JSON")
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
-    book = p.add_mutually_exclusive_group()
-    book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
-    book.add_argument(
-        "--random-openings", type=positive, metavar="PLIES", help="openings of PLIES random legal moves (see --seed)"
-    )
-    p.add_argument(
-        "--openings-order", choices=ORDERS, default="sequential", help="the file's order (default) or shuffled"
-    )
-    p.add_argument(
-        "--repeat",
-        action=argparse.BooleanOptionalAction,
-        help="play each opening twice, colours reversed (default with openings)",
-    )
-    p.add_argument("--seed", type=int, default=1, help="seed of --random-openings and --openings-order random")
+    add_opening_arguments(p)
 
 
 ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
@@ -578,7 +562,7 @@ def config_of(args: argparse.Namespace) -> Config:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
-    openings, repeat = openings_of(args, what)
+    openings, repeat = openings_of(args, what, args.games)
     return Config(
         tuple(args.players),
         args.game,
@@ -592,28 +576,6 @@ def config_of(args: argparse.Namespace) -> Config:
         openings,
         repeat,
     )
-
-
-def openings_of(args: argparse.Namespace, what: str) -> tuple[tuple[Opening, ...], bool]:
-    """The openings asked for, in the order to play them, and whether each is
-    played twice (``--repeat``: by default when there are openings)."""
-    if args.openings is None and args.random_openings is None:
-        if args.repeat:
-            raise UsageError(f"{what}: --repeat needs --openings or --random-openings")
-        return (), False
-    repeat = args.repeat is not False
-    if repeat and args.games % 2:
-        raise UsageError(f"{what}: --repeat plays each opening twice: --games must be even, not {args.games}")
-    engine = get_engine(args.game, "impl", args.rules)
-    try:
-        if args.openings is not None:
-            found = read_openings(engine, args.openings)
-        else:
-            count = args.games // 2 if repeat else args.games
-            found = random_openings(engine, count, args.random_openings, args.seed)
-    except OpeningError as exc:
-        raise UsageError(f"{what}: {exc}") from None
-    return ordered(found, args.openings_order, args.seed), repeat
 
 
 def open_records(config: Config, directory: Path) -> None:

@@ -328,3 +328,17 @@ def test_a_recorded_game_counts_as_done_only_from_its_own_opening() -> None:
     done = from_record(first, text)
     assert done is not None and done.score == 0.0
     assert from_record(first, text.replace('[Opening "c3"]', '[Opening "d4"]')) is None
+
+
+def test_a_match_plays_each_opening_with_colours_reversed(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("1 F 1 ... a\n")
+    argv = referee("match", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "2", "--jobs", "2")
+    argv += ["--openings", str(book), "--records", str(tmp_path / "records"), "--quiet"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    records = [pgn.parse(p.read_text()) for p in sorted((tmp_path / "records").glob("game-*.pgn"))]
+    assert [r.tag("Opening") for r in records] == ["F a", "F a"]
+    a, b = "random --seed 1", "random --seed 2"
+    assert [r.names for r in records] == [(a, b), (b, a)]
+    assert all(r.moves[:2] == ["F", "a"] for r in records)
