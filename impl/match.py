@@ -54,7 +54,9 @@ from impl.cli import UsageError, add_rules_argument, check_rules, positive, seco
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engine import KINDS
+from impl.engines import get_engine
 from impl.game import Outcome, Side, Termination
+from impl.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import OnDivergence
@@ -312,11 +314,17 @@ class SeatGuard:
 
 
 def play_game(
-    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, round_tag: str = ""
+    specs: tuple[PlayerSpec, PlayerSpec],
+    number: int,
+    options: MatchOptions,
+    first: int,
+    round_tag: str = "",
+    opening: tuple[str, ...] = (),
 ) -> GameOutcome:
-    """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first side."""
+    """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first
+    side; the server plays ``opening`` first (impl/openings.py)."""
     with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
-        outcome = _play_game(specs, number, options, first, Path(directory))
+        outcome = _play_game(specs, number, options, first, Path(directory), opening)
         written = sorted(Path(directory).glob("*.pgn"))
         if written:
             record = pgn.parse(written[0].read_bytes())
@@ -333,7 +341,12 @@ def play_game(
 
 
 def _play_game(
-    specs: tuple[PlayerSpec, PlayerSpec], number: int, options: MatchOptions, first: int, records: Path
+    specs: tuple[PlayerSpec, PlayerSpec],
+    number: int,
+    options: MatchOptions,
+    first: int,
+    records: Path,
+    opening: tuple[str, ...] = (),
 ) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
@@ -346,6 +359,7 @@ def _play_game(
         record_dir=records,
         rules=options.rules,
         on_seat=guard.on_seat,
+        opening=opening,
     )
     deadline = time.monotonic() + options.timeout
     with LocalServer(server_options) as server:
@@ -436,16 +450,22 @@ def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerS
 
 
 def run_match(
-    specs: tuple[PlayerSpec, PlayerSpec], options: MatchOptions, report: Callable[[GameOutcome], None] | None = None
+    specs: tuple[PlayerSpec, PlayerSpec],
+    options: MatchOptions,
+    report: Callable[[GameOutcome], None] | None = None,
+    openings: Sequence[Opening] = (),
+    repeat: bool = False,
 ) -> list[GameOutcome]:
-    """``options.games`` games, player A first in the odd-numbered ones."""
+    """``options.games`` games, player A first in the odd-numbered ones; each from
+    its opening (impl/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
+    2k share one, so that A and B each play it with both colours)."""
     for directory in (options.logs, options.records):
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
 
     def one(i: int) -> GameOutcome:
-        outcome = play_game(specs, i + 1, options, i % 2)
+        outcome = play_game(specs, i + 1, options, i % 2, opening=nth_opening(openings, repeat, i))
         if report is not None:
             with lock:
                 report(outcome)
@@ -585,6 +605,48 @@ def add_command(subparsers: Any) -> None:
         default=OnDivergence.CONTINUE.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
+    add_opening_arguments(p)
+
+
+def add_opening_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of openings (impl/openings.py), for match and tournament."""
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
+    book.add_argument(
+        "--random-openings", type=positive, metavar="PLIES", help="openings of PLIES random legal moves (see --seed)"
+    )
+    p.add_argument(
+        "--openings-order", choices=ORDERS, default="sequential", help="the file's order (default) or shuffled"
+    )
+    p.add_argument(
+        "--repeat",
+        action=argparse.BooleanOptionalAction,
+        help="play each opening twice, colours reversed (default with openings)",
+    )
+    p.add_argument("--seed", type=int, default=1, help="seed of --random-openings and --openings-order random")
+
+
+def openings_of(args: argparse.Namespace, what: str, games: int) -> tuple[tuple[Opening, ...], bool]:
+    """The openings asked for, in the order to play them, and whether each is
+    played twice (``--repeat``: by default when there are openings); ``games``:
+    the games of a pairing."""
+    if args.openings is None and args.random_openings is None:
+        if args.repeat:
+            raise UsageError(f"{what}: --repeat needs --openings or --random-openings")
+        return (), False
+    repeat = args.repeat is not False
+    if repeat and games % 2:
+        raise UsageError(f"{what}: --repeat plays each opening twice: --games must be even, not {games}")
+    engine = get_engine(args.game, "impl", args.rules)
+    try:
+        if args.openings is not None:
+            found = read_openings(engine, args.openings)
+        else:
+            count = games // 2 if repeat else games
+            found = random_openings(engine, count, args.random_openings, args.seed)
+    except OpeningError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+    return ordered(found, args.openings_order, args.seed), repeat
 
 
 def writable(directory: Path | None, what: str) -> Path | None:
@@ -670,11 +732,12 @@ def run(args: argparse.Namespace) -> int:
     players = (args.player_a, args.player_b)
     for text, which in zip(players, ("PLAYER_A", "PLAYER_B"), strict=True):
         _player(tournament.split_label(text)[1], which)
+    book, repeat = openings_of(args, what, args.games)
     clocks = (args.time[0], args.time[-1]) if args.time else None
     config = tournament.Config(
         players, args.game, args.games, tournament.ROUND_ROBIN, clocks, args.engine, args.timeout
     )
-    config = dataclasses.replace(config, event=args.event, rules=args.rules)
+    config = dataclasses.replace(config, event=args.event, rules=args.rules, openings=book, repeat=repeat)
     hypotheses = tournament.hypotheses_of(args, 2, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")

@@ -66,6 +66,9 @@ earlier versions) the first mover's score is first."""
 OUTCOME = "Outcome"
 """Tag: the result in the papers' words (impl/game.py ``Outcome.result``)."""
 LINE = 79
+OPENING = "Opening"
+"""Tag: the moves the referee played first (docs/protocol.md "Openings"); the
+movetext marks them ``{book}``, as cutechess marks book moves."""
 UNCHECKED = "Unchecked"
 """Tag: the first ply the fast engine refused; it and those after are as sent."""
 MAX_BYTES = 4 << 20
@@ -265,10 +268,13 @@ def write(record: PgnGame) -> str:
     columns, ending with the result."""
     lines = [f'[{key} "{escape(value)}"]' for key, value in record.tags]
     words: list[str] = []
+    book = len(record.tag(OPENING).split())
     for i, ply in enumerate(record.plies):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
         words.append(ply.san)
+        if i < book:
+            words.append("{book}")
         if ply.clock is not None:
             words.append(f"{{[%clk {clock_text(ply.clock)}]}}")
     words.append(record.result)

@@ -304,10 +304,15 @@ class Greeting:
     """The rule set (spec/awari_rules.py), announced in the free text after the
     greeting as ``Rules: NAME`` unless it is the paper's: the greeting of a server
     playing the papers' rules is the papers' line, unchanged."""
+    opening: int = 0
+    """The plies of the opening the referee plays when the game starts (our
+    extension, docs/protocol.md "Openings"), announced as ``Opening: N`` when
+    there is one: a client then knows that N status lines come before a turn."""
 
     def to_line(self, v: Vocabulary) -> str:
         rules = "" if self.rules == "paper" else f" Rules: {self.rules}"
-        return f"000 {self.version} version {self.title} server says hello!{rules}"
+        opening = f" Opening: {self.opening}" if self.opening else ""
+        return f"000 {self.version} version {self.title} server says hello!{rules}{opening}"
 
 
 @dataclass(frozen=True)
@@ -699,7 +704,8 @@ def parse(line: str) -> Message:
         if len(words) < 3:
             raise ProtocolError("expected <version> version <title> …", line)
         rules = words[words.index("Rules:") + 1] if "Rules:" in words[:-1] else "paper"
-        return Greeting(words[0], words[2], rules)
+        opening = _int(words[words.index("Opening:") + 1], line) if "Opening:" in words[:-1] else 0
+        return Greeting(words[0], words[2], rules, opening)
     if code in (100, 101):
         return _seated(code, words, rest, line)
     if 190 <= code <= 199 or code in (291, 299):

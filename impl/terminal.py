@@ -147,6 +147,11 @@ class Terminal:
             opponent = c.names[msg.side.other]
             versus = f" against {opponent}" if opponent else ""
             self.say(f"The game starts: you play {sides[msg.side]}{versus}, {first}.")
+            if c.greeting.opening:
+                self.say(f"The referee plays an opening of {c.greeting.opening} moves first.")
+            self.show()
+        elif isinstance(msg, W.Moved) and len(c.plies) <= c.greeting.opening:
+            self.say(f"opening: {sides[msg.side]} {msg.move}")  # the referee's book move, not the player's
             self.show()
         elif isinstance(msg, W.Moved | W.Ended):
             who = "you" if msg.side == c.side else sides[msg.side]

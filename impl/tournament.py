@@ -47,8 +47,9 @@ from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
-from impl.match import MatchOptions, PlayerSpec, claim_records, play_game
+from impl.match import MatchOptions, PlayerSpec, add_opening_arguments, claim_records, openings_of, play_game
 from impl.match import _player as checked_player
+from impl.openings import Opening, nth_opening
 from impl.ratings import Elo, Skill, elo, skills
 from impl.sprt import Hypotheses, Status, Verdict
 
@@ -76,6 +77,10 @@ class Config:
     event: str = "referee tournament"
     rules: str = "paper"
     """The Awari rule set every game is played under (spec/awari_rules.py)."""
+    openings: tuple[Opening, ...] = ()
+    """The openings the referee plays first, in the order used (impl/openings.py)."""
+    repeat: bool = False
+    """Each opening twice, colours reversed (``--repeat``); else one game each."""
 
     @property
     def labels(self) -> list[str]:
@@ -114,6 +119,8 @@ class Task:
     specs: tuple[str, str]
     labels: tuple[str, str]
     options: MatchOptions
+    opening: Opening = ()
+    """The moves the referee plays first."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +151,9 @@ class GameResult:
 
 def schedule(config: Config) -> list[Task]:
     """Every game: each pairing's games in turn, the pairing's first player
-    moving first in its odd-numbered games."""
+    moving first in its odd-numbered games.  With openings, each pairing plays
+    them in order: with ``repeat`` its games 2k-1 and 2k play opening k, colours
+    reversed (a pair), else game k plays opening k; the list wraps around."""
     n = len(config.players)
     pairs = (
         [(0, j) for j in range(1, n)]
@@ -167,9 +176,15 @@ def schedule(config: Config) -> list[Task]:
                     (config.specs[first], config.specs[second]),
                     (labels[first], labels[second]),
                     options,
+                    opening_of(config, g),
                 )
             )
     return tasks
+
+
+def opening_of(config: Config, game: int) -> Opening:
+    """The opening of a pairing's ``game``-th game (from 0)."""
+    return nth_opening(config.openings, config.repeat, game)
 
 
 def run_task(task: Task) -> GameResult:
@@ -183,7 +198,7 @@ def run_task(task: Task) -> GameResult:
     # ``low`` is 1 when the first mover is B.
     low = 0 if task.players[0] < task.players[1] else 1
     order = (low, 1 - low)
-    outcome = play_game((specs[order[0]], specs[order[1]]), task.number, task.options, low, task.round)
+    outcome = play_game((specs[order[0]], specs[order[1]]), task.number, task.options, low, task.round, task.opening)
     summaries = tuple(
         (task.players[order[p]], line) for p, lines in sorted(outcome.summaries.items()) for line in lines
     )
@@ -228,6 +243,8 @@ def from_record(task: Task, text: str) -> GameResult | None:
         or game.names != _stored_names(game, task.labels)
         or game.tag("Round") != task.round
     ):
+        return None
+    if game.tag(pgn.OPENING) != " ".join(task.opening):
         return None
     outcome = game.outcome
     if outcome.termination.aborted:
@@ -338,7 +355,7 @@ def summarise(
         distinct = elo(scores.count(1.0), scores.count(0.5), scores.count(0.0))
     test = None
     if hypotheses is not None:
-        test = sprt.of_games(hypotheses, first_scores(results), final=len(results) == total)
+        test = sprt_status(config, hypotheses, results, final=len(results) == total)
     rating = skills(n, rated) if n > 2 and rate else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
@@ -362,6 +379,15 @@ def first_scores(results: Sequence[GameResult]) -> list[float]:
     """The first player's score in each game with a result, in game order (two players)."""
     ordered = sorted((r for r in results if r.score is not None), key=lambda r: r.number)
     return [r.score if r.players[0] == 0 else 1 - r.score for r in ordered if r.score is not None]
+
+
+def sprt_status(config: Config, hypotheses: Hypotheses, results: Sequence[GameResult], final: bool = False) -> Status:
+    """The SPRT on these results: pentanomial on opening pairs when each opening is
+    played twice with colours reversed (``--repeat``), as fishtest does; trinomial on
+    games otherwise."""
+    if config.openings and config.repeat:
+        return sprt.of_pairs(hypotheses, first_pairs(results), final=final)
+    return sprt.of_games(hypotheses, first_scores(results), final=final)
 
 
 def first_pairs(results: Sequence[GameResult]) -> list[tuple[float, float]]:
@@ -700,6 +726,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--dashboard", action="store_true", help="open the local cluster's Dask dashboard (on 127.0.0.1)")
     add_result_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+    add_opening_arguments(p)
 
 
 def add_result_options(p: Any) -> None:
@@ -781,7 +808,7 @@ def decided(config: Config, results: dict[int, GameResult], hypotheses: Hypothes
     """Whether the SPRT has accepted H0 or H1 on these results."""
     if hypotheses is None:
         return False
-    verdict = sprt.of_games(hypotheses, first_scores(list(results.values()))).verdict
+    verdict = sprt_status(config, hypotheses, list(results.values())).verdict
     return verdict in (Verdict.H0, Verdict.H1)
 
 
@@ -852,8 +879,19 @@ def config_of(args: argparse.Namespace) -> Config:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
+    openings, repeat = openings_of(args, what, args.games)
     return Config(
-        tuple(args.players), args.game, args.games, mode, clocks, args.engine, args.timeout, args.event, args.rules
+        tuple(args.players),
+        args.game,
+        args.games,
+        mode,
+        clocks,
+        args.engine,
+        args.timeout,
+        args.event,
+        args.rules,
+        openings,
+        repeat,
     )
 
 

@@ -15,6 +15,7 @@ import shlex
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -322,3 +323,16 @@ def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:
         "Duplicates: 2 of 6 games repeat earlier games move for move: #6 = #1, #7 = #2 (the ratings count them)"
     ]
     assert summarise(Config(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []
+
+
+def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
+    """With ``--repeat`` the SPRT is the pentanomial on pairs (games 2k−1, 2k share an
+    opening, colours reversed), as fishtest; otherwise the trinomial on games."""
+    h = sprt.Hypotheses(0, 100)
+    results = [_stubbed(1, (0, 1)), _stubbed(2, (1, 0)), _stubbed(3, (0, 1)), _stubbed(4, (1, 0))]
+    plain = Config(("a", "b"), "awari", 4)
+    paired = replace(plain, openings=(("F",), ("E",)), repeat=True)
+    assert tournament.sprt_status(plain, h, results).model is sprt.Model.TRINOMIAL
+    status = tournament.sprt_status(paired, h, results)
+    assert status.model is sprt.Model.PENTANOMIAL
+    assert status.llr == sprt.of_pairs(h, [(1.0, 1.0), (1.0, 1.0)]).llr

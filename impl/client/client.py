@@ -178,8 +178,14 @@ class Client:
 
     @property
     def my_turn(self) -> bool:
-        """We may move (or offer a draw): our turn, and no draw offer outstanding."""
-        return self.side is not None and self.offer is None and self.to_move == self.side
+        """We may move (or offer a draw): our turn, no draw offer outstanding, and
+        the referee's opening (announced in the greeting) all read."""
+        return (
+            self.side is not None
+            and self.offer is None
+            and self.to_move == self.side
+            and len(self.plies) >= self.greeting.opening
+        )
 
     @property
     def must_answer_draw(self) -> bool:

@@ -42,6 +42,8 @@ class ServerOptions:
     on_seat: SeatHook | None = None
     """Called as each player takes a seat, before the game starts (impl/match.py
     checks that the seat's connection is the launched program's)."""
+    opening: tuple[str, ...] = ()
+    """Moves the referee plays first in every game (impl/openings.py)."""
 
 
 class LocalServer:
@@ -113,6 +115,7 @@ class LocalServer:
             forever=o.forever,
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
+            opening=o.opening,
         )
         server = GameServer(spec, get_engine(o.game, o.engine, o.rules))
         if o.on_seat is not None:

@@ -25,6 +25,7 @@ from impl.cli import (
 )
 from impl.engine import GAMES, KINDS
 from impl.engines import get_engine
+from impl.openings import OpeningError, parse_opening
 
 from .net import NetLimits
 from .records import event, setup_logging
@@ -70,6 +71,11 @@ def add_command(subparsers: Any) -> None:
         "and of its opponent if different",
     )
     p.add_argument("--record", type=Path, metavar="DIR", help="write a record file per finished game")
+    p.add_argument(
+        "--opening",
+        metavar="MOVES",
+        help='start every game from these moves, played by the referee ("c3 d4"; one game only)',
+    )
     add_rules_argument(p)
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
     p.add_argument("--port", type=port, help="listen on this port instead (one game and server only; 0: any)")
@@ -129,6 +135,18 @@ def _time(values: list[float] | None) -> tuple[float, float] | None:
     return (values[0], values[-1])
 
 
+def opening_of(args: argparse.Namespace, engine: Any) -> tuple[str, ...]:
+    """``--opening``'s moves checked by the game's engine (impl/openings.py)."""
+    if args.opening is None:
+        return ()
+    if args.game == "all":
+        raise UsageError("referee serve: --opening needs a single game")
+    try:
+        return parse_opening(engine, args.opening)
+    except OpeningError as exc:
+        raise UsageError(f"referee serve: --opening: {exc}") from None
+
+
 def check_writable(directory: Path) -> None:
     """Records go to ``directory``: make it and write a probe file there now, not
     when the first game ends."""
@@ -164,6 +182,7 @@ def build_servers(
     for game in games:
         rules = args.rules if game == "awari" else "paper"  # with ``all``, --rules is Awari's
         engine = load_engine(game, args.engine, rules)
+        opening = opening_of(args, engine)
         config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
         for number in dict.fromkeys(args.server):
             limits = Limits(
@@ -192,6 +211,7 @@ def build_servers(
                 net=net,
                 record_dir=args.record,
                 session_hooks=session_hooks,
+                opening=opening,
             )
             servers.append(GameServer(spec, engine))
     return servers

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from impl.game import Outcome, Side, Termination
-from impl.pgn import DEFAULT_RULES, PgnGame, build, player_tags, time_control, write
+from impl.pgn import DEFAULT_RULES, OPENING, PgnGame, build, player_tags, time_control, write
 
 LOGGER = "referee"
 
@@ -124,6 +124,8 @@ class GameRecord:
 
     rules: str | None = None
     """The rule set's name, None for the paper's (impl/pgn.py's DEFAULT_RULES)."""
+    opening: tuple[str, ...] = ()
+    """The moves the referee played first (the first plies), if any."""
 
     def pgn(self) -> PgnGame:
         """The record as a PGN-style game (impl/pgn.py): the players under PGN's
@@ -150,6 +152,8 @@ class GameRecord:
             ("Score", self.score),
             ("PlyCount", str(len(self.plies))),
         ]
+        if self.opening:
+            tags.append((OPENING, " ".join(self.opening)))
         if self.divergences is not None:
             tags.append(("Divergences", str(len(self.divergences))))
             tags += [("Divergence", d) for d in self.divergences]

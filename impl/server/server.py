@@ -82,6 +82,9 @@ class ServerConfig:
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
+    opening: tuple[str, ...] = ()
+    """Moves the referee plays at the start of every game (impl/openings.py,
+    docs/protocol.md "Openings"); none by default."""
 
 
 RECORD_TRIES = 5
@@ -218,6 +221,7 @@ class GameServer:
             epoch=time.time() - now,
             game_no=self.games + 1,
             stalls=self._monitor.stalled if self._monitor is not None else no_stalls,
+            opening=self.spec.opening,
         )
         session.listeners.append(lambda what: self._on_event(session, what))
         for hook in self.spec.session_hooks:

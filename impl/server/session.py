@@ -32,6 +32,8 @@ from impl import protocol as P
 from impl.checked_engine import divergences
 from impl.engine import GameEngine, GameState, side_to_move, winner
 from impl.game import Outcome, Side, Termination
+from impl.openings import Opening
+from impl.openings import play as play_opening
 from spec import result as R
 
 from .clock import Clocks, Stalls, no_stalls
@@ -228,11 +230,15 @@ class Session:
         epoch: float = 0.0,
         game_no: int = 1,
         stalls: Stalls = no_stalls,
+        opening: Sequence[str] = (),
     ) -> None:
         """``now``: the time the session opens; ``epoch``: the wall-clock time of
         ``now == 0`` (records carry wall-clock times); ``stalls``: the referee's own
-        stall time within a span, not charged to the clocks (impl/server/clock.py)."""
+        stall time within a span, not charged to the clocks (impl/server/clock.py);
+        ``opening``: the moves the referee plays when the game starts
+        (impl/openings.py), ValueError if they are not a valid opening."""
         self.settings, self.engine, self.game_no = settings, engine, game_no
+        self.opening: Opening = play_opening(engine, opening)[0] if opening else ()
         self.vocab = settings.vocab
         self.limits = settings.limits
         self._rng, self._epoch = rng, epoch
@@ -276,7 +282,7 @@ class Session:
         ent = Entity(peer, self._connections, now)
         self.entities.append(ent)
         self._log(DEBUG, "connect", conn=ent.number, peer=peer.address)
-        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.settings.rules))
+        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.settings.rules, len(self.opening)))
         return ent
 
     def receive(self, ent: Entity, line: str | LineError, now: float) -> None:
@@ -445,8 +451,31 @@ class Session:
         names = self._names()
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
         self._publish(GameStarted(names, self.settings.time))
-        if not self._diverged(self.state, lambda: "initial"):
-            self._start_clock(Side.FIRST)
+        if not self._diverged(self.state, lambda: "initial") and self._play_opening():
+            self._start_clock(self._mover())
+
+    def _play_opening(self) -> bool:
+        """The referee plays the opening's moves (docs/protocol.md "Openings"): for
+        each, the 31x status everyone gets for a move (observers with the display),
+        and no clock runs.  False if the game ended meanwhile (a divergence)."""
+        for token in self.opening:
+            serial, side = self._serial(), self._mover()
+            move = self.engine.parse_move(token)
+            result, after = self.engine.apply(self.state, move)
+            ply = f"{P.serial_text(serial, side)} {token}"
+            if self._diverged(after, lambda ply=ply: ply):  # type: ignore[misc]
+                return False
+            if result != R.not_done:  # checked in __init__: the engine changed its mind
+                self._abort(f"the opening's move {token} gave {result}")
+                return False
+            self.state = after
+            self.plies.append(ply)
+            left = None if self.clocks is None else self.clocks.left(side, self.now)
+            if left is not None:
+                self.clock_readings.append(left)
+            self._publish(PlyPlayed(serial, side, token, left, after))
+            self._broadcast([P.Moved(serial, side, token, None if left is None else P.secs(left))])
+        return True
 
     def _begin_for(self, ent: Entity) -> None:
         """34x (by the configured policy), the role (35x), and for an observer the
@@ -684,6 +713,7 @@ class Session:
             plies=tuple(self.plies),
             clocks=tuple(self.clock_readings) if self.clocks is not None else None,
             divergences=tuple(self.divergences) if self.engine.kind == "checked" else None,
+            opening=self.opening,
         )
 
     # ─── output ────────────────────────────────────────────────────────────────
