@@ -223,9 +223,13 @@ def run_task(task: Task) -> GameResult:
     )
 
 
-def result_text(score: float | None) -> str:
-    """The PGN result token of a first mover's score."""
-    return {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}.get(score, "*") if score is not None else "*"
+def result_text(score: float | None, labels: Sequence[str]) -> str:
+    """A game's result in words, by the players' labels (first mover's first): no
+    score token, whose order PGN (White first) and the papers (first mover first)
+    would read differently in Gothello."""
+    if score is None:
+        return "no result"
+    return "draw" if score == 0.5 else f"{labels[0] if score == 1.0 else labels[1]} wins"
 
 
 def _score(winner: int | None) -> float:
@@ -762,9 +766,9 @@ def check_outputs(args: argparse.Namespace, what: str) -> None:
 
 
 def pgn_file(results: Sequence[GameResult]) -> str:
-    """Every game's record in game order, a blank line between: one PGN file, as
-    cutechess-cli's ``-pgnout`` writes it."""
-    return "\n".join(r.record for r in sorted(results, key=lambda r: r.number) if r.record)
+    """Every game's record in game order: one PGN file, as cutechess-cli's
+    ``-pgnout`` writes it (impl/pgn.py ``export``)."""
+    return pgn.export([r.record for r in sorted(results, key=lambda r: r.number) if r.record])
 
 
 def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace) -> str:
@@ -993,7 +997,7 @@ def _progress(
             )
 
         def finished_line(task: Task, result: GameResult) -> None:
-            score = result_text(result.score)
+            score = result_text(result.score, task.labels)
             s = summarise(config, list(results.values()), total, rate=False, hypotheses=hypotheses)
             standing = ", ".join(f"{x.label} {x.score:g}/{x.games}" for x in s.standings)
             test = f"  {s.sprt.line()}" if s.sprt is not None else ""

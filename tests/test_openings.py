@@ -324,7 +324,7 @@ def test_a_recorded_game_counts_as_done_only_from_its_own_opening() -> None:
     tags = [("Round", "1.1"), ("Black", "a"), ("White", "b"), ("Game", "gothello"), ("Opening", "c3")]
     record = pgn.build("gothello", tags, ["c3", "a1"], None, Outcome(Side.SECOND, Termination.RESIGNATION))
     text = pgn.write(record.with_tags(Result=record.result))
-    assert "1. c3 {book} a1 0-1" in text
+    assert "1. c3 {book} a1 1-0" in text  # white won: White's score first
     done = from_record(first, text)
     assert done is not None and done.score == 0.0
     assert from_record(first, text.replace('[Opening "c3"]', '[Opening "d4"]')) is None

@@ -263,14 +263,14 @@ def test_a_match_record_the_disk_cannot_take_leaves_no_partial_file(
 ) -> None:
     """``referee match --records`` writes atomically (impl/atomic.py): when the
     record cannot take its name, the error says so and no partial file is left."""
-    real_replace = os.replace
+    real_link = os.link
 
-    def full(src: str, dst: str) -> None:
+    def full(src: str, dst: str) -> None:  # a record never overwrites: it takes its name by link
         if Path(dst).parent == tmp_path:  # the match's records, not the server's own
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), dst)
-        real_replace(src, dst)
+        real_link(src, dst)
 
-    monkeypatch.setattr(os, "replace", full)
+    monkeypatch.setattr(os, "link", full)
     spec = PlayerSpec.parse("random --seed 3")
     with pytest.raises(OSError) as caught:
         play_game((spec, spec), 1, MatchOptions("awari", 1, records=tmp_path), 0)

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import json
 import math
+import re
 import shlex
 import signal
 import subprocess
@@ -238,6 +239,7 @@ def test_an_sprt_stops_the_tournament_and_duplicates_are_named(
     out = capsys.readouterr().out
     progress = [line for line in out.splitlines() if line.startswith("Finished game")]
     assert len(progress) == 5 and all("SPRT: llr " in line for line in progress)
+    assert all(re.search(r"\): (\S.* wins|draw|no result) \{", line) for line in progress), progress
     assert progress[-1].endswith("SPRT: llr 3.6 (-2.944, 2.944) [0, 200]: H1")
     assert progress[-2].endswith("SPRT: llr 2.23 (-2.944, 2.944) [0, 200]: continue")
     assert "Standings after 5 of 12 games" in out
@@ -302,7 +304,8 @@ def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> 
 
 
 def _record(moves: list[str]) -> str:
-    tags = [("Game", "awari"), ("South", "x"), ("North", "y")]
+    colours, sides = pgn.player_tags("awari", ("x", "y"))
+    tags = [("Game", "awari"), *colours, *sides]
     return pgn.write(pgn.build("awari", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION)))
 
 
