@@ -82,7 +82,7 @@ def test_complete_random_game(game: str) -> None:
             await server.wait()
             assert server.games == 1
 
-    run(scenario, timeout=90)
+    run(scenario)
 
 
 # Shortest games found by random search, one per way a move ends the game; the
