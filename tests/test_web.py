@@ -199,7 +199,7 @@ def test_a_game_followed_live_over_server_sent_events(game: str) -> None:
                 for client in players:
                     await client.close()
 
-    run(scenario, timeout=120)
+    run(scenario)
 
 
 def test_the_tap_reports_each_change_once() -> None:
@@ -303,7 +303,7 @@ def test_a_stalled_viewer_is_dropped_and_the_game_goes_on() -> None:
             assert web.hub.dropped == 1
             stalled.close()
 
-    run(scenario, timeout=120)
+    run(scenario)
 
 
 def test_finished_games_replay_from_the_record_directory(tmp_path: Path) -> None:
