@@ -17,6 +17,7 @@ from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Limits, OnDivergence, Settings
+from spec.awari_rules import canonical
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class ServerOptions:
     record_dir: Path | None = None
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     rules: str = "paper"
-    """The Awari rule set (spec/awari_rules.py)."""
+    """The Awari rule set: any text spec/awari_rules.py's ``parse_rules`` reads."""
 
 
 class LocalServer:
@@ -95,8 +96,9 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
+        rules = canonical(o.rules)  # the greeting and the records name the set canonically
         settings = Settings(
-            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=o.rules
+            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=rules
         )
         spec = ServerConfig(
             settings,
@@ -106,7 +108,7 @@ class LocalServer:
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
         )
-        return GameServer(spec, get_engine(o.game, o.engine, o.rules))
+        return GameServer(spec, get_engine(o.game, o.engine, rules))
 
     async def _serve(self) -> None:
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
