@@ -5,6 +5,7 @@ five grand-slam variants, the greeting and the usage errors."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -308,3 +309,21 @@ def test_a_combination_on_the_command_line_reaches_the_server() -> None:
     assert one.settings.rules == "paper,grand-slam=a,cannot-move=player-loses"
     assert isinstance(one.engine, RulesAwari)
     assert one.engine.rules == AR.parse_rules("grand-slam=a,cannot-move=player-loses")
+
+
+def test_the_exhaustive_proof_takes_any_rule_set_text() -> None:
+    from proofs.awari import exhaustive_rules
+
+    assert exhaustive_rules.rule_set("paper,grand-slam=c") == AR.parse_rules("grand-slam=c")
+    assert exhaustive_rules.rule_set("d/draw/player-loses").name == "d/draw/player-loses"
+    with pytest.raises(argparse.ArgumentTypeError, match=r"no grand-slam 'z'.*such as d/draw/player-loses"):
+        exhaustive_rules.rule_set("grand-slam=z")
+
+
+def test_the_equivalence_proof_takes_any_rule_set_text(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs import equivalence
+
+    with pytest.raises(SystemExit) as caught:
+        equivalence.main(["awari", "--rules", "grand-slam=z"])
+    assert caught.value.code == 2
+    assert "argument --rules: unknown Awari rules 'grand-slam=z': no grand-slam 'z'" in capsys.readouterr().err
