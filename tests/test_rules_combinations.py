@@ -174,7 +174,10 @@ def expected_lines(result: R.win[A.PLAYER] | R.Constant) -> tuple[str, str | Non
         return "291 Illegal move F", None
     if result == R.not_done:
         return "200 Move F accepted, continue playing", "311 20 F is south move, game continues"
-    words = {R.win(A.PLAYER.south): ("201", "You win", "wins"), R.win(A.PLAYER.north): ("202", "You lose", "loses")}
+    words: dict[object, tuple[str, str, str]] = {
+        R.win(A.PLAYER.south): ("201", "You win", "wins"),
+        R.win(A.PLAYER.north): ("202", "You lose", "loses"),
+    }
     code, mine, all_ = words.get(result, ("203", "You draw", "draws"))
     status = {"201": "321", "202": "322", "203": "325"}[code]
     return f"{code} Move F accepted, {mine}", f"{status} 20 F and south {all_}"
