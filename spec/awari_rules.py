@@ -23,7 +23,9 @@ has to play the rules its tournament uses, so the rule set is a parameter:
 Named rule sets (``RULE_SETS``): ``paper`` (the default: (e), own row, opponent
 takes), ``olympiad-1990`` ((a), uncounted, opponent takes), ``olympiad-1994`` ((a),
 draw, player loses) and ``abapa`` ((b), own row, opponent takes: the rules of
-OpenSpiel's ``oware``).
+OpenSpiel's ``oware``).  Any of the 30 combinations is named by a text ``parse_rules``
+reads — a named set and/or overrides such as ``paper,grand-slam=c`` — and has one
+``canonical_name``, which the greeting and the records carry.
 
 Where the sources are silent this module decides; each decision is an erratum-style
 note (``spec/errata.py``'s V-notes in ``VARIANT_NOTES`` below, argued in the README):
@@ -167,10 +169,6 @@ ACCEPTED: Final = f"a named set ({', '.join(RULE_SETS)}) and/or comma-separated 
 """What ``parse_rules`` accepts, in the words of its error messages."""
 
 
-def _dimensions(rules: AwariRules) -> tuple[GrandSlamRule, RepetitionRule, CannotMoveRule]:
-    return rules.grand_slam, rules.repetition, rules.cannot_move
-
-
 def canonical_name(rules: AwariRules) -> str:
     """The one name of a combination: the named set's (``RULE_SETS``) when the
     dimensions are one's, otherwise ``paper`` followed by the overrides that differ
@@ -178,7 +176,7 @@ def canonical_name(rules: AwariRules) -> str:
     ``paper,grand-slam=c`` or ``paper,grand-slam=a,cannot-move=player-loses``.
     No spaces, so the greeting's ``Rules: NAME`` is one word (docs/protocol.md §4)."""
     for name, named in RULE_SETS.items():
-        if _dimensions(named) == _dimensions(rules):
+        if named == rules:  # equal dimensions (AwariRules compares no names)
             return name
     overrides = [
         f"{key}={getattr(rules, attr).value}"
