@@ -86,13 +86,29 @@ positive = _valid(_int, lambda v: v >= 1, "a whole number >= 1")
 port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 
-def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper") -> None:
-    """``--rules NAME``: the Awari rule set (spec/awari_rules.py).  A server's default
-    is ``paper``; a client's (``default`` None) is whichever the server announces."""
-    from spec.awari_rules import RULE_SETS
+def rules_text(text: str) -> str:
+    """An argparse type: the canonical name of the Awari rule set ``text`` names
+    (spec/awari_rules.py ``parse_rules``: a named set and/or overrides; README, "Rule sets")."""
+    from spec.awari_rules import RulesError, canonical
 
+    try:
+        return canonical(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper") -> None:
+    """``--rules RULES``: the Awari rule set (spec/awari_rules.py), as its canonical
+    name.  A server's default is ``paper``; a client's (``default`` None) is whichever
+    the server announces."""
     what = "default paper, the papers' rules" if default else "default: the one the server announces"
-    p.add_argument("--rules", choices=list(RULE_SETS), default=default, help=f"Awari rule set ({what}; README)")
+    p.add_argument(
+        "--rules",
+        type=rules_text,
+        default=default,
+        metavar="RULES",
+        help=f"Awari rule set: a named set and/or overrides, e.g. paper,grand-slam=c ({what}; README)",
+    )
 
 
 def check_rules(command: str, game: str, rules: str) -> None:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .engine import GAMES, KINDS, GameEngine
+
+if TYPE_CHECKING:
+    from spec.awari_rules import AwariRules
 
 
 def _spec(game: str) -> GameEngine:
@@ -31,27 +35,28 @@ FACTORIES: dict[tuple[str, str], Callable[[], GameEngine]] = {
 }
 
 
-def _ruled(game: str, kind: str, rules: str) -> GameEngine:
-    """An Awari engine of ``kind`` (spec | impl) under a named rule set other than the paper's."""
-    from spec.awari_rules import rules_named
-
+def _ruled(kind: str, ruleset: AwariRules) -> GameEngine:
+    """An Awari engine of ``kind`` (spec | impl) under a rule set other than the paper's."""
     from . import awari, spec_engine
 
-    ruleset = rules_named(rules)
     return spec_engine.SpecAwari(ruleset) if kind == "spec" else awari.engine_for(ruleset)
 
 
-def get_engine(game: str, kind: str = "impl", rules: str = "paper") -> GameEngine:
+def get_engine(game: str, kind: str = "impl", rules: str | AwariRules = "paper") -> GameEngine:
     """The engine for ``game`` (awari | gothello) of ``kind`` (spec | impl | checked),
-    under the named rule set (spec/awari_rules.py; Gothello has only ``paper``).
-    The game is chosen at run time, hence the game-erased ``GameEngine``."""
+    under the rule set ``rules`` — an ``AwariRules`` or any text spec/awari_rules.py's
+    ``parse_rules`` reads (RulesError, a ValueError, otherwise); Gothello has only
+    ``paper``.  The game is chosen at run time, hence the game-erased ``GameEngine``."""
+    from spec.awari_rules import PAPER, parse_rules
+
     if game not in GAMES or kind not in KINDS:
         raise ValueError(f"unknown engine {game}/{kind}: games {GAMES}, kinds {KINDS}")
-    if rules != "paper" and game != "awari":
-        raise ValueError(f"unknown {game} rules {rules!r}: {game} has only the paper's")
+    ruleset = parse_rules(rules) if isinstance(rules, str) else rules
+    if ruleset != PAPER and game != "awari":
+        raise ValueError(f"unknown {game} rules {ruleset.name!r}: {game} has only the paper's")
 
     def make(k: str) -> GameEngine:
-        return FACTORIES[game, k]() if rules == "paper" else _ruled(game, k, rules)
+        return FACTORIES[game, k]() if ruleset == PAPER else _ruled(k, ruleset)
 
     if kind == "checked":
         from .checked_engine import CheckedEngine

@@ -46,12 +46,17 @@ DEFAULT_RULES = "massey"
 
 
 def engine_rules(game: str, name: str) -> str:
-    """The rule set (spec/awari_rules.py) a ``Rules`` tag names: ``massey`` (or none)
-    is the papers', ``paper`` to the engines; PgnError for a set we do not know."""
-    from spec.awari_rules import RULE_SETS
+    """The canonical name of the rule set a ``Rules`` tag names (spec/awari_rules.py
+    ``parse_rules``, which reads any combination): ``massey`` (or none) is the papers',
+    ``paper`` to the engines; PgnError for a text the parser refuses, or for another
+    set than the papers' in a Gothello record."""
+    from spec.awari_rules import RulesError, canonical
 
-    rules = "paper" if name in ("", DEFAULT_RULES) else name
-    if rules != "paper" and (game != "awari" or rules not in RULE_SETS):
+    try:
+        rules = "paper" if name in ("", DEFAULT_RULES) else canonical(name)
+    except RulesError as exc:
+        raise PgnError(f"unknown {game} rules {name!r}: {exc}") from None
+    if rules != "paper" and game != "awari":
         raise PgnError(f"unknown {game} rules {name!r}")
     return rules
 

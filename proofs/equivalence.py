@@ -11,7 +11,7 @@ Scopes:
   gothello  every state reachable from the initial one within P accepted actions
             (illegal attempts change nothing), every action from each.
 
-Run: ``python -m proofs.equivalence awari --stones K [--rules NAME]`` or ``gothello --plies P``
+Run: ``python -m proofs.equivalence awari --stones K [--rules RULES]`` or ``gothello --plies P``
 (exit 1 on the first few differences, each printed with its input).
 """
 
@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from impl.cli import rules_text
 from impl.engines import get_engine
 from proofs.awari.exhaustive import boards, successor
 from spec import awari as A
@@ -155,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stones", type=int, default=2, help="K: at most this many Awari stones on the board")
     parser.add_argument("--plies", type=int, default=2, help="P: Gothello states within this many accepted actions")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rules", default="paper", help="Awari: the rule set (spec/awari_rules.py; default paper)")
+    parser.add_argument(
+        "--rules", type=rules_text, default="paper", help="Awari: the rule set (README, Rule sets; default paper)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.game == "awari":

@@ -23,7 +23,9 @@ has to play the rules its tournament uses, so the rule set is a parameter:
 Named rule sets (``RULE_SETS``): ``paper`` (the default: (e), own row, opponent
 takes), ``olympiad-1990`` ((a), uncounted, opponent takes), ``olympiad-1994`` ((a),
 draw, player loses) and ``abapa`` ((b), own row, opponent takes: the rules of
-OpenSpiel's ``oware``).
+OpenSpiel's ``oware``).  Any of the 30 combinations is named by a text ``parse_rules``
+reads — a named set and/or overrides such as ``paper,grand-slam=c`` — and has one
+``canonical_name``, which the greeting and the records carry.
 
 Where the sources are silent this module decides; each decision is an erratum-style
 note (``spec/errata.py``'s V-notes in ``VARIANT_NOTES`` below, argued in the README):
@@ -55,7 +57,7 @@ before-state to an ``Outcome``; the rule set is the schemas' first argument.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
@@ -102,9 +104,10 @@ class CannotMoveRule(Enum):
 
 @dataclass(frozen=True)
 class AwariRules:
-    """One rule set: a name and its three dimensions."""
+    """One rule set: a name and its three dimensions.  Two rule sets are equal when
+    their dimensions are: the name is a label (``canonical_name`` gives the one name)."""
 
-    name: str
+    name: str = field(compare=False)
     grand_slam: GrandSlamRule
     repetition: RepetitionRule
     cannot_move: CannotMoveRule
@@ -143,12 +146,93 @@ ALL_COMBINATIONS: Final[tuple[AwariRules, ...]] = tuple(
 """Every combination of the three dimensions (30), for the tests."""
 
 
+# ─── Rule-set texts: a named set, overrides, canonical names ──────────────────
+
+
+class RulesError(ValueError):
+    """A rule-set text ``parse_rules`` does not accept; its message is one line that
+    says what is accepted."""
+
+
+DIMENSIONS: Final[dict[str, type[GrandSlamRule] | type[RepetitionRule] | type[CannotMoveRule]]] = {
+    "grand-slam": GrandSlamRule,
+    "repetition": RepetitionRule,
+    "cannot-move": CannotMoveRule,
+}
+"""The override keys, in canonical order, and the enum whose values each takes."""
+
+_FIELDS: Final = {"grand-slam": "grand_slam", "repetition": "repetition", "cannot-move": "cannot_move"}
+
+ACCEPTED: Final = f"a named set ({', '.join(RULE_SETS)}) and/or comma-separated overrides " + " ".join(
+    f"{key}={'|'.join(v.value for v in enum)}" for key, enum in DIMENSIONS.items()
+)
+"""What ``parse_rules`` accepts, in the words of its error messages."""
+
+
+def canonical_name(rules: AwariRules) -> str:
+    """The one name of a combination: the named set's (``RULE_SETS``) when the
+    dimensions are one's, otherwise ``paper`` followed by the overrides that differ
+    from the paper's, in the order grand-slam, repetition, cannot-move, e.g.
+    ``paper,grand-slam=c`` or ``paper,grand-slam=a,cannot-move=player-loses``.
+    No spaces, so the greeting's ``Rules: NAME`` is one word (docs/protocol.md §4)."""
+    for name, named in RULE_SETS.items():
+        if named == rules:  # equal dimensions (AwariRules compares no names)
+            return name
+    overrides = [
+        f"{key}={getattr(rules, attr).value}"
+        for key, attr in _FIELDS.items()
+        if getattr(rules, attr) != getattr(PAPER, attr)
+    ]
+    return ",".join(["paper", *overrides])
+
+
+def parse_rules(text: str) -> AwariRules:
+    """The rule set a text names: a named set (``RULE_SETS``), optionally followed by
+    comma-separated overrides ``grand-slam=a``–``e`` (the rules page's Schaeffer et al.
+    variants (a)–(e)), ``repetition=own-row|uncounted|draw`` and
+    ``cannot-move=opponent-takes|player-loses``, or the overrides alone on top of
+    ``paper``: ``paper,grand-slam=c``, ``olympiad-1994,repetition=own-row``,
+    ``grand-slam=b,cannot-move=player-loses``.  The result is named
+    ``canonical_name`` (the named set itself when it is one).  RulesError: a
+    one-line message saying what is accepted."""
+    items = [item.strip() for item in text.split(",")]
+    base = PAPER
+    if items and "=" not in items[0]:
+        first = items.pop(0)
+        if first not in RULE_SETS:
+            raise RulesError(f"unknown Awari rules {text!r}: no rule set {first!r}; give {ACCEPTED}")
+        base = RULE_SETS[first]
+    g, r, c = base.grand_slam, base.repetition, base.cannot_move
+    given: set[str] = set()
+    for item in items:
+        key, _, value = item.partition("=")
+        if key not in DIMENSIONS:
+            raise RulesError(f"unknown Awari rules {text!r}: {item!r} is not an override; give {ACCEPTED}")
+        if key in given:
+            raise RulesError(f"unknown Awari rules {text!r}: {key} given twice; give {ACCEPTED}")
+        given.add(key)
+        try:
+            if key == "grand-slam":
+                g = GrandSlamRule(value)
+            elif key == "repetition":
+                r = RepetitionRule(value)
+            else:
+                c = CannotMoveRule(value)
+        except ValueError:
+            raise RulesError(f"unknown Awari rules {text!r}: no {key} {value!r}; give {ACCEPTED}") from None
+    combination = AwariRules("", g, r, c)
+    name = canonical_name(combination)
+    return RULE_SETS.get(name) or AwariRules(name, g, r, c)
+
+
+def canonical(text: str) -> str:
+    """``canonical_name(parse_rules(text))``: the one name of the rule set ``text`` names."""
+    return parse_rules(text).name
+
+
 def rules_named(name: str) -> AwariRules:
-    """The rule set called ``name``; ValueError naming the known ones otherwise."""
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise ValueError(f"unknown Awari rules {name!r}: choose from {', '.join(RULE_SETS)}") from None
+    """The rule set ``name`` names (``parse_rules``); RulesError, a ValueError, otherwise."""
+    return parse_rules(name)
 
 
 VARIANT_NOTES: Final[dict[str, str]] = {

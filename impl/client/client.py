@@ -36,6 +36,7 @@ from impl.engine import GameEngine, GameState, side_to_move, winner
 from impl.engines import get_engine
 from impl.game import Outcome, Side, Termination
 from spec import result as R
+from spec.awari_rules import canonical
 
 from .errors import ClientError, ClientTimeout, ConnectionLost, MoveRefused, NotPlaying, ProtocolError, SeatRefused
 
@@ -108,14 +109,16 @@ class Client:
         self._seated = False
         self._last = ""
         self.greeting = self._expect_greeting()
-        self.rules = self.greeting.rules
-        """The rule set the server announced (``paper`` when it announces none)."""
-        if rules is not None and rules != self.rules:
-            raise ProtocolError(f"this server plays the {self.rules} rules, not {rules}", self._last)
         try:
-            self.engine: GameEngine = get_engine(game, "impl", self.rules)
-        except ValueError as exc:
+            announced = canonical(self.greeting.rules)
+            self.engine: GameEngine = get_engine(game, "impl", announced)
+        except ValueError as exc:  # RulesError, or another set than the paper's for Gothello
             raise ProtocolError(str(exc), self._last) from None
+        self.rules = announced
+        """The rule set the server announced, by its canonical name (``paper`` when it
+        announces none; spec/awari_rules.py ``canonical_name``)."""
+        if rules is not None and canonical(rules) != self.rules:
+            raise ProtocolError(f"this server plays the {self.rules} rules, not {rules}", self._last)
         self.state: GameState = self.engine.initial()
 
     @classmethod

@@ -18,6 +18,7 @@ from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Event, Limits, OnDivergence, PlayerSeated, Session, Settings
+from spec.awari_rules import canonical
 
 SeatHook = Callable[[int, str], None]
 """Told, on the server's thread, of each player seated: its side (0 first mover, 1
@@ -38,7 +39,7 @@ class ServerOptions:
     record_dir: Path | None = None
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     rules: str = "paper"
-    """The Awari rule set (spec/awari_rules.py)."""
+    """The Awari rule set: any text spec/awari_rules.py's ``parse_rules`` reads."""
     on_seat: SeatHook | None = None
     """Called as each player takes a seat, before the game starts (impl/match.py
     checks that the seat's connection is the launched program's)."""
@@ -105,8 +106,9 @@ class LocalServer:
         o = self.options
         config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
         limits = Limits(max_observers=o.max_observers)
+        rules = canonical(o.rules)  # the greeting and the records name the set canonically
         settings = Settings(
-            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=o.rules
+            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=rules
         )
         spec = ServerConfig(
             settings,
@@ -117,7 +119,7 @@ class LocalServer:
             record_dir=o.record_dir,
             opening=o.opening,
         )
-        server = GameServer(spec, get_engine(o.game, o.engine, o.rules))
+        server = GameServer(spec, get_engine(o.game, o.engine, rules))
         if o.on_seat is not None:
             server.watchers.append(_seat_watcher(o.on_seat))
         return server

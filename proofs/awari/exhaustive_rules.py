@@ -206,12 +206,14 @@ def report(rules: R.AwariRules, t: Tally) -> list[str]:
 
 
 def rule_set(name: str) -> R.AwariRules:
-    """A --rules argument: a named rule set or a combination (argparse's error otherwise)."""
-    if name not in RULES:
-        raise argparse.ArgumentTypeError(
-            f"unknown rule set {name!r}: {', '.join(R.RULE_SETS)}, or a combination such as d/draw/player-loses"
-        )
-    return RULES[name]
+    """A --rules argument: a combination such as d/draw/player-loses, or any text
+    spec/awari_rules.py's ``parse_rules`` reads (argparse's error otherwise)."""
+    if name in RULES:
+        return RULES[name]
+    try:
+        return R.parse_rules(name)
+    except R.RulesError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, or a combination such as d/draw/player-loses") from None
 
 
 def main(argv: list[str] | None = None) -> int:
