@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -192,3 +193,24 @@ def test_other_modules_register_subcommands() -> None:
     args = parser.parse_args(["hello", "--times", "2"])
     assert args.run(args) == 42
     assert parser.parse_args(["serve", "awari"]).command == "serve"
+
+
+def test_serve_says_where_it_listens_for_a_person() -> None:
+    """stdout: one line a server (its address, and how to play on it), one for the web
+    view; the JSON log on stderr is unchanged."""
+    command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
+    command += ["--web", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    try:
+        server, web = (proc.stdout.readline().rstrip("\n") for _ in range(2))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    found = re.fullmatch(
+        r"Gothello server 0 listens on 127\.0\.0\.1:(\d+)"
+        r" — play: referee client gothello --host 127\.0\.0\.1 --port (\d+)",
+        server,
+    )
+    assert found is not None and found[1] == found[2], server
+    assert re.fullmatch(r"Web view: http://127\.0\.0\.1:\d+/", web), web

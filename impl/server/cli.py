@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -224,8 +224,32 @@ def web_view(args: argparse.Namespace) -> Any:
     try:
         from impl.web.app import WebView
     except ImportError as exc:
-        raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
+        raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install '.[web]'") from None
     return WebView(args.web_host or args.host, args.web, args.record)
+
+
+def where(servers: Sequence[GameServer], web: Any) -> list[str]:
+    """Where each server and the web view listen, for a person (stdout; the JSON log
+    on stderr says the same for programs)."""
+    lines = []
+    for server in servers:
+        game, number, host, port = server.settings.vocab.game, server.settings.server, server.spec.host, server.port
+        scope = " (every interface)" if host in ANY_HOST else ""
+        lines.append(
+            f"{game.capitalize()} server {number} listens on {host}:{port}{scope}"
+            f" — play: referee client {game} --host {_reachable(host)} --port {port}"
+        )
+    if web is not None:
+        lines.append(f"Web view: http://{_reachable(web.host)}:{web.port}/")
+    return lines
+
+
+ANY_HOST = ("0.0.0.0", "::", "")
+
+
+def _reachable(host: str) -> str:
+    """A host a person on this machine can connect to."""
+    return "localhost" if host in ANY_HOST else host
 
 
 def run(args: argparse.Namespace) -> int:
@@ -238,8 +262,13 @@ def run(args: argparse.Namespace) -> int:
     fdbudget.raise_limit()  # before the caps are sized from it
     web = web_view(args)
     servers = build_servers(args, (web.session_hook,) if web is not None else ())
+
+    def ready() -> None:
+        if not args.quiet:
+            print("\n".join(where(servers, web)), flush=True)
+
     try:
-        signum = asyncio.run(web.serve(servers) if web is not None else serve(servers))
+        signum = asyncio.run(web.serve(servers, ready) if web is not None else serve(servers, ready))
     except KeyboardInterrupt:  # before the handlers were installed
         return 130
     except OSError as exc:

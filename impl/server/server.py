@@ -396,10 +396,10 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 session), so that its games end with 399 and their records."""
 
 
-async def serve(servers: Sequence[GameServer]) -> int | None:
+async def serve(servers: Sequence[GameServer], on_ready: Callable[[], None] | None = None) -> int | None:
     """Start every server, and return when all of them have stopped: None, or the
     number of the signal (``SIGNALS``) on which they were stopped, aborting the
-    games in progress (GameServer.stop)."""
+    games in progress (GameServer.stop).  ``on_ready`` is called once all listen."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(on_loop_error)
     caught: list[int] = []
@@ -419,6 +419,8 @@ async def serve(servers: Sequence[GameServer]) -> int | None:
     try:
         for server in servers:
             await server.start()
+        if on_ready is not None:
+            on_ready()
         finished = asyncio.ensure_future(asyncio.gather(*(server.wait() for server in servers)))
         signalled = asyncio.ensure_future(stopping.wait())
         either: set[asyncio.Future[Any]] = {finished, signalled}

@@ -271,12 +271,12 @@ class WebView:
         for pool in (self._records_thread, self._encoder):
             pool.shutdown(wait=False, cancel_futures=True)
 
-    async def serve(self, servers: Sequence[GameServer]) -> int | None:
+    async def serve(self, servers: Sequence[GameServer], on_ready: Callable[[], None] | None = None) -> int | None:
         """impl.server.server.serve, with this view beside the servers."""
         self.attach(servers)
         await self.start()
         try:
-            return await serve(servers)
+            return await serve(servers, on_ready)
         finally:
             await self.stop()
 
