@@ -10,22 +10,17 @@ before its theorems and fails on any difference):
   literal and corrected, both sides, two histories, the same disjuncts hold with the
   same after-state and result as on the spec;
 * groups and liberties, literal and corrected, of every stone on seeded boards.
-
-Run alone: ``python -m proofs.gothello.encoding_check`` (exit 1 on any difference).
 """
 
 from __future__ import annotations
 
 import random
-import sys
-import time
 from typing import Any
 
 import z3
 
 from proofs.gothello import encoding as E
 from proofs.gothello.encoding import Post, Pre
-from proofs.verdict import verdict
 from spec import gothello as S
 from spec.z import Fun, image
 
@@ -256,14 +251,3 @@ def problems() -> list[str]:
     """Every difference between the encoding and the spec over this module's scope
     (a wrong adjacency alone, at once: the rest would repeat it, slowly)."""
     return adjacency_problems() or witness_problems() + group_problems()
-
-
-def main() -> int:
-    start = time.perf_counter()
-    found = problems()
-    footer = f"encoding ≡ spec, GothelloTurn: 25 squares, {len(witness_cases())} witness states × 2 readings"
-    return verdict(found, "ENCODING ≠ SPEC:", f"{footer}; {time.perf_counter() - start:.1f} s")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
