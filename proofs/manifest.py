@@ -147,8 +147,8 @@ STEPS: tuple[Step, ...] = (
         "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set; first the encoding ≡ spec "
         "check at --stones 0 and its 40 witnesses (≈ 7 CPU-s)",
         Z3_CHECKED,
-        26,
-        CLEAN_RUN,
+        340,
+        "load ≈ 8, 8 engineers on 2 cores, 2026-11-26: 84 CPU-s, encoding check ≈ 7 (26 s before it, idle)",
     ),
     Step(
         "Awari encoding ≡ spec",
