@@ -64,7 +64,9 @@ BOTH: frozenset[Run] = frozenset({"bounded", "full"})
 BOUNDED: frozenset[Run] = frozenset({"bounded"})
 FULL: frozenset[Run] = frozenset({"full"})
 
-Z3 = "z3 5.4; the encoding ≡ spec tests (tests/test_proofs_*_encoding.py)"
+Z3_CHECKED = (
+    "z3 5.4; the encoding ≡ spec beyond the check the step runs first (sampled in tests/test_proofs_*_encoding.py)"
+)
 SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
 CLEAN_RUN = "make proofs on a clean clone, steps 2 at a time, load 3–4, 2026-11-26"
@@ -77,6 +79,10 @@ SLICES_MEASURED = (
     "all 600 slices from an empty ledger: 8 678 CPU-s, ≈ 72 min on 2 processes (384 slices 2026-11-25, load 2–3; "
     "216 on 2026-11-26, idle); 2 s when the ledger holds all 600 for the current fingerprint"
 )
+BOUNDED_AWARI_SECONDS = 22
+BOUNDED_AWARI_MEASURED = "load 4.8, niced, alone, 2026-11-25, before the engine-bug slices and the statement checks"
+BOUNDED_GOTHELLO_SECONDS = 11
+BOUNDED_GOTHELLO_MEASURED = "load 2.3, 2026-11-24, before the capture region and the statement checks"
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -126,20 +132,23 @@ STEPS: tuple[Step, ...] = (
         "proofs.gothello.theorems",
         (),
         BOTH,
-        "every 5×5 board, both sides, 26 actions, every history",
-        Z3,
-        39,
-        CLEAN_RUN,
+        "every 5×5 board, both sides, 26 actions, every history; first the encoding ≡ spec check "
+        "(proofs/gothello/encoding_check.py: every square's adjacency and capture directions, 30 witness boards "
+        "× 2 sides × 2 histories, groups on 10 boards), the placement laws' adjacency by coordinates",
+        Z3_CHECKED,
+        693,
+        "load 6–14, 8 engineers on 2 cores, 2026-11-26: 183 CPU-s, of which the encoding check ≈ 10",
     ),
     Step(
         "AwariRef corrected well-founded (z3)",
         "proofs.awari.theorems",
         (),
         BOTH,
-        "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set",
-        Z3,
-        26,
-        CLEAN_RUN,
+        "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set; first the encoding ≡ spec "
+        "check at --stones 0 and its 40 witnesses (≈ 7 CPU-s)",
+        Z3_CHECKED,
+        340,
+        "load ≈ 8, 8 engineers on 2 cores, 2026-11-26: 84 CPU-s, encoding check ≈ 7 (26 s before it, idle)",
     ),
     Step(
         "Awari encoding ≡ spec",
@@ -336,10 +345,12 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "the sowing table and feeds on a starved row, exhaustively; the capture walk (last pit a, f), feeds, "
         "_row_sum, _cannot_feed over every row, pack/unpack over every board, by the engine's own code on z3 "
-        "terms; is_over for south and apply on one slice (south sows 1 from A), every board, every positions set",
+        "terms; is_over for south and apply on three slices (south sows 1 from A, 3 from D: a capture, 13 from F: "
+        "a lap and a capture), every board, every positions set; the referee's statement ≡ spec.awari.referee on "
+        "the 40 witnesses (chains, laps of 11/12/22/33, grand slam) and on the empty board and 30 corner states",
         REFINE,
-        22,
-        "load 4.8, niced, alone: 57 s before the 64-bit terms and 6-bit cells, 2026-11-25",
+        BOUNDED_AWARI_SECONDS,
+        BOUNDED_AWARI_MEASURED,
         contracts=False,
     ),
     Step(
@@ -349,7 +360,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "the primitives as above, every last pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
         "sides, every positions set; apply on the 12 slices of the opponent's pits and on south sowing 1 from F "
-        "(a capture); the referee's statement ≡ spec.awari.referee on boards of ≤ 2 stones and 300 corner states; "
+        "(a capture); the referee's statement ≡ spec.awari.referee on the 40 witnesses, boards of ≤ 2 stones and "
+        "300 corner states; "
         "apply on the other 587 slices of the own pits: the next step",
         REFINE,
         304,
@@ -375,12 +387,14 @@ STEPS: tuple[Step, ...] = (
         ("--bounded",),
         BOUNDED,
         "adjacency, abstraction, dilation over every set; closure for a corner, an edge and the centre; group, "
-        "liberties, placement and the legal-square test for the corner square a1 on stones within a1–b2; apply "
-        "on pass, every board, side and history; legal_moves' decode on 1 120 masks; legal_moves and is_over on "
-        "every board and side, the empty history",
+        "liberties, placement and the legal-square test for the corner square a1 on stones within a1–b2; "
+        "placement at a1 on stones within a1–a3, b1, b2, c1 (captures from both sides, blocked though it would "
+        "capture); apply on pass, every board, side and history; legal_moves' decode on 1 120 masks; legal_moves "
+        "and is_over on every board and side, the empty history; the referee's statement ≡ spec.gothello.referee "
+        "on 60 witness states and every board within a1–b2 (810 cases)",
         REFINE,
-        11,
-        "load 2.3, 2026-11-24",
+        BOUNDED_GOTHELLO_SECONDS,
+        BOUNDED_GOTHELLO_MEASURED,
         contracts=False,
     ),
     Step(
@@ -390,7 +404,8 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "adjacency, abstraction, dilation, closure over every set; group, liberties, placement and the "
         "legal-square test for every one of the 25 squares, every board; legal_moves' decode on all 2²⁵ masks; "
-        "apply on all 26 actions, legal_moves and is_over, every board, side and history",
+        "apply on all 26 actions, legal_moves and is_over, every board, side and history; the referee's "
+        "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases)",
         REFINE,
         3231,
         CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",

@@ -12,8 +12,20 @@ import pytest
 import z3
 
 from proofs.gothello import encoding as E
-from proofs.gothello.encoding import Post, Pre
-from proofs.gothello.theorems import assignment, board_of, code, concrete, square
+from proofs.gothello.encoding import Pre
+from proofs.gothello.encoding_check import (
+    CAPTURING,
+    WITNESSES,
+    adjacency_problems,
+    bits,
+    board_of,
+    place,
+    position,
+    reading_difference,
+    square,
+    value,
+)
+from proofs.gothello.theorems import concrete
 from spec import gothello as S
 
 
@@ -45,49 +57,8 @@ def played_case(rng: random.Random) -> tuple[S.GothelloGame, S.MOVE]:
     return g, rng.choice(actions)
 
 
-def after_matches(model: Any, post: Post, outcome: S.Outcome, game: S.GothelloGame, action: S.MOVE) -> None:
-    def num(x: Any) -> int:
-        return int(model.eval(x, model_completion=True).as_long())
-
-    after = outcome.after
-    assert board_of(num(post.black), num(post.white_stones)) == after.board
-    assert z3.is_true(model.eval(post.white, model_completion=True)) == (after.to_move == S.PLAYER.white)
-    cons = z3.is_true(model.eval(post.cons, model_completion=True))
-    assert after.history == ((action, *game.history) if cons else game.history)
-    if cons:
-        assert num(post.head) == code(action)
-    expected = {
-        S.not_done: E.NOT_DONE,
-        S.illegal_move: E.ILLEGAL,
-        S.win(S.PLAYER.black): E.WIN_BLACK,
-        S.win(S.PLAYER.white): E.WIN_WHITE,
-        S.draw: E.DRAW,
-    }[outcome.result]
-    assert num(post.result) == expected
-
-
 def check_reading(reading: str, game: S.GothelloGame, action: S.MOVE) -> None:
-    rels = E.LITERAL if reading == "literal" else E.CORRECTED
-    turn = S.GothelloTurn_G5 if reading == "literal" else S.GothelloTurn_corrected
-    by_name = {o.schema: o for o in turn(game, action)}
-    for name, rel in rels.items():
-        pre, post = Pre.fresh(), Post.fresh("")
-        # Substituting the before-state first lets z3 fold the closures to constants.
-        values = assignment(game, action, pre, h_free=True)
-        s = z3.SolverFor("QF_BV")
-        s.add(z3.simplify(z3.substitute(z3.And(pre.wellformed(), post.wellformed(), rel(pre, post)), *values)))
-        verdict = s.check()
-        outcome = by_name.get(name)
-        assert (verdict == z3.sat) == (outcome is not None), (reading, name, game, action)
-        if outcome is None:
-            continue
-        model = s.model()
-        after_matches(model, post, outcome, game, action)
-        # A disjunct that holds only under one value of an undefined term says so.
-        s.add(pre.h1 != E.PASS)
-        if outcome.undefined is None:
-            continue
-        assert not game.history and s.check() == z3.unsat
+    assert reading_difference(reading, game, action) is None, (reading, game, action)
 
 
 SEEDS = range(25)
@@ -99,10 +70,6 @@ def test_the_encoding_agrees_with_the_spec(seed: int) -> None:
     for case in (random_case(rng), random_case(rng), played_case(rng)):
         for reading in ("literal", "corrected"):
             check_reading(reading, *case)
-
-
-def value(term: Any) -> int:
-    return int(z3.simplify(term).as_long())
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -124,10 +91,6 @@ def test_groups_and_liberties_agree_with_the_spec(seed: int) -> None:
         assert value(E.liberties_literal(g_lit, blank_bv)) == bits(S.liberties(board, square(i)))
 
 
-def bits(squares: frozenset[S.SQUARE]) -> int:
-    return sum(1 << code(S.move(s)) for s in squares)
-
-
 def test_the_witness_decoder_inverts_concrete() -> None:
     """proofs.gothello.theorems.concrete and witness are inverse on histories of length ≤ 2."""
     from proofs.gothello.theorems import witness
@@ -142,49 +105,6 @@ def test_the_witness_decoder_inverts_concrete() -> None:
         assert s.check() == z3.sat
         w = witness(s.model(), pre)
         assert (w.game, w.action) == (game, action)
-
-
-def position(stones: str) -> S.BOARD:
-    """A board from "b c3 w c4 …" (colour, then squares, file letter and rank)."""
-    black = white = 0
-    colour = "b"
-    for word in stones.split():
-        if word in ("b", "w"):
-            colour = word
-            continue
-        i = 5 * ("abcde".index(word[0])) + int(word[1]) - 1
-        if colour == "b":
-            black |= 1 << i
-        else:
-            white |= 1 << i
-    return board_of(black, white)
-
-
-def place(square_name: str) -> S.MOVE:
-    return S.move(("abcde".index(square_name[0]) + 1, int(square_name[1])))
-
-
-WITNESSES: dict[str, tuple[str, str]] = {
-    # A white stone captured from each of the four directions (black plays the last liberty).
-    "capture to the right": ("w c3 b b3 c2 c4", "d3"),
-    "capture to the left": ("w c3 b d3 c2 c4", "b3"),
-    "capture upwards": ("w c3 b b3 d3 c2", "c4"),
-    "capture downwards": ("w c3 b b3 d3 c4", "c2"),
-    # Corner and edge captures.
-    "corner capture": ("w a1 b a2", "b1"),
-    "edge capture": ("w c1 b b1 d1", "c2"),
-    # A group larger than one: three white stones in a row, captured by their last liberty.
-    "a group of three captured": ("w b2 c2 d2 b b1 c1 d1 a2 e2 b3 c3", "d3"),
-    # Several groups at once: two separate white stones lose their last liberty together.
-    "two groups at once": ("w b2 d2 b a2 b1 b3 c1 d1 e2 d3", "c2"),
-    # Own group with a liberty elsewhere: legal, nothing captured.
-    "joining a group with a liberty": ("b b2 w a2 b1 c1", "c2"),
-    # Blocked: no liberty in cboard, before any capture (the paper's order), so refused
-    # even where it would take both neighbours.
-    "blocked": ("w a2 b1", "a1"),
-    "blocked though it would capture": ("w a2 b1 b a3 b2 c1", "a1"),
-}
-CAPTURING = {n for n in WITNESSES if "capture" in n and "blocked" not in n} | {"two groups at once"}
 
 
 @pytest.mark.parametrize("name", sorted(WITNESSES))
@@ -209,3 +129,49 @@ def test_the_witnesses_capture_what_they_say() -> None:
             assert result == S.not_done and captured > 1, name
         elif "blocked" in name:
             assert result == S.illegal_move, name
+
+
+def wrapped_adj(x: Any) -> Any:
+    """A planted bug: a step up the rank is not masked, so d5 (and every rank-5
+    square) adjoins the next file's rank 1 — d5 → e1."""
+    return (x << 1) | (z3.LShR(x, 1) & E.bv(E.FULL & ~E.RANK5)) | ((x << 5) & E.bv(E.FULL)) | z3.LShR(x, 5)
+
+
+def test_adjacency_agrees_with_the_spec_on_every_square() -> None:
+    assert adjacency_problems() == []
+
+
+def test_a_wrapped_edge_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(E, "adj", wrapped_adj)
+    found = adjacency_problems()
+    assert any(p.startswith("adj {d5}") for p in found), found
+
+
+def test_a_wrong_capture_direction_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = E.directions
+    monkeypatch.setattr(E, "directions", lambda sbit: [*real(sbit)[:3], z3.LShR(sbit, 4)])
+    found = adjacency_problems()
+    assert any(p.startswith("directions {c3}") for p in found), found
+
+
+def test_the_theorems_stop_on_a_wrong_encoding(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """proofs.gothello.theorems checks its encoding first and fails, naming the difference."""
+    from proofs.gothello import theorems
+
+    monkeypatch.setattr(E, "adj", wrapped_adj)
+    assert theorems.main() == 1
+    out = capsys.readouterr().out
+    assert "ENCODING ≠ SPEC: adj {d5}" in out and "no theorem run" in out
+
+
+def test_the_placement_laws_neighbours_are_the_spec_s() -> None:
+    """The placement laws' own adjacency (coordinate arithmetic) is spec adjoins_corrected."""
+    from proofs.gothello.theorems import explicit_adj, neighbours_mask
+    from spec.z import image
+
+    for i in range(E.N):
+        want = bits(frozenset(image(S.adjoins_corrected, {square(i)})))
+        assert neighbours_mask(i) == want
+        assert value(explicit_adj(E.bv(1 << i))) == want

@@ -11,7 +11,7 @@ every score split of the other 48 − k stones whose north score is 0, 48 − k 
 splits around those thresholds stand for the rest (proofs/README.md §1.3 argues it for
 the spec).  Then the targeted witnesses of ``witnesses()``: capture chains of every
 length 1–5 ending at each pit, a chain broken by a pit that is not vulnerable, laps of
-11, 12 and 22 stones, a grand slam and feeding by a lap.
+11, 12, 22 and 33 stones, a grand slam and feeding by a lap.
 
 Each case is evaluated by z3 on the encoding built once per side (a model of the
 before-state's values), so the check is about the very terms the theorems use.
@@ -155,8 +155,8 @@ def witnesses() -> Iterator[tuple[str, Case]]:
     yield case("chain broken by a pit of 4", {11: 5, 0: 1, 1: 1, 2: 3, 3: 1, 4: 1}, 11)
     yield case("last pit not vulnerable", {11: 3, 0: 1, 1: 1, 2: 3}, 11)
     # Laps: 11 stones reach every other pit once, 12 skip the origin and end one further,
-    # 22 go round twice.
-    for n in (11, 12, 22):
+    # 22 go round twice, 33 three times.
+    for n in (11, 12, 22, 33):
         for move in (6, 11):
             yield case(f"lap of {n} from pit {move}", {move: n, 0: 1, 3: 2}, move)
             yield case(f"lap of {n} from pit {move}, opponent starving", {move: n, 7 if move != 7 else 8: 1}, move)
@@ -181,28 +181,48 @@ def _check_board(board: A.BOARD) -> tuple[int, list[str]]:
     return n, problems
 
 
+def scope_problems(stones: int, workers: int = 2) -> tuple[int, list[str]]:
+    """The cases of boards with at most ``stones`` stones, and the differences found."""
+    work = [b for k in range(stones + 1) for b in boards(k)]
+    problems: list[str] = []
+    cases = 0
+    if workers <= 1:
+        results = map(_check_board, work)
+        for n, found in results:
+            cases += n
+            problems += found
+        return cases, problems
+    with multiprocessing.Pool(workers) as pool:
+        for n, found in pool.imap_unordered(_check_board, work, chunksize=4):
+            cases += n
+            problems += found
+    return cases, problems
+
+
+def witness_problems() -> list[str]:
+    """The differences on ``witnesses()``."""
+    ev = {p: Evaluator(int(p)) for p in A.PLAYER}
+    return [f"witness {name}: {d}" for name, c in witnesses() if (d := ev[c[0].to_move].check(c)) is not None]
+
+
+def problems(stones: int = 0, workers: int = 1) -> list[str]:
+    """Every difference at ``--stones stones`` and on the witnesses: what
+    ``proofs.awari.theorems`` runs before its theorems."""
+    return scope_problems(stones, workers)[1] + witness_problems()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stones", type=int, default=1, help="K: at most this many stones on the board")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    work = [b for k in range(args.stones + 1) for b in boards(k)]
-    problems: list[str] = []
-    cases = 0
-    with multiprocessing.Pool(args.workers) as pool:
-        for n, found in pool.imap_unordered(_check_board, work, chunksize=4):
-            cases += n
-            problems += found
+    cases, found = scope_problems(args.stones, args.workers)
     print(f"encoding ≡ spec, AwariRef: {cases} cases (boards of ≤ {args.stones} stones) ", end="")
     print(f"in {time.perf_counter() - start:.1f} s")
-    ev = {p: Evaluator(int(p)) for p in A.PLAYER}
-    named = list(witnesses())
-    for name, c in named:
-        if (d := ev[c[0].to_move].check(c)) is not None:
-            problems.append(f"witness {name}: {d}")
-    print(f"  {len(named)} targeted witnesses; total {time.perf_counter() - start:.1f} s")
-    return verdict(problems[:20], "DIFFERENCE:", f"{len(problems)} difference(s)" if problems else "")
+    found += witness_problems()
+    print(f"  {len(list(witnesses()))} targeted witnesses; total {time.perf_counter() - start:.1f} s")
+    return verdict(found[:20], "DIFFERENCE:", f"{len(found)} difference(s)" if found else "")
 
 
 if __name__ == "__main__":

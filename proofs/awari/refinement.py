@@ -1097,6 +1097,24 @@ def statement_is_spec_referee(stones_on_board: int = 2, corners: int = 300, seed
     return len(states) * 12
 
 
+def statement_is_spec_on_witnesses() -> int:
+    """The statement ``referee`` ≡ spec.awari.referee on proofs/awari/encoding_check.py's
+    witnesses: capture chains of every length 1–5 ending at each pit, broken chains,
+    laps of 11, 12, 22 and 33 stones, a grand slam, feeding by a lap; positions ∅ and
+    the position itself seen."""
+    from proofs.awari.encoding_check import witnesses
+
+    checked = 0
+    for _, (s, move, _, _) in witnesses():
+        for positions in (frozenset(), frozenset({s})):
+            g = A.game_of(s, positions)
+            result, after = A.referee(g, move)
+            got = _concrete_step(g, move)
+            assert got == (CODES[result], after), (g, move, got, result, after)
+            checked += 1
+    return checked
+
+
 # ─── CLI ────────────────────────────────────────────────────────────────────────
 
 
@@ -1104,6 +1122,13 @@ BOUNDED_SLICES: Final[tuple[Slice, ...]] = ((1, 6, 1),)
 """make verify's slice of apply: south sows one stone from A (no capture, so no call of
 ``_capture``: the start-of-turn and after-move conditions, repetition included, through
 the ``_row_sum``, ``_cannot_feed`` and ``_feeds`` contracts)."""
+
+
+ENGINE_BUG_SLICES: Final[tuple[Slice, ...]] = ((1, 9, 3), (1, 11, 13))
+"""make verify's slices through the capture contract, chosen to catch engine bugs cheaply:
+south sows 3 from D (last pit north's a: a capture, a win by it, a repetition after
+it) and 13 from F (a lap past the origin ending at north's b: a capture chain of two
+after a lap).  ≈ 17 s and 19 s in the ledger."""
 
 
 CAPTURE_SLICES: Final[tuple[Slice, ...]] = ((1, 11, 1),)
@@ -1131,8 +1156,15 @@ def main(argv: list[str] | None = None) -> int:
         ("keys_are_the_abstraction", keys_are_the_abstraction),
         ("is_over_refines", lambda: is_over_refines((1,) if bounded else (0, 1))),
     ]
+    steps.append(("statement_is_spec_on_witnesses", statement_is_spec_on_witnesses))
     if bounded:
-        steps.append(("apply_refines_referee on BOUNDED_SLICES", lambda: apply_refines_referee(BOUNDED_SLICES, 1)))
+        steps += [
+            ("statement_is_spec_referee, the empty board, 30 corner states", lambda: statement_is_spec_referee(0, 30)),
+            (
+                "apply_refines_referee on BOUNDED_SLICES and ENGINE_BUG_SLICES",
+                lambda: apply_refines_referee([*BOUNDED_SLICES, *ENGINE_BUG_SLICES], 1),
+            ),
+        ]
     else:
         steps.insert(5, ("starved_feeds_reads_one_pit", starved_feeds_reads_one_pit))
         steps += [

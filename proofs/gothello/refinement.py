@@ -36,6 +36,7 @@ The theorems (proofs/README.md, "Refinement" section):
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -581,6 +582,78 @@ def statement_is_spec_referee(boards: int = 40, seed: int = 2026) -> int:
     return checked
 
 
+Case: TypeAlias = tuple[G.GothelloGame, int]
+"""A state and an action code (0–24 a square, 25 pass)."""
+
+
+def statement_is_spec_on(cases: Iterable[Case]) -> int:
+    """The statement ``referee`` (and so ``placement``, ``grow``, ``no_liberty``) ≡
+    spec.gothello.referee — result and whole next state — on every case.  The
+    statement is built once per side, history and action on a symbolic board and
+    evaluated on each case by a solver (building it per case costs seconds)."""
+    m25, t25 = z3.BitVec("case_mine", 25), z3.BitVec("case_theirs", 25)
+    mine, theirs = z3.ZeroExt(WIDTH - 25, m25), z3.ZeroExt(WIDTH - 25, t25)
+    built: dict[tuple[int, tuple[int, ...], int], tuple[Z, Z, Z, Z, z3.BoolRef]] = {}
+    solver = z3.SolverFor("QF_BV")
+    checked = 0
+    for g, action in cases:
+        black = sum(1 << bit(s) for s in SQUARES if g.board[s] == G.stone(G.PLAYER.black))
+        white = sum(1 << bit(s) for s in SQUARES if g.board[s] == G.stone(G.PLAYER.white))
+        mover = int(g.to_move)
+        codes = tuple(E.code(m) for m in g.history[:2])
+        key = (mover, codes, action)
+        if key not in built:
+            built[key] = referee(mine, theirs, k(mover), len(codes), [k(c) for c in codes], action)
+        r, black_, white_, t_, consed = built[key]
+        solver.push()
+        solver.add(m25 == (white if mover else black), t25 == (black if mover else white))
+        assert solver.check() == z3.sat, "a concrete board is a model"
+        model = solver.model()
+        solver.pop()
+
+        def ev(t: Any, model: Any = model) -> int:
+            return int(model.eval(t, model_completion=True).as_signed_long())
+
+        move = G.pass_ if action == PASS else G.move(SQUARES[action])
+        result, after = G.referee(g, move)
+        history = (move, *g.history) if z3.is_true(model.eval(consed, model_completion=True)) else g.history
+        got = G.GothelloGame(_spec_board(ev(black_), ev(white_)), G.PLAYER(ev(t_)), history)
+        assert (ev(r), got) == (CODES[result], after), (g, move, ev(r), got)
+        checked += 1
+    return checked
+
+
+def region_cases(region: Sequence[G.SQUARE]) -> list[Case]:
+    """Every board whose stones lie in ``region`` (each square blank, black or white),
+    both sides to move, the empty history, every placement in the region and pass."""
+    cases: list[Case] = []
+    actions = [bit(s) for s in region] + [PASS]
+    for colours in itertools.product((0, 1, 2), repeat=len(region)):
+        black = sum(1 << bit(s) for s, c in zip(region, colours, strict=True) if c == 1)
+        white = sum(1 << bit(s) for s, c in zip(region, colours, strict=True) if c == 2)
+        board = _spec_board(black, white)
+        cases += [(G.GothelloGame(board, p, ()), a) for p in G.PLAYER for a in actions]
+    return cases
+
+
+def witness_cases() -> list[Case]:
+    """proofs/gothello/encoding_check.py's witnesses (a capture from each direction, at
+    corners and edges, a group of three, two groups at once, suicide against capture),
+    both sides, histories ⟨⟩ and ⟨e5, pass⟩."""
+    from proofs.gothello import encoding_check
+
+    return [(g, E.code(m)) for _, g, m in encoding_check.witness_cases()]
+
+
+CAPTURE_REGION: Final = sum(1 << bit(s) for s in [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)])
+"""make verify's capture scope for ``place_refines_move`` at a1: stones on a1–a3, b1, b2,
+c1, where a2 and b1 (a1's neighbours) can each lose their last liberty."""
+CORNER: Final = [(f, r) for f in (1, 2) for r in (1, 2)]
+"""make verify's region of the statement's check: a1–b2 (3⁴ boards)."""
+CORNER_WIDE: Final = [(f, r) for f in (1, 2, 3) for r in (1, 2)]
+"""make proofs': a1–c2 (3⁶ boards: captures on the edge, along it and into the corner)."""
+
+
 def abstraction_is_to_spec() -> int:
     """The engine's ``to_spec``/``from_spec`` are the bit-per-square abstraction the
     statements use: every square, either colour, either side to move, and a history."""
@@ -634,7 +707,13 @@ def main(argv: list[str] | None = None) -> int:
         ("moves_in_spec_order", lambda: moves_in_spec_order(SOME_MASKS, 1) if bounded else moves_in_spec_order()),
         # bounded: the empty history (the mask and the decode, every board; not the ended game's ())
         ("legal_moves_refine", lambda: legal_moves_refine((0,) if bounded else (0, 1, 2))),
+        (
+            "statement_is_spec_on_witnesses_and_corner",
+            lambda: statement_is_spec_on([*witness_cases(), *region_cases(CORNER if bounded else CORNER_WIDE)]),
+        ),
     ]
+    if bounded:  # a placement that captures from both its directions, or is blocked though it would
+        steps.append(("place_refines_move, a1 with captures", lambda: place_refines_move([(1, 1)], CAPTURE_REGION)))
     if deep:  # not run to completion (proofs/README.md §8.2)
         steps.append(("statement_is_spec_referee", statement_is_spec_referee))
     return run_steps(steps, bounded, deep)

@@ -32,11 +32,11 @@ from typing import Any
 import z3
 
 from proofs.gothello import encoding as E
-from proofs.gothello import errata
+from proofs.gothello import encoding_check, errata
 from proofs.gothello.encoding import Frame, Post, Pre, Relation
+from proofs.gothello.encoding_check import assignment, board_of, code, square
 from proofs.verdict import verdict
 from spec import gothello as S
-from spec.z import Fun
 
 Classifier = errata.Predicate
 
@@ -44,23 +44,8 @@ Classifier = errata.Predicate
 # ─── Decoding a model into the spec's terms ───────────────────────────────────
 
 
-def square(i: int) -> S.SQUARE:
-    return (i // 5 + 1, i % 5 + 1)
-
-
-def action_of(code: int) -> S.MOVE:
-    return S.pass_ if code == E.PASS else S.move(square(code))
-
-
-def board_of(black: int, white: int) -> S.BOARD:
-    def val(i: int) -> S.SQUAREVAL:
-        if black >> i & 1:
-            return S.stone(S.PLAYER.black)
-        if white >> i & 1:
-            return S.stone(S.PLAYER.white)
-        return S.blank
-
-    return Fun((square(i), val(i)) for i in range(E.N))
+def action_of(c: int) -> S.MOVE:
+    return S.pass_ if c == E.PASS else S.move(square(c))
 
 
 @dataclass(frozen=True)
@@ -91,36 +76,9 @@ def witness(model: Any, pre: Pre) -> Witness:
     return Witness(game, action_of(num(pre.action)))
 
 
-def assignment(game: S.GothelloGame, action: S.MOVE, pre: Pre, h_free: bool = False) -> list[tuple[Any, Any]]:
-    """The values of ``pre`` for a spec state (histories longer than 2 keep their
-    first two actions: the abstraction).  With ``h_free`` the undefined hᵢ are left
-    out (free); otherwise they are 0."""
-    black = sum(1 << i for i in range(E.N) if game.board[square(i)] == S.stone(S.PLAYER.black))
-    white = sum(1 << i for i in range(E.N) if game.board[square(i)] == S.stone(S.PLAYER.white))
-    hs = [code(m) for m in game.history[:2]]
-    pairs = [
-        (pre.black, E.bv(black)),
-        (pre.white_stones, E.bv(white)),
-        (pre.white, z3.BoolVal(game.to_move == S.PLAYER.white)),
-        (pre.action, z3.BitVecVal(code(action), 5)),
-        (pre.hlen, z3.BitVecVal(min(len(game.history), 2), 2)),
-    ]
-    pairs += [(h, z3.BitVecVal(v, 5)) for h, v in zip((pre.h1, pre.h2), hs, strict=False)]
-    if not h_free:
-        pairs += [(h, z3.BitVecVal(0, 5)) for h in (pre.h1, pre.h2)[len(hs) :]]
-    return pairs
-
-
 def concrete(game: S.GothelloGame, action: S.MOVE, pre: Pre, h_free: bool = False) -> Any:
     """Constraints fixing ``pre`` to a spec state (see ``assignment``)."""
     return z3.And([x == v for x, v in assignment(game, action, pre, h_free)])
-
-
-def code(m: S.MOVE) -> int:
-    if isinstance(m, S.move):
-        file, rank = m.square
-        return 5 * (file - 1) + (rank - 1)
-    return E.PASS
 
 
 # ─── Queries ──────────────────────────────────────────────────────────────────
@@ -403,6 +361,50 @@ def a_placement_adds_one_stone(pre: Pre, post: Post) -> Any:
     return z3.And(blank_ == blank_c, mine_ & f.sbit != 0)
 
 
+# The placement laws read adjacency from coordinate arithmetic (STEPS, bounds-checked),
+# not from the encoding's shifts and masks (E.adj, E.directions): a wrong neighbour in
+# those (a wrapped edge, a wrong direction) would otherwise be shared by the move's
+# statement and the laws that check it, and cancel out.
+
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""The four orthogonal steps, as (Δfile, Δrank)."""
+
+
+def neighbour(i: int, step: tuple[int, int]) -> int | None:
+    """The square one ``step`` from square bit i, None off the 5 × 5 board."""
+    file, rank = divmod(i, 5)
+    f, r = file + step[0], rank + step[1]
+    return 5 * f + r if 0 <= f < 5 and 0 <= r < 5 else None
+
+
+def neighbours_mask(i: int) -> int:
+    return sum(1 << n for step in STEPS if (n := neighbour(i, step)) is not None)
+
+
+def explicit_adj(x: Any) -> Any:
+    """The squares orthogonally adjoining some square of x: per step, the squares that
+    have a neighbour that way (by coordinates), shifted onto it."""
+    out = E.bv(0)
+    for step in STEPS:
+        has = sum(1 << i for i in range(E.N) if neighbour(i, step) is not None)
+        by = 5 * step[0] + step[1]
+        out = out | ((x & E.bv(has)) << by if by > 0 else z3.LShR(x & E.bv(has), -by))
+    return out
+
+
+def seeds_are_the_neighbours(pre: Pre) -> Any:
+    """The encoding's ``directions`` of {s} (the seeds of the captured groups, shared
+    with the move's statement) are the neighbours of s by coordinates, each once."""
+    f = Frame.of(pre)
+    ways = E.directions(f.sbit)
+    want = E.bv(0)
+    for i in range(E.N):
+        want = z3.If(pre.action == i, E.bv(neighbours_mask(i)), want)
+    single = [w & (w - 1) == 0 for w in ways]
+    apart = [a & b == 0 for a, b in itertools.combinations(ways, 2)]
+    return z3.And(ways[0] | ways[1] | ways[2] | ways[3] == want, *single, *apart)
+
+
 def only_captured_groups_change_colour(pre: Pre, post: Post) -> Any:
     """(iii) Every square that changes colour was the opponent's and becomes the mover's;
     the changed squares are whole opposing groups, without liberties in cboard, each
@@ -412,10 +414,11 @@ def only_captured_groups_change_colour(pre: Pre, post: Post) -> Any:
     for t in E.directions(f.sbit):
         near = near | z3.If(t & f.theirs != 0, E.group(t, f.theirs), E.bv(0))
     return z3.And(
+        seeds_are_the_neighbours(pre),
         changed & ~f.theirs == 0,  # only opposing stones change…
         changed & ~mine_ == 0,  # …to the mover's colour
-        E.adj(changed) & f.theirs & ~changed == 0,  # whole groups
-        E.adj(changed) & blank_c == 0,  # without liberties in cboard
+        explicit_adj(changed) & f.theirs & ~changed == 0,  # whole groups
+        explicit_adj(changed) & blank_c == 0,  # without liberties in cboard
         changed & ~near == 0,  # adjoining s
     )
 
@@ -423,12 +426,11 @@ def only_captured_groups_change_colour(pre: Pre, post: Post) -> Any:
 def every_captured_group_changes_colour(pre: Pre, post: Post) -> Any:
     """(iv) Every opposing group adjoining s without liberties in cboard changes colour."""
     f, _, changed, blank_c = _placement_parts(pre, post)
-    return z3.And(
-        [
-            z3.Implies(z3.And(t & f.theirs != 0, E.liberties(E.group(t, f.theirs), blank_c) == 0), t & changed != 0)
-            for t in E.directions(f.sbit)
-        ]
-    )
+    laws = [seeds_are_the_neighbours(pre)]
+    for t in E.directions(f.sbit):
+        g = E.group(t, f.theirs)
+        laws.append(z3.Implies(z3.And(t & f.theirs != 0, explicit_adj(g) & ~g & blank_c == 0), t & changed != 0))
+    return z3.And(laws)
 
 
 PLACEMENT_LAWS: dict[str, Callable[[Pre, Post], Any]] = {
@@ -567,6 +569,10 @@ def run_part(name: str) -> Report:
 
 def main() -> int:
     start = time.perf_counter()
+    # The theorems are about the encoding: first check it against the spec (seconds).
+    if wrong := encoding_check.problems():
+        return verdict(wrong, "ENCODING ≠ SPEC:", "the encoding disagrees with spec/gothello.py: no theorem run")
+    print(f"encoding ≡ spec (proofs.gothello.encoding_check): {time.perf_counter() - start:.1f} s")
     with multiprocessing.Pool(2) as pool:  # two cores; the corrected half is the slow one
         reports = dict(zip(PARTS, pool.map(run_part, PARTS, chunksize=1), strict=True))
     for name, report in reports.items():

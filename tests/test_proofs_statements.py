@@ -1,0 +1,51 @@
+"""The refinement proofs' z3 statements of the referees are compared with the spec in
+the very step that uses them (proofs.gothello.refinement, proofs.awari.refinement):
+the comparisons pass on the statements as written and fail on a planted misreading."""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs.awari import refinement as AR
+from proofs.gothello import refinement as GR
+from spec import gothello as G
+
+
+def test_the_gothello_statement_is_the_spec_on_the_witnesses_and_the_corner() -> None:
+    n = GR.statement_is_spec_on([*GR.witness_cases(), *GR.region_cases(GR.CORNER)])
+    assert n == len(GR.witness_cases()) + 3**4 * 2 * 5
+
+
+def test_a_gothello_statement_blind_to_one_capture_direction_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the statement's captures never look down the file letter (to (f − 1, r))."""
+    adj = {s: [t for t in ts if t != (s[0] - 1, s[1])] for s, ts in GR.ADJ.items()}
+    monkeypatch.setattr(GR, "ADJ", adj)
+    with pytest.raises(AssertionError):
+        GR.statement_is_spec_on(GR.witness_cases())
+
+
+def test_a_gothello_statement_that_captures_before_the_liberty_test_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: blocked is judged on the board after the captures (the liberty test reordered)."""
+    real = GR.placement
+
+    def reordered(mine: GR.Z, theirs: GR.Z, s: G.SQUARE) -> tuple[GR.Z, GR.Z, GR.Z]:
+        _, mine_, theirs_ = real(mine, theirs, s)
+        blank = GR.k(GR.FULL) & ~(mine_ | theirs_)
+        return GR.no_liberty(GR.grow(GR.k(1 << GR.bit(s)), mine_), blank), mine_, theirs_
+
+    monkeypatch.setattr(GR, "placement", reordered)
+    with pytest.raises(AssertionError):
+        GR.statement_is_spec_on(GR.witness_cases())
+
+
+def test_the_awari_statement_is_the_spec_on_the_witnesses() -> None:
+    assert AR.statement_is_spec_on_witnesses() > 0
+
+
+def test_an_awari_statement_with_short_capture_chains_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the statement's capture reads at most two pits of a chain."""
+    real = AR.chain
+    monkeypatch.setattr(AR, "chain", lambda t, q: real(t, q)[:2])
+    monkeypatch.setattr(AR, "_STEPS", {})
+    with pytest.raises(AssertionError):
+        AR.statement_is_spec_on_witnesses()
