@@ -78,3 +78,28 @@ def test_a_sample_of_counts_runs_those_slices_alone(tmp_path: Path, monkeypatch:
     assert L.judged(L.read_ledger(), "fp", "proven") == set(ran)
     assert L.main(["--counts", "20", "--complete"]) == 1  # proven so far: 24 of 600
     assert len(ran) == 24  # nothing due again at count 20
+
+
+def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make proofs' slice step proves every slice itself (--fresh): a ledger of 600
+    "proven" lines for the current fingerprint, written by hand, makes it neither
+    skip a slice nor pass; without --fresh (the development cache) it would."""
+    from proofs import manifest
+
+    (step,) = [s for s in manifest.STEPS if s.module == "proofs.awari.slices"]
+    assert "--fresh" in step.args and "--complete" in step.args
+    ledger = tmp_path / "slices.jsonl"
+    ledger.write_text("".join(json.dumps(_record(s, "proven", "fp")) + "\n" for s in L.every_slice()))
+    ran: list[Slice] = []
+
+    def refuted(s: Slice, timeout: float) -> dict[str, Any]:  # a planted bug: every slice fails
+        ran.append(s)
+        return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "failed", "paths": 1, "seconds": 0.1, "detail": "x"}
+
+    monkeypatch.setattr(L, "LEDGER", ledger)
+    monkeypatch.setattr(L, "fingerprint", lambda: "fp")
+    monkeypatch.setattr(L, "run_one", refuted)
+    assert L.main(["--complete"]) == 0 and ran == []  # the cache alone would pass
+    assert L.main(["--fresh", "--counts", "1", "--complete"]) == 1 and len(ran) == 12
