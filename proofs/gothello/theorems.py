@@ -34,7 +34,7 @@ import z3
 from proofs.gothello import encoding as E
 from proofs.gothello import encoding_check, errata
 from proofs.gothello.encoding import Frame, Post, Pre, Relation
-from proofs.gothello.encoding_check import assignment, board_of, code, square
+from proofs.gothello.encoding_check import RESULT_CODES, assignment, board_of, code, square
 from proofs.verdict import verdict
 from spec import gothello as S
 
@@ -270,15 +270,6 @@ def each_disjunct_is_satisfiable(report: Report, rels: dict[str, Relation], dead
                 report.fail(f"(d) z3 says {name} holds on {w}, the spec says {names_on(report.reading, w)}")
             elif (diff := after_differs(model, post, same[0], w)) is not None:
                 report.fail(f"(d) {name} on {w}: {diff}")
-
-
-RESULT_CODES = {
-    S.not_done: E.NOT_DONE,
-    S.illegal_move: E.ILLEGAL,
-    S.win(S.PLAYER.black): E.WIN_BLACK,
-    S.win(S.PLAYER.white): E.WIN_WHITE,
-    S.draw: E.DRAW,
-}
 
 
 def after_differs(model: Any, post: Post, outcome: S.Outcome, w: Witness) -> str | None:
