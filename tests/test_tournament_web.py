@@ -1,0 +1,198 @@
+"""``referee tournament … --web PORT`` and ``referee match … --web PORT``
+(impl/web/tourney.py): the live standings at ``/api/tournament`` equal the
+tournament's own summary; over real processes and sockets, a game is listed with
+its live board while it runs, progress advances, finished games link their
+records, which open; a port in use is one line and status 2.
+
+The games are held deterministically: one player is a program that moves only
+once the test creates its game's ``go-N`` file."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("aiohttp")
+pytest.importorskip("distributed")
+pytest.importorskip("openskill")
+
+from impl import sprt
+from impl.tournament import Config, GameResult, as_json, schedule, summarise
+from impl.web.tourney import state_json
+
+HANG_GUARD = 120.0
+"""Seconds before a scenario that hangs is failed (a guard, not a bound)."""
+
+GATED = '''\
+"""A random player that claims the next game number N (a file seat-N) and moves
+only once the file go-N exists."""
+import os, sys, time
+from pathlib import Path
+from impl.client import Client
+from impl.players import PLAYERS
+from impl.players.base import play
+
+game, host, port, side, gates = sys.argv[1:6]
+n = 1
+while True:
+    try:
+        os.close(os.open(Path(gates, f"seat-{n}"), os.O_CREAT | os.O_EXCL))
+        break
+    except FileExistsError:
+        n += 1
+inner = PLAYERS["random"](7)
+
+
+class Gated:
+    name = "gated"
+
+    def choose(self, client):
+        while not Path(gates, f"go-{n}").exists():
+            time.sleep(0.02)
+        return inner.choose(client)
+
+    def accept_draw(self, client):
+        return inner.accept_draw(client)
+
+
+with Client.connect(game, host, port=int(port)) as client:
+    client.seat(side, "gated")
+    play(client, Gated())
+'''
+
+
+def _result(number: int, players: tuple[int, int], score: float | None) -> GameResult:
+    record = "" if score is None else f"[Number {number}]"
+    return GameResult(number, f"1.{number}", players, score, "move" if score is not None else "no result", "", record)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_state_is_the_summary_with_progress_and_records(players: int) -> None:
+    """The standings, crosstable, ratings and SPRT are as_json's of the summary;
+    progress counts the games played and lists those running; each game with a
+    record links it."""
+    config = Config(tuple(f"p{i}" for i in range(players)), "awari", 6)
+    tasks = schedule(config)
+    results = [_result(1, tasks[0].players, 1.0), _result(2, tasks[1].players, 0.5), _result(3, tasks[2].players, None)]
+    hypotheses = sprt.Hypotheses(0, 50) if players == 2 else None
+    state = state_json(config, results, len(tasks), [tasks[4], tasks[3]], hypotheses)
+    summary = summarise(config, results, len(tasks), hypotheses=hypotheses)
+    expected = as_json(config, summary, results)
+    for key in ("standings", "crosstable", "endings", "failures", "played", "total"):
+        assert state[key] == expected[key]
+    assert ("elo" in state) == (players == 2) and ("sprt" in state) == (players == 2)
+    if players == 2:
+        assert state["elo"] == expected["elo"]
+        assert summary.sprt is not None and state["sprt"]["line"] == summary.sprt.line()
+    else:
+        assert all("mu" in p and "margin" in p for p in state["standings"])
+    assert state["progress"]["played"] == 3 and state["progress"]["total"] == len(tasks)
+    assert [r["number"] for r in state["progress"]["running"]] == [4, 5]
+    assert [g["record"] for g in state["games"]] == ["game-0001.pgn", "game-0002.pgn", None]
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return int(response.status), bytes(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def _api(base: str) -> dict[str, Any]:
+    status, body = _get(base + "api/tournament")
+    assert status == 200
+    data: dict[str, Any] = json.loads(body)
+    return data
+
+
+def _until(base: str, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
+        data = _api(base)
+        if data and check(data):
+            return data
+        time.sleep(0.05)
+    pytest.fail(f"the view never got there: {_api(base)}")
+
+
+@contextmanager
+def _running(argv: list[str]) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """The command, and its view's address from its line ``… live view at URL``."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "live view at " in line:
+                yield proc, line.split("live view at ", 1)[1].split()[0]
+                break
+        else:
+            pytest.fail(f"no live view line: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
+        proc.communicate(timeout=HANG_GUARD)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Path) -> None:
+    """Two games, one at a time, one player held before each move: while game 1
+    runs it is listed with a live board and nothing is played; once it is
+    released, progress advances, the standings count it, its record is listed and
+    opens, and game 2 is the one running."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    script = tmp_path / "gated.py"
+    script.write_text(GATED)
+    gated = f"gated={shlex.quote(sys.executable)} {script} {{game}} {{host}} {{port}} {{side}} {gates}"
+    records = tmp_path / "records"
+    argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
+    argv += ["--jobs", "1", "--records", str(records), "--web", "0", *(["-q"] if command == "tournament" else [])]
+    with _running(argv) as (proc, base):
+        assert base.startswith("http://127.0.0.1:")
+        first = _until(base, lambda d: bool(d["progress"]["running"]) and d["progress"]["running"][0]["id"])
+        assert first["live"] is True and first["progress"]["played"] == 0 and first["progress"]["total"] == 2
+        [running] = first["progress"]["running"]
+        assert (running["number"], running["first"], running["second"]) == (1, "gated", "random --seed 2")
+        status, body = _get(base + f"api/games/{running['id']}")
+        game = json.loads(body)
+        assert status == 200 and game["live"] and game["board"]["game"] == "awari" and "gated" in game["names"]
+        status, page = _get(base)
+        assert status == 200 and b'data-page="tournament"' in page
+
+        (gates / "go-1").touch()
+        second = _until(base, lambda d: d["progress"]["played"] == 1 and bool(d["progress"]["running"]))
+        assert second["progress"]["running"][0]["number"] == 2
+        assert sum(p["games"] for p in second["standings"]) == 2  # one game, each player once
+        [done] = second["games"]
+        assert done["number"] == 1 and done["record"] == "game-0001.pgn"
+        status, body = _get(base + "api/records/game-0001.pgn")
+        record = json.loads(body)
+        assert status == 200 and len(record["frames"]) > 1
+        assert _get(base + "record/game-0001.pgn")[0] == 200
+        (gates / "go-2").touch()
+    assert proc.returncode == 0
+    assert sorted(p.name for p in records.glob("game-*.pgn")) == ["game-0001.pgn", "game-0002.pgn"]
+
+
+def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = [sys.executable, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--web", str(port)]
+        done = subprocess.run([*argv, "--records", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout.count("\n") <= 2  # the players' A = / B = lines only
+    assert done.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1 port {port}" in done.stderr
