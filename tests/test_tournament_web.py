@@ -4,8 +4,8 @@ tournament's own summary; over real processes and sockets, a game is listed with
 its live board while it runs, progress advances, finished games link their
 records, which open; a port in use is one line and status 2.
 
-The games are held deterministically: one player is a program that moves only
-once the test creates its game's ``go-N`` file."""
+The games are held deterministically: one player (tests/gated_player.py) moves
+only once the test creates its game's ``go-N`` file."""
 
 from __future__ import annotations
 
@@ -34,42 +34,7 @@ from impl.web.tourney import state_json
 HANG_GUARD = 120.0
 """Seconds before a scenario that hangs is failed (a guard, not a bound)."""
 
-GATED = '''\
-"""A random player that claims the next game number N (a file seat-N) and moves
-only once the file go-N exists."""
-import os, sys, time
-from pathlib import Path
-from impl.client import Client
-from impl.players import PLAYERS
-from impl.players.base import play
-
-game, host, port, side, gates = sys.argv[1:6]
-n = 1
-while True:
-    try:
-        os.close(os.open(Path(gates, f"seat-{n}"), os.O_CREAT | os.O_EXCL))
-        break
-    except FileExistsError:
-        n += 1
-inner = PLAYERS["random"](7)
-
-
-class Gated:
-    name = "gated"
-
-    def choose(self, client):
-        while not Path(gates, f"go-{n}").exists():
-            time.sleep(0.02)
-        return inner.choose(client)
-
-    def accept_draw(self, client):
-        return inner.accept_draw(client)
-
-
-with Client.connect(game, host, port=int(port)) as client:
-    client.seat(side, "gated")
-    play(client, Gated())
-'''
+GATED = Path(__file__).parent / "gated_player.py"
 
 
 def _result(number: int, players: tuple[int, int], score: float | None) -> GameResult:
@@ -128,14 +93,14 @@ def _until(base: str, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]
 
 
 @contextmanager
-def _running(argv: list[str]) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """The command, and its view's address from its line ``… live view at URL``."""
+def _running(argv: list[str]) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """The command, its view's address and the line ``… live view at URL …`` it read it from."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
             if "live view at " in line:
-                yield proc, line.split("live view at ", 1)[1].split()[0]
+                yield proc, line.split("live view at ", 1)[1].split()[0], line
                 break
         else:
             pytest.fail(f"no live view line: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
@@ -154,14 +119,13 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     opens, and game 2 is the one running."""
     gates = tmp_path / "gates"
     gates.mkdir()
-    script = tmp_path / "gated.py"
-    script.write_text(GATED)
-    gated = f"gated={shlex.quote(sys.executable)} {script} {{game}} {{host}} {{port}} {{side}} {gates}"
+    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(GATED))} {{game}} {{host}} {{port}} {{side}}"
+    gated += f" {shlex.quote(str(gates))}"
     records = tmp_path / "records"
     argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
     argv += ["--jobs", "1", "--records", str(records), "--web", "0", *(["-q"] if command == "tournament" else [])]
-    with _running(argv) as (proc, base):
-        assert base.startswith("http://127.0.0.1:")
+    with _running(argv) as (proc, base, line):
+        assert base.startswith("http://127.0.0.1:") and "live boards need" not in line
         first = _until(base, lambda d: bool(d["progress"]["running"]) and d["progress"]["running"][0]["id"])
         assert first["live"] is True and first["progress"]["played"] == 0 and first["progress"]["total"] == 2
         [running] = first["progress"]["running"]
@@ -196,3 +160,20 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
         done = subprocess.run([*argv, "--records", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout.count("\n") <= 2  # the players' A = / B = lines only
     assert done.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1 port {port}" in done.stderr
+
+
+def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path: Path) -> None:
+    """A game on a Dask worker process is listed as running, without a board, and
+    the view (its start line and its JSON) says why."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(GATED))} {{game}} {{host}} {{port}} {{side}}"
+    gated += f" {shlex.quote(str(gates))}"
+    argv = [sys.executable, "-m", "impl.cli", "tournament", gated, "random --seed 2", "--game", "awari"]
+    argv += ["--games", "1", "--workers", "1", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    with _running(argv) as (proc, base, line):
+        assert line.rstrip().endswith("(live boards need --workers 0)")
+        state = _until(base, lambda d: bool(d["progress"]["running"]) and (gates / "seat-1").exists())
+        assert state["live"] is False and state["progress"]["running"][0]["id"] is None
+        (gates / "go-1").touch()
+    assert proc.returncode == 0

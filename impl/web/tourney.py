@@ -20,10 +20,12 @@ Games on Dask worker processes or a remote cluster are shown once finished.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +49,9 @@ process has none, and plays its games unseen."""
 def hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
     """The session hooks of game ``number`` for the view ``token``, if this process has it."""
     view = VIEWS.get(token)
-    return () if view is None else (view.game_hook(number),)
+    if view is None or view.pid != os.getpid():  # a forked worker: the view's thread is not there
+        return ()
+    return (view.game_hook(number),)
 
 
 def record_name(number: int) -> str:
@@ -106,9 +110,11 @@ class TournamentView(WebView):
         self.live = live
         """Whether the games run in this process, so that their boards can be shown."""
         self.token = uuid.uuid4().hex
-        self.state: dict[str, Any] = {}
-        """The latest ``state_json``, replaced whole (never changed in place) by the
-        tournament's thread; read on the view's loop."""
+        self.pid = os.getpid()
+        self.snapshot: Snapshot | None = None
+        """The latest, replaced whole by the tournament's thread; read on the view's loop."""
+        self._state: tuple[Snapshot, dict[str, Any]] | None = None
+        """The last snapshot's ``state_json``, made in the encoder thread."""
         self._games: dict[str, ServerInfo] = {}
         """Server key → the game's private server; on the view's loop."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -195,7 +201,12 @@ class TournamentView(WebView):
     async def api_tournament(self, request: web.Request) -> web.Response:
         """``state_json`` with each running game's live id (None until it starts,
         or when its board cannot be shown)."""
-        state = self.state
+        snapshot, state = self.snapshot, {}
+        if snapshot is not None and self._state is not None and self._state[0] is snapshot:
+            state = self._state[1]
+        elif snapshot is not None:  # the ratings and duplicates: work for a thread, not the loop
+            state = await asyncio.get_running_loop().run_in_executor(self._encoder, snapshot.json)
+            self._state = (snapshot, state)
         running = [
             {**r, "id": self.hub.live.get(server_key(state["game"], r["number"]))}
             for r in state.get("progress", {}).get("running", [])
@@ -206,9 +217,24 @@ class TournamentView(WebView):
         return await self._json(data)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The tournament at one moment: what ``state_json`` is made of."""
+
+    config: Config
+    results: tuple[GameResult, ...]
+    total: int
+    running: tuple[Task, ...]
+    hypotheses: Hypotheses | None
+
+    def json(self) -> dict[str, Any]:
+        return state_json(self.config, self.results, self.total, self.running, self.hypotheses)
+
+
 class Watch:
-    """The tournament's side of its view: the state published as games start and
-    finish (on the tournament's thread)."""
+    """The tournament's side of its view: a snapshot handed over as each game
+    starts and finishes (on the tournament's thread, in constant time per game
+    beyond copying two lists: the standings are made when asked for)."""
 
     def __init__(
         self,
@@ -223,8 +249,8 @@ class Watch:
         self.publish()
 
     def publish(self) -> None:
-        results, running = list(self.results.values()), list(self.running.values())
-        self.view.state = state_json(self.config, results, self.total, running, self.hypotheses)
+        results, running = tuple(self.results.values()), tuple(self.running.values())
+        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses)
 
     def started(self, task: Task) -> None:
         self.running[task.number] = task
