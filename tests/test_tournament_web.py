@@ -2,7 +2,9 @@
 (impl/web/tourney.py): the live standings at ``/api/tournament`` equal the
 tournament's own summary; over real processes and sockets, a game is listed with
 its live board while it runs, progress advances, finished games link their
-records, which open; a port in use is one line and status 2.
+records, which open; with worker processes the view says that live boards need
+``--workers 0``; a view whose loop is held never holds a game up; a port in use
+is one line and status 2.
 
 The games are held deterministically: one player (tests/gated_player.py) moves
 only once the test creates its game's ``go-N`` file."""
@@ -14,9 +16,11 @@ import shlex
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,9 +31,11 @@ pytest.importorskip("aiohttp")
 pytest.importorskip("distributed")
 pytest.importorskip("openskill")
 
-from impl import sprt
+from impl import pgn, sprt
+from impl.match import MatchOptions, PlayerSpec, play_game
 from impl.tournament import Config, GameResult, as_json, schedule, summarise
-from impl.web.tourney import state_json
+from impl.web.feed import ServerInfo
+from impl.web.tourney import VIEWS, TournamentView, hooks, state_json
 
 HANG_GUARD = 120.0
 """Seconds before a scenario that hangs is failed (a guard, not a bound)."""
@@ -124,8 +130,10 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     records = tmp_path / "records"
     argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
     argv += ["--jobs", "1", "--records", str(records), "--web", "0", *(["-q"] if command == "tournament" else [])]
+    host = "127.0.0.2" if command == "match" else "127.0.0.1"  # --web-host, else its default
+    argv += ["--web-host", host] if command == "match" else []
     with _running(argv) as (proc, base, line):
-        assert base.startswith("http://127.0.0.1:") and "live boards need" not in line
+        assert base.startswith(f"http://{host}:") and "live boards need" not in line
         first = _until(base, lambda d: bool(d["progress"]["running"]) and d["progress"]["running"][0]["id"])
         assert first["live"] is True and first["progress"]["played"] == 0 and first["progress"]["total"] == 2
         [running] = first["progress"]["running"]
@@ -177,3 +185,66 @@ def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path
         assert state["live"] is False and state["progress"]["running"][0]["id"] is None
         (gates / "go-1").touch()
     assert proc.returncode == 0
+
+
+def test_a_stalled_view_never_holds_a_game_up(tmp_path: Path) -> None:
+    """The view's loop held (a blocked callback) while a whole game is played
+    with its live hook: the game ends all the same, its events waiting for the
+    view; once released, the view has the game, finished, as the record says."""
+    view = TournamentView("127.0.0.1", 0, tmp_path, live=True)
+    view.open()
+    try:
+        held, release = threading.Event(), threading.Event()
+
+        def block() -> None:
+            held.set()
+            release.wait()
+
+        view.call(block)
+        assert held.wait(HANG_GUARD)
+        specs = (PlayerSpec.parse("random --seed 1"), PlayerSpec.parse("random --seed 2"))
+        outcome = play_game(specs, 5, MatchOptions("awari", 1, live=view.token), 0)
+        assert outcome.result is not None and not view.hub.games  # played; the view has seen nothing yet
+        release.set()
+        game_json = _from_view(view, lambda: view.hub.game_json(view.hub.games["awari-5-1"], 0.0))
+        assert game_json["result"] is not None and game_json["server_no"] == 5
+        assert [m["move"] for m in game_json["moves"]] == pgn.parse(outcome.record).moves
+    finally:
+        release.set()
+        view.close()
+
+
+def _from_view(view: TournamentView, read: Callable[[], Any]) -> Any:
+    """``read()`` on the view's loop, once everything handed to it before has run."""
+    done: Future[Any] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(read())
+        except Exception as exc:
+            done.set_exception(exc)
+
+    view.call(run)
+    return done.result(HANG_GUARD)
+
+
+def test_hooks_are_given_only_in_the_views_process(tmp_path: Path) -> None:
+    view = TournamentView("127.0.0.1", 0, tmp_path, live=True)
+    VIEWS[view.token] = view
+    try:
+        assert len(hooks(view.token, 1)) == 1 and hooks("another", 1) == ()
+        view.pid = -1  # as in a worker forked from this process
+        assert hooks(view.token, 1) == ()
+    finally:
+        del VIEWS[view.token]
+
+
+def test_the_servers_of_games_no_longer_kept_are_forgotten(tmp_path: Path) -> None:
+    view = TournamentView("127.0.0.1", 0, tmp_path, live=True)
+    many = 4 * view.hub.limits.keep_finished + 1
+    for n in range(1, many + 1):
+        view._games[f"awari-{n}"] = ServerInfo(
+            f"awari-{n}", "awari", "Awari", n, "", 0, "impl", None, False, ("a", "b")
+        )
+    view.hub.live["awari-7"] = "awari-7-1"
+    assert [i.key for i in view._describe()] == ["awari-7"]
