@@ -223,3 +223,49 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) -> None:
+    """``referee match … --sprt … --web 0``: after the first game (the second held
+    by tests/gated_player.py) the page shows the Elo line and the SPRT's state as
+    the API gives them, and the running game."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    (gates / "go-1").touch()
+    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).parent / 'gated_player.py'))}"
+    gated += f" {{game}} {{host}} {{port}} {{side}} {shlex.quote(str(gates))}"
+    argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]
+    argv += ["--sprt", "elo0=0", "elo1=100", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def scenario(base: str) -> None:
+        async with playwright.async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            page = await browser.new_page(viewport={"width": 1100, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            await page.goto(base)
+            await page.wait_for_selector('body[data-played="1"]', timeout=60_000)
+            await page.wait_for_selector('.card[data-number="2"]')
+            state = await (await page.request.get(base + "api/tournament")).json()
+            assert state["progress"]["played"] == 1
+            assert (await page.inner_text("#elo")).startswith("Elo gated − random --seed 2: ")
+            assert await page.inner_text("#sprt") == state["sprt"]["line"]
+            assert await page.locator("#standings tbody tr").count() == 2
+            assert errors == []
+            await browser.close()
+
+    try:
+        assert proc.stdout is not None
+        line = ""
+        while "live view at " not in line:  # after the match's A = / B = lines
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+        run(lambda: scenario(line.split("live view at ", 1)[1].split()[0]), timeout=240)
+        (gates / "go-2").touch()
+        proc.communicate(timeout=240)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

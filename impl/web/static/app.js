@@ -406,7 +406,7 @@ function initGame() {
 // ─── the tournament page (impl/web/tourney.py) ─────────────────────────────────
 
 function fixed(x, digits) {
-  return x === null || x === undefined ? "∞" : x.toFixed(digits);
+  return x === null || x === undefined ? "infinite (all won or all lost)" : x.toFixed(digits);
 }
 
 function renderStandings(data) {
