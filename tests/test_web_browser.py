@@ -207,6 +207,9 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
             expected = {**game["board"]["cells"], **game["board"]["counts"]}
             assert shown == expected
             await page.screenshot(path=str(shots / "web-tournament.png"), full_page=True)
+            await page.click(f'.card[data-game="{running["id"]}"] a.watch')  # the running game's own page
+            await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
+            assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: impl")
             assert errors == []
             await browser.close()
 

@@ -276,7 +276,9 @@ function renderGame(g) {
   view.game = g;
   document.title = `zreferee — ${g.game} ${g.id}`;
   document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
-  const sub = [`server ${g.server_no}`, `port ${g.port}`, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
+  // A tournament's game (impl/web/tourney.py) is on a private server of its own, port 0 here.
+  const where = g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
+  const sub = [...where, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
   document.getElementById("subtitle").textContent = sub.join(" · ");
   renderPlayers(g);
   view.clocks = g.clocks ? tickingClocks(g.clocks) : null;
