@@ -59,7 +59,7 @@ from impl.game import Outcome, Side, Termination
 from impl.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
-from impl.server.session import OnDivergence
+from impl.server.session import OnDivergence, Session
 
 if TYPE_CHECKING:
     from impl.tournament import GameResult, Task
@@ -143,6 +143,9 @@ class MatchOptions:
     """The records' Event tag."""
     rules: str = "paper"
     """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
+    live: str = ""
+    """The token of a live web view of this process that shows the games
+    (impl/web/tourney.py); a worker process without it plays them unseen."""
 
 
 TAIL_LINES = 256
@@ -360,6 +363,7 @@ def _play_game(
         rules=options.rules,
         on_seat=guard.on_seat,
         opening=opening,
+        session_hooks=_live_hooks(options.live, number),
     )
     deadline = time.monotonic() + options.timeout
     with LocalServer(server_options) as server:
@@ -402,6 +406,16 @@ def _play_game(
     elif outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
+
+
+def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
+    """The session hook of game ``number`` for the live view ``token``, if it
+    is in this process (imported only then: the web view needs aiohttp)."""
+    if not token:
+        return ()
+    from impl.web.tourney import hooks
+
+    return hooks(token, number)
 
 
 def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> tuple[str, int | None]:
@@ -575,7 +589,7 @@ EPILOG = (
 
 
 def add_command(subparsers: Any) -> None:
-    from impl.tournament import add_result_options
+    from impl.tournament import add_result_options, add_web_arguments
 
     p = subcommand(subparsers, "match", run, epilog=EPILOG)
     p.add_argument("player_a", metavar="PLAYER_A")
@@ -606,6 +620,7 @@ def add_command(subparsers: Any) -> None:
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
     add_opening_arguments(p)
+    add_web_arguments(p)
 
 
 def add_opening_arguments(p: argparse.ArgumentParser) -> None:
@@ -761,7 +776,11 @@ def run(args: argparse.Namespace) -> int:
 
     todo = [t for t in tasks if t.number not in results]
     try:
-        tournament.execute(config, todo, results, directory, args, lambda task: None, finished, hypotheses, local=True)
+        with tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True) as web:
+            token, started, on_finish = web
+            todo = tournament.watched(todo, token)
+            both = tournament.both_finished(finished, on_finish)
+            tournament.execute(config, todo, results, directory, args, started, both, hypotheses, local=True)
     except KeyboardInterrupt:
         print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
         return 130

@@ -38,13 +38,13 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from impl import pgn, sprt
 from impl.atomic import why, write_atomic
-from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, port, positive, seconds, subcommand
 from impl.engine import KINDS
 from impl.game import Termination
 from impl.match import MatchOptions, PlayerSpec, add_opening_arguments, claim_records, openings_of, play_game
@@ -731,6 +731,81 @@ def add_command(subparsers: Any) -> None:
     add_result_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     add_opening_arguments(p)
+    add_web_arguments(p)
+
+
+def add_web_arguments(p: Any) -> None:
+    """``--web PORT`` and ``--web-host``: the live view (impl/web/tourney.py)."""
+    p.add_argument(
+        "--web",
+        type=port,
+        metavar="PORT",
+        help="serve the live standings and games on this port (0: any free port; needs the web extra)",
+    )
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST", help="address of --web (default 127.0.0.1)")
+
+
+Started = Callable[[Task], None]
+Finished = Callable[[Task, GameResult], None]
+
+
+@contextmanager
+def live_view(
+    args: argparse.Namespace,
+    what: str,
+    config: Config,
+    total: int,
+    results: dict[int, GameResult],
+    directory: Path,
+    hypotheses: Hypotheses | None,
+    local: bool,
+) -> Iterator[tuple[str, Started, Finished]]:
+    """``--web``'s view while the games are played: the token of its session hooks
+    (``MatchOptions.live``) and the callbacks that keep its standings; no view, no
+    token.  ``local``: the games run in threads here, so their boards can be shown."""
+    if getattr(args, "web", None) is None:
+        yield "", (lambda task: None), (lambda task, result: None)
+        return
+    try:
+        from impl.web.tourney import TournamentView, Watch
+    except ImportError as exc:
+        raise UsageError(f"{what}: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
+    view = TournamentView(args.web_host, args.web, directory, local)
+    try:
+        view.open()
+    except OSError as exc:
+        raise UsageError(f"{what}: --web: cannot listen on {args.web_host} port {args.web}: {why(exc)}") from None
+    try:
+        watch = Watch(view, config, total, results, hypotheses)
+        host = f"[{args.web_host}]" if ":" in args.web_host else args.web_host
+        boards = "" if local else " (live boards need --workers 0)"
+        print(f"{what}: live view at http://{host}:{view.port}/{boards}", flush=True)
+        yield view.token, watch.started, watch.finished
+    finally:
+        view.close()
+
+
+def watched(tasks: Sequence[Task], token: str) -> list[Task]:
+    """The tasks, their games shown by the live view ``token`` (if any)."""
+    if not token:
+        return list(tasks)
+    return [replace(t, options=replace(t.options, live=token)) for t in tasks]
+
+
+def both(first: Started, second: Started) -> Started:
+    def started(task: Task) -> None:
+        first(task)
+        second(task)
+
+    return started
+
+
+def both_finished(first: Finished, second: Finished) -> Finished:
+    def finished(task: Task, result: GameResult) -> None:
+        first(task, result)
+        second(task, result)
+
+    return finished
 
 
 def add_result_options(p: Any) -> None:
@@ -948,8 +1023,15 @@ def run(args: argparse.Namespace) -> int:
     console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
+    local = args.workers == 0 and args.scheduler is None
     try:
-        with _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished):
+        with (
+            live_view(args, "referee tournament", config, len(tasks), results, directory, hypotheses, local) as web,
+            _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
+        ):
+            token, web_started, web_finished = web
+            todo = watched(todo, token)
+            started, finished = both(started, web_started), both_finished(finished, web_finished)
             execute(config, todo, results, directory, args, started, finished, hypotheses, console=console)
     except KeyboardInterrupt:
         print(

@@ -1,7 +1,8 @@
 """The web view in a real browser: headless Chromium (Debian's ``chromium``, driven
 by Playwright; no browser of Playwright's own) loads the list and a game page
 while real games are played through the servers, and after every move the board
-it shows equals the engine's; the result appears at the end.
+it shows equals the engine's; the result appears at the end.  A tournament's page
+(``referee tournament … --web``) shows its standings and a running game's board.
 
 Runs where Playwright and /usr/bin/chromium are installed: ``make test-browser``
 (and ``make verify-deep``) install both first.  Elsewhere it is skipped, as the
@@ -11,8 +12,12 @@ screenshots`` writes docs/); otherwise they go to the test's temporary directory
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +157,118 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
             await browser.close()
 
     run(scenario, timeout=240)
+
+
+def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) -> None:
+    """``referee tournament … --web 0`` of three players, two games per pairing,
+    one at a time; the third player (tests/gated_player.py) holds its first game
+    after six moves.  The page then shows two games played, the standings as the
+    API gives them, the crosstable, and the running game's board as the referee
+    has it; once released, the tournament ends."""
+    shots = Path(os.environ.get("WEB_SCREENSHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    gated = f"c={shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).parent / 'gated_player.py'))}"
+    gated += f" {{game}} {{host}} {{port}} {{side}} {shlex.quote(str(gates))} 6"
+    argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random --seed 1", "b=random --seed 2", gated]
+    argv += ["--game", "awari", "--games", "2", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def scenario(base: str) -> None:
+        async with playwright.async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            await page.goto(base)
+            await page.wait_for_selector('body[data-played="2"]', timeout=60_000)
+            running: dict[str, Any] = {}
+            while not running.get("id"):  # game 3 is listed as it starts, its board once seated
+                state = await (await page.request.get(base + "api/tournament")).json()
+                [running] = state["progress"]["running"]
+                await asyncio.sleep(0.05)
+            assert running["number"] == 3
+            game: dict[str, Any] = {}
+            while len(game.get("moves", [])) < 13:  # a's seventh move, then c waits (the page polls too)
+                game = await (await page.request.get(base + f"api/games/{running['id']}")).json()
+                await asyncio.sleep(0.05)
+            await page.wait_for_selector(
+                f'.card[data-game="{running["id"]}"] .board[data-last="{game["moves"][-1]["move"]}"]'
+            )
+            names = await page.eval_on_selector_all(
+                "#standings tbody td:nth-child(2)", "tds => tds.map(t => t.textContent)"
+            )
+            assert names == [p["player"] for p in state["standings"]]
+            assert await page.locator("#crosstable tbody tr").count() == 3
+            assert await page.locator("#games tbody tr a").count() == 2  # the finished games' replays
+            pairs = await page.eval_on_selector(f'.card[data-game="{running["id"]}"] .board', READ_BOARD)
+            shown = {name: int(value) for name, value in pairs}
+            expected = {**game["board"]["cells"], **game["board"]["counts"]}
+            assert shown == expected
+            await page.screenshot(path=str(shots / "web-tournament.png"), full_page=True)
+            await page.click(f'.card[data-game="{running["id"]}"] a.watch')  # the running game's own page
+            await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
+            assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: impl")
+            assert errors == []
+            await browser.close()
+
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "live view at " in line, (line, proc.stderr.read() if proc.stderr else "")
+        run(lambda: scenario(line.split("live view at ", 1)[1].split()[0]), timeout=240)
+        for n in range(1, 5):
+            (gates / f"go-{n}").touch()
+        proc.communicate(timeout=240)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) -> None:
+    """``referee match … --sprt … --web 0``: after the first game (the second held
+    by tests/gated_player.py) the page shows the Elo line and the SPRT's state as
+    the API gives them, and the running game."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    (gates / "go-1").touch()
+    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).parent / 'gated_player.py'))}"
+    gated += f" {{game}} {{host}} {{port}} {{side}} {shlex.quote(str(gates))}"
+    argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]
+    argv += ["--sprt", "elo0=0", "elo1=100", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def scenario(base: str) -> None:
+        async with playwright.async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            page = await browser.new_page(viewport={"width": 1100, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            await page.goto(base)
+            await page.wait_for_selector('body[data-played="1"]', timeout=60_000)
+            await page.wait_for_selector('.card[data-number="2"]')
+            state = await (await page.request.get(base + "api/tournament")).json()
+            assert state["progress"]["played"] == 1
+            assert (await page.inner_text("#elo")).startswith("Elo gated − random --seed 2: ")
+            assert await page.inner_text("#sprt") == state["sprt"]["line"]
+            assert await page.locator("#standings tbody tr").count() == 2
+            assert errors == []
+            await browser.close()
+
+    try:
+        assert proc.stdout is not None
+        line = ""
+        while "live view at " not in line:  # after the match's A = / B = lines
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+        run(lambda: scenario(line.split("live view at ", 1)[1].split()[0]), timeout=240)
+        (gates / "go-2").touch()
+        proc.communicate(timeout=240)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -45,6 +45,8 @@ class ServerOptions:
     checks that the seat's connection is the launched program's)."""
     opening: tuple[str, ...] = ()
     """Moves the referee plays first in every game (impl/openings.py)."""
+    session_hooks: tuple[Callable[[Session], None], ...] = ()
+    """``ServerConfig.session_hooks``: a live web view's tap (impl/web/tourney.py)."""
 
 
 class LocalServer:
@@ -118,6 +120,7 @@ class LocalServer:
             net=NetLimits(close_grace=1.0),
             record_dir=o.record_dir,
             opening=o.opening,
+            session_hooks=o.session_hooks,
         )
         server = GameServer(spec, get_engine(o.game, o.engine, rules))
         if o.on_seat is not None:

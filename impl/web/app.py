@@ -185,6 +185,9 @@ class _Refuse(asyncio.Protocol):
 class WebView:
     """The web view of the servers of one process."""
 
+    index = "index.html"
+    """The page at ``/`` (a tournament's view shows its standings there)."""
+
     def __init__(
         self,
         host: str,
@@ -330,7 +333,7 @@ class WebView:
         app = web.Application()
         app.add_routes(
             [
-                web.get("/", self._page("index.html")),
+                web.get("/", self._page(self.index)),
                 web.get("/game/{id}", self._page("game.html")),
                 web.get("/record/{name}", self._page("game.html")),
                 web.get("/api/servers", self.api_servers),

@@ -72,8 +72,12 @@ def clocks_of(session: Session) -> ClockReading | None:
 class SessionTap:
     """Turns a session's status changes into feed events for ``sink``."""
 
-    def __init__(self, sink: FeedSink) -> None:
+    def __init__(self, sink: FeedSink, key: str | None = None) -> None:
         self.sink = sink
+        self.key = key
+        """The server key of every session tapped; None: each session's own
+        (``server_key``).  A tournament's games all run as server 0 of their own
+        private servers, so each gets a tap of its own key (impl/web/tourney.py)."""
         self._seen: dict[str, tuple[int, int, Any]] = {}
         """Server key → (game number, plies seen, the state after the last of them)."""
         self._positions: dict[int, list[GameState]] = {}
@@ -103,7 +107,7 @@ class SessionTap:
             event(logging.ERROR, "web_feed_failed", error=repr(exc))
 
     def _changed(self, s: Session) -> None:
-        key = server_key(s.vocab.game, s.settings.server)
+        key = self.key or server_key(s.vocab.game, s.settings.server)
         positions = self._positions.pop(id(s), [])
         if s.started is None or self._over.get(key) == s.game_no:
             return

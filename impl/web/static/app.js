@@ -276,7 +276,9 @@ function renderGame(g) {
   view.game = g;
   document.title = `zreferee — ${g.game} ${g.id}`;
   document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
-  const sub = [`server ${g.server_no}`, `port ${g.port}`, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
+  // A tournament's game (impl/web/tourney.py) is on a private server of its own, port 0 here.
+  const where = g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
+  const sub = [...where, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
   document.getElementById("subtitle").textContent = sub.join(" · ");
   renderPlayers(g);
   view.clocks = g.clocks ? tickingClocks(g.clocks) : null;
@@ -403,5 +405,152 @@ function initGame() {
   else initLiveGame(id);
 }
 
-if (document.body.dataset.page === "list") initList();
+// ─── the tournament page (impl/web/tourney.py) ─────────────────────────────────
+
+function fixed(x, digits) {
+  return x === null || x === undefined ? "infinite (all won or all lost)" : x.toFixed(digits);
+}
+
+function renderStandings(data) {
+  const rated = data.standings.some((p) => p.mu !== undefined);
+  document.querySelector("#standings th.rating").hidden = !rated;
+  const rows = data.standings.map((p, i) =>
+    h(
+      "tr",
+      { "data-player": p.player },
+      h("td", { class: "num" }, i + 1),
+      h("td", {}, p.player),
+      h("td", { class: "num" }, p.games),
+      h("td", { class: "num" }, p.wins),
+      h("td", { class: "num" }, p.draws),
+      h("td", { class: "num" }, p.losses),
+      h("td", { class: "num score" }, p.score),
+      h("td", { class: "num" }, (100 * p.score / Math.max(1, p.games)).toFixed(1)),
+      ...(rated ? [h("td", { class: "num" }, `${p.mu.toFixed(1)} ± ${p.margin.toFixed(1)}`)] : []),
+    ),
+  );
+  document.querySelector("#standings tbody").replaceChildren(...rows);
+  const elo = document.getElementById("elo");
+  elo.hidden = !data.elo;
+  if (data.elo) {
+    const other = data.labels.find((l) => l !== data.elo.first);
+    const e = data.elo;
+    const margin = e.margin === null ? "n/a" : `± ${e.margin.toFixed(1)}`;
+    elo.textContent = `Elo ${e.first} − ${other}: ${fixed(e.difference, 1)} ${margin} (95%), LOS ${(100 * e.los).toFixed(1)}%`;
+  }
+  const sprt = document.getElementById("sprt");
+  sprt.hidden = !data.sprt;
+  if (data.sprt) sprt.textContent = data.sprt.line;
+}
+
+function renderCrosstable(data) {
+  const labels = data.labels;
+  const head = h("tr", {}, h("th", {}, "player"), ...labels.map((_, j) => h("th", {}, j + 1)));
+  document.querySelector("#crosstable thead").replaceChildren(head);
+  const rows = labels.map((me, i) => {
+    const cells = labels.map((them, j) => {
+      const c = (data.crosstable[me] || {})[them];
+      return h("td", {}, i === j ? "—" : c ? `${c.score}/${c.games}` : "");
+    });
+    return h("tr", {}, h("td", {}, `${i + 1} ${me}`), ...cells);
+  });
+  document.querySelector("#crosstable").classList.add("cross");
+  document.querySelector("#crosstable tbody").replaceChildren(...rows);
+}
+
+const liveBoards = new Map(); // game id → { card, source }
+
+function watchBoard(card, id) {
+  const board = card.querySelector(".board");
+  const source = new EventSource(`/events/game/${id}`);
+  const draw = (e) => {
+    const d = JSON.parse(e.data);
+    if (d.board) drawBoard(board, d.board);
+  };
+  ["snapshot", "move", "over"].forEach((name) => source.addEventListener(name, draw));
+  return source;
+}
+
+function renderRunning(data) {
+  document.getElementById("no-boards").hidden = data.live || !data.progress.running.length;
+  const keep = new Set();
+  const cards = data.progress.running.map((r) => {
+    const key = r.id || `task-${r.number}`;
+    keep.add(key);
+    let entry = liveBoards.get(key);
+    if (!entry) {
+      const card = h(
+        "div",
+        { class: "card", "data-number": r.number, "data-game": r.id || "" },
+        h("div", { class: "who" }, `game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`),
+        h("div", { class: "board" }),
+        r.id ? h("a", { href: `/game/${r.id}`, class: "watch" }, "watch") : h("span", { class: "muted" }, "starting…"),
+      );
+      entry = { card, source: r.id ? watchBoard(card, r.id) : null };
+      liveBoards.set(key, entry);
+    }
+    return entry.card;
+  });
+  for (const [key, entry] of liveBoards) {
+    if (!keep.has(key)) {
+      if (entry.source) entry.source.close();
+      liveBoards.delete(key);
+    }
+  }
+  document.getElementById("running").replaceChildren(...(cards.length ? cards : [h("p", { class: "muted" }, "none")]));
+}
+
+function renderGames(data) {
+  const rows = data.games
+    .slice()
+    .reverse()
+    .map((g) =>
+      h(
+        "tr",
+        { "data-number": g.number },
+        h("td", { class: "num" }, g.number),
+        h("td", {}, g.round),
+        h("td", {}, g.first),
+        h("td", {}, g.second),
+        h("td", {}, g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`),
+        h("td", {}, g.termination),
+        h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
+      ),
+    );
+  const none = h("tr", {}, h("td", { colspan: 7, class: "muted" }, "none yet"));
+  document.querySelector("#games tbody").replaceChildren(...(rows.length ? rows : [none]));
+}
+
+function renderTournament(data) {
+  const p = data.progress;
+  document.getElementById("title").textContent = `${data.game === "awari" ? "Awari" : "Gothello"} ${data.mode}`;
+  document.getElementById("subtitle").textContent =
+    `${data.standings.length} players, ${data.games_per_pairing} games per pairing`;
+  document.getElementById("bar").style.width = `${(100 * p.played) / Math.max(1, p.total)}%`;
+  const progress = document.getElementById("progress");
+  progress.textContent = `${p.played} of ${p.total} games played, ${p.running.length} running`;
+  document.body.dataset.played = p.played;
+  renderStandings(data);
+  renderCrosstable(data);
+  renderRunning(data);
+  renderGames(data);
+}
+
+function initTournament() {
+  const conn = document.getElementById("conn");
+  const poll = () =>
+    fetch("/api/tournament")
+      .then((r) => r.json())
+      .then((data) => {
+        conn.textContent = "live";
+        if (data.progress) renderTournament(data);
+      })
+      .catch(() => (conn.textContent = "reconnecting…"))
+      .finally(() => setTimeout(poll, 1000));
+  poll();
+}
+
+const PAGE = document.body.dataset.page;
+if (PAGE === "list") initList();
+else if (PAGE === "tournament") initTournament();
 else initGame();

@@ -1,0 +1,261 @@
+"""The live view of a tournament (``referee tournament … --web PORT``, and ``referee
+match … --web PORT``): the web view of impl/web/app.py in a thread of the
+tournament's process, with the standings at ``/`` (and ``/tournament``):
+
+    /api/tournament     as_json of the standings so far (impl/tournament.py: the
+                        crosstable, Elo ± margin and LOS or openskill ratings, the
+                        SPRT), with ``progress`` (played, total, running games),
+                        each finished game's ``record`` and each running game's
+                        live ``id`` (``/game/{id}``, ``/events/game/{id}``)
+
+Finished games are the tournament's records directory (``/api/records``,
+``/record/{name}``).  Games in progress are drawn live when they run in threads
+of this process (``--workers 0``, and ``referee match``): each game's private
+server (impl/client/local.py) gets a session hook (``hooks``) whose tap reads
+the session on the game's own loop, as ``serve --web``'s does, and hands each
+feed event to this view's loop (``call_soon_threadsafe``), never waiting for it.
+Games on Dask worker processes or a remote cluster are shown once finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from impl.server.session import Session
+
+from .app import WebView
+from .feed import FeedEvent, ServerInfo
+from .tap import SessionTap, server_key
+
+if TYPE_CHECKING:
+    from impl.sprt import Hypotheses
+    from impl.tournament import Config, GameResult, Task
+
+VIEWS: dict[str, TournamentView] = {}
+"""The live views of this process by token (``MatchOptions.live``): a Dask worker
+process has none, and plays its games unseen."""
+
+
+def hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
+    """The session hooks of game ``number`` for the view ``token``, if this process has it."""
+    view = VIEWS.get(token)
+    if view is None or view.pid != os.getpid():  # a forked worker: the view's thread is not there
+        return ()
+    return (view.game_hook(number),)
+
+
+def record_name(number: int) -> str:
+    """A game's record in the tournament's directory (impl/tournament.py ``execute``)."""
+    return f"game-{number:04d}.pgn"
+
+
+def state_json(
+    config: Config,
+    results: Sequence[GameResult],
+    total: int,
+    running: Sequence[Task],
+    hypotheses: Hypotheses | None = None,
+) -> dict[str, Any]:
+    """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
+    these results, each game's record name, and the games running."""
+    from impl.tournament import as_json, summarise
+
+    summary = summarise(config, results, total, hypotheses=hypotheses)
+    out = as_json(config, summary, results)
+    recorded = {r.number for r in results if r.record}
+    for game in out["games"]:
+        game["record"] = record_name(game["number"]) if game["number"] in recorded else None
+    out["labels"] = summary.labels
+    out["progress"] = {
+        "played": summary.played,
+        "total": total,
+        "running": [
+            {"number": t.number, "round": t.round, "first": t.labels[0], "second": t.labels[1]}
+            for t in sorted(running, key=lambda t: t.number)
+        ],
+    }
+    if summary.sprt is not None:
+        out["sprt"]["line"] = summary.sprt.line()
+    return out
+
+
+class _Handoff:
+    """A ``FeedSink`` for a tap on a game's loop: each event goes to the view's
+    loop, to be published there; the game's loop never waits for it."""
+
+    def __init__(self, view: TournamentView) -> None:
+        self.view = view
+
+    def publish(self, event: FeedEvent) -> None:
+        self.view.call(self.view.hub.publish, event)
+
+
+class TournamentView(WebView):
+    """The web view of one tournament, run by ``open`` in a thread of its own."""
+
+    index = "tournament.html"
+
+    def __init__(self, host: str, port: int, record_dir: Path, live: bool) -> None:
+        super().__init__(host, port, record_dir)
+        self.live = live
+        """Whether the games run in this process, so that their boards can be shown."""
+        self.token = uuid.uuid4().hex
+        self.pid = os.getpid()
+        self.snapshot: Snapshot | None = None
+        """The latest, replaced whole by the tournament's thread; read on the view's loop."""
+        self._state: tuple[Snapshot, dict[str, Any]] | None = None
+        """The last snapshot's ``state_json``, made in the encoder thread."""
+        self._games: dict[str, ServerInfo] = {}
+        """Server key → the game's private server; on the view's loop."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready = threading.Event()
+        self._error: OSError | None = None
+        self._closing: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._main, name="tournament-web", daemon=True)
+
+    # ─── life, from the tournament's thread ────────────────────────────────────
+
+    def open(self) -> None:
+        """Listen, in a thread of its own; an OSError if the address cannot be had."""
+        VIEWS[self.token] = self
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            del VIEWS[self.token]
+            raise self._error
+
+    def close(self) -> None:
+        VIEWS.pop(self.token, None)
+        if self._closing is not None:
+            self.call(self._closing.set)
+        self._thread.join(10.0)
+
+    def call(self, function: Callable[..., Any], *args: Any) -> None:
+        """Run ``function(*args)`` on the view's loop, soon; nothing once it has closed."""
+        loop = self._loop
+        if loop is not None:
+            with suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(function, *args)
+
+    def _main(self) -> None:
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self._loop, self._closing = asyncio.get_running_loop(), asyncio.Event()
+        try:
+            await self.start()
+        except OSError as exc:
+            self._error = exc
+            await self.stop()
+            return
+        finally:
+            self._ready.set()
+        try:
+            await self._closing.wait()
+        finally:
+            await self.stop()
+
+    # ─── games, from their own loops ───────────────────────────────────────────
+
+    def game_hook(self, number: int) -> Callable[[Session], None]:
+        """The session hook of game ``number``'s private server: its games are
+        shown as server ``number``."""
+
+        def hook(session: Session) -> None:
+            vocab = session.vocab
+            key = server_key(vocab.game, number)
+            info = ServerInfo(
+                key, vocab.game, vocab.title, number, "127.0.0.1", 0, session.engine.kind, session.settings.time,
+                False, vocab.sides,
+            )  # fmt: skip
+            self.call(self._games.__setitem__, key, info)
+            SessionTap(_Handoff(self), key).hook(session)
+
+        return hook
+
+    def _describe(self) -> list[ServerInfo]:
+        """The games' servers; those of games the hub no longer keeps are forgotten."""
+        if len(self._games) > 4 * self.hub.limits.keep_finished:
+            kept = {g.begun.server for g in self.hub.games.values()} | set(self.hub.live)
+            self._games = {k: v for k, v in self._games.items() if k in kept}
+        return list(self._games.values())
+
+    # ─── routes ────────────────────────────────────────────────────────────────
+
+    def app(self) -> web.Application:
+        app = super().app()
+        app.router.add_get("/tournament", self._page(self.index))
+        app.router.add_get("/api/tournament", self.api_tournament)
+        return app
+
+    async def api_tournament(self, request: web.Request) -> web.Response:
+        """``state_json`` with each running game's live id (None until it starts,
+        or when its board cannot be shown)."""
+        snapshot, state = self.snapshot, {}
+        if snapshot is not None and self._state is not None and self._state[0] is snapshot:
+            state = self._state[1]
+        elif snapshot is not None:  # the ratings and duplicates: work for a thread, not the loop
+            state = await asyncio.get_running_loop().run_in_executor(self._encoder, snapshot.json)
+            self._state = (snapshot, state)
+        running = [
+            {**r, "id": self.hub.live.get(server_key(state["game"], r["number"]))}
+            for r in state.get("progress", {}).get("running", [])
+        ]
+        data = {**state, "live": self.live}
+        if state:
+            data["progress"] = {**state["progress"], "running": running}
+        return await self._json(data)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The tournament at one moment: what ``state_json`` is made of."""
+
+    config: Config
+    results: tuple[GameResult, ...]
+    total: int
+    running: tuple[Task, ...]
+    hypotheses: Hypotheses | None
+
+    def json(self) -> dict[str, Any]:
+        return state_json(self.config, self.results, self.total, self.running, self.hypotheses)
+
+
+class Watch:
+    """The tournament's side of its view: a snapshot handed over as each game
+    starts and finishes (on the tournament's thread, in constant time per game
+    beyond copying two lists: the standings are made when asked for)."""
+
+    def __init__(
+        self,
+        view: TournamentView,
+        config: Config,
+        total: int,
+        results: dict[int, GameResult],
+        hypotheses: Hypotheses | None,
+    ) -> None:
+        self.view, self.config, self.total, self.results, self.hypotheses = view, config, total, results, hypotheses
+        self.running: dict[int, Task] = {}
+        self.publish()
+
+    def publish(self) -> None:
+        results, running = tuple(self.results.values()), tuple(self.running.values())
+        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses)
+
+    def started(self, task: Task) -> None:
+        self.running[task.number] = task
+        self.publish()
+
+    def finished(self, task: Task, result: GameResult) -> None:
+        self.running.pop(task.number, None)
+        self.publish()
