@@ -25,6 +25,10 @@ def claim(gates: Path) -> int:
             n += 1
 
 
+HANG_GUARD = 600.0
+"""Seconds a move waits for its gate before the player gives up (a hang guard)."""
+
+
 class Gated:
     name = "gated"
 
@@ -36,7 +40,10 @@ class Gated:
         if self.free > 0:
             self.free -= 1
         else:
+            deadline = time.monotonic() + HANG_GUARD
             while not self.gate.exists():
+                if time.monotonic() > deadline:  # its test is gone: never outlive it for long
+                    raise SystemExit(f"no {self.gate} within {HANG_GUARD:g} s")
                 time.sleep(0.02)
         return self.inner.choose(client)
 
