@@ -51,7 +51,7 @@ JOBS ?= 2
 # checks two seeds), and nothing else a test or a mutant run does may either.
 export PYTHONHASHSEED ?= 0
 test: $(STAMP)
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -m "not deep" -n $(JOBS)
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -m "not deep" -n $(JOBS) --durations=15
 
 verify: lint typecheck test wheel-check
 	$(PY) -m proofs.manifest --run bounded --jobs $(JOBS)

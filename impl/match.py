@@ -336,7 +336,9 @@ def play_game(
             if outcome.theft and outcome.result is not None:
                 token = pgn.result_token(record.game, outcome.result)
                 record = replace(record, result=token)
-                tags |= {"Result": token, "Termination": outcome.result.termination, "SeatTheft": outcome.theft}
+                words = outcome.result.result(record.sides)  # the papers' words, as pgn.build writes them
+                tags |= {"Result": token, pgn.OUTCOME: words, "Termination": outcome.result.termination}
+                tags |= {"SeatTheft": outcome.theft}
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
         write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record, overwrite=False)

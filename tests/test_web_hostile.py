@@ -45,6 +45,12 @@ def record_text(*extra: tuple[str, str], moves: tuple[str, ...] = ("c3", "d4", "
     return pgn.write(game)
 
 
+def padded(text: str, filler: str) -> str:
+    """``text`` with a comment of ``filler`` before its result token (whichever it is)."""
+    body, token = text.rstrip("\n").rsplit(" ", 1)
+    return f"{body} {{{filler}}} {token}\n"
+
+
 def counting_reads(monkeypatch: pytest.MonkeyPatch, before: Callable[[str], None] = lambda name: None) -> list[str]:
     """The names archive.read_file is called with, from now on (``before`` runs first, in the records thread)."""
     reads: list[str] = []
@@ -164,7 +170,7 @@ def hostile_directory(directory: Path) -> None:
     (directory / "unchecked.pgn").write_text(record_text(("Unchecked", "x")))
     (directory / "garbage.pgn").write_bytes(bytes(range(256)) * 8)
     (directory / "illegal.pgn").write_text(record_text().replace("2. b2", "2. c3"))  # tags fine, a move not
-    huge = record_text().replace("1-0\n", "{" + "x" * (1 << 20) + "} 1-0\n")
+    huge = padded(record_text(), "x" * (1 << 20))
     (directory / "huge.pgn").write_text(huge)  # 1 MiB: never read whole
     (directory / "notes.txt").write_text("not a record\n")
 
@@ -273,7 +279,7 @@ def test_a_repeated_listing_reads_no_file(tmp_path: Path, monkeypatch: pytest.Mo
 def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
     """The list reads HEAD_BYTES of a longer file: a character the cut splits
     does not make the file "not UTF-8"."""
-    text = record_text(("Event", "x")).replace("1-0\n", "{" + "é" * archive.HEAD_BYTES + "} 1-0\n")
+    text = padded(record_text(("Event", "x")), "é" * archive.HEAD_BYTES)
     head = text.encode()[: archive.HEAD_BYTES]
     assert head[-1] >= 0x80  # the cut falls inside an é
     entry = archive.summarize("x.pgn", head, complete=False)
