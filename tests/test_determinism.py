@@ -57,7 +57,7 @@ def examples(name: str, hash_seed: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.mark.parametrize("name", ["awari_states", "awari_actions", "gothello_states", "gothello_actions", "move_texts"])
+@pytest.mark.parametrize("name", ["awari_states", "gothello_states"])  # the composites; the rest sample fixed tuples
 def test_same_examples_under_any_hash_seed(name: str) -> None:
     first, second = examples(name, "1"), examples(name, "2")
     assert first == second
