@@ -65,9 +65,9 @@ wheel-check: $(STAMP)
 # engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
 # then the full proofs on the pure-Python build, which crosshair can trace.
 verify-deep: lint typecheck browser crosscheck
-	$(PY) -m impl._build
+	$(PY) -m impl.engines._build
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
-	$(PY) -m impl._build --clean
+	$(PY) -m impl.engines._build --clean
 	$(MAKE) --no-print-directory proofs
 
 # Proofs and symbolic checks: proofs/manifest.py lists every step (its command, scope,
@@ -83,7 +83,7 @@ proofs: $(STAMP)
 ENGINE ?=
 WEB ?= 29080
 
-# Mutation testing, not part of verify: every mutant of impl/awari.py, impl/gothello.py,
+# Mutation testing, not part of verify: every mutant of impl/engines/awari.py, impl/engines/gothello.py,
 # spec/awari.py and spec/gothello.py, each written into a scratch copy and judged in two
 # passes (the golden corpus first, the whole kill-suite for its survivors), two at a time;
 # writes docs/mutation-report.md (README "Mutation testing" gives the time).
@@ -135,15 +135,15 @@ play: $(SERVE_STAMP)
 
 # Optional: compile the fast engines with mypyc (the pure-Python sources stay the fallback).
 mypyc: $(STAMP)
-	$(PY) -m impl._build
+	$(PY) -m impl.engines._build
 
 # The engine bench times the mypyc build and the pure-Python sources, so it builds first.
 bench: mypyc
-	$(PY) -m impl.bench_engines
+	$(PY) -m impl.engines.bench
 	$(PY) -m impl.server.bench
 	$(PY) -m impl.server.flood
 	$(PY) -m impl.web.bench
 
 clean:
-	-test -x $(PY) && $(PY) -m impl._build --clean
+	-test -x $(PY) && $(PY) -m impl.engines._build --clean
 	rm -rf $(VENV) build .hypothesis .mypy_cache .ruff_cache

@@ -21,14 +21,14 @@ from typing import Any, TypeVar
 N = TypeVar("N", int, float)
 
 COMMAND_MODULES: list[str] = [
-    "impl.server.cli",  # referee serve
+    "impl.apps.serve",  # referee serve
     "impl.players.cli",  # referee player
-    "impl.match",  # referee match
-    "impl.tournament",  # referee tournament
-    "impl.replay",  # referee replay, referee show
-    "impl.watch",  # referee watch
-    "impl.terminal",  # referee client, referee play
-    "impl.animate",  # referee spec
+    "impl.apps.match",  # referee match
+    "impl.apps.tournament",  # referee tournament
+    "impl.apps.replay",  # referee replay, referee show
+    "impl.apps.watch",  # referee watch
+    "impl.apps.terminal",  # referee client, referee play
+    "impl.apps.animate",  # referee spec
 ]
 
 

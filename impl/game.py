@@ -49,7 +49,7 @@ class Termination(StrEnum):
     server was told to abort on that (``--on-divergence abort``, 399); no result."""
     SEAT_THEFT = "seat theft"
     """``referee match``/``tournament``: a program took a seat from a connection
-    not its own; it loses by forfeit (impl/match.py, not the server)."""
+    not its own; it loses by forfeit (impl/apps/match.py, not the server)."""
 
     @property
     def aborted(self) -> bool:

@@ -35,9 +35,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from impl.awari import unpack
-from impl.engine import GameEngine, GameState, side_to_move
-from impl.engines import get_engine
+from impl.engines.awari import unpack
+from impl.engines.port import GameEngine, GameState, side_to_move
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 

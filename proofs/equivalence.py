@@ -1,5 +1,5 @@
 """Bounded-exhaustive equivalence of the spec and the fast engines, through the engine
-interface (impl.engines.get_engine): on every state in the scope and every action,
+interface (impl.engines.registry.get_engine): on every state in the scope and every action,
 the two engines give the same result and the same next state (``to_spec``), the same
 legal moves and the same verdict on whether the game is over.
 
@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any
 
 from impl.cli import rules_text
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from proofs.awari.exhaustive import boards, successor
 from spec import awari as A
 from spec import gothello as G

@@ -1,6 +1,6 @@
 """Run the engines' own Python code on z3 terms, every path: a small symbolic executor.
 
-The fast engines (impl/awari.py, impl/gothello.py) compute with Python ints: shifts,
+The fast engines (impl/engines/awari.py, impl/engines/gothello.py) compute with Python ints: shifts,
 masks, additions, comparisons.  ``Sym`` is an int-like value standing for a z3
 bit-vector term of ``WIDTH`` bits read as a two's-complement integer, which is
 exactly a Python int as long as no result leaves that range; every operation that
@@ -42,10 +42,10 @@ _VERBOSE = bool(os.environ.get("PROOFS_VERBOSE"))
 
 
 def load_engine_source(game: str) -> ModuleType:
-    """impl/<game>.py as source (never the mypyc build), under a private name, so a
+    """impl/engines/<game>.py as source (never the mypyc build), under a private name, so a
     proof may hand its functions contracts without touching the engine in use."""
-    path = Path(__file__).resolve().parents[1] / "impl" / f"{game}.py"
-    spec = importlib.util.spec_from_file_location(f"impl._refine_{game}", path)
+    path = Path(__file__).resolve().parents[1] / "impl" / "engines" / f"{game}.py"
+    spec = importlib.util.spec_from_file_location(f"impl.engines._refine_{game}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -21,7 +21,7 @@ Kind = Literal["rules", "protocol"]
 class StateWitness:
     """A state on which the erratum shows, for the spec animator (``load ID``).
 
-    ``state`` is in the papers' notation (impl/statetext.py; proofs/ERRATA.md's
+    ``state`` is in the papers' notation (impl/engines/statetext.py; proofs/ERRATA.md's
     witnesses), ``action`` the input to give there, ``look`` what to look at in the
     listing of the literal and corrected disjuncts.  ``seen`` puts the state's own
     position among those seen (an Awari repetition)."""

@@ -8,7 +8,7 @@ Each line of ``tests/data/golden-awari.txt`` / ``golden-gothello.txt`` is one ca
     RULES | STATE | SEEN | DIGEST
 
 RULES is the Awari rule set's name (``-`` for Gothello); STATE the state in
-impl/statetext.py's notation; SEEN (Awari only) the one position already seen
+impl/engines/statetext.py's notation; SEEN (Awari only) the one position already seen
 (``-`` for none), since the notation gives only their number; DIGEST is the first
 16 hex digits of the SHA-256 of the *outcome text*: the legal moves, whether the
 game is over, and for every action the result and the next state (its positions
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from impl.statetext import format_awari, format_gothello, parse_awari, parse_gothello
+from impl.engines.statetext import format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
@@ -128,7 +128,7 @@ def _playouts(engine: Any, games: int, pick: Callable[[tuple[Any, ...]], Any]) -
 
 def _awari_playouts(rng: random.Random, games: int) -> Iterator[A.AwariGame]:
     """Random games under the paper's rules."""
-    from impl.awari import ImplAwari
+    from impl.engines.awari import ImplAwari
 
     return _playouts(ImplAwari(), games, rng.choice)
 
@@ -195,13 +195,13 @@ def rules_of(name: str) -> AR.AwariRules:
 
 
 def awari_spec_engine(rules: str) -> Any:
-    from impl.spec_engine import SpecAwari
+    from impl.engines.spec_engine import SpecAwari
 
     return SpecAwari(rules_of(rules))
 
 
 def awari_impl_engine(rules: str) -> Any:
-    from impl.awari import engine_for
+    from impl.engines.awari import engine_for
 
     return engine_for(rules_of(rules))
 
@@ -225,7 +225,7 @@ def gothello_outcome_text(engine: Any, g: G.GothelloGame) -> str:
 def _gothello_playouts(rng: random.Random, games: int) -> Iterator[G.GothelloGame]:
     """Random games in which passes are rare, as in real play (one in twenty), so that
     games fill the board."""
-    from impl.gothello import ImplGothello
+    from impl.engines.gothello import ImplGothello
 
     def pick(moves: tuple[G.MOVE, ...]) -> G.MOVE:
         stones = [m for m in moves if m != G.pass_]
@@ -273,13 +273,13 @@ def gothello_cases(rng: random.Random) -> list[tuple[str, G.GothelloGame]]:
 
 
 def gothello_spec_engine(rules: str) -> Any:
-    from impl.spec_engine import SpecGothello
+    from impl.engines.spec_engine import SpecGothello
 
     return SpecGothello()
 
 
 def gothello_impl_engine(rules: str) -> Any:
-    from impl.gothello import ImplGothello
+    from impl.engines.gothello import ImplGothello
 
     return ImplGothello()
 

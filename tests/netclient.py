@@ -18,11 +18,11 @@ from typing import Any, TypeVar
 import pytest
 
 from impl import protocol as P
-from impl.engine import KINDS
-from impl.engines import get_engine
+from impl.apps.serve import DEFAULT_CONFIG
+from impl.engines.port import KINDS
+from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.bench import candidates
-from impl.server.cli import DEFAULT_CONFIG
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Limits, Settings
@@ -34,7 +34,7 @@ TIMEOUT = 10.0
 
 def available_kinds() -> list[str]:
     """The engine kinds that import: spec always, impl once it exists."""
-    return [k for k in KINDS if k == "spec" or importlib.util.find_spec("impl.awari") is not None]
+    return [k for k in KINDS if k == "spec" or importlib.util.find_spec("impl.engines.awari") is not None]
 
 
 _kind = "spec"

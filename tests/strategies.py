@@ -20,8 +20,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from impl.awari import ImplAwari
-from impl.gothello import ImplGothello
+from impl.engines.awari import ImplAwari
+from impl.engines.gothello import ImplGothello
 from spec import awari as A
 from spec import gothello as G
 from spec.z import Fun
@@ -190,8 +190,8 @@ move_texts = st.one_of(
 def impl_engines(game: str) -> list[Any]:
     """The fast engines under test: the build that ``impl.<game>`` imports and, when
     that is the mypyc build, the pure-Python source beside it (both must equal the spec)."""
-    from impl import _build
-    from impl.engines import get_engine
+    from impl.engines import _build
+    from impl.engines.registry import get_engine
 
     engines = [get_engine(game, "impl")]
     if _build.compiled(game):

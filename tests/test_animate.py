@@ -1,4 +1,4 @@
-"""The spec animator (impl/animate.py): ``referee spec GAME`` and ``python -m spec
+"""The spec animator (impl/apps/animate.py): ``referee spec GAME`` and ``python -m spec
 GAME`` driven through a pseudo-terminal as a person would type, and each errata
 witness it loads checked to witness what its erratum says."""
 
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from impl.animate import WITNESSES, Animator, describe_after
-from impl.statetext import parse_awari
+from impl.apps.animate import WITNESSES, Animator, describe_after
+from impl.engines.statetext import parse_awari
 from spec import awari as A
 from spec import gothello as G
 from spec.errata import ERRATA

@@ -1,4 +1,4 @@
-"""The checked engine (impl/checked_engine.py): the fast engine and the spec side by
+"""The checked engine (impl/engines/checked_engine.py): the fast engine and the spec side by
 side, the spec's verdict followed.  Honest engines never diverge; a deliberately
 wrong fast engine, planted through the registry, is caught on every count — logged
 at error level, recorded, counted, and under ``--on-divergence abort`` the game
@@ -15,17 +15,19 @@ from typing import Any
 
 import pytest
 
-from impl import engines, perft, pgn
-from impl.awari import ImplAwari
-from impl.checked_engine import CheckedEngine, Divergence, divergences
+from impl import pgn
+from impl.apps import serve as server_cli
+from impl.apps.match import MatchOptions, PlayerSpec, run_match
 from impl.cli import build_parser
-from impl.engine import GAMES
-from impl.engines import get_engine
-from impl.match import MatchOptions, PlayerSpec, run_match
-from impl.server import cli as server_cli
+from impl.engines import perft
+from impl.engines import registry as engines
+from impl.engines.awari import ImplAwari
+from impl.engines.checked_engine import CheckedEngine, Divergence, divergences
+from impl.engines.port import GAMES
+from impl.engines.registry import get_engine
+from impl.engines.statetext import format_state, parse_awari, parse_gothello
 from impl.server.records import JsonLines
 from impl.server.session import OnDivergence
-from impl.statetext import format_state, parse_awari, parse_gothello
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R

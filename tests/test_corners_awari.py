@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from impl.awari import ImplAwari
+from impl.engines.awari import ImplAwari
 from spec import awari as S
 from spec.awari import PIT, PLAYER, AwariGame, referee, side
 from tests.awari_states import game, scores

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from impl.gothello import ImplGothello
+from impl.engines.gothello import ImplGothello
 from spec import gothello as S
 from spec.gothello import PLAYER, GothelloGame, referee
 from tests.gothello_states import PASS, game, mv

@@ -37,10 +37,10 @@ from typing import Any
 
 import pytest
 
-from impl import awari as AW
-from impl import openspiel as OS
 from impl.client import Client, ClientError
 from impl.client.local import LocalServer, ServerOptions
+from impl.engines import awari as AW
+from impl.engines import openspiel as OS
 from impl.players import OpenSpielMCTSPlayer, RandomPlayer, play
 from spec import awari as A
 from spec import awari_rules as AR

@@ -1,4 +1,4 @@
-"""Differential tests: the fast Awari engine (impl/awari.py) against the spec's
+"""Differential tests: the fast Awari engine (impl/engines/awari.py) against the spec's
 referee (spec.awari.referee), on reachable and arbitrary well-formed states, every
 action, and whole games played in lock-step."""
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from impl.spec_engine import SpecAwari
+from impl.engines.spec_engine import SpecAwari
 from spec import awari as A
 from spec import result as R
 

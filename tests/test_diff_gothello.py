@@ -1,4 +1,4 @@
-"""Differential tests: the fast Gothello engine (impl/gothello.py) against the spec's
+"""Differential tests: the fast Gothello engine (impl/engines/gothello.py) against the spec's
 referee (spec.gothello.referee), on reachable and arbitrary boards, every action,
 and whole games played in lock-step."""
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from impl.spec_engine import SpecGothello
+from impl.engines.spec_engine import SpecGothello
 from spec import gothello as G
 from spec import result as R
 

@@ -14,7 +14,7 @@ PATH = re.compile(
     rf"(?<![\w./-])(?:\.\./)?(?:{TOPS})/[\w./-]*?(?:\.(?:py|md|json|jsonl|txt|c|png|html|js|css|toml)|/)(?![\w])"
 )
 """A path into the repository that names a file by its extension, or a folder by its
-trailing slash: dotted names (``impl/notation.render_awari``) are symbols, not paths."""
+trailing slash: dotted names (``impl/engines/notation.render_awari``) are symbols, not paths."""
 
 
 def pages() -> list[Path]:

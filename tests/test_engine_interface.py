@@ -1,4 +1,4 @@
-"""All four engines satisfy the engine interface (impl/engine.py): statically, by
+"""All four engines satisfy the engine interface (impl/engines/port.py): statically, by
 the assignments below that mypy --strict checks, and at run time."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from impl import _build
-from impl.awari import AwariState, ImplAwari
-from impl.engine import GAMES, KINDS, Engine, Refinement
-from impl.engines import get_engine
-from impl.gothello import GothelloState, ImplGothello
-from impl.spec_engine import SpecAwari, SpecGothello
+from impl.engines import _build
+from impl.engines.awari import AwariState, ImplAwari
+from impl.engines.gothello import GothelloState, ImplGothello
+from impl.engines.port import GAMES, KINDS, Engine, Refinement
+from impl.engines.registry import get_engine
+from impl.engines.spec_engine import SpecAwari, SpecGothello
 from spec import awari as A
 from spec import gothello as G
 
@@ -66,9 +66,9 @@ def test_registry_refuses_unknown_engines() -> None:
 
 
 def test_compiled_build_is_current() -> None:
-    """A mypyc build of the fast engines (python -m impl._build) shadows the sources:
+    """A mypyc build of the fast engines (python -m impl.engines._build) shadows the sources:
     it must have been built from the sources as they are now."""
-    assert _build.stale() == [], "the compiled engines are stale: run `python -m impl._build` (or --clean)"
+    assert _build.stale() == [], "the compiled engines are stale: run `python -m impl.engines._build` (or --clean)"
     for game in ("awari", "gothello"):
         assert _build.build_of(game) in ("mypyc", "python")
         pure = _build.load_source(game)

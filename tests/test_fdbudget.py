@@ -1,10 +1,10 @@
-"""impl/fdbudget.py: the soft limit raised, and caps that always leave a reserve."""
+"""impl/server/fdbudget.py: the soft limit raised, and caps that always leave a reserve."""
 
 from __future__ import annotations
 
 import resource
 
-from impl import fdbudget
+from impl.server import fdbudget
 
 
 def test_budget_keeps_a_reserve() -> None:

@@ -19,7 +19,7 @@ SPEC_CASES = 30
 
 @pytest.mark.parametrize("game", ["awari", "gothello"])
 def test_engines_answer_as_the_corpus(game: str) -> None:
-    """impl/awari.py (every rule set) and impl/gothello.py on every pinned state."""
+    """impl/engines/awari.py (every rule set) and impl/engines/gothello.py on every pinned state."""
     bad = list(golden.mismatches(game, "impl", golden.read(game)))
     assert not bad, f"{len(bad)} cases differ, the first:\n" + "\n".join(bad[:3])
 

@@ -1,4 +1,4 @@
-"""The match runner (impl/match.py): games between player programs through servers
+"""The match runner (impl/apps/match.py): games between player programs through servers
 it starts itself, sides alternating, the score table; our players by name, any
 command line through placeholders or the environment, and players that fail;
 ``referee match`` as a two-player tournament (labels, records directory, Elo,
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.match import MatchOptions, PlayerSpec, run_match, table
+from impl.apps.match import MatchOptions, PlayerSpec, run_match, table
 
 PYTHON = shlex.quote(sys.executable)
 

@@ -1,4 +1,4 @@
-"""Rules that mutants of impl/awari.py survived in the other tests (make mutate,
+"""Rules that mutants of impl/engines/awari.py survived in the other tests (make mutate,
 docs/mutation-report.md names each mutant), each pinned on a few states where the
 spec's referee and every fast engine — ImplAwari, and RulesAwari under the paper's
 rule set or another — must answer alike."""
@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from impl import perft as P
-from impl.awari import RulesAwari
-from impl.spec_engine import SpecAwari
+from impl.engines import perft as P
+from impl.engines.awari import RulesAwari
+from impl.engines.spec_engine import SpecAwari
 from spec import awari as A
 from spec import awari_rules as AR
 
@@ -184,8 +184,8 @@ PERFT_STATES = {
 @pytest.mark.parametrize("g", PERFT_STATES.values(), ids=PERFT_STATES.keys())
 @pytest.mark.parametrize("rules", [AR.PAPER, AR.OLYMPIAD_1994], ids=["paper", "olympiad-1994"])
 def test_fast_perft_counts_as_the_spec(rules: AR.AwariRules, g: A.AwariGame) -> None:
-    """perft to depth 0 … 2 by the fast engines' own walks (``perft`` of impl/awari.py
-    and ``RulesAwari.perft``) counts the spec's leaves (impl/perft.py's ``perft`` over
+    """perft to depth 0 … 2 by the fast engines' own walks (``perft`` of impl/engines/awari.py
+    and ``RulesAwari.perft``) counts the spec's leaves (impl/engines/perft.py's ``perft`` over
     the spec's referee): refused sowings are no move, an ended game has no child, a
     repeated position ends the game, and pits of 1 stone and empty pits count as the
     rules say."""

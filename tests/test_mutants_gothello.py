@@ -1,4 +1,4 @@
-"""Rules that mutants of impl/gothello.py survived in the other tests (make mutate,
+"""Rules that mutants of impl/engines/gothello.py survived in the other tests (make mutate,
 docs/mutation-report.md names each mutant), stated for the spec's referee and every
 fast engine alike."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from impl import perft as P
-from impl.spec_engine import SpecGothello
+from impl.engines import perft as P
+from impl.engines.spec_engine import SpecGothello
 from proofs.crosshair import diff_adapters as D
 from spec import gothello as G
 from spec import result as R
@@ -86,7 +86,7 @@ NEAR_THE_END_PERFT = {
     PLAYER.white: (1, 3, 6, 6, 4, 0, 0, 0, 0),
 }
 """perft(d), d = 0–8, black to move and white to move after a pass: found by the
-spec's referee (impl/perft.py ``perft`` over SpecGothello, contracts on; 36 s)."""
+spec's referee (impl/engines/perft.py ``perft`` over SpecGothello, contracts on; 36 s)."""
 
 
 def _near_the_end(to_move: PLAYER, history: G.HISTORY = ()) -> G.GothelloGame:
@@ -106,7 +106,7 @@ def test_perft_near_the_end() -> None:
 
 
 def test_perft_of_an_ended_game() -> None:
-    """perft(s, 0) = 1 and perft(s, d ≥ 1) = 0 once the game is over (impl/perft.py):
+    """perft(s, 0) = 1 and perft(s, d ≥ 1) = 0 once the game is over (impl/engines/perft.py):
     the fast perft of every build agrees with the generic perft over the spec."""
     ended = _near_the_end(PLAYER.white, (pass_, pass_))
     for engine in FAST:

@@ -74,12 +74,14 @@ def test_a_mutant_replaces_exactly_its_span() -> None:
 
 
 def test_the_sample_is_seeded_and_spreads_over_operators() -> None:
-    found = list(mutants("impl/awari.py", (Path(__file__).parents[1] / "impl" / "awari.py").read_bytes()))
+    found = list(
+        mutants("impl/engines/awari.py", (Path(__file__).parents[1] / "impl" / "engines" / "awari.py").read_bytes())
+    )
     first, again = sample(found, 16, seed=1), sample(found, 16, seed=1)
     assert first == again and len(first) == 16
     assert len({m.operator for m in first}) == len({m.operator for m in found})
     assert sample(found, 16, seed=2) != first
-    assert "impl/awari.py" in TARGETS
+    assert "impl/engines/awari.py" in TARGETS
 
 
 @pytest.fixture

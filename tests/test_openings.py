@@ -1,4 +1,4 @@
-"""Openings the referee plays (issue #29, impl/openings.py): reading and drawing
+"""Openings the referee plays (issue #29, impl/apps/openings.py): reading and drawing
 them, the server playing one before the first request (over real sockets), the
 client library and our programs following it, the records marking it, and a
 tournament playing each opening twice with colours reversed."""
@@ -14,14 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from impl import cli, openings, pgn, replay
+from impl import cli, pgn
 from impl import protocol as P
-from impl.engine import GameEngine
-from impl.engines import get_engine
+from impl.apps import openings, replay
+from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps.tournament import Config, from_record, schedule
+from impl.engines.port import GameEngine
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.match import MatchOptions, PlayerSpec, play_game
 from impl.server.session import Session, Settings
-from impl.tournament import Config, from_record, schedule
 
 from .clientkit import connect, players, server
 from .test_terminal import Pty, referee
@@ -30,7 +31,7 @@ GOTHELLO, AWARI = get_engine("gothello"), get_engine("awari")
 OPENING = ("c3", "d4", "b2")
 
 
-# ─── impl/openings.py ──────────────────────────────────────────────────────────
+# ─── impl/apps/openings.py ──────────────────────────────────────────────────────────
 
 
 def test_an_openings_file_with_comments_blank_lines_and_move_numbers(tmp_path: Path) -> None:

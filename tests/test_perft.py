@@ -1,4 +1,4 @@
-"""perft (impl/perft.py): the counts pinned, and the spec, the fast engines through
+"""perft (impl/engines/perft.py): the counts pinned, and the spec, the fast engines through
 the engine interface and the fast engines' own perft all agreeing."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from impl import perft as P
-from impl.engines import get_engine
+from impl.engines import perft as P
+from impl.engines.registry import get_engine
 
 from .strategies import impl_engines
 
@@ -57,7 +57,7 @@ def test_divide_sums_to_perft(game: str) -> None:
 
 def test_over_state_has_no_moves() -> None:
     """perft(s, d ≥ 1) = 0 once the game is over, by both perfts."""
-    from impl.awari import ImplAwari
+    from impl.engines.awari import ImplAwari
     from spec import awari as A
 
     engine = ImplAwari()

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from impl import pgn
-from impl.engine import GAMES, winner
-from impl.engines import get_engine
+from impl.engines.port import GAMES, winner
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 from impl.server.records import GameRecord

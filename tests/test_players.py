@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from impl.awari import ImplAwari
 from impl.client import Result
-from impl.engines import get_engine
+from impl.engines.awari import ImplAwari
+from impl.engines.registry import get_engine
 from impl.game import Side, Termination
 from impl.players import Player, RandomPlayer, SearchPlayer, play
 from impl.players.base import move_budget

@@ -1,5 +1,5 @@
 """Player programs that misbehave cannot change a result (issue #28): a program
-that takes its opponent's seat loses by forfeit (impl/seats.py, impl/match.py); a
+that takes its opponent's seat loses by forfeit (impl/apps/seats.py, impl/apps/match.py); a
 program's children end with its game and its output is kept bounded; the
 embedded Dask cluster listens on loopback only; a tournament's files are written
 atomically, read back exactly (labels round-trip) and refused with one line when
@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from impl import atomic, cli, match, pgn, seats, tournament
-from impl.match import MatchOptions, PlayerSpec, play_game
+from impl import atomic, cli, pgn
+from impl.apps import match, seats, tournament
+from impl.apps.match import MatchOptions, PlayerSpec, play_game
 
 PYTHON = shlex.quote(sys.executable)
 psutil: Any = importlib.import_module("psutil")  # with distributed; untyped
@@ -202,7 +203,7 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path) -> None:
 def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) -> None:
     """Their own session keeps Ctrl-C from them: the runner ends their groups as it exits."""
     runner = (
-        "import sys\nfrom impl import match\n"
+        "import sys\nfrom impl.apps import match\n"
         "p = match._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
         "print(p.proc.pid, flush=True)\n"
     )

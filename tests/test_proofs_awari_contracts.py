@@ -1,4 +1,4 @@
-"""The contracts that stand for impl/awari.py's primitives inside the composition
+"""The contracts that stand for impl/engines/awari.py's primitives inside the composition
 proof (proofs/awari/refinement.py) agree with the primitives on concrete rows, and
 the composition's slices cover every state and action."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 import z3
 
-from impl import awari as I
+from impl.engines import awari as I
 from proofs.awari import refinement as R
 from proofs.symbolic import Refuted, Sym, SymBool, explore, var
 

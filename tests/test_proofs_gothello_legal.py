@@ -1,4 +1,4 @@
-"""The pieces of the proof of impl/gothello.py's ``legal_moves`` (proofs/gothello/refinement.py,
+"""The pieces of the proof of impl/engines/gothello.py's ``legal_moves`` (proofs/gothello/refinement.py,
 proofs/README.md §8.2): the per-file tables of ``_moves`` give the spec's moves, the
 contract of ``_legal_bit`` is the engine's on concrete boards, and the bounded proof
 steps run and catch planted bugs."""
@@ -11,7 +11,7 @@ import random
 import pytest
 import z3
 
-from impl import gothello as I
+from impl.engines import gothello as I
 from proofs.gothello import refinement as R
 from proofs.symbolic import Refuted, var
 from spec import gothello as G

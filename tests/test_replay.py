@@ -1,4 +1,4 @@
-"""``referee replay`` and ``referee show`` (impl/replay.py): a record written by a
+"""``referee replay`` and ``referee show`` (impl/apps/replay.py): a record written by a
 real match plays back move for move, checked by the engine, with clocks and the
 result; one position by ply; a pty session stepping with Enter; bad files."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.engines import get_engine
-from impl.match import MatchOptions, PlayerSpec, run_match
+from impl.apps.match import MatchOptions, PlayerSpec, run_match
+from impl.engines.registry import get_engine
 
 from .test_terminal import Pty, referee
 

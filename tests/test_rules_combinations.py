@@ -16,14 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from impl import cli, pgn, replay
+from impl import cli, pgn
 from impl import protocol as P
-from impl.awari import RulesAwari
+from impl.apps import replay
+from impl.apps import serve as serve_cli
 from impl.client import ProtocolError
-from impl.engines import get_engine
-from impl.notation import render_awari
-from impl.server import cli as serve_cli
-from impl.spec_engine import SpecAwari
+from impl.engines.awari import RulesAwari
+from impl.engines.notation import render_awari
+from impl.engines.registry import get_engine
+from impl.engines.spec_engine import SpecAwari
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from impl.awari import INITIAL, ImplAwari, RulesAwari, engine_for, perft
-from impl.engines import get_engine
-from impl.spec_engine import SpecAwari
+from impl.engines.awari import INITIAL, ImplAwari, RulesAwari, engine_for, perft
+from impl.engines.registry import get_engine
+from impl.engines.spec_engine import SpecAwari
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from impl import cli, pgn
-from impl.engines import get_engine
-from impl.server import cli as serve_cli
+from impl.apps import serve as serve_cli
+from impl.engines.registry import get_engine
 from impl.server.session import ConfigMessages
 
 from .netclient import available_kinds, play_moves, run, seat_players
@@ -158,7 +158,7 @@ def test_engine_fallback_and_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
 
     def no_impl(game: str, kind: str = "impl", rules: str = "paper") -> Any:
         if kind == "impl":
-            raise ModuleNotFoundError("No module named 'impl.gothello'")
+            raise ModuleNotFoundError("No module named 'impl.engines.gothello'")
         return get_engine(game, kind, rules)
 
     monkeypatch.setattr(serve_cli, "get_engine", no_impl)

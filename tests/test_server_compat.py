@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import pytest
 
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from impl.server.server import GameServer
 
 from . import netclient

@@ -12,7 +12,7 @@ import pytest
 
 from impl import pgn
 from impl import protocol as P
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.server import GameServer
 from spec import result as R

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
+from impl.apps.serve import build_servers
 from impl.cli import build_parser
 from impl.server import records
 from impl.server import server as server_module
-from impl.server.cli import build_servers
 from impl.server.clock import Clocks, StallLog
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, on_loop_error

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from impl import protocol as P
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from impl.server.server import GameServer
 
 from . import netclient

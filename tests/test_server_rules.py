@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from impl import cli, pgn, replay
+from impl import cli, pgn
 from impl import protocol as P
-from impl.awari import RulesAwari
+from impl.apps import replay
 from impl.client import ProtocolError
+from impl.engines.awari import RulesAwari
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from impl import protocol as P
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server.session import (
     TABLE,

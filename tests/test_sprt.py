@@ -1,4 +1,4 @@
-"""The SPRT (impl/sprt.py): Wald's bounds, the normal-approximation LLR of the
+"""The SPRT (impl/apps/sprt.py): Wald's bounds, the normal-approximation LLR of the
 trinomial and pentanomial models against an independent exact computation (the
 generalised likelihood ratio by maximum likelihood, fishtest's ``LLR`` by its
 secular equation, solved here by bisection), and ``--sprt``'s parsing."""
@@ -9,8 +9,8 @@ import math
 
 import pytest
 
-from impl import sprt
-from impl.sprt import Hypotheses, Model, Verdict
+from impl.apps import sprt
+from impl.apps.sprt import Hypotheses, Model, Verdict
 
 
 def test_bounds_are_walds() -> None:

@@ -1,4 +1,4 @@
-"""The terminal client for people (impl/terminal.py), driven through a pseudo-
+"""The terminal client for people (impl/apps/terminal.py), driven through a pseudo-
 terminal as a person would type: ``referee client`` against a scripted opponent
 on our server, and ``referee play`` (what ``make play`` runs) against the search
 player on the server it starts itself."""
@@ -20,9 +20,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from impl.apps.terminal import Terminal
 from impl.client import Client, Result
 from impl.game import Side, Termination
-from impl.terminal import Terminal
 
 from .clientkit import connect, server
 

@@ -1,4 +1,4 @@
-"""``referee tournament`` (impl/tournament.py) and its ratings (impl/ratings.py):
+"""``referee tournament`` (impl/apps/tournament.py) and its ratings (impl/apps/ratings.py):
 the schedule, Elo with margin and LOS, openskill for many players, a real
 tournament on an embedded Dask cluster with a command-line player, its records
 replayed move for move, resuming, failures reported by name, the SPRT stopping
@@ -25,10 +25,11 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("openskill")
 
-from impl import cli, pgn, sprt, tournament
+from impl import cli, pgn
+from impl.apps import sprt, tournament
+from impl.apps.ratings import elo, skills
+from impl.apps.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
 from impl.game import Outcome, Side, Termination
-from impl.ratings import elo, skills
-from impl.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
 
 PYTHON = shlex.quote(sys.executable)
 CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"

@@ -31,9 +31,10 @@ pytest.importorskip("aiohttp")
 pytest.importorskip("distributed")
 pytest.importorskip("openskill")
 
-from impl import pgn, sprt
-from impl.match import MatchOptions, PlayerSpec, play_game
-from impl.tournament import Config, GameResult, as_json, schedule, summarise
+from impl import pgn
+from impl.apps import sprt
+from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps.tournament import Config, GameResult, as_json, schedule, summarise
 from impl.web.feed import ServerInfo
 from impl.web.tourney import VIEWS, TournamentView, hooks, state_json
 

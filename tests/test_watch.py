@@ -1,14 +1,14 @@
-"""``referee watch`` (impl/watch.py) over a pseudo-terminal against a live
+"""``referee watch`` (impl/apps/watch.py) over a pseudo-terminal against a live
 server: it joins a game under way, draws the board after every move with the
 last move and its captures, the clocks and the result, and with ``--forever``
-follows the next game; and its board marks (impl/boardview.py)."""
+follows the next game; and its board marks (impl/apps/boardview.py)."""
 
 from __future__ import annotations
 
 import random
 
-from impl import boardview
-from impl.engines import get_engine
+from impl.apps import boardview
+from impl.engines.registry import get_engine
 
 from .clientkit import players, server
 from .test_terminal import Pty, referee

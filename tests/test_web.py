@@ -21,8 +21,8 @@ import pytest
 
 from impl import cli
 from impl import protocol as P
-from impl.engines import get_engine
-from impl.server import cli as serve_cli
+from impl.apps import serve as serve_cli
+from impl.engines.registry import get_engine
 from impl.web import views
 from impl.web.archive import parse_record
 from impl.web.hub import HubLimits

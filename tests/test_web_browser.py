@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from impl import protocol as P
-from impl.engines import get_engine
+from impl.engines.registry import get_engine
 from spec import result as R
 
 from .netclient import Client, run, seat_players

@@ -25,9 +25,10 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 
-from impl import fdbudget, pgn
-from impl.engines import get_engine
+from impl import pgn
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
+from impl.server import fdbudget
 from impl.web import app, archive
 from impl.web.app import WebLimits, WebView
 from impl.web.hub import HubLimits

@@ -17,8 +17,8 @@ from typing import Any
 import aiohttp
 
 from impl import protocol as P
-from impl.engines import get_engine
-from impl.server.cli import DEFAULT_CONFIG
+from impl.apps.serve import DEFAULT_CONFIG
+from impl.engines.registry import get_engine
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Limits, Settings

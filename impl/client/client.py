@@ -32,8 +32,8 @@ from types import TracebackType
 from typing import Any
 
 from impl import protocol as W
-from impl.engine import GameEngine, GameState, side_to_move, winner
-from impl.engines import get_engine
+from impl.engines.port import GameEngine, GameState, side_to_move, winner
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from spec import result as R
 from spec.awari_rules import canonical
@@ -206,7 +206,7 @@ class Client:
         return self.engine.counts(self.state)
 
     def render(self) -> list[str]:
-        """Our position as the engine draws it (impl/notation.py)."""
+        """Our position as the engine draws it (impl/engines/notation.py)."""
         lines: list[str] = self.engine.render(self.state)
         return lines
 

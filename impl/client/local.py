@@ -13,8 +13,8 @@ from pathlib import Path
 from types import TracebackType
 
 from impl import protocol as P
-from impl.engines import get_engine
-from impl.server.cli import DEFAULT_CONFIG
+from impl.apps.serve import DEFAULT_CONFIG
+from impl.engines.registry import get_engine
 from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import ConfigMessages, Event, Limits, OnDivergence, PlayerSeated, Session, Settings
@@ -22,7 +22,7 @@ from spec.awari_rules import canonical
 
 SeatHook = Callable[[int, str], None]
 """Told, on the server's thread, of each player seated: its side (0 first mover, 1
-second) and the client's ``address:port`` (impl/seats.py maps it to a process)."""
+second) and the client's ``address:port`` (impl/apps/seats.py maps it to a process)."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,10 @@ class ServerOptions:
     rules: str = "paper"
     """The Awari rule set: any text spec/awari_rules.py's ``parse_rules`` reads."""
     on_seat: SeatHook | None = None
-    """Called as each player takes a seat, before the game starts (impl/match.py
+    """Called as each player takes a seat, before the game starts (impl/apps/match.py
     checks that the seat's connection is the launched program's)."""
     opening: tuple[str, ...] = ()
-    """Moves the referee plays first in every game (impl/openings.py)."""
+    """Moves the referee plays first in every game (impl/apps/openings.py)."""
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """``ServerConfig.session_hooks``: a live web view's tap (impl/web/tourney.py)."""
 

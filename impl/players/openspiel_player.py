@@ -1,7 +1,7 @@
 """OpenSpiel's MCTS as an outside opponent: ``referee player openspiel-mcts awari``.
 
 It plays through the referee like any client, under the ``abapa`` rule set only
-(OpenSpiel's ``oware`` plays the Abapa rules; impl/openspiel.py).  OpenSpiel cannot
+(OpenSpiel's ``oware`` plays the Abapa rules; impl/engines/openspiel.py).  OpenSpiel cannot
 start from a given board, so each move the game's accepted moves are replayed on a
 fresh OpenSpiel state, and OpenSpiel's MCTS (UCT with random rollouts, its
 ``MCTSBot`` with the MCTS-Solver backups) searches from there.  Its search is
@@ -18,8 +18,8 @@ import random
 import time
 from typing import Any
 
-from impl import openspiel as OS
 from impl.client import Client, ClientError
+from impl.engines import openspiel as OS
 from spec import awari as A
 
 from .base import log, move_budget

@@ -1,5 +1,5 @@
 """Awari positions for the search (search.py), on the fast engine's packed rows
-(impl/awari.py): a position is its key ``(mine, theirs, meta)``, seen from the
+(impl/engines/awari.py): a position is its key ``(mine, theirs, meta)``, seen from the
 player to move, and a move is the bit offset ``8j`` of the mover's pit j.
 
 Repetition (NoMove's ``θAwariBoard ∈ positions``) is checked against the
@@ -8,7 +8,7 @@ root, an approximation deeper, where a repetition is rare."""
 
 from __future__ import annotations
 
-from impl import awari as AW
+from impl.engines import awari as AW
 from spec import awari as A
 
 from .search import Child, final_value

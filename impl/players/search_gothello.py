@@ -1,12 +1,12 @@
 """Gothello positions for the search (search.py), on the fast engine's bitboards
-(impl/gothello.py): a position is ``(mine, theirs, passed)``, the stones of the
+(impl/engines/gothello.py): a position is ``(mine, theirs, passed)``, the stones of the
 player to move and of the other player, and whether the last move was a pass (so
 that passing now ends the game).  A move is a square's bit index, or PASS."""
 
 from __future__ import annotations
 
-from impl import gothello as GO
-from impl.notation import FILES
+from impl.engines import gothello as GO
+from impl.engines.notation import FILES
 
 from .search import Child, final_value
 

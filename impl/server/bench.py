@@ -9,7 +9,7 @@ accepted move — from sending it to reading its 20x — at p50 and p99.  Player
 server share the machine's cores.
 
 The spec engine referees through the executable Z, orders of magnitude slower
-than impl, and the checked engine runs both (impl/checked_engine.py): their runs
+than impl, and the checked engine runs both (impl/engines/checked_engine.py): their runs
 stop at 100 concurrent games (``SLOW_MAX``).  Both are timed with the spec's
 contracts on and off (``--contracts``; SPEC_CONTRACTS in the server process).
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
 from impl import protocol as P
-from impl.engine import GAMES, KINDS
+from impl.engines.port import GAMES, KINDS
 from impl.game import Side
 
 SLOW = ("spec", "checked")
@@ -49,7 +49,7 @@ CONCURRENCY = (1, 10, 100, 1000)
 
 def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     """Host ``count`` servers of ``game`` until told to stop; report their ports."""
-    from impl.engines import get_engine
+    from impl.engines.registry import get_engine
 
     from .records import setup_logging
     from .server import GameServer, ServerConfig

@@ -85,7 +85,7 @@ class NetLimits:
     """Open connections one server holds at once (players, observers and clients
     not yet seated); one more gets 199 and is closed, so that idle sockets cannot
     exhaust the process's file descriptors.  ``referee serve`` lowers it to its share
-    of the descriptor budget (impl/fdbudget.py)."""
+    of the descriptor budget (impl/server/fdbudget.py)."""
     per_address: int = 64
     """Open connections one client address may hold on one server (at most
     ``max_connections - 1``, so that another address always finds a place); one

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from impl.atomic import why, write_atomic
-from impl.engine import GameEngine
+from impl.engines.port import GameEngine
 from impl.protocol import Refused, port_of
 
 from .clock import StallLog, no_stalls
@@ -83,7 +83,7 @@ class ServerConfig:
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
     opening: tuple[str, ...] = ()
-    """Moves the referee plays at the start of every game (impl/openings.py,
+    """Moves the referee plays at the start of every game (impl/apps/openings.py,
     docs/protocol.md "Openings"); none by default."""
 
 

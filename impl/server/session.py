@@ -29,11 +29,11 @@ from enum import Enum
 from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
-from impl.checked_engine import divergences
-from impl.engine import GameEngine, GameState, side_to_move, winner
+from impl.apps.openings import Opening
+from impl.apps.openings import play as play_opening
+from impl.engines.checked_engine import divergences
+from impl.engines.port import GameEngine, GameState, side_to_move, winner
 from impl.game import Outcome, Side, Termination
-from impl.openings import Opening
-from impl.openings import play as play_opening
 from spec import result as R
 
 from .clock import Clocks, Stalls, no_stalls
@@ -78,7 +78,7 @@ class ConfigMessages(Enum):
 
 class OnDivergence(Enum):
     """What a game does when the checked engine finds the fast engine and the spec
-    disagree (impl/checked_engine.py): it always follows the spec's verdict, logs
+    disagree (impl/engines/checked_engine.py): it always follows the spec's verdict, logs
     and records the divergence; ``abort`` also ends it with 399."""
 
     CONTINUE = "continue"
@@ -236,7 +236,7 @@ class Session:
         ``now == 0`` (records carry wall-clock times); ``stalls``: the referee's own
         stall time within a span, not charged to the clocks (impl/server/clock.py);
         ``opening``: the moves the referee plays when the game starts
-        (impl/openings.py), ValueError if they are not a valid opening."""
+        (impl/apps/openings.py), ValueError if they are not a valid opening."""
         self.settings, self.engine, self.game_no = settings, engine, game_no
         self.opening: Opening = play_opening(engine, opening)[0] if opening else ()
         self.vocab = settings.vocab

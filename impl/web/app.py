@@ -53,7 +53,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from impl import fdbudget
+from impl.server import fdbudget
 from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session

@@ -39,8 +39,8 @@ from typing import Any
 
 from impl import pgn
 from impl.atomic import why
-from impl.engine import GAMES
-from impl.engines import get_engine
+from impl.engines.port import GAMES
+from impl.engines.registry import get_engine
 
 from .feed import BoardView
 from .hub import board_json

@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from impl.engine import GAMES
+from impl.engines.port import GAMES
 
 SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 PAUSE = 0.1
@@ -52,9 +52,9 @@ same cores as the server, costs what 200 browsers elsewhere would not)."""
 def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
     """One server of ``game`` (forever) and the web view; report both ports, then
     the viewers dropped when told to stop."""
-    from impl import fdbudget
     from impl import protocol as P
-    from impl.engines import get_engine
+    from impl.engines.registry import get_engine
+    from impl.server import fdbudget
     from impl.server.records import setup_logging
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
@@ -105,7 +105,7 @@ def _view(port: int, path: str, count: int, reading: bool, pipe: Connection) -> 
     Reading viewers are polled every PAUSE seconds, without blocking (so that this
     process, on the cores the server uses, is not woken by every write); stalled
     ones are read only at the end, to find out which the server has cut off."""
-    from impl import fdbudget
+    from impl.server import fdbudget
 
     fdbudget.raise_limit()
     request = f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode()
@@ -178,7 +178,7 @@ async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: lis
 
 
 async def _play(port: int, game: str, moves: int, seed: int, pace: float = 0.0) -> list[float]:
-    from impl.engines import get_engine
+    from impl.engines.registry import get_engine
 
     engine, rng, rtts = get_engine(game, "impl"), random.Random(seed), list[float]()
     while len(rtts) < moves:
@@ -251,7 +251,7 @@ def record_directory(directory: Path, records: int, hostile: int, seed: int = 1)
     written as the server writes PGN, under distinct names) and ``hostile`` files
     of just under 1 MiB, their modification times interleaved."""
     from impl import pgn
-    from impl.engines import get_engine
+    from impl.engines.registry import get_engine
     from impl.game import Outcome, Side, Termination
 
     engine: Any = get_engine("gothello", "impl")

@@ -21,7 +21,7 @@ import logging
 import time
 from typing import Any
 
-from impl.engine import GameState
+from impl.engines.port import GameState
 from impl.server.records import event
 from impl.server.server import GameServer
 from impl.server.session import DrawOffer, Event, GameOver, GameStarted, PlyPlayed, Session

@@ -2,7 +2,7 @@
 match … --web PORT``): the web view of impl/web/app.py in a thread of the
 tournament's process, with the standings at ``/`` (and ``/tournament``):
 
-    /api/tournament     as_json of the standings so far (impl/tournament.py: the
+    /api/tournament     as_json of the standings so far (impl/apps/tournament.py: the
                         crosstable, Elo ± margin and LOS or openskill ratings, the
                         SPRT), with ``progress`` (played, total, running games),
                         each finished game's ``record`` and each running game's
@@ -38,8 +38,8 @@ from .feed import FeedEvent, ServerInfo
 from .tap import SessionTap, server_key
 
 if TYPE_CHECKING:
-    from impl.sprt import Hypotheses
-    from impl.tournament import Config, GameResult, Task
+    from impl.apps.sprt import Hypotheses
+    from impl.apps.tournament import Config, GameResult, Task
 
 VIEWS: dict[str, TournamentView] = {}
 """The live views of this process by token (``MatchOptions.live``): a Dask worker
@@ -55,7 +55,7 @@ def hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
 
 
 def record_name(number: int) -> str:
-    """A game's record in the tournament's directory (impl/tournament.py ``execute``)."""
+    """A game's record in the tournament's directory (impl/apps/tournament.py ``execute``)."""
     return f"game-{number:04d}.pgn"
 
 
@@ -68,7 +68,7 @@ def state_json(
 ) -> dict[str, Any]:
     """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
     these results, each game's record name, and the games running."""
-    from impl.tournament import as_json, summarise
+    from impl.apps.tournament import as_json, summarise
 
     summary = summarise(config, results, total, hypotheses=hypotheses)
     out = as_json(config, summary, results)

@@ -37,10 +37,10 @@ def spec_state(engine: Any, state: Any) -> Any:
     """The spec's state (``Engine.to_spec``), except that for the fast Awari engine the
     positions seen are left out: they are not drawn, and converting them costs a
     millisecond or more late in a game, on the loop the games share.  The position
-    itself is converted as ``ImplAwari.to_spec`` converts it (``impl.awari.unpack``
+    itself is converted as ``ImplAwari.to_spec`` converts it (``impl.engines.awari.unpack``
     of the state's key, its first three components)."""
     if engine.game == "awari" and engine.kind == "impl":
-        from impl.awari import unpack
+        from impl.engines.awari import unpack
 
         return A.game_of(unpack(state[:3]), frozenset())
     return engine.to_spec(state)

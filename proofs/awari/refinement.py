@@ -1,4 +1,4 @@
-"""impl/awari.py refines spec/awari.py on every state: the engine's own code, run on z3 terms.
+"""impl/engines/awari.py refines spec/awari.py on every state: the engine's own code, run on z3 terms.
 
     python -m proofs.awari.refinement [--bounded | --deep]
 
@@ -82,7 +82,7 @@ Goals = Iterable[tuple[z3.BoolRef, str]]
 
 
 E: Any = load_engine_source("awari")
-"""The engine under proof: impl/awari.py's source, never the mypyc build."""
+"""The engine under proof: impl/engines/awari.py's source, never the mypyc build."""
 
 WIDTH: Final = 64
 """Bits of every term here (proofs/symbolic.py's default is 128): every value the

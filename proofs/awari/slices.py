@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # refinement builds its statements on import: loaded only whe
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LEDGER: Final = ROOT / "proofs" / "awari" / "slices.jsonl"
-ENGINE: Final = "impl/awari.py"
+ENGINE: Final = "impl/engines/awari.py"
 """The engine under proof, read as source (proofs/symbolic.py ``load_engine_source``)."""
 
 _IMPORTS: Final = """

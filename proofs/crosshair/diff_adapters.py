@@ -4,13 +4,13 @@ validity check, so that both sides return None on an input outside the domain an
 the search is only about valid states; each returns plain tuples of ints, compared
 with ==.
 
-  sow          spec.awari.Sow                 impl.awari's sowing table _SOW
-  capture      spec.awari.Capture             impl.awari._capture (from a vulnerable last pit)
+  sow          spec.awari.Sow                 impl.engines.awari's sowing table _SOW
+  capture      spec.awari.Capture             impl.engines.awari._capture (from a vulnerable last pit)
   awari_move   spec referee, via get_engine   ImplAwari.apply (to_spec of the next state)
-  group        spec.gothello.group/liberties  impl.gothello._group/_free
+  group        spec.gothello.group/liberties  impl.engines.gothello._group/_free
   gothello_turn spec referee, via get_engine  ImplGothello.apply (to_spec of the next state)
 
-The impl side is always the pure-Python source (impl._build.load_source), also when
+The impl side is always the pure-Python source (impl.engines._build.load_source), also when
 a mypyc build is installed, because crosshair can only trace Python code.
 """
 
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING
 
 from crosshair import deep_realize
 
-from impl import _build
-from impl.engines import get_engine
+from impl.engines import _build
+from impl.engines.registry import get_engine
 from spec import awari as A
 from spec import gothello as G
 from spec.z import Fun
 
 if TYPE_CHECKING:
-    from impl import awari as IA
-    from impl import gothello as IG
+    from impl.engines import awari as IA
+    from impl.engines import gothello as IG
 else:  # crosshair traces Python, not a mypyc build: always the pure-Python sources
     IA = _build.load_source("awari")
     IG = _build.load_source("gothello")
@@ -65,7 +65,7 @@ def _player(south_to_move: bool) -> A.PLAYER:
 
 
 def _rows(board: Board, me: int) -> tuple[int, int]:
-    """The mover's and the opponent's packed rows (impl.awari's key)."""
+    """The mover's and the opponent's packed rows (impl.engines.awari's key)."""
     return IA._row(board, me), IA._row(board, me ^ 1)
 
 
@@ -110,7 +110,7 @@ def capture_impl(board: Board, north: int, south: int, south_to_move: bool, last
     mine, theirs = _rows(board, me)
     q = last - 6 * (me ^ 1)  # the opponent's pit index, or out of 0..5 on the mover's row
     gained = 0
-    if 0 <= q < 6 and board[last] in (2, 3):  # as impl.awari._play: only from a vulnerable pit
+    if 0 <= q < 6 and board[last] in (2, 3):  # as impl.engines.awari._play: only from a vulnerable pit
         theirs, gained = IA._capture(theirs, q)
     scores = [north, south]
     scores[me] += gained

@@ -5,7 +5,7 @@ State encoding (one bijection with spec/gothello.py's GothelloGame, see
 proofs/README.md for the soundness of the history abstraction):
 
   * a board is two 25-bit vectors (black, white), disjoint; square (file, rank) is bit
-    5·(file − 1) + (rank − 1), as in impl/gothello.py.  Every BOARD is one such pair.
+    5·(file − 1) + (rank − 1), as in impl/engines/gothello.py.  Every BOARD is one such pair.
   * ``white`` is to_move = white.
   * an action is a 5-bit code: 0–24 a square, 25 ``pass``.
   * HISTORY is abstracted to (hlen, h1, h2): hlen = min(#history, 2), and history 1,

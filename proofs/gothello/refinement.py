@@ -1,4 +1,4 @@
-"""impl/gothello.py refines spec/gothello.py on every state: the engine's own code, run on z3 terms.
+"""impl/engines/gothello.py refines spec/gothello.py on every state: the engine's own code, run on z3 terms.
 
     python -m proofs.gothello.refinement [--bounded | --deep]
 
@@ -57,7 +57,7 @@ Goals = Iterable[tuple[z3.BoolRef, str]]
 
 
 E: Any = load_engine_source("gothello")
-"""The engine under proof: impl/gothello.py's source, never the mypyc build."""
+"""The engine under proof: impl/engines/gothello.py's source, never the mypyc build."""
 ENGINE = E.ImplGothello()
 
 # ─── The abstraction: square (file, rank) is bit 5 (file − 1) + (rank − 1) ─────

@@ -50,7 +50,7 @@ from .mutator import Mutant, is_valid, mutants
 from .verdicts import EQUIVALENT
 
 ROOT: Final = Path(__file__).resolve().parents[2]
-TARGETS: Final = ("impl/awari.py", "impl/gothello.py", "spec/awari.py", "spec/gothello.py")
+TARGETS: Final = ("impl/engines/awari.py", "impl/engines/gothello.py", "spec/awari.py", "spec/gothello.py")
 RESULTS: Final = ROOT / "docs" / "mutation-results.json"
 REPORT: Final = ROOT / "docs" / "mutation-report.md"
 PROGRESS: Final = ROOT / ".mutation-progress.jsonl"
@@ -165,7 +165,7 @@ class Scratch:
         env.update(PYTHONPATH=str(self.dir), PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci")
         return env
 
-    def check_imports(self, modules: Sequence[str] = ("spec.awari", "impl.gothello")) -> None:
+    def check_imports(self, modules: Sequence[str] = ("spec.awari", "impl.engines.gothello")) -> None:
         """The scratch copy, not the installed work tree, is what the tests import."""
         code = f"import {', '.join(modules)}; " + "; ".join(f"print({m}.__file__)" for m in modules)
         out = subprocess.run(

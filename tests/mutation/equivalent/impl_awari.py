@@ -1,4 +1,4 @@
-"""Survivors of impl/awari.py judged equivalent: the mutant's stable key → why no test can
+"""Survivors of impl/engines/awari.py judged equivalent: the mutant's stable key → why no test can
 tell it from the original (tests/mutation/verdicts.py gathers every file's)."""
 
 from __future__ import annotations
@@ -58,53 +58,53 @@ _BIT0 = (
 )
 
 EQUIVALENT: Final[dict[str, str]] = {
-    "impl/awari.py::<module>::const::0 → -1#1": _TAG.format(values="-1, 1 and 2"),
-    "impl/awari.py::<module>::const::2 → 3#1": _TAG.format(values="0, 1 and 3"),
-    "impl/awari.py::_sow_table::const::0 → 1#1": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::0 → -1#1": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::0 → 1#2": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::0 → -1#2": _NEVER_READ,
-    "impl/awari.py::_sow_table::unary::-1 → 1#1": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::1 → 2#1": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::1 → 0#1": _NEVER_READ,
-    "impl/awari.py::_sow_table::const::6 → 7#1": (
+    "impl/engines/awari.py::<module>::const::0 → -1#1": _TAG.format(values="-1, 1 and 2"),
+    "impl/engines/awari.py::<module>::const::2 → 3#1": _TAG.format(values="0, 1 and 3"),
+    "impl/engines/awari.py::_sow_table::const::0 → 1#1": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::0 → -1#1": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::0 → 1#2": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::0 → -1#2": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::unary::-1 → 1#1": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::1 → 2#1": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::1 → 0#1": _NEVER_READ,
+    "impl/engines/awari.py::_sow_table::const::6 → 7#1": (
         "the table grows from 6 << 6 to 7 << 6 rows; the rows added (j = 6) are never read, as `sh` is 8j for "
         "j = 0 … 5, and no code reads the table's length."
     ),
-    "impl/awari.py::_sow_table::const::6 → 7#2": (
+    "impl/engines/awari.py::_sow_table::const::6 → 7#2": (
         "the table grows from 6 << 6 to 6 << 7 rows; only rows 8j << 3 | n below 6 << 6 are read (j = 0 … 5, "
         "n ≤ 48), and no code reads the table's length."
     ),
-    "impl/awari.py::_sow_table::const::49 → 50#1": (
+    "impl/engines/awari.py::_sow_table::const::49 → 50#1": (
         "the loop also writes the rows n = 49, which stay inside their pit's 64 rows and are never read: a "
         "sown pit holds at most 48 stones."
     ),
-    "impl/awari.py::_sow_table::const::12 → 13#2": (
+    "impl/engines/awari.py::_sow_table::const::12 → 13#2": (
         "the step that skips the origin runs only when q == j ≤ 5, so q + 1 ≤ 6 and (q + 1) % 13 == (q + 1) % 12: "
         "the table is identical."
     ),
-    "impl/awari.py::_sow_table::const::12 → 11#2": (
+    "impl/engines/awari.py::_sow_table::const::12 → 11#2": (
         "the step that skips the origin runs only when q == j ≤ 5, so q + 1 ≤ 6 and (q + 1) % 11 == (q + 1) % 12: "
         "the table is identical."
     ),
-    "impl/awari.py::_sow_table::const::6 → 5#7": (
+    "impl/engines/awari.py::_sow_table::const::6 → 5#7": (
         "`q - 6 if q >= 5 else -1` differs from the original only at q = 5, where it gives 5 - 6 = -1, the "
         "original's value: the table is identical."
     ),
-    "impl/awari.py::_sow_table::const::1 → 2#7": _LAST_OWN.format(value="-2"),
-    "impl/awari.py::_feeds::cmp-boundary::last >= 0 → last > 0#1": (
+    "impl/engines/awari.py::_sow_table::const::1 → 2#7": _LAST_OWN.format(value="-2"),
+    "impl/engines/awari.py::_feeds::cmp-boundary::last >= 0 → last > 0#1": (
         "differs only when the feeding test's sowing ends in the starved opponent's pit 0 holding 2 or 3. "
         "The row was empty, so the sowing passed that pit at least twice and so sowed every other pit of the "
         "row at least once; the capture walk starts at pit 0 and stops there (it walks down the row), so "
         "the row keeps stones whether pit 0 is captured or not: `after != 0` either way."
     ),
-    "impl/awari.py::_feeds::const::0 → 1#1": (
+    "impl/engines/awari.py::_feeds::const::0 → 1#1": (
         "`last >= 1` is `last > 0`: it differs only when the feeding test's sowing ends in the opponent's pit 0 "
         "holding 2 or 3. " + _STARVED + ", so the sowing passed that pit at least twice and so sowed every "
         "other pit of the row at least once; the capture walk starts at pit 0 and stops there, so the row keeps "
         "stones whether pit 0 is captured or not: `after != 0` either way."
     ),
-    "impl/awari.py::_feeds::arith::last << 3 → last >> 3#1": (
+    "impl/engines/awari.py::_feeds::arith::last << 3 → last >> 3#1": (
         "for last = 0 … 5, `last >> 3` is 0, so the mutant tests the count of the opponent's pit 0 instead of "
         "the last pit's. "
         + _STARVED
@@ -112,48 +112,50 @@ EQUIVALENT: Final[dict[str, str]] = {
         "0 … last hold one stone more than pits last + 1 … 5, and pit 0 holds as many as the last pit. The test "
         "and the capture are the same."
     ),
-    "impl/awari.py::_feeds::const::255 → 254#2": _BIT0,
-    "impl/awari.py::_cannot_feed::return::return False → return None#1": (
+    "impl/engines/awari.py::_feeds::const::255 → 254#2": _BIT0,
+    "impl/engines/awari.py::_cannot_feed::return::return False → return None#1": (
         "`_cannot_feed`'s result is only tested for truth (`_ended`: in an `or` inside an `if`; `_play`: in "
         "`not mine_ and _cannot_feed(...)` inside an `if`), where None and False are alike."
     ),
-    "impl/awari.py::_cannot_feed::arith::mine >> sh & 255 → mine >> sh | 255#1": (
+    "impl/engines/awari.py::_cannot_feed::arith::mine >> sh & 255 → mine >> sh | 255#1": (
         "the guard becomes always true, so `_feeds` also runs on the mover's empty pits: there n = 0, the "
         "table's row is (0, 0, -1), so `after` = theirs = 0 (the starved row) and `_feeds` is False, as the "
         "skipped pit contributed in the original."
     ),
-    "impl/awari.py::_ended::const::1 → 2#1": (
+    "impl/engines/awari.py::_ended::const::1 → 2#1": (
         "`_ended`'s 'the game goes on' becomes -2 instead of -1; every caller (`apply`, `legal_moves`, "
         "`is_over`, `perft`) only asks `_ended(...) >= 0`, false for both."
     ),
-    "impl/awari.py::_play::const::255 → 254#2": _BIT0,
-    "impl/awari.py::ImplAwari.apply::cmp-boundary::ended >= 0 → ended > 0#1": _ENDED_POSITIVE.format(expr="ended > 0"),
-    "impl/awari.py::ImplAwari.apply::const::0 → 1#1": _ENDED_POSITIVE.format(expr="ended >= 1"),
-    "impl/awari.py::ImplAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
+    "impl/engines/awari.py::_play::const::255 → 254#2": _BIT0,
+    "impl/engines/awari.py::ImplAwari.apply::cmp-boundary::ended >= 0 → ended > 0#1": _ENDED_POSITIVE.format(
+        expr="ended > 0"
+    ),
+    "impl/engines/awari.py::ImplAwari.apply::const::0 → 1#1": _ENDED_POSITIVE.format(expr="ended >= 1"),
+    "impl/engines/awari.py::ImplAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
         where="north naming south's pit A"
     ),
-    "impl/awari.py::ImplAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
-    "impl/awari.py::ImplAwari.legal_moves::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
+    "impl/engines/awari.py::ImplAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
+    "impl/engines/awari.py::ImplAwari.legal_moves::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
     "_ended(mine, theirs, meta, positions) > 0#1": _ENDED_POSITIVE.format(expr="> 0"),
-    "impl/awari.py::ImplAwari.legal_moves::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
-    "impl/awari.py::ImplAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
-    "impl/awari.py::ImplAwari.is_over::cmp-boundary::_ended(*state) >= 0 → _ended(*state) > 0#1": (
+    "impl/engines/awari.py::ImplAwari.legal_moves::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/engines/awari.py::ImplAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
+    "impl/engines/awari.py::ImplAwari.is_over::cmp-boundary::_ended(*state) >= 0 → _ended(*state) > 0#1": (
         _ENDED_POSITIVE.format(expr="> 0")
     ),
-    "impl/awari.py::ImplAwari.is_over::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
-    "impl/awari.py::perft::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
+    "impl/engines/awari.py::ImplAwari.is_over::const::0 → 1#1": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/engines/awari.py::perft::cmp-boundary::_ended(mine, theirs, meta, positions) >= 0 → "
     "_ended(mine, theirs, meta, positions) > 0#1": _ENDED_POSITIVE.format(expr="> 0"),
-    "impl/awari.py::perft::const::0 → 1#2": _ENDED_POSITIVE.format(expr=">= 1"),
-    "impl/awari.py::_sown_r::arith::mine - (n << sh) + add_mine → mine - (n << sh) - add_mine#1": (
+    "impl/engines/awari.py::perft::const::0 → 1#2": _ENDED_POSITIVE.format(expr=">= 1"),
+    "impl/engines/awari.py::_sown_r::arith::mine - (n << sh) + add_mine → mine - (n << sh) - add_mine#1": (
         _SOWN_R_ROW.format(what="mover's row after (mine')")
     ),
-    "impl/awari.py::_sown_r::arith::mine - (n << sh) → mine + (n << sh)#1": _SOWN_R_ROW.format(
+    "impl/engines/awari.py::_sown_r::arith::mine - (n << sh) → mine + (n << sh)#1": _SOWN_R_ROW.format(
         what="mover's row after (mine')"
     ),
-    "impl/awari.py::_sown_r::arith::n << sh → n >> sh#1": _SOWN_R_ROW.format(what="mover's row after (mine')"),
-    "impl/awari.py::_sown_r::const::0 → 1#2": _SOWN_R_ROW.format(what="gain"),
-    "impl/awari.py::_sown_r::const::0 → -1#2": _SOWN_R_ROW.format(what="gain"),
-    "impl/awari.py::_sown_r::arith::last << 3 → last >> 3#1": (
+    "impl/engines/awari.py::_sown_r::arith::n << sh → n >> sh#1": _SOWN_R_ROW.format(what="mover's row after (mine')"),
+    "impl/engines/awari.py::_sown_r::const::0 → 1#2": _SOWN_R_ROW.format(what="gain"),
+    "impl/engines/awari.py::_sown_r::const::0 → -1#2": _SOWN_R_ROW.format(what="gain"),
+    "impl/engines/awari.py::_sown_r::arith::last << 3 → last >> 3#1": (
         "for last = 0 … 5, `last >> 3` is 0: the mutant tests the opponent's pit 0 for 2 or 3 instead of the last "
         "pit, and only `[1] != 0` of the result is read (`_feeds_r`). A sowing whose last stone lands on the "
         "opponent's row sows their pit 0 first, so pit 0 holds ≥ 1 after it. If the original's capture empties "
@@ -161,19 +163,23 @@ EQUIVALENT: Final[dict[str, str]] = {
         "Otherwise the original leaves stones, and so does the mutant: it leaves the row as sown (pit 0 ≥ 1), "
         "or makes the original's own call, or (last pit not 2 or 3) a walk that stops at once and keeps the row."
     ),
-    "impl/awari.py::_sown_r::const::255 → 254#2": _BIT0,
-    "impl/awari.py::RulesAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
+    "impl/engines/awari.py::_sown_r::const::255 → 254#2": _BIT0,
+    "impl/engines/awari.py::RulesAwari.apply::cmp-boundary::0 <= j < 6 → 0 <= j <= 6#1": _ROW_TOP.format(
         where="north naming south's pit A"
     ),
-    "impl/awari.py::RulesAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
-    "impl/awari.py::RulesAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(where="the extra pass of the loop"),
-    "impl/awari.py::_play_r::const::255 → 254#2": _BIT0,
-    "impl/awari.py::_play_r::bool-op::not gained or meta_ >> (me << 3) & 255 < 25 → "
+    "impl/engines/awari.py::RulesAwari.apply::const::6 → 7#2": _ROW_TOP.format(where="north naming south's pit A"),
+    "impl/engines/awari.py::RulesAwari.legal_moves::const::6 → 7#2": _ROW_TOP.format(
+        where="the extra pass of the loop"
+    ),
+    "impl/engines/awari.py::_play_r::const::255 → 254#2": _BIT0,
+    "impl/engines/awari.py::_play_r::bool-op::not gained or meta_ >> (me << 3) & 255 < 25 → "
     "not gained and meta_ >> (me << 3) & 255 < 25#1": _FAST_PATH.format(
         how="with no gain the mover's score is < 25 anyway; with a gain it never takes the shortcut"
     ),
-    "impl/awari.py::_play_r::arith::meta_ >> (me << 3) & 255 → meta_ >> (me << 3) | 255#1": _FAST_PATH.format(
+    "impl/engines/awari.py::_play_r::arith::meta_ >> (me << 3) & 255 → meta_ >> (me << 3) | 255#1": _FAST_PATH.format(
         how="`x | 255` ≥ 255, so after a gain it never takes the shortcut"
     ),
-    "impl/awari.py::_play_r::const::25 → 24#1": _FAST_PATH.format(how="a score of 24 after a gain takes the long way"),
+    "impl/engines/awari.py::_play_r::const::25 → 24#1": _FAST_PATH.format(
+        how="a score of 24 after a gain takes the long way"
+    ),
 }

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from impl import atomic, boardview, pgn
+from impl import atomic, pgn
+from impl.apps import boardview
 from impl.cli import UsageError, bound, count, subcommand
-from impl.engine import side_to_move
-from impl.engines import get_engine
+from impl.engines.port import side_to_move
+from impl.engines.registry import get_engine
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from spec import awari_rules as AR
 from spec import result as R
 
 from . import notation
-from .engine import Result
+from .port import Result
 
 Key = tuple[int, int, int]
 """A position: (mover's row, opponent's row, meta)."""
@@ -316,7 +316,7 @@ class ImplAwari(_AwariPort):
         return _ended(*state) >= 0
 
 
-# ─── perft (impl/perft.py defines it) ──────────────────────────────────────────
+# ─── perft (impl/engines/perft.py defines it) ──────────────────────────────────────────
 
 
 def perft(state: AwariState, depth: int) -> int:

@@ -1,6 +1,6 @@
 """``referee match PLAYER_A PLAYER_B --game G --games N``: N games between two player
 programs through a real referee server, sides alternating, and the score table.
-It is a two-player ``referee tournament`` (impl/tournament.py: the same schedule,
+It is a two-player ``referee tournament`` (impl/apps/tournament.py: the same schedule,
 records directory, resuming, Elo and LOS, ``--sprt``, ``--json``, ``--pgnout``)
 whose games run in threads of this process rather than on Dask.
 
@@ -48,21 +48,22 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from impl import pgn, seats
+from impl import pgn
+from impl.apps import seats
+from impl.apps.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
 from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer, ServerOptions
-from impl.engine import KINDS
-from impl.engines import get_engine
+from impl.engines.port import KINDS
+from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import OnDivergence, Session
 
 if TYPE_CHECKING:
-    from impl.tournament import GameResult, Task
+    from impl.apps.tournament import GameResult, Task
 
 HOST = "127.0.0.1"
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
@@ -135,7 +136,7 @@ class MatchOptions:
     logs: Path | None = None
     jobs: int = 1
     engine: str = "impl"
-    """The referee's rules engine: impl, spec or checked (impl/engines.py)."""
+    """The referee's rules engine: impl, spec or checked (impl/engines/registry.py)."""
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     records: Path | None = None
     """Write each game's record here as ``game-NNNN.pgn``."""
@@ -273,7 +274,7 @@ class Theft:
 class SeatGuard:
     """Checks each seat as it is taken (called on the private server's thread,
     before the game starts, while the connection is open): on Linux by the process
-    group holding the connection (impl/seats.py); without /proc, by the order of
+    group holding the connection (impl/apps/seats.py); without /proc, by the order of
     launches — a seat taken before the second program is launched is the first's.
 
     The check runs on the private server's loop, synchronously: done in another
@@ -325,7 +326,7 @@ def play_game(
     opening: tuple[str, ...] = (),
 ) -> GameOutcome:
     """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first
-    side; the server plays ``opening`` first (impl/openings.py)."""
+    side; the server plays ``opening`` first (impl/apps/openings.py)."""
     with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
         outcome = _play_game(specs, number, options, first, Path(directory), opening)
         written = sorted(Path(directory).glob("*.pgn"))
@@ -473,7 +474,7 @@ def run_match(
     repeat: bool = False,
 ) -> list[GameOutcome]:
     """``options.games`` games, player A first in the odd-numbered ones; each from
-    its opening (impl/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
+    its opening (impl/apps/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
     2k share one, so that A and B each play it with both colours)."""
     for directory in (options.logs, options.records):
         if directory is not None:
@@ -505,7 +506,7 @@ def describe(result: GameResult, game: str) -> str:
 
 def as_result(outcome: GameOutcome) -> GameResult:
     """A ``run_match`` game as the tournament's result: players 0 (A) and 1 (B)."""
-    from impl.tournament import GameResult
+    from impl.apps.tournament import GameResult
 
     players = (outcome.first, 1 - outcome.first)
     summaries = tuple((p, line) for p, lines in sorted(outcome.summaries.items()) for line in lines)
@@ -591,7 +592,7 @@ EPILOG = (
 
 
 def add_command(subparsers: Any) -> None:
-    from impl.tournament import add_result_options, add_web_arguments
+    from impl.apps.tournament import add_result_options, add_web_arguments
 
     p = subcommand(subparsers, "match", run, epilog=EPILOG)
     p.add_argument("player_a", metavar="PLAYER_A")
@@ -626,7 +627,7 @@ def add_command(subparsers: Any) -> None:
 
 
 def add_opening_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of openings (impl/openings.py), for match and tournament."""
+    """The options of openings (impl/apps/openings.py), for match and tournament."""
     book = p.add_mutually_exclusive_group()
     book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
     book.add_argument(
@@ -740,7 +741,7 @@ def run(args: argparse.Namespace) -> int:
     alternating, and print the score table, the Elo difference and LOS: a
     two-player tournament whose games run here, in --jobs threads.
     """
-    from impl import tournament
+    from impl.apps import tournament
 
     what = "referee match"
     check_rules(what, args.game, args.rules)

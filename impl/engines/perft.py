@@ -1,6 +1,6 @@
 """perft, the move-generator benchmark, for both games and both engines.
 
-    python -m impl.perft {awari|gothello} DEPTH [--engine spec|impl|checked] [--divide]
+    python -m impl.engines.perft {awari|gothello} DEPTH [--engine spec|impl|checked] [--divide]
 
 Definition (issue 3).  perft(s, d) counts the sequences of d actions from s in
 which every action is accepted by the referee (its result is not illegal_move) and
@@ -28,11 +28,11 @@ Two implementations:
 * ``perft`` over the engine interface alone: every action of the game is tried
   with ``apply`` and the accepted ones are followed (``legal_moves`` would call the
   referee once more per action).  The spec is measured this way.
-* The checked engine (impl/checked_engine.py) walks the same way, every action of
+* The checked engine (impl/engines/checked_engine.py) walks the same way, every action of
   every node going to the spec and the fast engine; its divergences are logged, and
   counted in the last line of output (the exit status is then 1).
-* ``fast_perft``, the fast engines' own (``impl.awari.perft``,
-  ``impl.gothello.perft``): the same tree walked over their internals, every move
+* ``fast_perft``, the fast engines' own (``impl.engines.awari.perft``,
+  ``impl.engines.gothello.perft``): the same tree walked over their internals, every move
   to a leaf made in full (no counting of the last ply, no transposition table).
 """
 
@@ -43,14 +43,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from impl.server.records import setup_logging
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R
 
 from .checked_engine import CheckedEngine
-from .engine import KINDS
-from .engines import get_engine
-from .server.records import setup_logging
+from .port import KINDS
+from .registry import get_engine
 
 ACTIONS: dict[str, tuple[Any, ...]] = {
     "awari": tuple(A.PIT),
@@ -126,7 +126,7 @@ def divide(game: str, kind: str, depth: int, engine: Any = None) -> list[tuple[s
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.perft", description="perft for Awari and Gothello")
+    parser = argparse.ArgumentParser(prog="python -m impl.engines.perft", description="perft for Awari and Gothello")
     parser.add_argument("game", choices=("awari", "gothello"))
     parser.add_argument("depth", type=int)
     parser.add_argument("--engine", choices=KINDS, default="impl")

@@ -1,7 +1,7 @@
 """The spec animator: ``referee spec awari|gothello`` (also ``python -m spec``), for
 consulting the executable Z in the spirit of ProB's animation of Z.
 
-Set up a state in the papers' notation (impl/statetext.py), or load an erratum's
+Set up a state in the papers' notation (impl/engines/statetext.py), or load an erratum's
 witness by its id; give an input; see *every* disjunct of the turn schema that
 holds, as written (``AwariRef``, ``GothelloTurn``) and corrected
 (``AwariRef_corrected``, ``GothelloTurn_corrected``), each with its result and its after-state — with the
@@ -29,13 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from impl.cli import subcommand
+from impl.engines import notation
+from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
 from spec import gothello as G
 from spec.errata import ERRATA, Erratum
-
-from . import notation
-from .cli import subcommand
-from .statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 
 # ─── the errata witnesses ──────────────────────────────────────────────────────
 
@@ -382,6 +381,6 @@ def add_command(subparsers: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m spec GAME``."""
-    parser = argparse.ArgumentParser(prog="python -m spec", description="The spec animator (impl/animate.py).")
+    parser = argparse.ArgumentParser(prog="python -m spec", description="The spec animator (impl/apps/animate.py).")
     add_arguments(parser)
     return run(parser.parse_args(argv))

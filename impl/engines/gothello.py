@@ -26,7 +26,7 @@ from spec import result as R
 from spec.z import Fun
 
 from . import notation
-from .engine import Result
+from .port import Result
 
 History = tuple[int, object] | None
 """HISTORY as a cons list: (most recent action, earlier history), or None for ⟨⟩.
@@ -283,7 +283,7 @@ class ImplGothello:
 
 
 def perft(state: GothelloState, depth: int) -> int:
-    """perft over the fast internals (impl/perft.py defines it): every blank square
+    """perft over the fast internals (impl/engines/perft.py defines it): every blank square
     is tried, ``pass`` is a move at every node, and every move to a leaf is played
     in full."""
     if depth == 0:

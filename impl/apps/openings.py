@@ -7,7 +7,7 @@ numbers them (``1 c3 1 ... d4``, docs/protocol.md Tables 6 and 9; ``1.`` is read
 as ``1``); ``#`` starts a comment, blank lines are skipped.  An opening is valid
 when every move is legal in turn and none ends the game.  The server plays it
 (impl/server/session.py); a tournament plays each with colours reversed
-(impl/tournament.py).  Everything here is pure: no I/O but ``read_openings``.
+(impl/apps/tournament.py).  Everything here is pure: no I/O but ``read_openings``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from impl.atomic import why
-from impl.engine import GameEngine, GameState
+from impl.engines.port import GameEngine, GameState
 from spec import result as R
 
 Opening = tuple[str, ...]

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from impl import fdbudget
 from impl import protocol as P
+from impl.apps.openings import OpeningError, parse_opening
 from impl.cli import (
     UsageError,
     add_rules_argument,
@@ -23,14 +23,13 @@ from impl.cli import (
     seconds,
     subcommand,
 )
-from impl.engine import GAMES, KINDS
-from impl.engines import get_engine
-from impl.openings import OpeningError, parse_opening
-
-from .net import NetLimits
-from .records import event, setup_logging
-from .server import GameServer, ServerConfig, serve
-from .session import ConfigMessages, Limits, OnDivergence, Session, Settings
+from impl.engines.port import GAMES, KINDS
+from impl.engines.registry import get_engine
+from impl.server import fdbudget
+from impl.server.net import NetLimits
+from impl.server.records import event, setup_logging
+from impl.server.server import GameServer, ServerConfig, serve
+from impl.server.session import ConfigMessages, Limits, OnDivergence, Session, Settings
 
 DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
 """gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
@@ -136,7 +135,7 @@ def _time(values: list[float] | None) -> tuple[float, float] | None:
 
 
 def opening_of(args: argparse.Namespace, engine: Any) -> tuple[str, ...]:
-    """``--opening``'s moves checked by the game's engine (impl/openings.py)."""
+    """``--opening``'s moves checked by the game's engine (impl/apps/openings.py)."""
     if args.opening is None:
         return ()
     if args.game == "all":

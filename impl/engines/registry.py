@@ -2,7 +2,7 @@
 
 ``FACTORIES`` holds how each (game, kind) of the two implementations is made; the
 kind ``checked`` is not a third implementation but the two composed
-(impl/checked_engine.py), so it follows whatever ``FACTORIES`` says for ``impl`` and
+(impl/engines/checked_engine.py), so it follows whatever ``FACTORIES`` says for ``impl`` and
 ``spec`` (the tests plant a deliberately wrong fast engine there)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from .engine import GAMES, KINDS, GameEngine
+from .port import GAMES, KINDS, GameEngine
 
 if TYPE_CHECKING:
     from spec.awari_rules import AwariRules
@@ -25,7 +25,7 @@ def _spec(game: str) -> GameEngine:
 
 
 def _impl(game: str) -> GameEngine:
-    module = importlib.import_module(f"impl.{game}")
+    module = importlib.import_module(f"impl.engines.{game}")
     engine: GameEngine = module.ImplAwari() if game == "awari" else module.ImplGothello()
     return engine
 

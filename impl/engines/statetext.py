@@ -1,6 +1,6 @@
 """Spec states written as text, in the notation of proofs/ERRATA.md's witnesses, and
 read back: what the checked engine logs and records on a divergence, and what the
-spec animator (impl/animate.py) takes and shows.
+spec animator (impl/apps/animate.py) takes and shows.
 
 Awari: the non-empty pits in pit order, the stores ``north/south`` and the side to
 move, then optionally how many positions have been seen::

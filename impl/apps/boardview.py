@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from impl.notation import FILES, NORTH_ROW, SOUTH_ROW
+from impl.engines.notation import FILES, NORTH_ROW, SOUTH_ROW
 
 MOVE, CAPTURE, RESET = "\x1b[7m", "\x1b[1;31m", "\x1b[0m"
 _NUMBER = re.compile(r"\d+")

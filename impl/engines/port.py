@@ -2,8 +2,8 @@
 and the tests use a game's rules.
 
 Two implementations per game stand behind it: the executable spec (through the thin
-adapters in impl/spec_engine.py, over the spec's ``referee``) and the fast engines
-(impl/awari.py, impl/gothello.py).  They are interchangeable: tests/ check that they
+adapters in impl/engines/spec_engine.py, over the spec's ``referee``) and the fast engines
+(impl/engines/awari.py, impl/engines/gothello.py).  They are interchangeable: tests/ check that they
 agree on every result and every next state.
 
 The vocabulary is the spec's: players are the spec's PLAYER, an Awari action is a
@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
+from impl.game import Side
 from spec import result as R
-
-from .game import Side
 
 S = TypeVar("S")  # the engine's state
 A = TypeVar("A")  # an action
@@ -41,7 +40,7 @@ class Engine(Protocol[S, A, P]):
     """``"awari"`` or ``"gothello"``."""
 
     kind: str
-    """``"spec"``, ``"impl"``, or ``"checked"`` (both side by side: impl/checked_engine.py)."""
+    """``"spec"``, ``"impl"``, or ``"checked"`` (both side by side: impl/engines/checked_engine.py)."""
 
     players: tuple[P, P]
     """The two players, the first mover first: (south, north) or (black, white).

@@ -9,7 +9,7 @@ from spec import awari_rules as AR
 from spec import gothello as G
 
 from . import notation
-from .engine import Result
+from .port import Result
 
 
 class SpecAwari:

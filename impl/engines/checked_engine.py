@@ -2,8 +2,8 @@
 spec checks it move by move, and the spec's verdict is the one the game follows.
 
 No third implementation of the rules: a checked engine is built from the two that
-exist (``impl.engines.get_engine(game, "impl")`` and ``…"spec"``) through the engine
-interface (impl/engine.py).  Each action goes to both.  Compared, after every
+exist (``impl.engines.registry.get_engine(game, "impl")`` and ``…"spec"``) through the engine
+interface (impl/engines/port.py).  Each action goes to both.  Compared, after every
 ``apply``: the results, the next states through the refinement mapping (the fast
 engine's ``to_spec``), and whether the game is over in the next state; on every
 ``legal_moves`` and ``is_over`` call, the two answers; at ``initial``, the two
@@ -14,7 +14,7 @@ checked anyway, the illegal ones included, and perft through the checked engine
 tries every action in every position.
 
 A disagreement is a ``Divergence``: the spec's state before (in the notation of
-impl/statetext.py), the action in the papers' notation, and both answers.  Each is
+impl/engines/statetext.py), the action in the papers' notation, and both answers.  Each is
 counted (``CheckedEngine.count``), handed to ``report`` (by default logged at error
 level on the ``referee`` logger, event ``divergence``) and, when found by ``apply``,
 attached to the state it returns, so that whoever drives the game (the server's
@@ -48,7 +48,7 @@ class Divergence:
     """What disagreed: ``initial``, ``result``, ``state``, ``is_over``, ``legal_moves``
     or ``raised`` (the fast engine raised where the spec answered)."""
     state: str
-    """The spec's state the question was asked in (impl/statetext.py)."""
+    """The spec's state the question was asked in (impl/engines/statetext.py)."""
     action: str | None
     """The action, in the papers' notation (None for a question about a state)."""
     spec: str
@@ -91,7 +91,7 @@ def divergences(state: object) -> tuple[Divergence, ...]:
 
 
 class CheckedEngine:
-    """An Engine (impl/engine.py) over CheckedState, from a fast engine and the spec's."""
+    """An Engine (impl/engines/port.py) over CheckedState, from a fast engine and the spec's."""
 
     kind = "checked"
 

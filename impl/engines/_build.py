@@ -1,12 +1,12 @@
 """The optional mypyc build of the fast engines, and which build is running.
 
-    python -m impl._build                  compile impl/awari.py and impl/gothello.py in place
-    python -m impl._build --if-requested   the same only when IMPL_MYPYC=1 is in the environment
-    python -m impl._build --clean          remove the compiled modules: back to pure Python
-    python -m impl._build --status         which build each engine runs, and whether it is current
+    python -m impl.engines._build                  compile impl/engines/awari.py and impl/engines/gothello.py in place
+    python -m impl.engines._build --if-requested   the same only when IMPL_MYPYC=1 is in the environment
+    python -m impl.engines._build --clean          remove the compiled modules: back to pure Python
+    python -m impl.engines._build --status         which build each engine runs, and whether it is current
 
 Python imports an extension module in preference to a source file of the same
-name, so after a build ``impl.awari`` and ``impl.gothello`` are the compiled
+name, so after a build ``impl.engines.awari`` and ``impl.engines.gothello`` are the compiled
 modules and without one they are the pure-Python sources: the same code either
 way (mypyc compiles the sources as they are), the sources always the fallback.
 A compiled module does not know when its source changes, so the build records the
@@ -32,7 +32,7 @@ from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 ENGINES = ("awari", "gothello")
-STAMP = HERE.parent / "build" / "mypyc-stamp.json"
+STAMP = HERE.parent.parent / "build" / "mypyc-stamp.json"
 """The sources' hashes at the last build (build/ is not in git)."""
 
 
@@ -41,8 +41,8 @@ def _digest(game: str) -> str:
 
 
 def compiled(game: str) -> bool:
-    """``impl.<game>`` as imported is a compiled (mypyc) module."""
-    module = importlib.import_module(f"impl.{game}")
+    """``impl.engines.<game>`` as imported is a compiled (mypyc) module."""
+    module = importlib.import_module(f"impl.engines.{game}")
     return not str(module.__file__).endswith(".py")
 
 
@@ -65,7 +65,7 @@ def stale() -> list[str]:
 def load_source(game: str) -> ModuleType:
     """The pure-Python engine module, loaded from its source as ``impl._source_<game>``
     whether or not a compiled one is installed."""
-    name = f"impl._source_{game}"
+    name = f"impl.engines._source_{game}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, HERE / f"{game}.py")
@@ -94,16 +94,16 @@ def build() -> None:
 
     setup = importlib.import_module("setuptools").setup  # untyped: no stubs in the venv
 
-    root = HERE.parent
+    root = HERE.parent.parent
     clean()
     with tempfile.TemporaryDirectory() as scratch:
         cwd = Path.cwd()
-        os.chdir(root)  # mypyc names modules by their paths: impl/awari.py is impl.awari
+        os.chdir(root)  # mypyc names modules by their paths: impl/engines/awari.py is impl.engines.awari
         try:
             setup(
                 name="zreferee-engines",
                 packages=[],
-                ext_modules=mypycify([f"impl/{g}.py" for g in ENGINES], opt_level="3", separate=True),
+                ext_modules=mypycify([f"impl/engines/{g}.py" for g in ENGINES], opt_level="3", separate=True),
                 script_args=["build_ext", "--build-lib", scratch, "--build-temp", str(Path(scratch) / "tmp")],
             )
         finally:
@@ -115,7 +115,7 @@ def build() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl._build", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m impl.engines._build", description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--if-requested", action="store_true", help="build only when IMPL_MYPYC=1")
     group.add_argument("--clean", action="store_true")
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         build()
     for game in ENGINES:
         state = "compiled (mypyc)" if _extensions(game) else "pure Python"
-        print(f"impl.{game}: {state}{' — STALE: rebuild' if game in stale() else ''}")
+        print(f"impl.engines.{game}: {state}{' — STALE: rebuild' if game in stale() else ''}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Who holds a seat: the process group behind a player's loopback TCP connection.
 
 ``referee match`` and ``referee tournament`` launch one program per side, each in
-its own session and process group (impl/match.py).  When a player takes a seat,
+its own session and process group (impl/apps/match.py).  When a player takes a seat,
 the private server gives the client's ``address:port``; on Linux the socket with
 that local address and the server's port as remote port is found in
 ``/proc/net/tcp`` (or ``tcp6``), its inode among the descriptors
@@ -9,7 +9,7 @@ that local address and the server's port as remote port is found in
 held by the other program's group is stolen; one held by neither is foreign.
 
 Without ``/proc`` (``available()`` is False) the match falls back on the order of
-launches (impl/match.py).
+launches (impl/apps/match.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the first player against each other) of G games per pairing, sides alternating,
 run as independent tasks on Dask distributed, with progress, standings, a
 crosstable, ratings, endings and failures, and every game's record.
 
-The players are ``referee match``'s (impl/match.py): ours by name with options, or
+The players are ``referee match``'s (impl/apps/match.py): ours by name with options, or
 any command line with ``{game} {host} {port} {side}``.  Each game is one task:
 it starts its own server on a free port of the worker it runs on, runs the two
 player programs there, and returns the game's record (impl/pgn.py), which this
@@ -17,7 +17,7 @@ At most ``--jobs`` games are in flight at once, wherever they run.  ``referee
 match`` is a two-player tournament whose games run in threads here (``execute``).
 
 The report names the games that repeat an earlier one move for move; ``--sprt``
-(impl/sprt.py) stops starting games once the test decides; ``--pgnout`` writes
+(impl/apps/sprt.py) stops starting games once the test decides; ``--pgnout`` writes
 every record into one file.
 """
 
@@ -42,16 +42,17 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from impl import pgn, sprt
+from impl import pgn
+from impl.apps import sprt
+from impl.apps.match import MatchOptions, PlayerSpec, add_opening_arguments, claim_records, openings_of, play_game
+from impl.apps.match import _player as checked_player
+from impl.apps.openings import Opening, nth_opening
+from impl.apps.ratings import Elo, Skill, elo, skills
+from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, port, positive, seconds, subcommand
-from impl.engine import KINDS
+from impl.engines.port import KINDS
 from impl.game import Termination
-from impl.match import MatchOptions, PlayerSpec, add_opening_arguments, claim_records, openings_of, play_game
-from impl.match import _player as checked_player
-from impl.openings import Opening, nth_opening
-from impl.ratings import Elo, Skill, elo, skills
-from impl.sprt import Hypotheses, Status, Verdict
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 CONFIG = "tournament.json"
@@ -78,7 +79,7 @@ class Config:
     rules: str = "paper"
     """The Awari rule set every game is played under (spec/awari_rules.py)."""
     openings: tuple[Opening, ...] = ()
-    """The openings the referee plays first, in the order used (impl/openings.py)."""
+    """The openings the referee plays first, in the order used (impl/apps/openings.py)."""
     repeat: bool = False
     """Each opening twice, colours reversed (``--repeat``); else one game each."""
 
@@ -138,7 +139,7 @@ class GameResult:
     culprits: tuple[int, ...] = ()
     """The players whose programs failed a game without a result."""
     summaries: tuple[tuple[int, str], ...] = ()
-    """(player, line): the players' ``summary: moves=…`` log lines (impl/match.py)."""
+    """(player, line): the players' ``summary: moves=…`` log lines (impl/apps/match.py)."""
     counts: tuple[int, int] | None = None
     """Stores or stones at the end, first side first (None: not known, as on resuming)."""
 

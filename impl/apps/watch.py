@@ -17,8 +17,8 @@ import sys
 import time
 from typing import Any, TextIO
 
-from impl import boardview
 from impl import protocol as W
+from impl.apps import boardview
 from impl.cli import UsageError, count, port, subcommand
 
 CLEAR = "\x1b[H\x1b[2J"

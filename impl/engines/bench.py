@@ -1,14 +1,14 @@
 """The engine benchmark (``make bench``): perft counts and leaves per second for both
 games and both engines, and the impl/spec speed ratios.
 
-    python -m impl.bench_engines [--runs N] [--quick]
+    python -m impl.engines.bench [--runs N] [--quick]
 
 Rows, each timed in a fresh single-threaded process (median of N runs):
-* spec, contracts on: the generic perft over the spec's ``referee`` (impl/perft.py);
+* spec, contracts on: the generic perft over the spec's ``referee`` (impl/engines/perft.py);
 * spec, contracts off: the same with SPEC_CONTRACTS=0, which must be set before
   spec is imported, hence the subprocesses;
 * impl: the fast engine's own perft (every leaf move made in full), in the build
-  that ``impl.<game>`` imports (mypyc or pure Python: ``python -m impl._build``);
+  that ``impl.<game>`` imports (mypyc or pure Python: ``python -m impl.engines._build``);
   when that is the mypyc build, the pure-Python source is timed too;
 * impl via interface: the generic perft over the fast engine (the cost of the
   Engine interface itself).
@@ -56,9 +56,9 @@ class Row:
 
 def _worker(game: str, how: str, depth: int, runs: int) -> dict[str, object]:
     """Time perft in this process: how is spec | impl | source | interface."""
-    from impl import _build
-    from impl import perft as P
-    from impl.engines import get_engine
+    from impl.engines import _build
+    from impl.engines import perft as P
+    from impl.engines.registry import get_engine
 
     if how == "spec":
         engine = get_engine(game, "spec")
@@ -73,7 +73,7 @@ def _worker(game: str, how: str, depth: int, runs: int) -> dict[str, object]:
         def run() -> int:
             return P.perft(engine, engine.initial(), depth)
     else:
-        module = _build.load_source(game) if how == "source" else __import__(f"impl.{game}", fromlist=["perft"])
+        module = _build.load_source(game) if how == "source" else __import__(f"impl.engines.{game}", fromlist=["perft"])
         build = "python" if how == "source" else _build.build_of(game)
 
         def run() -> int:
@@ -91,7 +91,7 @@ def _worker(game: str, how: str, depth: int, runs: int) -> dict[str, object]:
 def measure(game: str, how: str, depth: int, runs: int, contracts: bool = True) -> Row:
     """One row, timed in a fresh single-threaded process (so on one core)."""
     env = dict(os.environ, SPEC_CONTRACTS="1" if contracts else "0")
-    command = [sys.executable, "-m", "impl.bench_engines", "--worker", game, how, str(depth), str(runs)]
+    command = [sys.executable, "-m", "impl.engines.bench", "--worker", game, how, str(depth), str(runs)]
     data = json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
     engine = {"spec": "spec", "impl": "impl", "source": "impl", "interface": "impl via interface"}[how]
     return Row(game, engine, str(data["build"]), depth, int(data["count"]), float(data["seconds"]))
@@ -109,7 +109,7 @@ def machine() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.bench_engines", description="perft benchmark")
+    parser = argparse.ArgumentParser(prog="python -m impl.engines.bench", description="perft benchmark")
     parser.add_argument("--runs", type=int, default=3, help="runs per row (the median is reported)")
     parser.add_argument("--quick", action="store_true", help="small depths, one run: a smoke test")
     parser.add_argument("--worker", nargs=4, metavar=("GAME", "HOW", "DEPTH", "RUNS"), help=argparse.SUPPRESS)
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(_worker(game, how, int(depth), int(runs))))
         return 0
 
-    from impl import _build
+    from impl.engines import _build
 
     runs = 1 if args.quick else args.runs
     pick = 1 if args.quick else 0

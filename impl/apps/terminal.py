@@ -3,7 +3,7 @@ server, ``referee play`` (``make play``) against our search player on a server
 started here.
 
 It shows the board after every move (Awari: both rows, stores and pit letters, as
-impl/notation.render_awari draws them; Gothello: the 5×5 grid with its files and
+impl/engines/notation.render_awari draws them; Gothello: the 5×5 grid with its files and
 ranks), the clocks and whose turn it is, and reads the person's moves line by
 line.  A malformed or illegal move is refused here, with the reason, before
 anything is sent: the client library keeps the position on the fast engine.  The
@@ -28,9 +28,9 @@ from impl import protocol as W
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
-from impl.engine import KINDS
+from impl.engines.notation import FILES
+from impl.engines.port import KINDS
 from impl.game import Side
-from impl.notation import FILES
 from impl.players.base import log as player_log
 from impl.players.base import play
 from impl.players.cli import add_connection_arguments, check_side
