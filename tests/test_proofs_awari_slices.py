@@ -58,7 +58,7 @@ def test_only_slices_proven_under_this_fingerprint_count(tmp_path: Path) -> None
 
 def test_a_slice_out_of_time_is_recorded_as_such() -> None:
     r = L.run_one((1, 8, 10), timeout=0.5)
-    assert (r["verdict"], r["paths"]) == ("timeout", None) and r["seconds"] < 30
+    assert (r["verdict"], r["paths"]) == ("timeout", None)
 
 
 def test_a_sample_of_counts_runs_those_slices_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
