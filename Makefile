@@ -12,7 +12,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv lint typecheck test wheel-check verify verify-deep proofs bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
+.PHONY: all venv lint typecheck test wheel-check verify verify-deep proofs planted bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
 
 all: verify
 
@@ -69,6 +69,7 @@ verify-deep: lint typecheck browser crosscheck
 	HYPOTHESIS_PROFILE=thorough $(PY) -m pytest
 	$(PY) -m impl.engines._build --clean
 	$(MAKE) --no-print-directory proofs
+	$(MAKE) --no-print-directory planted
 
 # Proofs and symbolic checks: proofs/manifest.py lists every step (its command, scope,
 # what it trusts, its time) and runs the bounded list (in verify) or the full one (in
@@ -76,6 +77,11 @@ verify-deep: lint typecheck browser crosscheck
 # stops the run with a non-zero status.
 proofs: $(STAMP)
 	$(PY) -m proofs.manifest --run full --jobs $(JOBS)
+
+# Planted bugs (proofs/planted.py): each one edited into a scratch copy, the bounded
+# proof steps and tests expected to catch it run against the copy; exit 1 on a miss.
+planted: $(STAMP)
+	$(PY) -m proofs.planted --run
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
 # concurrent games rules it out as the default (README, "The checked engine").

@@ -1,0 +1,244 @@
+"""Planted bugs: do the checks fail when the code is wrong?
+
+Each ``Plant`` is one bug, written as an exact edit of one file (the text it replaces
+must occur exactly once), with the checks expected to catch it: bounded proof steps of
+``make verify`` (named by their manifest command, so they cannot drift from what
+verify runs) and test files.  ``--run`` copies the tree (``git ls-files``) into a
+scratch folder once per bug, applies the edit there, and runs each expected check
+against the copy; a bug is caught by a check when the check exits non-zero.  A check
+that passes on its bug is a hole in the proofs or the tests, and the run exits 1.
+
+    python -m proofs.planted --list             the catalogue, with the checks of each bug
+    python -m proofs.planted --run [NAME ...]    plant and check (all, or the named bugs)
+
+This is mutation testing of the proofs themselves (``make mutate`` samples mutants of the
+engines against the tests instead).  It takes tens of CPU-minutes, so it runs in
+``make planted`` (and ``make verify-deep``), never in ``make verify``;
+tests/test_proofs_planted.py checks, cheaply, that every edit still applies to the
+current code and that every named check exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from proofs.manifest import steps
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Plant:
+    """One planted bug: replace ``old`` by ``new`` in ``path``; ``steps`` (manifest
+    commands of bounded steps) and ``tests`` (test files) must each fail on it."""
+
+    name: str
+    what: str
+    path: str
+    old: str
+    new: str
+    steps: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+
+
+AWARI_REFINEMENT = "SPEC_CONTRACTS=0 python -m proofs.awari.refinement --bounded"
+GOTHELLO_REFINEMENT = "SPEC_CONTRACTS=0 python -m proofs.gothello.refinement --bounded"
+AWARI_THEOREMS = "python -m proofs.awari.theorems"
+GOTHELLO_THEOREMS = "python -m proofs.gothello.theorems"
+AWARI_EQUIVALENCE = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2"
+AWARI_EXHAUSTIVE = "SPEC_CONTRACTS=0 python -m proofs.awari.exhaustive --stones 3"
+
+PLANTS: tuple[Plant, ...] = (
+    Plant(
+        "awari-capture-win-not-recorded",
+        "the position after a capture that wins by margin is not added to positions'",
+        "impl/engines/awari.py",
+        "return ENDED, theirs_, mine_, meta_, seen | {(theirs_, mine_, meta_)}",
+        "return ENDED, theirs_, mine_, meta_, seen",
+        steps=(AWARI_REFINEMENT,),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "awari-lap-sows-origin",
+        "a lap of 12 or more stones sows the pit it started from (next_skip ignored)",
+        "impl/engines/awari.py",
+        "            q = (q + 1) % 12\n            if q == j:\n                q = (q + 1) % 12\n",
+        "            q = (q + 1) % 12\n",
+        steps=(AWARI_REFINEMENT, AWARI_EQUIVALENCE),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "awari-three-not-captured",
+        "a last pit holding 3 is not captured (only 2s are)",
+        "impl/engines/awari.py",
+        "        if c == 2 or c == 3:\n            theirs_, gained = _capture(theirs_, last)\n",
+        "        if c == 2:\n            theirs_, gained = _capture(theirs_, last)\n",
+        steps=(AWARI_REFINEMENT, AWARI_EQUIVALENCE),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "awari-winner-mask",
+        "winner reads north's score through a 4-bit mask",
+        "impl/engines/awari.py",
+        "north, south = meta & 255, meta >> 8 & 255",
+        "north, south = meta & 15, meta >> 8 & 255",
+        steps=(AWARI_REFINEMENT,),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "awari-margin-26",
+        "the game ends at 26 stones, not 25 (Status: WinMargin)",
+        "impl/engines/awari.py",
+        "    if meta & 255 >= 25 or meta >> 8 & 255 >= 25:\n        return meta  # WinMargin",
+        "    if meta & 255 >= 26 or meta >> 8 & 255 >= 26:\n        return meta  # WinMargin",
+        steps=(AWARI_REFINEMENT,),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "awari-feeds-by-sowing",
+        "a move feeds when it sows into the opponent's row, though the capture empties it",
+        "impl/engines/awari.py",
+        "    return after != 0\n",
+        "    return added != 0\n",
+        steps=(AWARI_REFINEMENT,),
+        tests=("tests/test_diff_awari.py",),
+    ),
+    Plant(
+        "gothello-liberties-after-captures",
+        "a placement's liberties are tested after its captures (GothelloIllegalMoveBlocked)",
+        "impl/engines/gothello.py",
+        "    if not near & blank and not _free(bit, mine, blank):\n        return -1\n"
+        "    targets = near & theirs\n    while targets:\n        t = targets & -targets\n"
+        "        group = _group(t, theirs)\n        targets &= ~group\n"
+        "        if not (_dilate(group) & blank):  # capture_at: no liberties in cboard\n"
+        "            theirs ^= group\n            mine |= group\n",
+        "    targets = near & theirs\n    while targets:\n        t = targets & -targets\n"
+        "        group = _group(t, theirs)\n        targets &= ~group\n"
+        "        if not (_dilate(group) & blank):  # capture_at: no liberties in cboard\n"
+        "            theirs ^= group\n            mine |= group\n"
+        "    if not near & blank and not _free(bit, mine, blank):\n        return -1\n",
+        steps=(GOTHELLO_REFINEMENT,),
+        tests=("tests/test_diff_gothello.py",),
+    ),
+    Plant(
+        "gothello-encoding-wraps",
+        "the z3 encoding's adjacency wraps from rank 5 of a file to rank 1 of the next (d5→e1)",
+        "proofs/gothello/encoding.py",
+        "    return ((x << 1) & bv(FULL & ~RANK1)) | (z3.LShR(x, 1) & bv(FULL & ~RANK5))",
+        "    return ((x << 1) & bv(FULL)) | (z3.LShR(x, 1) & bv(FULL & ~RANK5))",
+        steps=(GOTHELLO_THEOREMS,),
+    ),
+    Plant(
+        "gothello-statement-no-capture-down-files",
+        "the z3 statement never captures toward file − 1",
+        "proofs/gothello/encoding.py",
+        "        (sbit << 5) & bv(FULL),\n        z3.LShR(sbit, 5),\n    ]",
+        "        (sbit << 5) & bv(FULL),\n        bv(0),\n    ]",
+        steps=(GOTHELLO_THEOREMS, GOTHELLO_REFINEMENT),
+    ),
+    Plant(
+        "awari-encoding-three-safe",
+        "the z3 encoding of Capture takes only pits holding 2",
+        "proofs/awari/encoding.py",
+        "vul = {q: z3.Or(board[q] == 2, board[q] == 3) for q in opp}",
+        "vul = {q: board[q] == 2 for q in opp}",
+        steps=(AWARI_THEOREMS, AWARI_REFINEMENT),
+    ),
+    Plant(
+        "awari-invariant-weakened",
+        "AwariBoard's predicate weakened: Σ board + Σ score ≤ 48 instead of = 48",
+        "spec/awari.py",
+        "Σ(graph(s.board)) + Σ(score_graph(s.score)) == 48",
+        "Σ(graph(s.board)) + Σ(score_graph(s.score)) <= 48",
+        tests=("tests/test_contract_strength.py",),
+    ),
+)
+
+
+def by_name(names: Sequence[str]) -> list[Plant]:
+    known = {p.name: p for p in PLANTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise SystemExit(f"proofs.planted: no planted bug named {', '.join(unknown)} (see --list)")
+    return [known[n] for n in names] if names else list(PLANTS)
+
+
+def bounded_commands() -> dict[str, list[str]]:
+    """The bounded steps of the manifest, by command: their argv and environment."""
+    return {s.command: s.argv for s in steps("bounded")}
+
+
+def applies(plant: Plant, root: Path = ROOT) -> bool:
+    """The edit's text occurs exactly once in its file."""
+    return (root / plant.path).read_text(encoding="utf-8").count(plant.old) == 1
+
+
+def _copy_tree(dest: Path) -> None:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+
+
+def _check(argv: list[str], copy: Path, contracts: bool) -> tuple[bool, float, str]:
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONHASHSEED": "0", "HYPOTHESIS_PROFILE": "ci"}
+    if not contracts:
+        env["SPEC_CONTRACTS"] = "0"
+    start = time.monotonic()
+    done = subprocess.run(argv, cwd=copy, env=env, capture_output=True, text=True)
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode != 0, time.monotonic() - start, lines[-1] if lines else ""
+
+
+def run(plants: Sequence[Plant]) -> int:
+    commands = bounded_commands()
+    holes = 0
+    for plant in plants:
+        with tempfile.TemporaryDirectory(prefix=f"planted-{plant.name}-") as scratch:
+            copy = Path(scratch)
+            _copy_tree(copy)
+            target = copy / plant.path
+            target.write_text(target.read_text(encoding="utf-8").replace(plant.old, plant.new), encoding="utf-8")
+            print(f"{plant.name}: {plant.what}", flush=True)
+            checks = [(c, commands[c], not c.startswith("SPEC_CONTRACTS=0")) for c in plant.steps]
+            checks += [
+                (t, [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", t], True)
+                for t in plant.tests
+            ]
+            for label, argv, contracts in checks:
+                caught, seconds, last = _check(argv, copy, contracts)
+                holes += not caught
+                verdict = "caught" if caught else "MISSED"
+                print(f"  {verdict:7} {label}  ({seconds:.0f} s)  {last[:100]}", flush=True)
+    print(f"{len(plants)} planted bugs; {holes} check(s) that should have failed passed")
+    return 1 if holes else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m proofs.planted", description=__doc__.splitlines()[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--list", action="store_true", help="print the catalogue")
+    group.add_argument("--run", nargs="*", metavar="NAME", help="plant and check these bugs (all if none named)")
+    args = parser.parse_args(argv)
+    if args.list:
+        for p in PLANTS:
+            print(f"{p.name}  ({p.path}): {p.what}")
+            for c in (*p.steps, *p.tests):
+                print(f"    {c}")
+        return 0
+    return run(by_name(args.run))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
