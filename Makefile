@@ -3,7 +3,7 @@
 # make serve        — Awari and Gothello referee servers on their default ports, live web view on port 29080
 #                     (HOST=, SERVER=, RULES=, TIME=, RECORD= pass on to referee serve all)
 # make test-browser — the web view's test in headless Chromium (installs Debian's chromium and Playwright)
-# make mutate       — mutation testing of the engines and the spec: docs/mutation-report.md
+# make mutate       — mutation testing of the engines and the spec: tests/mutation/results/mutation-report.md
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 #                     (serve and play take ENGINE=impl|spec|checked, default impl)
 SHELL := /bin/bash
@@ -86,7 +86,7 @@ WEB ?= 29080
 # Mutation testing, not part of verify: every mutant of impl/engines/awari.py, impl/engines/gothello.py,
 # spec/awari.py and spec/gothello.py, each written into a scratch copy and judged in two
 # passes (the golden corpus first, the whole kill-suite for its survivors), two at a time;
-# writes docs/mutation-report.md (README "Mutation testing" gives the time).
+# writes tests/mutation/results/ (the record and its report; docs/mutation.md gives the times).
 # MUTATE="--resume" goes on after an interruption, MUTATE="--files F ..." for some files,
 # MUTATE="--per-file N" for a sample, MUTATE="--rerun-survivors" after new tests.
 MUTATE ?=
