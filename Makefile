@@ -78,7 +78,7 @@ proofs: $(STAMP)
 	$(PY) -m proofs.manifest --run full --jobs $(JOBS)
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
-# concurrent games rules it out as the default (README, "The checked engine").
+# concurrent games rules it out as the default (docs/engines.md, "The checked engine").
 # ENGINE=checked (or spec) chooses another.  WEB is the live web view's port.
 ENGINE ?=
 WEB ?= 29080
@@ -107,7 +107,7 @@ serve: $(SERVE_STAMP)
 # The browser test's needs: Debian's chromium and chromedriver (apt-get, as root or
 # through sudo; skipped when present) and Playwright, which drives that chromium and
 # never downloads a browser of its own.  verify-deep runs the test; verify does not
-# (README, "The live web view", says why).
+# (docs/web.md, "Tests", says why).
 CHROMIUM := /usr/bin/chromium
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 browser: $(STAMP)
@@ -116,14 +116,14 @@ browser: $(STAMP)
 	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet -e '.[browser]'
 
 # OpenSpiel (the crosscheck extra: numpy, scipy) for the cross-check of the abapa rule
-# set; verify-deep installs it, verify does not (README, "Rule sets").
+# set; verify-deep installs it, verify does not (docs/rules.md, "OpenSpiel as an outside oracle").
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
 test-browser: browser
 	$(PY) -m pytest tests/test_web_browser.py
 
-# The screenshots the README shows, taken by the browser test.
+# The screenshots the README and docs/ show, taken by the browser test.
 screenshots: browser
 	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/test_web_browser.py
 
