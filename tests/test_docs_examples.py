@@ -9,6 +9,9 @@ drift from the code.  The convention, by the fence's language:
   VAR=…`` names a Makefile target and its variables, ``python -m M`` a module that
   exists, ``pip install '.[extra]'`` extras pyproject.toml declares, ``cc … F.c`` a file
   that exists and ``./P`` a program the block built;
+* ```console — run: each ``$ `` line is a real process (``referee …`` and ``python -m …``,
+  offline and quick), and the lines after it are its output, stdout then stderr, with
+  ``...`` for what varies (timings) and ``(exit status N)`` when it is not 0;
 * anything else (```text, ```c, no language) — illustrative, not run."""
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ import contextlib
 import doctest
 import importlib.util
 import io
+import os
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -98,6 +104,51 @@ def problem(argv: list[str], built: set[str]) -> str | None:
     if program in built:
         return None
     return f"no check for {program}: mark the block ```text if it is illustrative"
+
+
+def sessions(block: str) -> list[tuple[list[str], str]]:
+    """A console block's commands, each with the output shown after it."""
+    found: list[tuple[list[str], str]] = []
+    for line in block.splitlines(keepends=True):
+        if line.startswith("$ "):
+            found.append((shlex.split(line[2:]), ""))
+        elif found:
+            found[-1] = (found[-1][0], found[-1][1] + line)
+    return found
+
+
+def run(argv: list[str]) -> str:
+    """What a console line prints, run as a real process in the repository (``referee``
+    through ``python -m impl.cli``, so the checkout's code runs, not an installed copy)."""
+    assert argv[0] in ("referee", "python"), f"a console example runs referee or python, not {argv[0]}"
+    command = [sys.executable, "-m", "impl.cli", *argv[1:]] if argv[0] == "referee" else [sys.executable, *argv[1:]]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    return done.stdout + done.stderr + (f"(exit status {done.returncode})\n" if done.returncode else "")
+
+
+def shows(expected: str, actual: str) -> bool:
+    return doctest.OutputChecker().check_output(expected, actual, doctest.ELLIPSIS)
+
+
+CONSOLE = [p for p in PAGES if fenced(p, "console")]
+
+
+@pytest.mark.parametrize("page", CONSOLE, ids=ids(CONSOLE))
+def test_console_examples_print_what_the_page_shows(page: Path) -> None:
+    for block in fenced(page, "console"):
+        for argv, expected in sessions(block):
+            actual = run(argv)
+            assert shows(expected, actual), f"$ {shlex.join(argv)}\nshown:\n{expected}\nprinted:\n{actual}"
+
+
+def test_a_console_example_that_drifted_fails() -> None:
+    (argv, expected), *_ = sessions("$ python -c 'import sys; print(7); sys.exit(3)'\n8\n")
+    assert argv == ["python", "-c", "import sys; print(7); sys.exit(3)"]
+    printed = run(argv)
+    assert not shows(expected, printed)
+    assert shows("7\n(exit status 3)\n", printed) and not shows("7\n", printed)
+    assert CONSOLE
 
 
 @pytest.mark.parametrize("page", PAGES, ids=ids(PAGES))
