@@ -3,7 +3,7 @@
 # make serve        — Awari and Gothello referee servers on their default ports, live web view on port 29080
 #                     (HOST=, SERVER=, RULES=, TIME=, RECORD= pass on to referee serve all)
 # make test-browser — the web view's test in headless Chromium (installs Debian's chromium and Playwright)
-# make mutate       — mutation testing of the engines and the spec: docs/mutation-report.md
+# make mutate       — mutation testing of the engines and the spec: tests/mutation/results/mutation-report.md
 # make play         — play the search player in the terminal: GAME=gothello|awari SIDE=… BUDGET=secs TIME=secs
 #                     (serve and play take ENGINE=impl|spec|checked, default impl)
 SHELL := /bin/bash
@@ -84,7 +84,7 @@ planted: $(STAMP)
 	$(PY) -m proofs.planted --run
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
-# concurrent games rules it out as the default (README, "The checked engine").
+# concurrent games rules it out as the default (docs/engines.md, "The checked engine").
 # ENGINE=checked (or spec) chooses another.  WEB is the live web view's port.
 ENGINE ?=
 WEB ?= 29080
@@ -92,7 +92,7 @@ WEB ?= 29080
 # Mutation testing, not part of verify: every mutant of impl/engines/awari.py, impl/engines/gothello.py,
 # spec/awari.py and spec/gothello.py, each written into a scratch copy and judged in two
 # passes (the golden corpus first, the whole kill-suite for its survivors), two at a time;
-# writes docs/mutation-report.md (README "Mutation testing" gives the time).
+# writes tests/mutation/results/ (the record and its report; docs/mutation.md gives the times).
 # MUTATE="--resume" goes on after an interruption, MUTATE="--files F ..." for some files,
 # MUTATE="--per-file N" for a sample, MUTATE="--rerun-survivors" after new tests.
 MUTATE ?=
@@ -113,7 +113,7 @@ serve: $(SERVE_STAMP)
 # The browser test's needs: Debian's chromium and chromedriver (apt-get, as root or
 # through sudo; skipped when present) and Playwright, which drives that chromium and
 # never downloads a browser of its own.  verify-deep runs the test; verify does not
-# (README, "The live web view", says why).
+# (docs/web.md, "Tests", says why).
 CHROMIUM := /usr/bin/chromium
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 browser: $(STAMP)
@@ -122,14 +122,14 @@ browser: $(STAMP)
 	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet -e '.[browser]'
 
 # OpenSpiel (the crosscheck extra: numpy, scipy) for the cross-check of the abapa rule
-# set; verify-deep installs it, verify does not (README, "Rule sets").
+# set; verify-deep installs it, verify does not (docs/rules.md, "OpenSpiel as an outside oracle").
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
 test-browser: browser
 	$(PY) -m pytest tests/test_web_browser.py
 
-# The screenshots the README shows, taken by the browser test.
+# The screenshots the README and docs/ show, taken by the browser test.
 screenshots: browser
 	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/test_web_browser.py
 

@@ -88,7 +88,7 @@ port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 def rules_text(text: str) -> str:
     """An argparse type: the canonical name of the Awari rule set ``text`` names
-    (spec/awari_rules.py ``parse_rules``: a named set and/or overrides; README, "Rule sets")."""
+    (spec/awari_rules.py ``parse_rules``: a named set and/or overrides; docs/rules.md)."""
     from spec.awari_rules import RulesError, canonical
 
     try:
@@ -107,7 +107,7 @@ def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper"
         type=rules_text,
         default=default,
         metavar="RULES",
-        help=f"Awari rule set: a named set and/or overrides, e.g. paper,grand-slam=c ({what}; README)",
+        help=f"Awari rule set: a named set and/or overrides, e.g. paper,grand-slam=c ({what}; docs/rules.md)",
     )
 
 

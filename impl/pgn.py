@@ -241,7 +241,7 @@ def notate(game: str, moves: Sequence[str], rules: str = "paper") -> tuple[list[
     """The movetext notation of each move, checked by the fast engine; and the
     first ply (1-based) it refuses, None if none: from there on the moves are
     written as sent (a game under the checked engine may follow the spec where the
-    fast engine refuses: README, "The checked engine"); ``rules``, the engines' name
+    fast engine refuses: docs/engines.md, "The checked engine"); ``rules``, the engines' name
     of the rule set."""
     engine = get_engine(game, "impl", rules)
     state = engine.initial()

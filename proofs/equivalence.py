@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=2, help="P: Gothello states within this many accepted actions")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--rules", type=rules_text, default="paper", help="Awari: the rule set (README, Rule sets; default paper)"
+        "--rules", type=rules_text, default="paper", help="Awari: the rule set (docs/rules.md; default paper)"
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()

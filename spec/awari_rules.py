@@ -28,7 +28,7 @@ reads — a named set and/or overrides such as ``paper,grand-slam=c`` — and ha
 ``canonical_name``, which the greeting and the records carry.
 
 Where the sources are silent this module decides; each decision is an erratum-style
-note (``spec/errata.py``'s V-notes in ``VARIANT_NOTES`` below, argued in the README):
+note (``spec/errata.py``'s V-notes in ``VARIANT_NOTES`` below, argued in docs/rules.md):
 
 * V1 — "last pit" and "first pit" in (c) and (d) are the last pit sown, where the
   harvest starts (the rules page: "the last pit filled is the first pit we will

@@ -1,5 +1,5 @@
 """Rules that mutants of impl/engines/awari.py survived in the other tests (make mutate,
-docs/mutation-report.md names each mutant), each pinned on a few states where the
+tests/mutation/results/mutation-report.md names each mutant), each pinned on a few states where the
 spec's referee and every fast engine — ImplAwari, and RulesAwari under the paper's
 rule set or another — must answer alike."""
 

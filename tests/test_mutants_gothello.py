@@ -1,5 +1,5 @@
 """Rules that mutants of impl/engines/gothello.py survived in the other tests (make mutate,
-docs/mutation-report.md names each mutant), stated for the spec's referee and every
+tests/mutation/results/mutation-report.md names each mutant), stated for the spec's referee and every
 fast engine alike."""
 
 from __future__ import annotations

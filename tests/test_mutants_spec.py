@@ -1,5 +1,5 @@
 """Rules and contracts of spec/awari.py and spec/gothello.py that mutants survived in
-the other tests (make mutate, docs/mutation-report.md names each mutant)."""
+the other tests (make mutate, tests/mutation/results/mutation-report.md names each mutant)."""
 
 from __future__ import annotations
 

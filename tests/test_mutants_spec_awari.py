@@ -1,5 +1,5 @@
 """Schemas, helpers and contracts of spec/awari.py that mutants survived in the rule and
-corpus tests (make mutate; docs/mutation-report.md names each mutant).
+corpus tests (make mutate; tests/mutation/results/mutation-report.md names each mutant).
 
 Each test pins a sentence of section 1 of Bart Massey's *A Networked Awari Referee:
 Specification*, or a contract that must fire on a wrong input or a wrong result."""

@@ -1,5 +1,5 @@
 """Schemas, helpers and contracts of spec/gothello.py that mutants survived in the rule,
-errata and corpus tests (make mutate; docs/mutation-report.md names each mutant).
+errata and corpus tests (make mutate; tests/mutation/results/mutation-report.md names each mutant).
 
 Most pin the literal layer — the written capture_at, captures and liberties, and
 GothelloTurn on the layer under erratum G5 (GothelloMove_G5), which proofs/ analyse

@@ -1,5 +1,5 @@
 """``--rules`` takes every combination of the three dimensions (spec/awari_rules.py
-``parse_rules``; README, "Rule sets"): the parser and the canonical names, the
+``parse_rules``; docs/rules.md): the parser and the canonical names, the
 engines, the records' ``Rules`` tag, and over real sockets and real processes the
 five grand-slam variants, the greeting and the usage errors."""
 

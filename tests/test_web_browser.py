@@ -5,8 +5,8 @@ it shows equals the engine's; the result appears at the end.  A tournament's pag
 (``referee tournament … --web``) shows its standings and a running game's board.
 
 Runs where Playwright and /usr/bin/chromium are installed: ``make test-browser``
-(and ``make verify-deep``) install both first.  Elsewhere it is skipped, as the
-README says.  ``WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR (``make
+(and ``make verify-deep``) install both first.  Elsewhere it is skipped, as
+docs/web.md says.  ``WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR (``make
 screenshots`` writes docs/); otherwise they go to the test's temporary directory.
 """
 

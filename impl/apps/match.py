@@ -279,8 +279,8 @@ class SeatGuard:
 
     The check runs on the private server's loop, synchronously: done in another
     thread it could come after a thief has played, resigned and closed the stolen
-    connection.  It reads /proc/net/tcp and a few descriptor tables (README: the
-    time measured), delays only this game's seating, and is charged to no clock
+    connection.  It reads /proc/net/tcp and a few descriptor tables (docs/engines.md's
+    measurement log: its time), delays only this game's seating, and is charged to no clock
     (none runs before the start)."""
 
     def __init__(self, first: int, by_proc: bool) -> None:

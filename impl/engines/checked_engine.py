@@ -9,7 +9,7 @@ engine's ``to_spec``), and whether the game is over in the next state; on every
 ``legal_moves`` and ``is_over`` call, the two answers; at ``initial``, the two
 initial states.  The legal moves of each position are not recomputed after every
 move (that costs the spec one referee step per action, 6 for Awari and 26 for
-Gothello; see the README's cost table): in a game every action a player tries is
+Gothello; see docs/engines.md's measurement log): in a game every action a player tries is
 checked anyway, the illegal ones included, and perft through the checked engine
 tries every action in every position.
 

@@ -90,7 +90,7 @@ class Engine(Protocol[S, A, P]):
         ...
 
     def render(self, state: S) -> list[str]:
-        """The board as text lines (documented in the README)."""
+        """The board as text lines (as docs/playing.md describes the display)."""
         ...
 
 

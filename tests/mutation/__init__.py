@@ -1,1 +1,1 @@
-"""Mutation testing of the engines and the spec (``make mutate``; docs/mutation-report.md)."""
+"""Mutation testing of the engines and the spec (``make mutate``; tests/mutation/results/mutation-report.md)."""

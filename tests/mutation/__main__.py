@@ -22,7 +22,7 @@ server (tests/mutation/worker.py), so no mutant pays for starting Python and pyt
 
 Each judged mutant is appended to .mutation-progress.jsonl as it is judged (``--resume``
 goes on from it; ``--save-progress`` writes the report of an interrupted run).  Results
-go to docs/mutation-results.json (the record) and docs/mutation-report.md (generated from
+go to tests/mutation/results/mutation-results.json (the record) and mutation-report.md beside it (generated from
 it and tests/mutation/verdicts.py, which judges every survivor).
 """
 
@@ -51,8 +51,9 @@ from .verdicts import EQUIVALENT
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 TARGETS: Final = ("impl/engines/awari.py", "impl/engines/gothello.py", "spec/awari.py", "spec/gothello.py")
-RESULTS: Final = ROOT / "docs" / "mutation-results.json"
-REPORT: Final = ROOT / "docs" / "mutation-report.md"
+RESULTS: Final = ROOT / "tests" / "mutation" / "results" / "mutation-results.json"
+REPORT: Final = RESULTS.with_name("mutation-report.md")
+"""Generated output, beside the tool (not in docs/): the record and the report made from it."""
 PROGRESS: Final = ROOT / ".mutation-progress.jsonl"
 """Each judged mutant as it is judged, so that ``--resume`` can go on after an interruption."""
 SEED: Final = 2026
