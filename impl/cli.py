@@ -13,6 +13,8 @@ import argparse
 import importlib
 import inspect
 import math
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -150,9 +152,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)
+        sys.stdout.flush()
     except UsageError as exc:
         print(exc.message, file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader stopped early (``referee show … | head``): end quietly, as Unix tools
+        # do, with SIGPIPE's status.  SIGPIPE itself stays ignored: the server's sockets
+        # must raise EPIPE, not kill the process.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     return status
 
 

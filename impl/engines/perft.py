@@ -39,6 +39,7 @@ Two implementations:
 from __future__ import annotations
 
 import argparse
+import signal
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -159,4 +160,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `perft … | head`: end as Unix tools do, no traceback
     raise SystemExit(main())
