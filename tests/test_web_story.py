@@ -18,10 +18,11 @@ from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.web.app import WebView
 from impl.web.archive import frame_clocks, score_of
+from impl.web.hub import HubLimits
 from impl.web.pages import missing_page, tv_server
 
 from .netclient import run, seat_players
-from .webclient import Referee, play_one, watched
+from .webclient import Referee, play_one, stream, watched
 
 
 async def get(http: aiohttp.ClientSession, url: str) -> tuple[int, str, Any]:
@@ -211,3 +212,27 @@ def test_tv_server_and_missing_page() -> None:
     assert tv_server([{"key": "a", "current": None}, {"key": "b", "current": None}]) == "a"
     page = missing_page("no such game", "No game '<i>' here.")
     assert "&lt;i&gt;" in page and "<i>" not in page and "<script" not in page
+
+
+def test_a_server_follower_behind_at_the_end_gets_the_games_end() -> None:
+    """A viewer following a server (the TV page's feed) that is behind when the
+    game ends is caught up with the finished game's snapshot, result and score
+    included (``catch_up=0``: every round catches up), then follows the next game."""
+
+    async def scenario() -> None:
+        async with watched(["gothello"], limits=HubLimits(catch_up=0), forever=True) as (web, servers):
+            base = f"http://127.0.0.1:{web.port}"
+            async with aiohttp.ClientSession() as http, stream(http, f"{base}/events/server/gothello-0") as feed:
+                referee = await play_out(servers["gothello"].port, "gothello", "paper", seed=2)
+                while True:
+                    name, data = await feed.next()
+                    if name == "snapshot" and data["result"] is not None:
+                        break
+                assert data["id"] == "gothello-0-1" and data["score"] == final_score(referee)
+                players = await seat_players(servers["gothello"].port, "gothello")
+                name, data = await feed.next()
+                assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
+                for client in players:
+                    await client.close()
+
+    run(scenario)

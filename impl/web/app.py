@@ -400,7 +400,8 @@ class WebView:
         key = tv_server(self.hub.list_json(self._now())["servers"])
         if key is None:
             raise _missing("no server", "This process runs no server yet.")
-        raise web.HTTPFound(f"/tv/{key}")
+        query = f"?{request.query_string}" if request.query_string else ""  # ?hold=SECONDS
+        raise web.HTTPFound(f"/tv/{key}{query}")
 
     @staticmethod
     async def _static(request: web.Request) -> web.FileResponse:

@@ -476,14 +476,19 @@ class Hub:
         progress), made once a round; whether the stream ends with it."""
         key = viewer.channel.key
         assert key is not None
-        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key)
+        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key) or self._latest(key)
         game = self.games.get(gid) if gid is not None else None
-        if game is None:  # following a server between games; or the game is forgotten
+        if game is None:  # following a server that has had no game kept; or the game is forgotten
             return b"", viewer.game_no is not None
         data = self._snapshots.get(game.id)
         if data is None:
             data = self._snapshots[game.id] = sse("snapshot", self.game_json(game, asyncio.get_running_loop().time()))
         return data, viewer.game_no is not None and game.over is not None
+
+    def _latest(self, key: str) -> str | None:
+        """The id of the server's last finished game kept: a follower that fell
+        behind as the game ended gets its end (its snapshot, with the result)."""
+        return next((gid for gid in self.finished if self.games[gid].begun.server == key), None)
 
     def _start_round(self) -> None:
         """Every viewer behind its channel gets what it has not been sent."""

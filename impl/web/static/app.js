@@ -37,11 +37,12 @@ function players(g) {
   return g.sides.map((side, i) => `${g.names[i] || "?"} (${side})`).join(" – ");
 }
 
-// The final score by side (hub.score_json): Awari's stores, Gothello's stones.
-function scoreText(game, score) {
+// The final score by side (hub.score_json): Awari's stores, Gothello's stones;
+// named so on the game pages, bare in the list's score column.
+function scoreText(game, score, named = true) {
   if (!score) return "";
-  const what = game === "awari" ? "stores" : "stones";
-  return `${what}: ${Object.entries(score).map(([side, n]) => `${side} ${n}`).join(" – ")}`;
+  const counts = Object.entries(score).map(([side, n]) => `${side} ${n}`).join(" – ");
+  return named ? `${game === "awari" ? "stores" : "stones"}: ${counts}` : counts;
 }
 
 // ─── clocks: counted down between events from the time each reading arrived ───
@@ -176,15 +177,16 @@ function renderServers(data) {
       h("td", {}, g.server.split("-").pop()),
       h("td", {}, g.game_no),
       h("td", { class: "rules" }, g.rules ?? ""),
+      h("td", { class: "engine" }, g.engine ?? ""),
       h("td", {}, players(g)),
       h("td", { class: "num" }, g.plies),
       h("td", {}, `${g.result.result} (${g.result.termination})`),
-      h("td", { class: "score" }, scoreText(g.game, g.score)),
+      h("td", { class: "score" }, scoreText(g.game, g.score, false)),
       h("td", {}, g.result.ended.replace("T", " ").slice(0, 19)),
       h("td", {}, h("a", { href: `/game/${g.id}` }, "replay")),
     ),
   );
-  fin.replaceChildren(...(done.length ? done : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, "none yet"))]));
+  fin.replaceChildren(...(done.length ? done : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, "none yet"))]));
   if (data.records) loadRecords();
 }
 
@@ -202,7 +204,7 @@ function loadRecords() {
           return h(
             "tr",
             { "data-record": r.name, class: "flagged" },
-            h("td", { colspan: 9, class: "muted" }, `${r.name}: ${r.flagged}`),
+            h("td", { colspan: 10, class: "muted" }, `${r.name}: ${r.flagged}`),
             h("td", {}, ""),
           );
         }
@@ -216,10 +218,11 @@ function loadRecords() {
           h("td", {}, hd.Server || ""),
           h("td", {}, hd.Number || ""),
           h("td", { class: "rules" }, r.rules),
+          h("td", { class: "engine" }, r.engine ?? ""),
           h("td", {}, who),
           h("td", { class: "num" }, r.plies ?? ""),
           h("td", {}, `${hd.Result || ""} (${hd.Termination || ""})`),
-          h("td", { class: "score" }, scoreText(r.game, r.score)),
+          h("td", { class: "score" }, scoreText(r.game, r.score, false)),
           h("td", {}, (hd.Ended || "").replace("T", " ").slice(0, 19)),
           h("td", {}, h("a", { href: `/record/${encodeURIComponent(r.name)}` }, "replay")),
         );
@@ -605,6 +608,17 @@ function renderTv(g) {
   score.textContent = scoreText(g.game, g.score);
 }
 
+// The game on screen changed; once it has ended, its result stays for tv.hold seconds.
+function tvUpdate(g) {
+  const was = tv.shown && tv.shown.id === g.id && tv.shown.ended;
+  g.ended = Boolean(g.result);
+  renderTv(g);
+  if (g.ended && !was) {
+    tv.holdUntil = performance.now() + tv.hold * 1000;
+    tvShowNext();
+  }
+}
+
 // A new game is shown at once, unless the last one's result is still on screen.
 function tvShowNext() {
   clearTimeout(tv.timer);
@@ -614,8 +628,9 @@ function tvShowNext() {
     return;
   }
   if (tv.next) {
-    renderTv(tv.next);
+    const next = tv.next;
     tv.next = null;
+    tvUpdate(next);
   } else if (tv.shown && tv.shown.result) {
     document.getElementById("status").textContent = "waiting for the next game";
   }
@@ -632,7 +647,8 @@ function initTv() {
   const current = (id) => [tv.shown, tv.next].find((g) => g && g.id === id);
   source.addEventListener("snapshot", (e) => {
     const g = JSON.parse(e.data);
-    if (tv.shown && tv.shown.id === g.id) return renderTv(g); // a catch-up of the game on screen
+    if (tv.shown && tv.shown.id === g.id) return tvUpdate(g); // a catch-up of the game on screen
+    if (tv.next && tv.next.id === g.id) return (tv.next = g);
     tv.next = g;
     tvShowNext();
   });
@@ -656,10 +672,7 @@ function initTv() {
     const g = current(o.id);
     if (!g) return;
     Object.assign(g, { result: o.result, score: o.score, clocks: o.clocks, board: o.board, to_move: null });
-    if (g !== tv.shown) return;
-    renderTv(g);
-    tv.holdUntil = performance.now() + tv.hold * 1000;
-    tvShowNext();
+    if (g === tv.shown) tvUpdate(g);
   });
   const conn = document.getElementById("conn");
   source.onopen = () => (conn.textContent = "live");
