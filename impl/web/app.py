@@ -381,10 +381,12 @@ class WebView:
 
     async def page_record(self, request: web.Request) -> web.StreamResponse:
         """The record's page, if the record directory has the file (looked up in
-        the records thread: a file system call may be slow)."""
+        the records thread, a file system call may be slow; in turn with the other
+        record requests, WebLimits.record_rate)."""
         name, archive = request.match_info["name"], self.archive
         if archive is None:
             raise _missing("no such record", "This referee keeps no records (referee serve --record DIR).")
+        await self._record_turn()
         found = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.exists, name)
         if not found:
             raise _missing("no such record", f"No record {name!r} in the record directory.")
