@@ -115,6 +115,9 @@ def test_a_records_clk_comments_are_its_replay_clocks(tmp_path: Path) -> None:
     text = pgn.write(pgn.build("gothello", tags, ["c3", "d4", "b2"], [59.5, 58.2, 50.1], outcome))
     assert "{[%clk 0:00:58.2]}" in text
     (tmp_path / "g.pgn").write_text(text)
+    bad = text.replace('[Game "gothello"]\n', '[Game "gothello"]\n[Rules "nonsense"]\n')
+    assert bad != text
+    (tmp_path / "bad-rules.pgn").write_text(bad)
 
     async def scenario() -> None:
         async with watched(["gothello"], record_dir=tmp_path) as (web, _):
@@ -125,7 +128,9 @@ def test_a_records_clk_comments_are_its_replay_clocks(tmp_path: Path) -> None:
                 assert (record["rules"], record["engine"]) == ("paper", "checked")
                 assert record["score"] == {"black": 2, "white": 1}  # the board's stones after b2
                 _, _, listing = await get(http, f"{base}/api/records")
-                assert listing["records"][0]["score"] == {"black": 2, "white": 1}  # the Score tag
+                entries = {r["name"]: r for r in listing["records"]}
+                assert entries["g.pgn"]["score"] == {"black": 2, "white": 1}  # the Score tag
+                assert "unknown gothello rules 'nonsense'" in entries["bad-rules.pgn"]["flagged"]
 
     run(scenario)
 

@@ -363,8 +363,10 @@ function startReplay(frames, clocks) {
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") showFrame(view.frame - 1);
     if (e.key === "ArrowRight") showFrame(view.frame + 1);
-    if (e.key === "Home") showFrame(0);
-    if (e.key === "End") showFrame(frames.length - 1);
+    if (e.key === "Home" || e.key === "End") {
+      e.preventDefault(); // the frame, not the page's scroll position
+      showFrame(e.key === "Home" ? 0 : frames.length - 1);
+    }
   });
   showFrame(frames.length - 1);
 }
