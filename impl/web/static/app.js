@@ -294,7 +294,9 @@ function renderGame(g) {
   document.title = `zreferee — ${g.game} ${g.id}`;
   document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
   // A tournament's game (impl/web/tourney.py) is on a private server of its own, port 0 here.
-  const where = g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
+  const where = g.record
+    ? (g.server_no ? [`server ${g.server_no}`] : [])
+    : g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
   const sub = [...where, `rules: ${g.rules}`, `engine: ${g.engine}`, `time: ${timeControls(g.time)}`];
   document.getElementById("subtitle").textContent = g.record ? `record ${g.record} · ${sub.join(" · ")}` : sub.join(" · ");
   renderPlayers(g);
@@ -423,7 +425,7 @@ function initRecord(name) {
       const moves = rec.moves.map((move, i) => ({ ply: rec.plies[i], move, side: i % 2 }));
       const time = hd.Time && hd.Time !== "none" ? hd.Time.split(" ").map(Number) : null;
       renderGame({
-        id: rec.name, record: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: "—",
+        id: rec.name, record: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: null,
         rules: rec.rules, engine: rec.engine || "?", time, sides, names, moves, board: rec.frames[rec.frames.length - 1],
         clocks: null, to_move: null, number: 0, note: "", result: { result: hd.Result, termination: hd.Termination },
         score: rec.score,
