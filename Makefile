@@ -126,12 +126,15 @@ browser: $(STAMP)
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
-test-browser: browser
-	$(PY) -m pytest tests/test_web_browser.py
+BROWSER_TESTS = tests/test_web_browser.py tests/test_web_story_browser.py
 
-# The screenshots the README and docs/ show, taken by the browser test.
+test-browser: browser
+	$(PY) -m pytest $(BROWSER_TESTS)
+
+# The screenshots the docs show, taken by the browser tests: the list, live games,
+# a tournament, a finished game (rule set, final score), a phone's width, the TV page.
 screenshots: browser
-	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/test_web_browser.py
+	WEB_SCREENSHOTS=docs $(PY) -m pytest $(BROWSER_TESTS)
 
 # A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
 GAME ?= gothello

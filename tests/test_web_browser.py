@@ -140,7 +140,7 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
             await game_page.goto(base + "/game/gothello-0-1")
             await follow(game_page, gothello, referee, pause_from=8)
             number = len(referee.tokens) // 2 + 1
-            await listing.wait_for_selector(f'tr[data-game="gothello-0-1"] td:nth-child(7) >> text="{number}"')
+            await listing.wait_for_selector(f'tr[data-game="gothello-0-1"] td:nth-child(8) >> text="{number}"')
             await listing.wait_for_selector('#finished tr[data-game="awari-0-1"]')
             await listing.wait_for_selector("#records tr[data-record] >> text=alice (south) – bob (north)")
             await listing.screenshot(path=str(shots / "web-list.png"))
@@ -209,7 +209,7 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
             await page.screenshot(path=str(shots / "web-tournament.png"), full_page=True)
             await page.click(f'.card[data-game="{running["id"]}"] a.watch')  # the running game's own page
             await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
-            assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: impl")
+            assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: paper · engine: impl")
             assert errors == []
             await browser.close()
 

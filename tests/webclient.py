@@ -42,16 +42,19 @@ async def watched(
     forever: bool = False,
     time: tuple[float, float] | None = None,
     web_limits: WebLimits | None = None,
+    rules: str = "paper",
 ) -> AsyncIterator[tuple[WebView, dict[str, GameServer]]]:
     """One server per game (number 0, an ephemeral port of 127.0.0.1) and the web
-    view of them, as ``referee serve … --web 0`` would run them; stopped on exit."""
+    view of them, as ``referee serve … --web 0`` would run them (``rules``: Awari's
+    rule set); stopped on exit."""
     web = WebView("127.0.0.1", 0, record_dir, limits, web_limits)
     servers = {}
     for game in games:
-        settings = Settings(P.VOCABULARIES[game], 0, time, DEFAULT_CONFIG[game], Limits())
+        ruleset = rules if game == "awari" else "paper"
+        settings = Settings(P.VOCABULARIES[game], 0, time, DEFAULT_CONFIG[game], Limits(), rules=ruleset)
         net = NetLimits(close_grace=1.0)
         spec = ServerConfig(settings, "127.0.0.1", 0, forever, net, record_dir, session_hooks=(web.session_hook,))
-        servers[game] = GameServer(spec, get_engine(game, kind))
+        servers[game] = GameServer(spec, get_engine(game, kind, ruleset))
     web.attach(list(servers.values()))
     for server in servers.values():
         await server.start()

@@ -2,7 +2,8 @@
 consulting the executable Z in the spirit of ProB's animation of Z.
 
 Set up a state in the papers' notation (impl/engines/statetext.py), or load an erratum's
-witness by its id; give an input; see *every* disjunct of the turn schema that
+witness by its id; give an input (``--rules`` names the Awari rule set the referee
+plays, spec/awari_rules.py); see *every* disjunct of the turn schema that
 holds, as written (``AwariRef``, ``GothelloTurn``) and corrected
 (``AwariRef_corrected``, ``GothelloTurn_corrected``), each with its result and its after-state — with the
 components a literal schema leaves free shown as free.  Then step on (by the
@@ -26,13 +27,15 @@ import inspect
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, TextIO
 
-from impl.cli import subcommand
+from impl.cli import Parser, UsageError, add_rules_argument, check_rules, subcommand
 from impl.engines import notation
 from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
+from spec import awari_rules as AR
 from spec import gothello as G
 from spec.errata import ERRATA, Erratum
 
@@ -60,6 +63,10 @@ class Rules:
     legal_moves: Callable[[Any], tuple[Any, ...]]
     format_action: Callable[[Any], str]
     module: Any
+    referee: Callable[[Any, Any], tuple[Any, Any]]
+    """The referee's step (the corrected schema's single outcome)."""
+    name: str = "paper"
+    """The rule set (spec/awari_rules.py's canonical name)."""
 
 
 RULES = {
@@ -74,6 +81,7 @@ RULES = {
         A.legal_moves,
         notation.format_pit,
         A,
+        A.referee,
     ),
     "gothello": Rules(
         "gothello",
@@ -86,8 +94,27 @@ RULES = {
         G.legal_moves,
         notation.format_gothello,
         G,
+        G.referee,
     ),
 }
+
+
+def rules_for(game: str, name: str = "paper") -> Rules:
+    """The animator's view of ``game`` under the rule set ``name`` (a canonical name,
+    spec/awari_rules.py): the papers' own schemas for ``paper``; otherwise
+    ``AwariRefUnder`` in the corrected schema's place, its referee and legal moves.
+    The literal schema stays the papers' AwariRef as written: the rule set changes
+    what the referee does, not what the paper says."""
+    if name == "paper":
+        return RULES[game]
+    rules = AR.parse_rules(name)
+    return replace(
+        RULES[game],
+        corrected=(f"AwariRef[{rules.name}]", partial(AR.AwariRefUnder, rules)),
+        legal_moves=partial(AR.legal_moves, rules),
+        referee=partial(AR.referee, rules),
+        name=rules.name,
+    )
 
 
 def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
@@ -130,8 +157,8 @@ HELP = """commands:
 class Animator:
     """The animator's state and commands; ``command`` returns the lines to print."""
 
-    def __init__(self, game: str) -> None:
-        self.rules = RULES[game]
+    def __init__(self, game: str, rules: str = "paper") -> None:
+        self.rules = rules_for(game, rules)
         self.game = game
         self.state: Any = self.rules.initial()
         self.history: list[tuple[Any, tuple[str, list[Any]] | None]] = []
@@ -140,7 +167,7 @@ class Animator:
         """The last input and the after-states listed for it (None if free)."""
 
     def prompt(self) -> str:
-        return f"{self.game}> "
+        return f"{self.game}> " if self.rules.name == "paper" else f"{self.game}[{self.rules.name}]> "
 
     def command(self, line: str) -> list[str]:
         words = line.split(maxsplit=1)
@@ -258,7 +285,8 @@ class Animator:
                 lines.append(f"  {len(afters)}. {outcome.schema}: result {outcome.result}")
                 lines.append(f"     after: {text}")
                 if title == "as written" and verdict is not None and (outcome.result, after) != verdict:
-                    lines.append(f"     differs from the referee: {self._errata_on(outcome.schema)}")
+                    under = "" if self.rules.name == "paper" else f" under {self.rules.name}"
+                    lines.append(f"     differs from the referee{under}: {self._errata_on(outcome.schema)}")
         self.last = (token, afters)
         return lines
 
@@ -266,7 +294,7 @@ class Animator:
         """The referee's result and after-state (the corrected schema's), or None
         where it cannot step."""
         try:
-            result, after = self.rules.module.referee(self.state, action)
+            result, after = self.rules.referee(self.state, action)
         except Exception:
             return None
         return result, after
@@ -276,7 +304,8 @@ class Animator:
         if verdict is None:
             return ["referee: cannot step here"]
         result, after = verdict
-        return [f"referee: result {result}, after: {self.rules.format_state(after)}"]
+        under = "" if self.rules.name == "paper" else f" under {self.rules.name}"
+        return [f"referee{under}: result {result}, after: {self.rules.format_state(after)}"]
 
     def _errata_on(self, schema: str) -> str:
         """The errata of the register (spec/errata.py) on ``schema``: ``load`` shows each."""
@@ -291,9 +320,8 @@ class Animator:
             action = self._action(token)
         except ValueError as exc:
             return [str(exc)]
-        module = self.rules.module
         try:
-            result, after = module.referee(self.state, action)
+            result, after = self.rules.referee(self.state, action)
         except Exception as exc:
             return [f"the referee cannot step here: {type(exc).__name__}: {exc}"]
         self._go(after)
@@ -351,6 +379,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=sorted(RULES))
     p.add_argument("--state", metavar="TEXT", help="start from this state (help shows the notation)")
     p.add_argument("--load", metavar="ID", help="start from an erratum's witness (A4, G10, …)")
+    add_rules_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -360,7 +389,8 @@ def run(args: argparse.Namespace) -> int:
     the literal and the corrected schema that holds, with its result and after-state;
     step on.
     """
-    animator = Animator(args.game)
+    check_rules("referee spec", args.game, args.rules)
+    animator = Animator(args.game, args.rules)
     if args.state is not None and args.load is not None:
         print("referee spec: give --state or --load, not both", file=sys.stderr)
         return 2
@@ -381,6 +411,10 @@ def add_command(subparsers: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m spec GAME``."""
-    parser = argparse.ArgumentParser(prog="python -m spec", description="The spec animator (impl/apps/animate.py).")
+    parser = Parser(prog="python -m spec", description="The spec animator (impl/apps/animate.py).")
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except UsageError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2

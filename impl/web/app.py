@@ -5,6 +5,16 @@ Pages (plain HTML and one small script, impl/web/static/):
     /                       every server of the process, its game, the last finished games, the records
     /game/{id}              one game, drawn live; replayable once finished
     /record/{name}          a finished game from the record directory, replayable
+    /tv/{key}               one server's games in turn, in large type for a projector
+    /tv                     redirects to /tv/{key} of the first server playing (else the first)
+
+A game, record or server the view does not have (and any other path) is a 404
+with a readable page (impl/web/pages.py); the JSON endpoints' 404s are JSON
+``{"error": …}``.  Every game and record JSON names the rule set (``rules``,
+spec/awari_rules.py's canonical name) and the engine (``engine``: impl, spec or
+checked) separately, and once over its final ``score`` by side (Awari's stores,
+Gothello's stones); a replay's frames come with both clocks at each
+(``clocks``: the live game's readings, or the record's ``[%clk]`` comments).
 
 JSON (the same data the pages draw):
 
@@ -61,9 +71,12 @@ from impl.server.session import Session
 from .archive import Archive
 from .feed import BoardView, ServerInfo
 from .hub import Game, Hub, HubLimits, board_json, game_id
+from .pages import missing_json, missing_page, tv_server
 from .tap import SessionTap, describe
 
 STATIC = Path(__file__).parent / "static"
+STATIC_FILES = frozenset(p.name for p in STATIC.iterdir() if p.is_file())
+"""What /static/ serves: the pages, the script and the style sheet."""
 PING_INTERVAL = 15.0
 """Seconds between keep-alive comments on every stream (a dead viewer is noticed)."""
 RETRY_AFTER = "5"
@@ -334,8 +347,10 @@ class WebView:
         app.add_routes(
             [
                 web.get("/", self._page(self.index)),
-                web.get("/game/{id}", self._page("game.html")),
-                web.get("/record/{name}", self._page("game.html")),
+                web.get("/game/{id}", self.page_game),
+                web.get("/record/{name}", self.page_record),
+                web.get("/tv", self.page_tv_any),
+                web.get("/tv/{key}", self.page_tv),
                 web.get("/api/servers", self.api_servers),
                 web.get("/api/games/{id}", self.api_game),
                 web.get("/api/games/{id}/frames", self.api_frames),
@@ -345,9 +360,10 @@ class WebView:
                 web.get("/events/game/{id}", self.events_game),
                 web.get("/events/server/{key}", self.events_server),
                 web.get("/favicon.ico", self._no_icon),
-                web.static("/static", STATIC),
+                web.get("/static/{name}", self._static),
             ]
         )
+        app.middlewares.append(_readable_404)
         return app
 
     @staticmethod
@@ -356,6 +372,46 @@ class WebView:
             return web.FileResponse(STATIC / name)
 
         return page
+
+    async def page_game(self, request: web.Request) -> web.StreamResponse:
+        gid = request.match_info["id"]
+        if gid not in self.hub.games:
+            raise _missing("no such game", f"No game {gid!r} here: only those in progress and the last finished.")
+        return web.FileResponse(STATIC / "game.html")
+
+    async def page_record(self, request: web.Request) -> web.StreamResponse:
+        """The record's page, if the record directory has the file (looked up in
+        the records thread, a file system call may be slow; in turn with the other
+        record requests, WebLimits.record_rate)."""
+        name, archive = request.match_info["name"], self.archive
+        if archive is None:
+            raise _missing("no such record", "This referee keeps no records (referee serve --record DIR).")
+        await self._record_turn()
+        found = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.exists, name)
+        if not found:
+            raise _missing("no such record", f"No record {name!r} in the record directory.")
+        return web.FileResponse(STATIC / "game.html")
+
+    async def page_tv(self, request: web.Request) -> web.StreamResponse:
+        key = request.match_info["key"]
+        if key not in {s.key for s in self.hub.servers()}:
+            raise _missing("no such server", f"No server {key!r} here: / lists the servers.")
+        return web.FileResponse(STATIC / "tv.html")
+
+    async def page_tv_any(self, request: web.Request) -> web.Response:
+        key = tv_server(self.hub.list_json(self._now())["servers"])
+        if key is None:
+            raise _missing("no server", "This process runs no server yet.")
+        query = f"?{request.query_string}" if request.query_string else ""  # ?hold=SECONDS
+        raise web.HTTPFound(f"/tv/{key}{query}")
+
+    @staticmethod
+    async def _static(request: web.Request) -> web.FileResponse:
+        """A file of static/ (the few the pages load, named in STATIC_FILES)."""
+        name = request.match_info["name"]
+        if name not in STATIC_FILES:
+            raise _missing("not found", f"No file {name!r} here.")
+        return web.FileResponse(STATIC / name)
 
     @staticmethod
     async def _no_icon(request: web.Request) -> web.Response:
@@ -374,9 +430,10 @@ class WebView:
         return web.json_response(self.hub.list_json(self._now()))
 
     def _game(self, request: web.Request) -> Game:
-        game = self.hub.games.get(request.match_info["id"])
+        gid = request.match_info["id"]
+        game = self.hub.games.get(gid)
         if game is None:
-            raise web.HTTPNotFound(text="no such game (finished games are kept: the last few, and the records)")
+            raise _missing_api("no such game (finished games are kept: the last few, and the records)", id=gid)
         return game
 
     async def api_game(self, request: web.Request) -> web.Response:
@@ -385,11 +442,14 @@ class WebView:
     async def api_frames(self, request: web.Request) -> web.Response:
         game = self._game(request)
         boards = [game.begun.position.board, *(m.position.board for m in game.moves)]  # immutable: read off the loop
-        return await self._json({"id": game.id, "frames": boards})
+        readings = [game.begun.clocks, *(m.clocks for m in game.moves)]  # as read after each move
+        clocks = [[round(t, 2) for t in c.left] for c in readings if c is not None]
+        shown = clocks if len(clocks) == len(boards) else None  # None without time controls
+        return await self._json({"id": game.id, "frames": boards, "clocks": shown})
 
     def _archive(self) -> Archive:
         if self.archive is None:
-            raise web.HTTPNotFound(text="no record directory (referee serve --record DIR)")
+            raise _missing_api("no record directory (referee serve --record DIR)")
         return self.archive
 
     async def _record_turn(self) -> None:
@@ -439,13 +499,13 @@ class WebView:
     async def events_game(self, request: web.Request) -> web.StreamResponse:
         key, _, number = request.match_info["id"].rpartition("-")
         if not number.isdigit() or game_id(key, int(number)) not in self.hub.games:
-            raise web.HTTPNotFound(text="no such game")
+            raise _missing_api("no such game", id=request.match_info["id"])
         return await self._stream(request, key, int(number))
 
     async def events_server(self, request: web.Request) -> web.StreamResponse:
         key = request.match_info["key"]
         if key not in {s.key for s in self.hub.servers()}:
-            raise web.HTTPNotFound(text="no such server")
+            raise _missing_api("no such server", key=key)
         return await self._stream(request, key, None)
 
     async def _stream(self, request: web.Request, server: str | None, game_no: int | None) -> web.StreamResponse:
@@ -484,6 +544,32 @@ class WebView:
         else:
             await response.write_eof()
         return response
+
+
+def _missing(title: str, detail: str) -> web.HTTPNotFound:
+    """A page's 404, readable (pages.missing_page)."""
+    return web.HTTPNotFound(text=missing_page(title, detail), content_type="text/html")
+
+
+def _missing_api(error: str, **about: str) -> web.HTTPNotFound:
+    """An API's 404, JSON (pages.missing_json)."""
+    return web.HTTPNotFound(text=missing_json(error, **about), content_type="application/json")
+
+
+@web.middleware
+async def _readable_404(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A path no route has (aiohttp's bare 404) gets the readable page too."""
+    try:
+        response: web.StreamResponse = await handler(request)
+    except web.HTTPNotFound as exc:
+        if exc.content_type in _OURS:
+            raise
+        raise _missing("not found", f"Nothing at {request.path!r} here.") from None
+    return response
+
+
+_OURS = ("text/html", "application/json")
+"""The content types of the view's own 404s (left as they are)."""
 
 
 def _encode(data: Any) -> bytes:

@@ -31,7 +31,7 @@ import os
 import re
 import stat
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -41,9 +41,10 @@ from impl import pgn
 from impl.atomic import why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
+from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
-from .hub import board_json
+from .hub import board_json, score_json
 from .views import replay
 
 SUFFIXES = (".pgn", ".txt")
@@ -85,6 +86,11 @@ class Record:
     name: str
     headers: tuple[tuple[str, str], ...]
     plies: tuple[str, ...]
+    clocks: tuple[float | None, ...] = ()
+    """The mover's clock after each ply (PGN's ``[%clk]``, impl/pgn.py Ply.clock);
+    empty for the older records, which have none."""
+    time: tuple[float, float] | None = None
+    """The time control (``TimeControl``), None without clocks or in older records."""
 
     def header(self, key: str, default: str = "") -> str:
         return next((v for k, v in self.headers if k == key), default)
@@ -119,7 +125,8 @@ def checked_record(name: str, text: str) -> Record:
         except (ValueError, LookupError) as exc:  # PgnError, and what pgn.parse lets through (int("x"))
             raise RecordError(_short(exc)) from None
         plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
-        return Record(name, _legacy_headers(game), plies)
+        headers = _legacy_headers(game)  # checks the TimeControl tag: game.time reads it
+        return Record(name, headers, plies, tuple(p.clock for p in game.plies), game.time)
     head, _, body = text.partition("\n\n")
     record = Record(name, _key_value_headers(head), tuple(line.strip() for line in body.splitlines() if line.strip()))
     if record.game not in GAMES:
@@ -219,7 +226,46 @@ def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
         if complete:
             plies = sum(1 for line in body.splitlines() if line.strip())
     shown = {k: _cut(v) for k, v in headers}
-    return {"name": name, "game": shown["Game"].lower(), "headers": shown, "plies": plies}
+    game = shown["Game"].lower()
+    try:
+        rules = pgn.engine_rules(game, dict(headers).get("Rules", ""))
+    except pgn.PgnError as exc:
+        raise RecordError(_short(exc)) from None
+    return {
+        "name": name,
+        "game": game,
+        "rules": rules,
+        "engine": shown.get("Engine"),
+        "headers": shown,
+        "plies": plies,
+        "score": score_of(game, shown.get("Score", "")),
+    }
+
+
+def score_of(game: str, text: str) -> dict[str, int] | None:
+    """The ``Score`` tag (``south 25 north 20``, the session's record: each side
+    and its count) by side, as hub.score_json gives a live game's; None for any
+    other text."""
+    words = text.split()
+    sides = VOCABULARIES[game].sides if game in VOCABULARIES else ()
+    if len(words) != 4 or (words[0], words[2]) != sides or not all(w.isascii() and w.isdigit() for w in words[1::2]):
+        return None
+    return {words[0]: int(words[1]), words[2]: int(words[3])}
+
+
+def frame_clocks(time: tuple[float, float] | None, clocks: Sequence[float | None]) -> list[list[float]] | None:
+    """Both clocks at each frame of a replay: the time control's before the first
+    ply, then after each ply the mover's ``[%clk]`` and the other's unchanged.
+    None without a time control, or when a ply has no clock reading."""
+    if time is None or any(c is None for c in clocks):
+        return None
+    left = [time[0], time[1]]
+    frames = [list(left)]
+    for index, clock in enumerate(clocks):
+        assert clock is not None
+        left[index % 2] = clock
+        frames.append(list(left))
+    return frames
 
 
 # ─── files ─────────────────────────────────────────────────────────────────────
@@ -369,6 +415,16 @@ class Archive:
         except OSError as exc:
             return {"name": key.name, "flagged": why(exc)}
 
+    def exists(self, name: str) -> bool:
+        """Whether ``name`` is a regular file directly in the directory, as ``page``
+        asks (a symbolic link is not): the page's route answers 404 otherwise."""
+        if not servable(name):
+            return False
+        try:
+            return stat.S_ISREG(os.lstat(self.directory / name).st_mode)
+        except OSError:
+            return False
+
     def page(self, name: str) -> Page:
         """One record: its summary with moves and the board of every ply
         (replayed through an engine); 404 for a name that is not a file of the
@@ -404,7 +460,16 @@ class Archive:
         except OSError as exc:
             return _json({"flagged": why(exc), "name": name})
         views = frames(record.game, record.moves, rules)
-        return _json({**record_json(record), "frames": [board_json(f) for f in views]})
+        return _json(
+            {
+                **record_json(record),
+                "rules": rules,
+                "engine": record.header("Engine") or None,
+                "score": score_json(views[-1]),
+                "frames": [board_json(f) for f in views],
+                "clocks": frame_clocks(record.time, record.clocks[: len(views) - 1]),
+            }
+        )
 
 
 def record_json(record: Record) -> dict[str, Any]:

@@ -38,6 +38,8 @@ class ServerInfo:
     """Seconds for the first and the second player, or None without time controls."""
     forever: bool
     sides: tuple[str, str]
+    rules: str = "paper"
+    """The rule set in force (spec/awari_rules.py's canonical name; Gothello's is ``paper``)."""
 
 
 @dataclass(frozen=True)

@@ -169,6 +169,9 @@ class Game:
     moves: list[MoveMade] = field(default_factory=list)
     note: str = ""
     over: GameOver | None = None
+    info: ServerInfo | None = None
+    """Its server, as it was when the game started (a one-game server is gone once
+    the game ends, and its rule set and engine with it)."""
 
 
 def _identity_json(game: Game) -> dict[str, Any]:
@@ -209,6 +212,12 @@ def clocks_json(clocks: ClockReading | None, now: float) -> dict[str, Any] | Non
 
 def move_json(move: MoveMade) -> dict[str, Any]:
     return {"ply": move.ply, "move": move.move, "side": move.side}
+
+
+def score_json(view: BoardView) -> dict[str, int]:
+    """The score by side: Awari's stores, Gothello's stones on the board (the
+    counts AwariBoard's ``score`` and the Gothello board give, BoardView.counts)."""
+    return dict(view.counts)
 
 
 def over_json(over: GameOver | None) -> dict[str, Any] | None:
@@ -262,7 +271,7 @@ class Hub:
         gid = game_id(key, event.game_no)
         plies = 0
         if isinstance(event, GameStarted):
-            game = Game(gid, event, event.position, event.clocks)
+            game = Game(gid, event, event.position, event.clocks, info=self._info(key))
             self.games[gid] = game
             self.live[key] = gid
         else:
@@ -317,13 +326,18 @@ class Hub:
         assert isinstance(event, GameOver)
         final, result = game.position, over_json(event)
         body = {"id": game.id, "result": result}
-        return Entry(lambda: sse("over", {**body, "board": board_json(final.board), **clocks_now(event)}), last=True)
+
+        def over() -> bytes:
+            board = final.board
+            return sse("over", {**body, "board": board_json(board), "score": score_json(board), **clocks_now(event)})
+
+        return Entry(over, last=True)
 
     # ─── snapshots (the JSON endpoints and the first message of a stream) ──────
 
     def game_json(self, game: Game, now: float, start: bool = False) -> dict[str, Any]:
         """The game now, or as it ``start``-ed."""
-        info = self._info(game.begun.server)
+        info = game.info or self._info(game.begun.server)
         moves, position, clocks, to_move = game.moves, game.position, game.clocks, game.to_move
         over, note = game.over, game.note
         if start:
@@ -332,6 +346,7 @@ class Hub:
             **_identity_json(game),
             "server_no": info.server if info else None,
             "port": info.port if info else None,
+            "rules": info.rules if info else None,
             "engine": info.engine if info else None,
             "time": list(info.time) if info and info.time else None,
             "moves": [move_json(m) for m in moves],
@@ -341,27 +356,34 @@ class Hub:
             "clocks": clocks_json(clocks, now),
             "note": note,
             "result": over_json(over),
+            "score": score_json(position.board) if over is not None else None,
             "live": over is None,
         }
 
     def _info(self, key: str) -> ServerInfo | None:
         return next((s for s in self._servers() if s.key == key), None)
 
-    def game_summary(self, game: Game, now: float) -> dict[str, Any]:
+    def game_summary(self, game: Game, now: float, server: ServerInfo | None) -> dict[str, Any]:
+        """A line of the list; ``server``: the game's server now, if it is still there."""
+        info = game.info or server
         return {
             **_identity_json(game),
+            "rules": info.rules if info else None,
+            "engine": info.engine if info else None,
             "plies": len(game.moves),
             "number": full_moves(len(game.moves), game.to_move),
             "to_move": game.to_move,
             "clocks": clocks_json(game.clocks, now) if game.over is None else None,
             "result": over_json(game.over),
+            "score": score_json(game.position.board) if game.over is not None else None,
         }
 
     def list_json(self, now: float) -> dict[str, Any]:
-        servers = []
-        for info in self.servers():
+        servers: list[dict[str, Any]] = []
+        infos = {s.key: s for s in self.servers()}
+        for info in infos.values():
             gid = self.live.get(info.key)
-            current = self.game_summary(self.games[gid], now) if gid in self.games else None
+            current = self.game_summary(self.games[gid], now, info) if gid in self.games else None
             servers.append(
                 {
                     "key": info.key,
@@ -370,6 +392,7 @@ class Hub:
                     "server": info.server,
                     "host": info.host,
                     "port": info.port,
+                    "rules": info.rules,
                     "engine": info.engine,
                     "time": list(info.time) if info.time else None,
                     "forever": info.forever,
@@ -377,7 +400,10 @@ class Hub:
                     "current": current,
                 }
             )
-        finished = [self.game_summary(self.games[gid], now) for gid in self.finished if gid in self.games]
+        finished = [
+            self.game_summary(game, now, infos.get(game.begun.server))
+            for game in (self.games[gid] for gid in self.finished if gid in self.games)
+        ]
         return {"servers": servers, "finished": finished, "records": self.records}
 
     # ─── viewers ───────────────────────────────────────────────────────────────
@@ -450,14 +476,19 @@ class Hub:
         progress), made once a round; whether the stream ends with it."""
         key = viewer.channel.key
         assert key is not None
-        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key)
+        gid = game_id(key, viewer.game_no) if viewer.game_no is not None else self.live.get(key) or self._latest(key)
         game = self.games.get(gid) if gid is not None else None
-        if game is None:  # following a server between games; or the game is forgotten
+        if game is None:  # following a server that has had no game kept; or the game is forgotten
             return b"", viewer.game_no is not None
         data = self._snapshots.get(game.id)
         if data is None:
             data = self._snapshots[game.id] = sse("snapshot", self.game_json(game, asyncio.get_running_loop().time()))
         return data, viewer.game_no is not None and game.over is not None
+
+    def _latest(self, key: str) -> str | None:
+        """The id of the server's last finished game kept: a follower that fell
+        behind as the game ended gets its end (its snapshot, with the result)."""
+        return next((gid for gid in self.finished if self.games[gid].begun.server == key), None)
 
     def _start_round(self) -> None:
         """Every viewer behind its channel gets what it has not been sent."""

@@ -56,6 +56,7 @@ def describe(server: GameServer) -> ServerInfo | None:
         time=settings.time,
         forever=server.spec.forever,
         sides=vocab.sides,
+        rules=settings.rules,
     )
 
 

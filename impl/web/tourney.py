@@ -176,7 +176,7 @@ class TournamentView(WebView):
             key = server_key(vocab.game, number)
             info = ServerInfo(
                 key, vocab.game, vocab.title, number, "127.0.0.1", 0, session.engine.kind, session.settings.time,
-                False, vocab.sides,
+                False, vocab.sides, session.settings.rules,
             )  # fmt: skip
             self.call(self._games.__setitem__, key, info)
             SessionTap(_Handoff(self), key).hook(session)

@@ -1,7 +1,8 @@
-// zreferee's live web view: the server list and the game page, drawn from the
-// JSON the app serves (impl/web/app.py) and kept live by server-sent events.
-// Plain DOM and SVG, no framework.  Test hooks: data-* attributes on the board's
-// pits and squares, data-plies on <body>, #result.
+// zreferee's live web view: the server list, the game page and the TV page, drawn
+// from the JSON the app serves (impl/web/app.py) and kept live by server-sent
+// events.  Plain DOM and SVG, no framework.  Test hooks: data-* attributes on the
+// board's pits and squares, data-plies, data-frame and data-game on <body>, #result,
+// #score.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -34,6 +35,14 @@ function clockText(secs) {
 
 function players(g) {
   return g.sides.map((side, i) => `${g.names[i] || "?"} (${side})`).join(" – ");
+}
+
+// The final score by side (hub.score_json): Awari's stores, Gothello's stones;
+// named so on the game pages, bare in the list's score column.
+function scoreText(game, score, named = true) {
+  if (!score) return "";
+  const counts = Object.entries(score).map(([side, n]) => `${side} ${n}`).join(" – ");
+  return named ? `${game === "awari" ? "stores" : "stones"}: ${counts}` : counts;
 }
 
 // ─── clocks: counted down between events from the time each reading arrived ───
@@ -148,7 +157,8 @@ function renderServers(data) {
       h("td", {}, srv.title),
       h("td", {}, srv.server),
       h("td", {}, srv.port),
-      h("td", {}, srv.engine),
+      h("td", { class: "rules" }, srv.rules),
+      h("td", { class: "engine" }, srv.engine),
       h("td", {}, timeControls(srv.time)),
       h("td", {}, g ? players(g) : "waiting for players"),
       h("td", { class: "num" }, g ? g.number : ""),
@@ -157,7 +167,7 @@ function renderServers(data) {
       h("td", {}, g ? h("a", { href: `/game/${g.id}`, class: "watch" }, "watch") : ""),
     );
   });
-  body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, "no servers"))]));
+  body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, "no servers"))]));
   const fin = document.querySelector("#finished tbody");
   const done = data.finished.map((g) =>
     h(
@@ -166,14 +176,17 @@ function renderServers(data) {
       h("td", {}, g.game === "awari" ? "Awari" : "Gothello"),
       h("td", {}, g.server.split("-").pop()),
       h("td", {}, g.game_no),
+      h("td", { class: "rules" }, g.rules ?? ""),
+      h("td", { class: "engine" }, g.engine ?? ""),
       h("td", {}, players(g)),
       h("td", { class: "num" }, g.plies),
       h("td", {}, `${g.result.result} (${g.result.termination})`),
+      h("td", { class: "score" }, scoreText(g.game, g.score, false)),
       h("td", {}, g.result.ended.replace("T", " ").slice(0, 19)),
       h("td", {}, h("a", { href: `/game/${g.id}` }, "replay")),
     ),
   );
-  fin.replaceChildren(...(done.length ? done : [h("tr", {}, h("td", { colspan: 8, class: "muted" }, "none yet"))]));
+  fin.replaceChildren(...(done.length ? done : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, "none yet"))]));
   if (data.records) loadRecords();
 }
 
@@ -191,7 +204,7 @@ function loadRecords() {
           return h(
             "tr",
             { "data-record": r.name, class: "flagged" },
-            h("td", { colspan: 7, class: "muted" }, `${r.name}: ${r.flagged}`),
+            h("td", { colspan: 10, class: "muted" }, `${r.name}: ${r.flagged}`),
             h("td", {}, ""),
           );
         }
@@ -204,15 +217,19 @@ function loadRecords() {
           h("td", {}, r.game === "awari" ? "Awari" : "Gothello"),
           h("td", {}, hd.Server || ""),
           h("td", {}, hd.Number || ""),
+          h("td", { class: "rules" }, r.rules),
+          h("td", { class: "engine" }, r.engine ?? ""),
           h("td", {}, who),
           h("td", { class: "num" }, r.plies ?? ""),
           h("td", {}, `${hd.Result || ""} (${hd.Termination || ""})`),
+          h("td", { class: "score" }, scoreText(r.game, r.score, false)),
           h("td", {}, (hd.Ended || "").replace("T", " ").slice(0, 19)),
           h("td", {}, h("a", { href: `/record/${encodeURIComponent(r.name)}` }, "replay")),
         );
       });
       document.querySelector("#records tbody").replaceChildren(...rows);
-    });
+    })
+    .catch(() => (recordsLoaded = 0)); // asked again with the next list
 }
 
 function initList() {
@@ -227,7 +244,7 @@ function initList() {
 
 // ─── the game page ────────────────────────────────────────────────────────────
 
-const view = { game: null, clocks: null, frames: null, frame: 0 };
+const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0 };
 
 function renderPlayers(g) {
   const box = document.getElementById("players");
@@ -277,9 +294,11 @@ function renderGame(g) {
   document.title = `zreferee — ${g.game} ${g.id}`;
   document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
   // A tournament's game (impl/web/tourney.py) is on a private server of its own, port 0 here.
-  const where = g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
-  const sub = [...where, `rules: ${g.engine}`, `time: ${timeControls(g.time)}`];
-  document.getElementById("subtitle").textContent = sub.join(" · ");
+  const where = g.record
+    ? (g.server_no ? [`server ${g.server_no}`] : [])
+    : g.port ? [`server ${g.server_no}`, `port ${g.port}`] : [`tournament game ${g.server_no}`];
+  const sub = [...where, `rules: ${g.rules}`, `engine: ${g.engine}`, `time: ${timeControls(g.time)}`];
+  document.getElementById("subtitle").textContent = g.record ? `record ${g.record} · ${sub.join(" · ")}` : sub.join(" · ");
   renderPlayers(g);
   view.clocks = g.clocks ? tickingClocks(g.clocks) : null;
   showClocks();
@@ -292,6 +311,9 @@ function renderGame(g) {
     result.textContent = `${g.result.result} (${g.result.termination})`;
     document.body.dataset.result = g.result.result;
   }
+  const score = document.getElementById("score");
+  score.hidden = !g.score;
+  score.textContent = scoreText(g.game, g.score);
 }
 
 function onMove(m) {
@@ -316,13 +338,21 @@ function showFrame(i) {
   document.querySelectorAll("#moves td.mv").forEach((td) => {
     td.classList.toggle("current", Number(td.dataset.index) === view.frame);
   });
+  document.body.dataset.frame = view.frame;
+  if (view.frameClocks) {  // the clocks as they were at this frame, standing
+    view.clocks = { left: view.frameClocks[view.frame], running: null, at: 0 };
+    showClocks();
+  }
 }
 
-function startReplay(frames) {
+// The replay: frames[i] is the board after ply i; clocks[i], if given, both clocks then.
+function startReplay(frames, clocks) {
   view.frames = frames;
+  view.frameClocks = clocks && clocks.length === frames.length ? clocks : null;
   const slider = document.getElementById("slider");
   slider.max = frames.length - 1;
   document.getElementById("replay").hidden = false;
+  document.getElementById("keys").hidden = false;
   document.getElementById("first").onclick = () => showFrame(0);
   document.getElementById("prev").onclick = () => showFrame(view.frame - 1);
   document.getElementById("next").onclick = () => showFrame(view.frame + 1);
@@ -335,12 +365,19 @@ function startReplay(frames) {
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") showFrame(view.frame - 1);
     if (e.key === "ArrowRight") showFrame(view.frame + 1);
+    if (e.key === "Home" || e.key === "End") {
+      e.preventDefault(); // the frame, not the page's scroll position
+      showFrame(e.key === "Home" ? 0 : frames.length - 1);
+    }
   });
   showFrame(frames.length - 1);
 }
 
 function loadFrames(id) {
-  fetch(`/api/games/${id}/frames`).then((r) => r.json()).then((d) => startReplay(d.frames));
+  fetch(`/api/games/${id}/frames`)
+    .then((r) => r.json())
+    .then((d) => d.frames && startReplay(d.frames, d.clocks))
+    .catch(() => {}); // the game was forgotten meanwhile: the page stays as it is
 }
 
 function initLiveGame(id) {
@@ -370,33 +407,32 @@ function initLiveGame(id) {
     const o = JSON.parse(e.data);
     if (!view.game || o.id !== view.game.id) return;
     source.close();
-    Object.assign(view.game, { result: o.result, clocks: o.clocks, board: o.board, to_move: null, live: false });
+    Object.assign(view.game, { result: o.result, score: o.score, clocks: o.clocks, board: o.board, to_move: null, live: false });
     renderGame(view.game);
     loadFrames(o.id);
   });
 }
 
 function initRecord(name) {
+  const why = (text) => (document.getElementById("subtitle").textContent = `record ${name}: ${text}`);
   fetch(`/api/records/${encodeURIComponent(name)}`)
     .then((r) => r.json())
     .then((rec) => {
-      if (!rec.frames) {
-        document.getElementById("subtitle").textContent = `record ${name}: ${rec.flagged || rec.error}`;
-        return;
-      }
+      if (!rec.frames) return why(rec.flagged || rec.error);
       const hd = rec.headers;
       const sides = rec.game === "awari" ? ["south", "north"] : ["black", "white"];
       const names = sides.map((k) => (hd[k[0].toUpperCase() + k.slice(1)] || "").replace(/^"|"$/g, "").replace(/""/g, '"'));
       const moves = rec.moves.map((move, i) => ({ ply: rec.plies[i], move, side: i % 2 }));
       const time = hd.Time && hd.Time !== "none" ? hd.Time.split(" ").map(Number) : null;
       renderGame({
-        id: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: "—", engine: hd.Engine, time,
-        sides, names, moves, board: rec.frames[rec.frames.length - 1], clocks: null, to_move: null, number: 0,
-        note: "", result: { result: hd.Result, termination: hd.Termination },
+        id: rec.name, record: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: null,
+        rules: rec.rules, engine: rec.engine || "?", time, sides, names, moves, board: rec.frames[rec.frames.length - 1],
+        clocks: null, to_move: null, number: 0, note: "", result: { result: hd.Result, termination: hd.Termination },
+        score: rec.score,
       });
-      document.getElementById("subtitle").textContent = `record ${rec.name} · ${hd.Score || ""}`;
-      startReplay(rec.frames);
-    });
+      startReplay(rec.frames, rec.clocks);
+    })
+    .catch(() => why("cannot be read now; reload to try again"));
 }
 
 function initGame() {
@@ -550,7 +586,105 @@ function initTournament() {
   poll();
 }
 
+// ─── the TV page: one server's games in turn, for a projector ─────────────────
+
+const tv = { shown: null, next: null, holdUntil: 0, timer: null, hold: 5 };
+
+function renderTv(g) {
+  tv.shown = g;
+  document.body.dataset.game = g.id;
+  document.body.dataset.plies = g.moves.length;
+  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
+  const where = g.port ? `server ${g.server_no}, port ${g.port}` : `tournament game ${g.server_no}`;
+  document.getElementById("subtitle").textContent = `${where} · rules: ${g.rules} · engine: ${g.engine}`;
+  renderPlayers(g);
+  view.clocks = g.clocks && !g.result ? tickingClocks(g.clocks) : g.clocks ? { ...g.clocks, running: null } : null;
+  showClocks();
+  drawBoard(document.getElementById("board"), g.board);
+  document.getElementById("status").textContent = g.result ? `${g.moves.length} plies` : statusText(g);
+  const result = document.getElementById("result");
+  result.hidden = !g.result;
+  result.textContent = g.result ? `${g.result.result} (${g.result.termination})` : "";
+  if (g.result) document.body.dataset.result = g.result.result;
+  else delete document.body.dataset.result;
+  const score = document.getElementById("score");
+  score.hidden = !g.score;
+  score.textContent = scoreText(g.game, g.score);
+}
+
+// The game on screen changed; once it has ended, its result stays for tv.hold seconds.
+function tvUpdate(g) {
+  const was = tv.shown && tv.shown.id === g.id && tv.shown.ended;
+  g.ended = Boolean(g.result);
+  renderTv(g);
+  if (g.ended && !was) {
+    tv.holdUntil = performance.now() + tv.hold * 1000;
+    tvShowNext();
+  }
+}
+
+// A new game is shown at once, unless the last one's result is still on screen.
+function tvShowNext() {
+  clearTimeout(tv.timer);
+  const wait = tv.holdUntil - performance.now();
+  if (wait > 0) {
+    tv.timer = setTimeout(tvShowNext, wait);
+    return;
+  }
+  if (tv.next) {
+    const next = tv.next;
+    tv.next = null;
+    tvUpdate(next);
+  } else if (tv.shown && tv.shown.result) {
+    document.getElementById("status").textContent = "waiting for the next game";
+  }
+}
+
+function initTv() {
+  const key = decodeURIComponent(location.pathname.split("/")[2]);
+  const hold = Number(new URLSearchParams(location.search).get("hold"));
+  if (hold >= 0 && new URLSearchParams(location.search).has("hold")) tv.hold = hold;
+  document.body.dataset.server = key;
+  ticking.add(showClocks);
+  document.getElementById("status").textContent = `waiting for a game on ${key}`;
+  const source = new EventSource(`/events/server/${encodeURIComponent(key)}`);
+  const current = (id) => [tv.shown, tv.next].find((g) => g && g.id === id);
+  source.addEventListener("snapshot", (e) => {
+    const g = JSON.parse(e.data);
+    if (tv.shown && tv.shown.id === g.id) return tvUpdate(g); // a catch-up of the game on screen
+    if (tv.next && tv.next.id === g.id) return (tv.next = g);
+    tv.next = g;
+    tvShowNext();
+  });
+  source.addEventListener("move", (e) => {
+    const m = JSON.parse(e.data);
+    const g = current(m.id);
+    if (!g) return;
+    g.moves.push({ ply: m.ply, move: m.move, side: m.side });
+    Object.assign(g, { board: m.board, to_move: m.to_move, number: m.number, clocks: m.clocks, note: "" });
+    if (g === tv.shown) renderTv(g);
+  });
+  source.addEventListener("clock", (e) => {
+    const c = JSON.parse(e.data);
+    const g = current(c.id);
+    if (!g) return;
+    Object.assign(g, { clocks: c.clocks, note: c.note });
+    if (g === tv.shown) renderTv(g);
+  });
+  source.addEventListener("over", (e) => {
+    const o = JSON.parse(e.data);
+    const g = current(o.id);
+    if (!g) return;
+    Object.assign(g, { result: o.result, score: o.score, clocks: o.clocks, board: o.board, to_move: null });
+    if (g === tv.shown) tvUpdate(g);
+  });
+  const conn = document.getElementById("conn");
+  source.onopen = () => (conn.textContent = "live");
+  source.onerror = () => (conn.textContent = "reconnecting…");
+}
+
 const PAGE = document.body.dataset.page;
 if (PAGE === "list") initList();
 else if (PAGE === "tournament") initTournament();
+else if (PAGE === "tv") initTv();
 else initGame();

@@ -1,0 +1,73 @@
+"""``referee spec awari --rules RULES``: the animator's referee plays the rule set
+named (spec/awari_rules.py), its corrected schema is ``AwariRefUnder`` under it, and a
+rule set the parser refuses, or one for Gothello, is one line on stderr and exit
+status 2.  Real processes, the commands typed on standard input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from impl.apps.animate import Animator
+
+REFEREE = [sys.executable, "-m", "impl.cli", "spec"]
+
+
+def animate(*args: str, typed: str = "quit\n") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*REFEREE, *args], input=typed, capture_output=True, text=True, timeout=120)
+
+
+def test_the_grand_slam_witness_under_abapa_is_a_plain_sowing() -> None:
+    """A4's position: under the papers' rules south's F is a grand slam (drawn at
+    24-24); under abapa (grand slam (a): sown, nothing captured) the game goes on,
+    and the papers' literal disjuncts are shown as differing from that referee."""
+    done = animate("awari", "--rules", "abapa", typed="load A4\nmoves\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "awari[abapa]> " in out
+    assert (
+        "referee under abapa: result not_done, after: a2 b2 A4, 20/20, north, 1 seen\n"
+        "AwariRef[abapa] (corrected): 1 disjunct holds\n"
+        "  1. SowUnder: result not_done\n"
+        "     after: a2 b2 A4, 20/20, north, 1 seen\n"
+        "AwariRef (as written): 2 disjuncts hold\n"
+    ) in out
+    assert "differs from the referee under abapa: errata on GrandSlam:" in out
+    paper = animate("awari", typed="load A4\nquit\n")
+    assert "referee: result draw, after: empty, 24/24, north, 1 seen\n" in paper.stdout
+
+
+def test_a_canonical_name_is_what_the_animator_plays() -> None:
+    """Overrides are read as the server reads them: ``grand-slam=a`` alone on top of
+    the paper's rules names the same game as in its canonical form."""
+    a = Animator("awari", "paper,grand-slam=a")
+    assert a.rules.name == "paper,grand-slam=a"
+    assert a.prompt() == "awari[paper,grand-slam=a]> "
+    assert Animator("awari").prompt() == "awari> "
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("awari", "--rules", "bogus"), "unknown Awari rules 'bogus'"),
+        (("awari", "--rules", "grand-slam=z"), "no grand-slam 'z'"),
+        (("gothello", "--rules", "abapa"), "--rules abapa is for Awari"),
+    ],
+)
+def test_bad_rules_are_one_line_and_exit_2(args: tuple[str, ...], says: str) -> None:
+    done = animate(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("referee spec: ") and says in line
+
+
+def test_python_m_spec_takes_rules_too() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "spec", "awari", "--rules", "nope"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("python -m spec: error: argument --rules: unknown Awari rules 'nope'")
