@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from impl import protocol as W
-from impl.client import Client, ProtocolError
+from impl.client import Client, NotPlaying, ProtocolError
 from impl.client.follower import Follower, Next, Phase, View
 from impl.client.local import LocalServer, ServerOptions
 from impl.engines.registry import get_engine
@@ -279,3 +279,26 @@ def test_a_transcript_recorded_over_a_socket_from_a_real_server() -> None:
     assert view.result.termination is Termination.RESIGNATION
     assert list(view.plies) == south.plies == north.plies and len(view.plies) == 8
     assert view.times is not None and view.boards == 10  # the start, 8 moves, the resignation
+
+
+def test_a_client_observing_a_game_under_way_follows_it_without_a_position() -> None:
+    """Through the follower a Client may join late: the serial and the side to move
+    come from the display; asking for the position it cannot know is NotPlaying."""
+    with LocalServer(ServerOptions("gothello")) as local:
+        black, white = (Client.connect("gothello", port=local.port, timeout=30) for _ in range(2))
+        black.seat("black")
+        white.seat("white")
+        black.wait()
+        black.move("c3")
+        white.wait()
+        white.move("d4")
+        black.wait()
+        late = Client.connect("gothello", port=local.port, timeout=30)
+        late.observe("late")
+        late.wait_started()
+        assert late.serial == 2 and late.to_move is Side.FIRST and late.view.late
+        with pytest.raises(NotPlaying, match="under way"):
+            late.state  # noqa: B018
+        black.resign()
+        late.wait()
+        assert late.result == Outcome(Side.SECOND, Termination.RESIGNATION) and late.board

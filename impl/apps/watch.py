@@ -60,7 +60,7 @@ class Watcher:
             try:
                 view = self.follower.feed(text)
             except ProtocolError as exc:
-                return f"protocol error: {exc}"
+                return str(exc)
             if view.refused is not None:
                 return f"refused: {text}"
             if view.boards > self._drawn[0]:
