@@ -77,6 +77,21 @@ def test_through_receive_a_transition_error_ends_the_game_as_the_referees_failur
     assert isinstance(peer, Peer) and peer.lines[-1] == "399 Unknown problem: the referee failed, game aborted"
 
 
+def test_a_handler_may_not_say_done_while_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = awari()
+    south, north = s.join(Peer(), 0.0), s.join(Peer(), 0.0)
+    s.receive(south, "0.9.1 player south", 0.0)
+    s.receive(north, "0.9.1 player north", 0.0)
+
+    def claims_done(session: Session, ent: Entity, request: object) -> Conn:
+        return Conn.DONE
+
+    monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.MOVE), Step(claims_done, frozenset({Conn.PLAYING, Conn.DONE})))
+    with pytest.raises(TransitionError, match="playing --move--> done: the game is not over"):
+        s._dispatch(south, "1 F")
+    assert south.conn is Conn.PLAYING
+
+
 def test_a_trigger_from_a_state_it_does_not_leave_is_a_transition_error() -> None:
     s = awari()
     ent: Entity = s.join(Peer(), 0.0)

@@ -410,6 +410,8 @@ class Session:
         if to not in step.next:
             raise TransitionError(f"{was.value} --{kind.value}--> {to.value}: TABLE allows {_names(step.next)}")
         if ent.conn is was and to is not was:
+            if to is Conn.DONE:  # done only by a trigger, which also lets the connection go
+                raise TransitionError(f"{was.value} --{kind.value}--> done: the game is not over")
             ent.conn = to
         if to is Conn.WAITING and self.started is None and None not in self.players:
             self._start()
