@@ -5,9 +5,9 @@ board with the last move and its captures marked, the clocks, and the result.
 It may join a game under way (the server sends the current display); with
 ``--forever`` it follows game after game, connecting again after each.
 
-The watcher keeps no position of its own: the server's display is the authority,
-and a late observer cannot know the moves before it joined.  Lines are parsed
-by impl/protocol.py."""
+The watcher reads the game through the client's follower (impl/client/follower.py),
+and draws whenever a board has come.  What it draws is the server's display, the
+authority: a late observer cannot know the moves before it joined."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from typing import Any, TextIO
 from impl import protocol as W
 from impl.apps import boardview
 from impl.cli import UsageError, count, port, subcommand
+from impl.client.errors import ProtocolError
+from impl.client.follower import Follower, View
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -30,12 +32,16 @@ class Watcher:
     def __init__(self, game: str, sock: socket.socket, out: TextIO, colour: bool) -> None:
         self.game, self.vocab, self.out, self.colour = game, W.VOCABULARIES[game], out, colour
         self.sock, self.reader = sock, sock.makefile("r", encoding="ascii", errors="replace", newline="\n")
-        self.names = ["", ""]
+        self.follower = Follower(game)
         self.board: list[str] | None = None
-        self.last_move: str | None = None
-        self.status = ""
-        self.result = ""
-        self.display: W.DisplayStatus | None = None
+        """The board drawn last: the next one's marks are what changed from it."""
+        self._drawn = (0, 0)
+        """The boards and the plies seen when we last drew."""
+
+    @property
+    def result(self) -> str:
+        """The final status line, once it has come."""
+        return self.follower.view.final
 
     def line(self) -> str | None:
         text = self.reader.readline()
@@ -44,40 +50,32 @@ class Watcher:
     def run(self, name: str) -> str:
         """Observe until the server closes the game; the result, or why none."""
         greeting = self.line()
-        if greeting is None or not isinstance(_parse(greeting), W.Greeting):
+        try:
+            self.follower.feed(greeting or "")
+        except ProtocolError:
             return "no greeting: not a referee server"
-        self.sock.sendall((W.SeatRequest(W.Seat.OBSERVER, name).to_line(self.vocab) + "\r\n").encode("ascii"))
+        request = self.follower.seat(W.SeatRequest(W.Seat.OBSERVER, name))
+        self.sock.sendall((request + "\r\n").encode("ascii"))
         while (text := self.line()) is not None:
-            msg = _parse(text)
-            if isinstance(msg, W.Refused):
+            try:
+                view = self.follower.feed(text)
+            except ProtocolError as exc:
+                return str(exc)
+            if view.refused is not None:
                 return f"refused: {text}"
-            self.follow(msg, text)
+            if view.boards > self._drawn[0]:
+                self.draw(view)
         return self.result or "the connection closed"
 
-    def follow(self, msg: W.Message | None, text: str) -> None:
-        if isinstance(msg, W.PlayerName):
-            self.names[msg.side] = msg.name
-        elif isinstance(msg, W.Moved | W.Ended):
-            self.last_move = msg.move
-            self.status = text
-        elif isinstance(msg, W.DisplayStatus):
-            self.display = msg
-        elif isinstance(msg, W.BoardFollows):
-            lines = [self.line() or "" for _ in range(msg.lines)]
-            self.draw(lines)
-            self.board = lines
-            self.last_move = None
-        elif isinstance(msg, W.FINAL):
-            self.result = text
-        elif msg is not None and not isinstance(msg, W.Seated | W.ObserverName | W.ObserverCount | W.Role):
-            self.status = text
-
-    def draw(self, lines: list[str]) -> None:
-        game, sides = self.game, self.vocab.sides
-        mark = boardview.marks(game, self.board, lines, self.last_move)
+    def draw(self, view: View) -> None:
+        """The board that has just come, marked with the move reported since the last."""
+        game, sides, lines = self.game, self.vocab.sides, list(view.board)
+        last_move = view.plies[-1] if len(view.plies) > self._drawn[1] else None
+        mark = boardview.marks(game, self.board, lines, last_move)
+        self.board, self._drawn = lines, (view.boards, len(view.plies))
         out = [CLEAR] if self.colour else []
-        who = " vs ".join(f"{n or '?'} ({s})" for n, s in zip(self.names, sides, strict=True))
-        d = self.display
+        who = " vs ".join(f"{n or '?'} ({s})" for n, s in zip(view.names, sides, strict=True))
+        d = view.display
         head = f"{self.vocab.title}: {who}"
         if d is not None:
             head += f", move {d.serial}"
@@ -96,13 +94,6 @@ class Watcher:
             out.append(f"{sides[d.to_move]} to move")
         self.out.write("\n".join(out) + "\n")
         self.out.flush()
-
-
-def _parse(text: str) -> W.Message | None:
-    try:
-        return W.parse(text)
-    except W.ProtocolError:
-        return None
 
 
 def watch(

@@ -1,5 +1,6 @@
 """A client library for the referee servers of both games (docs/protocol.md):
-``Client`` to play or observe, and its errors.  impl/protocol.py holds the
+``Client`` to play or observe, the sans-IO ``Follower`` it reads a game's messages
+with, and its errors.  impl/protocol.py holds the
 protocol's lines; ``local.LocalServer`` runs our server in a thread of this process (it is
 the one module here that imports the server)."""
 
@@ -18,6 +19,7 @@ from .errors import (
     Refused,
     SeatRefused,
 )
+from .follower import Follower, Phase, View
 
 __all__ = [
     "Client",
@@ -25,12 +27,15 @@ __all__ = [
     "ClientTimeout",
     "ConnectFailed",
     "ConnectionLost",
+    "Follower",
     "LineBuffer",
     "MoveRefused",
     "NotPlaying",
+    "Phase",
     "ProtocolError",
     "Refused",
     "Result",
     "SeatRefused",
+    "View",
     "port_of",
 ]

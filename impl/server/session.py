@@ -14,8 +14,14 @@ value, the ``GameRecord`` of the ``GameOver`` event, for the adapter
 (impl/server/server.py) to write.
 
 Every request is classified by the connection's state (``Conn``) and its kind
-(``Req``); ``TABLE`` maps the pair to a handler or to the refusal sent.  The game
-itself is ``started`` (both players seated) and ``outcome`` (over).  Every decision
+(``Req``); ``TABLE`` maps the pair to a ``Step``: the handler or the refusal sent,
+and the states the connection may be in after it.  A handler returns the state it
+took, ``_dispatch`` checks it against the table and sets it; the moves no request
+of the connection's own makes (the game starts, the game ends, the connection
+closes) are the ``TRIGGERS``, taken through ``_trigger``.  These two are the only
+places that set a connection's state (h11's ``_state.py`` has the same shape);
+docs/protocol.md §3's state diagram is generated from them (impl/server/diagram.py).
+The game itself is ``started`` (both players seated) and ``outcome`` (over).  Every decision
 the papers leave open is documented in docs/protocol.md; the table cited for each
 message is that of the papers' section 2.
 """
@@ -86,8 +92,9 @@ class OnDivergence(Enum):
 
 
 class Conn(Enum):
-    """A connection's state: the papers' ``cstate`` (initial | seated | playing |
-    done), with seated and playing split by role."""
+    """A connection's state, five of them: the papers' ``cstate`` (initial | seated |
+    playing | done), with an observer's seated and playing made one state,
+    ``observer`` (it may join before or during the game, and acts the same in both)."""
 
     NEW = "initial"
     """Greeted, not seated: its lines are seat requests."""
@@ -117,6 +124,24 @@ class Req(Enum):
     SEAT_AGAIN = "seat again"
 
     __hash__ = object.__hash__
+
+
+class Trigger(Enum):
+    """What moves a connection to another state without a request of its own."""
+
+    START = "game starts"
+    """The second player is seated: both players go from seated to playing."""
+    END = "game over"
+    """The final status has been sent: every connection is closed."""
+    CLOSE = "closed"
+    """The connection closed, or the server closed it (a timeout, too many refusals)."""
+
+    __hash__ = object.__hash__
+
+
+class TransitionError(RuntimeError):
+    """A connection state change that ``TABLE`` or ``TRIGGERS`` does not allow: a bug
+    in the session, never the client's doing (``receive`` ends the game with 399)."""
 
 
 @dataclass(eq=False)
@@ -306,7 +331,8 @@ class Session:
             # It gets the 39x too, if its connection is only half-closed.
             self._end(ent.side.other, Termination.DISCONNECT, [P.Disconnected(ent.side)])
             return
-        was, ent.conn = ent.conn, Conn.DONE
+        was = ent.conn
+        self._trigger(ent, Trigger.CLOSE)
         self.entities.remove(ent)
         if was is Conn.WAITING and ent.side is not None:
             self.players[ent.side] = None
@@ -367,12 +393,35 @@ class Session:
     # ─── dispatch: (connection state, request kind) → handler or refusal ───────
 
     def _dispatch(self, ent: Entity, line: str | LineError) -> None:
+        """The one entry for a request: the table's step, the state it returns
+        checked against the step's, and set.  A trigger taken meanwhile (too many
+        refusals closed the connection, the game ended) has the last word: the
+        connection is done.  A player seated in the last free seat starts the game
+        (``Trigger.START``)."""
         kind, request = self._classify(ent, line)
-        entry = TABLE[(ent.conn, kind)]
-        if isinstance(entry, P.Refused):
-            self._reject(ent, entry.code, entry.text)
+        was = ent.conn
+        step = TABLE[(was, kind)]
+        run = step.run
+        if isinstance(run, P.Refused):
+            self._reject(ent, run.code, run.text)
+            to = was
         else:
-            entry(self, ent, request)
+            to = run(self, ent, request)
+        if to not in step.next:
+            raise TransitionError(f"{was.value} --{kind.value}--> {to.value}: TABLE allows {_names(step.next)}")
+        if ent.conn is was and to is not was:
+            if to is Conn.DONE:  # done only by a trigger, which also lets the connection go
+                raise TransitionError(f"{was.value} --{kind.value}--> done: the game is not over")
+            ent.conn = to
+        if to is Conn.WAITING and self.started is None and None not in self.players:
+            self._start()
+
+    def _trigger(self, ent: Entity, trigger: Trigger) -> None:
+        """Move ``ent`` by ``trigger``, as ``TRIGGERS`` allows."""
+        sources, to = TRIGGERS[trigger]
+        if ent.conn not in sources:
+            raise TransitionError(f"{ent.conn.value} --{trigger.value}--> {to.value}: TRIGGERS allow {_names(sources)}")
+        ent.conn = to
 
     def _classify(self, ent: Entity, line: str | LineError) -> tuple[Req, Any]:
         if isinstance(line, LineError):
@@ -387,24 +436,33 @@ class Session:
             return Req.GARBLED, action
         return _KINDS[action.kind], action
 
-    def _refuse_line(self, ent: Entity, error: LineError) -> None:
+    def _refuse_line(self, ent: Entity, error: LineError) -> Conn:
+        """A line the framing refused (§2): 199 before seating, 299 after."""
+        was = ent.conn
         self._reject(ent, 199 if ent.conn is Conn.NEW else 299, error.value)
+        return was
 
-    def _refuse_seat(self, ent: Entity, refusal: P.SeatRefusal) -> None:
+    def _refuse_seat(self, ent: Entity, refusal: P.SeatRefusal) -> Conn:
+        """A seat request refused by its form (Table 3: 198, 199)."""
+        was = ent.conn
         self._reject(ent, refusal.code, refusal.text)
+        return was
 
-    def _refuse_garbled(self, ent: Entity, garbled: P.Garbled) -> None:
+    def _refuse_garbled(self, ent: Entity, garbled: P.Garbled) -> Conn:
+        """A request not understood in play (Table 8: 299)."""
+        was = ent.conn
         self._reject(ent, 299, garbled.text)
+        return was
 
     # ─── seating (Tables 2–5) ──────────────────────────────────────────────────
 
-    def _seat(self, ent: Entity, request: P.SeatRequest) -> None:
+    def _seat(self, ent: Entity, request: P.SeatRequest) -> Conn:
+        """A seat request (Tables 2 and 3): seated, observing, or refused."""
         if request.seat is P.Seat.OBSERVER:
-            self._seat_observer(ent, request.name)
-            return
+            return self._seat_observer(ent, request.name)
         if self.started is not None or None not in self.players:
             self._reject(ent, 192, "There are already two players")
-            return
+            return Conn.NEW
         free = [s for s in Side if self.players[s] is None]
         if request.seat is P.Seat.EITHER:
             side = self._rng.choice(free)
@@ -412,8 +470,8 @@ class Session:
             side = Side(request.seat.value)
         else:
             self._reject(ent, 191, "Other player holds requested side")
-            return
-        ent.side, ent.name, ent.conn, ent.rejected, ent.seated = side, request.name, Conn.WAITING, 0, self.now
+            return Conn.NEW
+        ent.side, ent.name, ent.rejected, ent.seated = side, request.name, 0, self.now
         self.players[side] = ent
         self._log(INFO, "seat", conn=ent.number, side=self.vocab.sides[side], name=ent.name, version=request.version)
         if self.clocks is None:
@@ -422,16 +480,15 @@ class Session:
             own, opp = self.clocks.initial[side], self.clocks.initial[side.other]
             self._send(ent, P.Seated((P.secs(own), P.secs(opp))))
         self._publish(PlayerSeated(side, ent.name))
-        if None not in self.players:
-            self._start()
+        return Conn.WAITING  # the last seat taken starts the game (_dispatch)
 
-    def _seat_observer(self, ent: Entity, name: str) -> None:
+    def _seat_observer(self, ent: Entity, name: str) -> Conn:
         observers = sum(1 for e in self.entities if e.observer is not None)
         if observers >= self.limits.max_observers:
             self._reject(ent, 193, f"Cannot observe (at most {self.limits.max_observers} observers)")
-            return
+            return Conn.NEW
         self._observers += 1
-        ent.observer, ent.name, ent.rejected, ent.conn = self._observers, name, 0, Conn.WATCHING
+        ent.observer, ent.name, ent.rejected = self._observers, name, 0
         self._log(INFO, "observe", conn=ent.number, observer=ent.observer, name=name)
         if self.clocks is None:
             self._send(ent, P.Seated(None))
@@ -441,6 +498,7 @@ class Session:
         self._publish(ObserverSeated(ent.observer, name))
         if self.started is not None:
             self._begin_for(ent)
+        return Conn.WATCHING
 
     def _start(self) -> None:
         """Both players are seated: configuration, roles, and the first clock."""
@@ -488,7 +546,7 @@ class Session:
         if ent.side is None:
             lines += self._display()
         else:
-            ent.conn = Conn.PLAYING
+            self._trigger(ent, Trigger.START)
         self._send(ent, *lines)
 
     def _config_lines(self) -> list[P.Message | str]:
@@ -510,36 +568,37 @@ class Session:
         """The full-move number of the next ply: both players' n-th moves carry n."""
         return len(self.plies) // 2 + 1
 
-    def _move(self, ent: Entity, action: P.Action) -> None:
+    def _move(self, ent: Entity, action: P.Action) -> Conn:
+        """A move (Tables 6–9), checked in §7's order; done if it ended the game."""
         side = ent.side
         assert side is not None
         if self.offer is not None:
             self._reject(ent, 291, "A draw offer awaits an answer (draw or nodraw)")
-            return
+            return Conn.PLAYING
         if side != self._mover():
             self._reject(ent, 291, "Not your turn")
-            return
+            return Conn.PLAYING
         serial = self._serial()
         if action.serial is not None and action.serial != serial:
             self._reject(ent, 299, f"Illegal serial number (got {action.serial} expected {serial})")
-            return
+            return Conn.PLAYING
         if action.serial is not None and action.ellipsis != bool(side):
             expected = "expected before" if side else "not allowed before"
             self._reject(ent, 299, f"Ellipses (...) {expected} {self.vocab.sides[side]} move")
-            return
+            return Conn.PLAYING
         move = self.engine.parse_move(action.token)
         if move is None:
             self._reject(ent, 299, f"Request not understood (no such move {action.token})")
-            return
+            return Conn.PLAYING
         if self._flagged(side):
-            return
+            return Conn.DONE
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
         if self._diverged(after, lambda: f"{P.serial_text(serial, side)} {text}"):
-            return
+            return Conn.DONE
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")
-            return
+            return Conn.PLAYING
         ent.rejected = 0
         self.state = after
         self.plies.append(f"{P.serial_text(serial, side)} {text}")
@@ -561,14 +620,17 @@ class Session:
             code = 203 if won is None else 201 if won == side else 202
             self._send(ent, P.Finished.by_move(code, text))
             self._end(won, Termination.MOVE, [P.Ended(serial, side, text, won)])
+            return Conn.DONE
+        return Conn.PLAYING
 
-    def _resign(self, ent: Entity, action: P.Action) -> None:
+    def _resign(self, ent: Entity, action: P.Action) -> Conn:
         """204 to the resigner, 327/328 to everyone; allowed to either player at any time in play."""
         assert ent.side is not None
         self._send(ent, P.RESIGNATION_ACCEPTED)
         self._end(ent.side.other, Termination.RESIGNATION, [P.Resigned(ent.side)])
+        return Conn.DONE
 
-    def _offer_draw(self, ent: Entity, action: P.Action) -> None:
+    def _offer_draw(self, ent: Entity, action: P.Action) -> Conn:
         """Awari's draw protocol: ``draw?`` by the player to move (205; 331/332),
         answered by the opponent with ``draw`` (203; 329) or ``nodraw`` (206;
         333/334).  While the offer stands the server waits for the opponent, whose
@@ -590,28 +652,31 @@ class Session:
             self._publish(DrawOffer(side, None))
             self._broadcast([P.DrawOffered(side)])
             self._start_clock(side.other)
+        return Conn.DONE if self.over else Conn.PLAYING  # over: its flag fell
 
-    def _answer_draw(self, ent: Entity, action: P.Action) -> None:
+    def _answer_draw(self, ent: Entity, action: P.Action) -> Conn:
+        """Awari: ``draw`` (203; 329) or ``nodraw`` (206; 333/334) to the opponent's offer (§8)."""
         side = ent.side
         assert side is not None
         if self.offer is None or self.offer == side:
             self._reject(ent, 291, "No draw offer to answer")
-            return
+            return Conn.PLAYING
         if self._flagged(side):
-            return
+            return Conn.DONE
         ent.rejected = 0
         accept = action.kind is P.Kind.DRAW_ACCEPT
         self._publish(DrawOffer(self.offer, accept))
         if accept:
             self._send(ent, P.Finished.draw_accepted())
             self._end(None, Termination.AGREEMENT, [P.DrawAgreed()])
-            return
+            return Conn.DONE
         self._stop_clock()
         self.offer, self.refused = None, True
         self._send(ent, P.DRAW_REFUSAL_RECEIVED)
         self._log(DEBUG, "draw_refused", side=self.vocab.sides[side])
         self._broadcast([P.DrawRefused(side)])
         self._start_clock(side.other)
+        return Conn.PLAYING
 
     # ─── clocks ────────────────────────────────────────────────────────────────
 
@@ -684,7 +749,7 @@ class Session:
         for ent in list(self.entities):
             if ent.conn is Conn.NEW:  # not seated: told why it is closed
                 self._send(ent, P.Refused(199, "The game is over; connect again for the next one"))
-            ent.conn = Conn.DONE
+            self._trigger(ent, Trigger.END)
             ent.peer.close()
         self.entities.clear()
         self._publish(GameOver(self.outcome, record))
@@ -783,37 +848,70 @@ _KINDS = {
     P.Kind.DRAW_REFUSE: Req.DRAW_ANSWER,
 }
 
-Handler = Callable[[Session, Entity, Any], None]
+Handler = Callable[[Session, Entity, Any], Conn]
+"""A request's handler: it answers, and returns the state the connection took."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of ``TABLE``: the handler, or the refusal sent (the connection
+    stays), and the states the connection may be in after it."""
+
+    run: Handler | P.Refused
+    next: frozenset[Conn]
+
+
+def _names(states: frozenset[Conn]) -> str:
+    return ", ".join(sorted(c.value for c in states))
+
+
+def _stay(state: Conn, run: Handler | P.Refused) -> Step:
+    return Step(run, frozenset({state}))
+
+
+def _to(run: Handler, *states: Conn) -> Step:
+    return Step(run, frozenset(states))
+
+
 _NOT_STARTED = P.Refused(291, "The game has not started")
 _OBSERVER = P.Refused(291, "Observers may not act")
 _ACTIONS = (Req.MOVE, Req.RESIGN, Req.DRAW_OFFER, Req.DRAW_ANSWER)
 _SEATED = P.Refused(299, "Request not understood (already seated)")
+_NEW, _WAITING, _WATCHING, _PLAYING, _DONE = Conn
 
-TABLE: dict[tuple[Conn, Req], Handler | P.Refused] = {
+TABLE: dict[tuple[Conn, Req], Step] = {
     # Not seated: every line is a seat request (Tables 2 and 3).
-    (Conn.NEW, Req.BAD_LINE): Session._refuse_line,
-    (Conn.NEW, Req.BAD_SEAT): Session._refuse_seat,
-    (Conn.NEW, Req.SEAT): Session._seat,
+    (_NEW, Req.BAD_LINE): _stay(_NEW, Session._refuse_line),
+    (_NEW, Req.BAD_SEAT): _stay(_NEW, Session._refuse_seat),
+    (_NEW, Req.SEAT): _to(Session._seat, _NEW, _WAITING, _WATCHING),
     # Seated, waiting for the opponent: nothing to do yet.
-    (Conn.WAITING, Req.BAD_LINE): Session._refuse_line,
-    (Conn.WAITING, Req.GARBLED): Session._refuse_garbled,
-    (Conn.WAITING, Req.SEAT_AGAIN): _SEATED,
-    **{(Conn.WAITING, kind): _NOT_STARTED for kind in _ACTIONS},
+    (_WAITING, Req.BAD_LINE): _stay(_WAITING, Session._refuse_line),
+    (_WAITING, Req.GARBLED): _stay(_WAITING, Session._refuse_garbled),
+    (_WAITING, Req.SEAT_AGAIN): _stay(_WAITING, _SEATED),
+    **{(_WAITING, kind): _stay(_WAITING, _NOT_STARTED) for kind in _ACTIONS},
     # Observers watch.
-    (Conn.WATCHING, Req.BAD_LINE): Session._refuse_line,
-    (Conn.WATCHING, Req.GARBLED): Session._refuse_garbled,
-    (Conn.WATCHING, Req.SEAT_AGAIN): _SEATED,
-    **{(Conn.WATCHING, kind): _OBSERVER for kind in _ACTIONS},
-    # Players in the game (Tables 6–9).
-    (Conn.PLAYING, Req.BAD_LINE): Session._refuse_line,
-    (Conn.PLAYING, Req.GARBLED): Session._refuse_garbled,
-    (Conn.PLAYING, Req.SEAT_AGAIN): _SEATED,
-    (Conn.PLAYING, Req.MOVE): Session._move,
-    (Conn.PLAYING, Req.RESIGN): Session._resign,
-    (Conn.PLAYING, Req.DRAW_OFFER): Session._offer_draw,
-    (Conn.PLAYING, Req.DRAW_ANSWER): Session._answer_draw,
+    (_WATCHING, Req.BAD_LINE): _stay(_WATCHING, Session._refuse_line),
+    (_WATCHING, Req.GARBLED): _stay(_WATCHING, Session._refuse_garbled),
+    (_WATCHING, Req.SEAT_AGAIN): _stay(_WATCHING, _SEATED),
+    **{(_WATCHING, kind): _stay(_WATCHING, _OBSERVER) for kind in _ACTIONS},
+    # Players in the game (Tables 6–9); done when the request ended it.
+    (_PLAYING, Req.BAD_LINE): _stay(_PLAYING, Session._refuse_line),
+    (_PLAYING, Req.GARBLED): _stay(_PLAYING, Session._refuse_garbled),
+    (_PLAYING, Req.SEAT_AGAIN): _stay(_PLAYING, _SEATED),
+    (_PLAYING, Req.MOVE): _to(Session._move, _PLAYING, _DONE),
+    (_PLAYING, Req.RESIGN): _to(Session._resign, _DONE),
+    (_PLAYING, Req.DRAW_OFFER): _to(Session._offer_draw, _PLAYING, _DONE),
+    (_PLAYING, Req.DRAW_ANSWER): _to(Session._answer_draw, _PLAYING, _DONE),
 }
-"""(connection state, request kind) → handler, or the refusal sent.  A seated
-connection's lines are actions, so (seated, SEAT) cannot occur (a seat request
-there is SEAT_AGAIN); a DONE connection's lines are dropped before the table is
-consulted."""
+"""(connection state, request kind) → the step: its handler or refusal, and the
+states allowed after it.  A seated connection's lines are actions, so (seated,
+SEAT) cannot occur (a seat request there is SEAT_AGAIN); a DONE connection's lines
+are dropped before the table is consulted."""
+
+TRIGGERS: dict[Trigger, tuple[frozenset[Conn], Conn]] = {
+    Trigger.START: (frozenset({_WAITING}), _PLAYING),
+    Trigger.END: (frozenset({_NEW, _WAITING, _WATCHING, _PLAYING}), _DONE),
+    Trigger.CLOSE: (frozenset({_NEW, _WAITING, _WATCHING, _PLAYING}), _DONE),
+}
+"""The moves no request of the connection makes: trigger → (the states it may
+leave, the state it enters)."""
