@@ -363,11 +363,12 @@ STEPS: tuple[Step, ...] = (
     Step(
         "impl refines spec, Awari: apply on every slice (README §8.1)",
         "proofs.awari.slices",
-        ("--jobs", "2", "--timeout", "7200", "--fresh", "--complete"),
+        ("--jobs", "2", "--timeout", "7200", "--complete"),
         FULL,
         "apply on all 600 slices (side to move, action, stones in the action's pit): every AwariBoard (Σ = 48), "
-        "every positions set, all 12 actions; every slice proven by this run (--fresh): no verdict is read from "
-        "the ledger proofs/awari/slices.jsonl, a development cache that records each verdict",
+        "every positions set, all 12 actions; every slice proven by this run, as tasks on an embedded Dask "
+        "cluster of 2 workers: no verdict is read from the verdict cache proofs/awari/verdict-cache.jsonl, "
+        "which only --cache reads",
         REFINE,
         SLICES_SECONDS,
         SLICES_MEASURED,

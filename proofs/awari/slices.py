@@ -39,6 +39,7 @@ import platform
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -141,8 +142,16 @@ def fingerprint(modules: Sequence[str] | None = None, root: Path | None = None) 
     return h.hexdigest()[:16]
 
 
-_worker_fingerprint = functools.cache(fingerprint)
-"""A worker computes it once, for every slice it proves."""
+_fingerprints = functools.cache(fingerprint)
+_parsing = threading.Lock()
+
+
+def _worker_fingerprint(modules: tuple[str, ...]) -> str:
+    """``fingerprint(modules)``, computed once by a worker for every slice it proves;
+    one thread at a time (CPython 3.11's ast.parse is not thread-safe: concurrent calls
+    raise SystemError)."""
+    with _parsing:
+        return _fingerprints(modules)
 
 
 def every_slice() -> list[Slice]:
@@ -250,9 +259,10 @@ def prove(task: Task) -> Record:
     """A cluster's task: prove the slice, and say under which fingerprint the worker's
     own copy of the code proved it (a worker at another commit is caught by it)."""
     s, timeout, modules = task
+    fp = _worker_fingerprint(modules)  # first: a worker without this code spends nothing on it
     return {
         **run_one(s, timeout),
-        "fingerprint": _worker_fingerprint(modules),
+        "fingerprint": fp,
         "z3": z3.get_version_string(),
         "python": platform.python_version(),
         "host": platform.node(),
@@ -412,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
             cached = [*cached, r]
             write_cache(cached, fp)
             print(
-                f"{len(mine):3}/{len(todo)} {r['verdict']:8} {r['seconds']:7.1f} s  {r['slice']}  {r['detail']}",
+                f"{len(mine):3}/{len(todo)} {r['verdict']:8} {r['seconds']:7.1f} s  {name(key(r))}  {r['detail']}",
                 flush=True,
             )
     judged_now = [*read_cache(), *mine] if args.cache else mine
