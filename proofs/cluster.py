@@ -15,6 +15,7 @@ import argparse
 import importlib
 import logging
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -67,6 +68,25 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
 def capacity(client: Any) -> int:
     """How many tasks the cluster runs at once: its workers' threads."""
     return max(1, int(sum(client.nthreads().values())))
+
+
+def call(target: tuple[str, str], task: Any) -> Any:
+    """``module.function(task)`` for ``target = (module, function)``: a task a worker
+    finds by name, whichever module the caller ran as ``__main__``."""
+    module, function = target
+    return getattr(importlib.import_module(module), function)(task)
+
+
+def by_name(run: Callable[[T], R]) -> tuple[str, str]:
+    """The (module, function) a worker imports for the module-level function ``run``;
+    a ``python -m`` module's own functions are named by its import name."""
+    module = run.__module__
+    if module == "__main__":
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        if spec is None:
+            raise ValueError(f"{run.__qualname__} is in a script, not a module a worker can import")
+        module = spec.name
+    return module, run.__qualname__
 
 
 def as_done(
