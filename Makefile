@@ -73,9 +73,12 @@ verify-deep: lint typecheck browser crosscheck
 # Proofs and symbolic checks: proofs/manifest.py lists every step (its command, scope,
 # what it trusts, its time) and runs the bounded list (in verify) or the full one (in
 # proofs and verify-deep); proofs/README.md says what each proves.  A step that fails
-# stops the run with a non-zero status.
+# stops the run with a non-zero status.  The steps' independent tasks (Awari's 600
+# slices, Gothello's 25 squares) run on embedded Dask clusters of 2 workers, or on the
+# cluster of SCHEDULER=tcp://HOST:PORT (proofs/README.md §8.5).
+SCHEDULER ?=
 proofs: $(STAMP)
-	$(PY) -m proofs.manifest --run full --jobs $(JOBS)
+	$(PY) -m proofs.manifest --run full --jobs $(JOBS) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 # The default engine is impl (falling back to spec): the checked engine's cost at 100
 # concurrent games rules it out as the default (README, "The checked engine").
