@@ -337,9 +337,8 @@ def cache_status(records: Sequence[Record], fp: str) -> str:
         )
     if stale:
         lines.append(f"  stale: {stale} slices cached for other code (dropped at the next write)")
-    lines.append(
-        f"  {CACHE.relative_to(ROOT)} is a cache, not a proof: `python -m proofs.awari.slices` proves every slice"
-    )
+    shown = CACHE.relative_to(ROOT) if CACHE.is_relative_to(ROOT) else CACHE
+    lines.append(f"  {shown} is a cache, not a proof: `python -m proofs.awari.slices` proves every slice")
     return "\n".join(lines)
 
 
