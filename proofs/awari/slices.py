@@ -202,12 +202,16 @@ def judged(records: Sequence[Record], fp: str, verdict: str) -> set[Slice]:
     return {key(r) for r in compacted(records, fp) if r["verdict"] == verdict}
 
 
+CODE: Final = (":(glob)spec/**/*.py", ":(glob)impl/**/*.py", ":(glob)proofs/**/*.py")
+"""The files whose changes a commit stamp notes (git pathspecs): code, not prose or this cache."""
+
+
 def commit() -> str:
-    """The commit the proof's code is at, ``+changes`` if its files differ from it;
-    ``unknown`` outside a git work tree."""
+    """The commit the proof's code is at, ``+changes`` if its Python files differ from
+    it; ``unknown`` outside a git work tree."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
-        diff = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "spec", "impl", "proofs"], cwd=ROOT, check=False)
+        diff = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", *CODE], cwd=ROOT, check=False)
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head.stdout.strip() + ("" if diff.returncode == 0 else "+changes")
