@@ -74,9 +74,12 @@ verify-deep: lint typecheck browser crosscheck
 # Proofs and symbolic checks: proofs/manifest.py lists every step (its command, scope,
 # what it trusts, its time) and runs the bounded list (in verify) or the full one (in
 # proofs and verify-deep); proofs/README.md says what each proves.  A step that fails
-# stops the run with a non-zero status.
+# stops the run with a non-zero status.  The steps' independent tasks (Awari's 600
+# slices, Gothello's 25 squares) run on embedded Dask clusters of 2 workers, or on the
+# cluster of SCHEDULER=tcp://HOST:PORT (proofs/README.md §8.5).
+SCHEDULER ?=
 proofs: $(STAMP)
-	$(PY) -m proofs.manifest --run full --jobs $(JOBS)
+	$(PY) -m proofs.manifest --run full --jobs $(JOBS) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 # Planted bugs (proofs/planted.py): each one edited into a scratch copy, the bounded
 # proof steps and tests expected to catch it run against the copy; exit 1 on a miss.

@@ -5,6 +5,7 @@ here and tests/test_proofs_manifest.py checks that proofs/README.md shows this t
 
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
                                   [--jobs N]     N steps at once (make verify, make proofs: 2)
+                                  [--scheduler tcp://HOST:PORT]  Dask tasks to that cluster
     python -m proofs.manifest --list bounded|full  print the commands
     python -m proofs.manifest --table              print the README's table
 
@@ -26,6 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
+from proofs.cluster import scheduler_address
+
 Run = Literal["bounded", "full"]
 
 
@@ -46,10 +49,16 @@ class Step:
     """Under which conditions ``seconds`` was measured ("under load": other jobs sharing the machine)."""
     contracts: bool = True
     """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
+    cluster: bool = False
+    """The step runs independent tasks on Dask and takes ``--scheduler`` (proofs/cluster.py)."""
 
     @property
     def argv(self) -> list[str]:
         return [sys.executable, "-m", self.module, *self.args]
+
+    def argv_on(self, scheduler: str | None) -> list[str]:
+        """The command, its tasks sent to the Dask cluster at ``scheduler`` if it runs any."""
+        return [*self.argv, "--scheduler", scheduler] if scheduler and self.cluster else self.argv
 
     @property
     def command(self) -> str:
@@ -76,8 +85,9 @@ VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
 SLICES_SECONDS = 4300
 """Wall time of all 600 slices proven afresh on 2 processes."""
 SLICES_MEASURED = (
-    "all 600 slices proven afresh: 8 678 CPU-s, ≈ 72 min on 2 processes (384 slices 2026-11-25, load 2–3; "
-    "216 on 2026-11-26, idle)"
+    "all 600 slices proven afresh on the code before the re-floor of impl/: 8 678 CPU-s, ≈ 72 min on 2 processes "
+    "(384 slices 2026-11-25, load 2–3; 216 on 2026-11-26, idle); not yet rerun on the moved code "
+    "(proofs/README.md §8.5)"
 )
 TODAY = "idle, make verify on a clean clone, 2026-11-26 (a slow day for the machine: README, 'On a fresh machine')"
 """When the bounded figures of the steps changed on 2026-11-26 were taken."""
@@ -344,6 +354,7 @@ STEPS: tuple[Step, ...] = (
         BOUNDED_AWARI_SECONDS,
         BOUNDED_AWARI_MEASURED,
         contracts=False,
+        cluster=True,
     ),
     Step(
         "impl refines spec, Awari (README §8.1)",
@@ -359,19 +370,22 @@ STEPS: tuple[Step, ...] = (
         304,
         CLEAN_RUN + ", in 2 processes (280 s on 2026-11-25)",
         contracts=False,
+        cluster=True,
     ),
     Step(
         "impl refines spec, Awari: apply on every slice (README §8.1)",
         "proofs.awari.slices",
-        ("--jobs", "2", "--timeout", "7200", "--fresh", "--complete"),
+        ("--jobs", "2", "--timeout", "7200", "--complete"),
         FULL,
         "apply on all 600 slices (side to move, action, stones in the action's pit): every AwariBoard (Σ = 48), "
-        "every positions set, all 12 actions; every slice proven by this run (--fresh): no verdict is read from "
-        "the ledger proofs/awari/slices.jsonl, a development cache that records each verdict",
+        "every positions set, all 12 actions; every slice proven by this run, as tasks on an embedded Dask "
+        "cluster of 2 workers: no verdict is read from the verdict cache proofs/awari/verdict-cache.jsonl, "
+        "which only --cache reads",
         REFINE,
         SLICES_SECONDS,
         SLICES_MEASURED,
         contracts=False,
+        cluster=True,
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -388,6 +402,7 @@ STEPS: tuple[Step, ...] = (
         BOUNDED_GOTHELLO_SECONDS,
         BOUNDED_GOTHELLO_MEASURED,
         contracts=False,
+        cluster=True,
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -402,6 +417,7 @@ STEPS: tuple[Step, ...] = (
         3231,
         CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",
         contracts=False,
+        cluster=True,
     ),
 )
 
@@ -425,20 +441,23 @@ def table() -> str:
     return "\n".join(rows)
 
 
-def _run_one(s: Step, quiet: bool) -> tuple[float, int, str]:
+def _run_one(s: Step, quiet: bool, scheduler: str | None = None) -> tuple[float, int, str]:
     """Run one step: (seconds, exit status, its output when ``quiet``, else "")."""
     t0 = time.perf_counter()
     env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
     if not quiet:  # one step at a time: its output goes straight through
-        code = subprocess.run(s.argv, env=env, check=False).returncode
+        code = subprocess.run(s.argv_on(scheduler), env=env, check=False).returncode
         return time.perf_counter() - t0, code, ""
-    done = subprocess.run(s.argv, env=env, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    done = subprocess.run(
+        s.argv_on(scheduler), env=env, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     return time.perf_counter() - t0, done.returncode, done.stdout
 
 
-def run_steps(run: Run, keep_going: bool, jobs: int = 1) -> int:
+def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None = None) -> int:
     """Run the steps, ``jobs`` at a time; the first failure ends the run (no step
-    starts after it) unless ``keep_going``.  One at a time, each step's output goes
+    starts after it) unless ``keep_going``.  The steps that run tasks on Dask send
+    them to the cluster at ``scheduler``, if given, instead of an embedded one.  One at a time, each step's output goes
     straight through; several at a time, the longest start first (by their last
     measured time) and each step's output is printed whole when it ends."""
     start = time.perf_counter()
@@ -454,7 +473,7 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1) -> int:
             return
         if jobs == 1:
             print(f"\n=== {s.name}: {s.command}", flush=True)
-        seconds, code, output = _run_one(s, quiet=jobs > 1)
+        seconds, code, output = _run_one(s, quiet=jobs > 1, scheduler=scheduler)
         with lock:
             if jobs > 1:
                 print(f"\n=== {s.name}: {s.command}\n{output}", end="", flush=True)
@@ -482,6 +501,11 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--table", action="store_true", help="print the README's table")
     parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
     parser.add_argument("--jobs", type=int, default=1, help="steps run at once (default 1)")
+    parser.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        help="a Dask scheduler (tcp://HOST:PORT) for the steps that run tasks on Dask, instead of embedded clusters",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be positive")
@@ -492,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in steps(args.list):
             print(s.command)
         return 0
-    return run_steps(args.run, args.keep_going, args.jobs)
+    return run_steps(args.run, args.keep_going, args.jobs, args.scheduler)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,15 @@ two refinement runners share."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import multiprocessing
 import time
-from collections.abc import Callable, Sequence
-from typing import TypeAlias, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
+
+from proofs import cluster
 
 T = TypeVar("T")
 
@@ -31,22 +36,52 @@ ProofStep: TypeAlias = tuple[str, Callable[[], int]]
 AssertionError on a counterexample."""
 
 
-def scope_arguments(module: str, doc: str | None, deep: str, argv: list[str] | None) -> tuple[bool, bool]:
+@dataclass(frozen=True)
+class Scope:
+    """A refinement runner's command line: the scope, and where its independent tasks run."""
+
+    bounded: bool
+    deep: bool
+    jobs: int
+    """Worker processes: of the embedded Dask cluster, or of the process pool."""
+    scheduler: str | None
+    """A Dask scheduler's address: a real cluster instead of the embedded one."""
+    cluster: bool
+    """Whether tasks run on Dask: the full and deep scopes, or any given --scheduler; the
+    bounded scope (make verify) keeps its process pool, which starts faster."""
+
+
+def scope_arguments(module: str, doc: str | None, deep: str, argv: list[str] | None) -> Scope:
     """The command line of a refinement runner (``python -m module``, described by
-    its docstring's first line): ``(bounded, deep)``, at most one set; ``deep`` says
-    what the deep level adds."""
+    its docstring's first line): at most one of ``--bounded`` and ``--deep`` (``deep``
+    says what the deep level adds), ``--jobs``, ``--scheduler``, ``--no-cluster``."""
     description = doc.splitlines()[0] if doc else None
     parser = argparse.ArgumentParser(prog=f"python -m {module}", description=description)
     level = parser.add_mutually_exclusive_group()
     level.add_argument("--bounded", action="store_true", help="every piece, on a smaller scope (make verify)")
     level.add_argument("--deep", action="store_true", help=deep)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the independent tasks (default 2)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler", type=cluster.scheduler_address, help="a Dask scheduler (tcp://HOST:PORT) for the tasks"
+    )
+    where.add_argument("--no-cluster", action="store_true", help="a process pool here, not Dask")
     args = parser.parse_args(argv)
-    return args.bounded, args.deep
+    if args.jobs < 1:
+        parser.error("--jobs must be positive")
+    on_dask = args.scheduler is not None or not (args.bounded or args.no_cluster)
+    return Scope(args.bounded, args.deep, args.jobs, args.scheduler, on_dask)
 
 
-def run_steps(steps: Sequence[ProofStep], bounded: bool, deep: bool) -> int:
+def run_steps(steps: Sequence[ProofStep], scope: Scope) -> int:
     """Run every step (a failing one does not stop the others), print each with its
-    count and time, then the scope's verdict; the exit status."""
+    count and time, then the scope's verdict; the exit status.  The steps' independent
+    tasks (``in_processes``) run on Dask when ``scope.cluster``."""
+    with tasks_on(scope.scheduler, scope.jobs) if scope.cluster else contextlib.nullcontext():
+        return _run_steps(steps, scope.bounded, scope.deep)
+
+
+def _run_steps(steps: Sequence[ProofStep], bounded: bool, deep: bool) -> int:
     failed = 0
     for name, run in steps:
         start = time.perf_counter()
@@ -62,10 +97,38 @@ def run_steps(steps: Sequence[ProofStep], bounded: bool, deep: bool) -> int:
     return 1 if failed else 0
 
 
+_clients: list[Any] = []
+"""The Dask client of ``tasks_on``, while one is open."""
+
+
+@contextlib.contextmanager
+def tasks_on(scheduler: str | None, workers: int) -> Iterator[Any]:
+    """Within it, ``in_processes`` sends its tasks to a Dask cluster: the one at
+    ``scheduler``, else an embedded one of ``workers`` processes (proofs/cluster.py)."""
+    with cluster.dask_client(scheduler, workers) as client:
+        _clients.append(client)
+        try:
+            yield client
+        finally:
+            _clients.pop()
+
+
 def in_processes(run: Callable[[T], int], tasks: Sequence[T], jobs: int = 2) -> int:
-    """The sum of ``run(task)`` over independent proof tasks, in ``jobs`` processes
-    (spawned: each its own z3 context; ``run`` a module-level function); a task that
-    raises fails the whole."""
+    """The sum of ``run(task)`` over independent proof tasks: on the Dask cluster of
+    ``tasks_on`` when one is open, else in ``jobs`` processes (spawned: each its own
+    z3 context); ``run`` a module-level function.  A task that raises fails the whole;
+    on the cluster an AssertionError (a refutation) is raised again naming its task."""
+    if _clients and len(tasks) > 1:
+        total = 0
+        for task, outcome in cluster.as_done(
+            _clients[-1], functools.partial(cluster.call, cluster.by_name(run)), tasks
+        ):
+            if isinstance(outcome, AssertionError):
+                raise AssertionError(f"{task!r}: {outcome}") from outcome
+            if isinstance(outcome, BaseException):
+                raise outcome
+            total += outcome
+        return total
     if jobs <= 1 or len(tasks) <= 1:
         return sum(map(run, tasks))
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:

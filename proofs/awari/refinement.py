@@ -1,6 +1,6 @@
 """impl/engines/awari.py refines spec/awari.py on every state: the engine's own code, run on z3 terms.
 
-    python -m proofs.awari.refinement [--bounded | --deep]
+    python -m proofs.awari.refinement [--bounded | --deep] [--jobs N] [--scheduler tcp://HOST:PORT | --no-cluster]
 
 The theorems (proofs/README.md, "Refinement" section, says what each covers and why
 together they cover every state):
@@ -1143,7 +1143,8 @@ def off_side_slices(sides: Sequence[int] = (0, 1)) -> list[Slice]:
 
 def main(argv: list[str] | None = None) -> int:
     deep_scope = "also apply on every own pit and stone count (every_slice; hours, see proofs/README.md §8.4)"
-    bounded, deep = scope_arguments("proofs.awari.refinement", __doc__, deep_scope, argv)
+    scope = scope_arguments("proofs.awari.refinement", __doc__, deep_scope, argv)
+    bounded, deep = scope.bounded, scope.deep
     steps: list[ProofStep] = [
         ("sow_table_is_spec_sow", sow_table_is_spec_sow),
         ("feeds_is_spec_feeds_on_starved_rows", feeds_is_spec_feeds_on_starved_rows),
@@ -1179,7 +1180,7 @@ def main(argv: list[str] | None = None) -> int:
         steps += [
             ("apply_refines_referee, every slice", apply_refines_referee),
         ]
-    return run_steps(steps, bounded, deep)
+    return run_steps(steps, scope)
 
 
 if __name__ == "__main__":

@@ -1,44 +1,74 @@
-"""The ledger of apply's slices: run ``apply_slice`` on every slice of ``every_slice()``,
-a few at a time over as many sittings as it takes, and keep what each proved.
+"""Apply's 600 slices, proven as independent tasks on a Dask cluster, with an opt-in
+cache of their verdicts for development.
 
-    python -m proofs.awari.slices [--jobs N] [--timeout S] [--for SECONDS] [--counts N ...] [--retry] [--complete]
+    python -m proofs.awari.slices [--jobs N | --scheduler tcp://HOST:PORT | --no-cluster]
+                                  [--timeout S] [--for SECONDS] [--counts N ...] [--complete]
+                                  [--cache [--retry]]
     python -m proofs.awari.slices --status
 
 Together the 600 slices are the theorem that ``ImplAwari.apply`` refines the corrected
-referee on every state (proofs/README.md, §8.4); ``refinement --deep`` runs them all in
-one go, which takes CPU-hours.  Here each slice runs in a process of its own under a
-time limit, and its verdict goes to ``LEDGER`` (one JSON line a slice) with the
-*fingerprint* of everything the proof reads — the engine's source, every module of the
-repository the proof imports, z3's version.  A run skips the slices the ledger has proven under the
-current fingerprint, so a change to any of those files makes every slice due again,
-and ``--status`` says how many of the 600 are proven for the code as it is.  A slice
-that fails is a counterexample: its message is kept and the run exits 1; with
-``--complete`` (make proofs) so does a run that leaves any slice unproven.
+referee on every state (proofs/README.md, §8.4).  Each slice is a task: a fresh process
+proves it (its own z3 context) under a time limit.  The tasks run on an embedded local
+Dask cluster of ``--jobs`` worker processes (default), on a real cluster given
+``--scheduler``, or, with ``--no-cluster``, from a thread pool here.
+
+Every run proves every slice it is given and reports only what it proved: that is
+what ``make proofs`` runs.  Each verdict is also written to ``CACHE``, the *verdict
+cache*, with what makes it checkable — the *fingerprint* of the code the proof runs
+(module names and their syntax trees without docstrings, so a comment, a docstring
+or a moved file that keeps its module name reopens nothing), z3's and Python's
+versions, the slice's result, the command and the commit.  Only ``--cache`` reads it:
+the slices it holds as proven under the current fingerprint are skipped.  It is a
+convenience, never evidence: to trust it, rerun without ``--cache``; to rebuild it,
+delete it and run ``python -m proofs.awari.slices``.  ``--status`` says what it holds
+for the code as it is.  A slice that fails is a counterexample: its message is kept
+and the run exits 1; with ``--complete`` (make proofs) so does a run that leaves any
+slice unproven.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
+import functools
 import hashlib
 import json
 import os
+import platform
+import shlex
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import z3
+
+from impl.atomic import write_atomic
+from proofs import cluster
 
 if TYPE_CHECKING:  # refinement builds its statements on import: loaded only where a slice is listed
     from proofs.awari.refinement import Slice
 
 ROOT: Final = Path(__file__).resolve().parents[2]
-LEDGER: Final = ROOT / "proofs" / "awari" / "slices.jsonl"
-ENGINE: Final = "impl/engines/awari.py"
+CACHE: Final = ROOT / "proofs" / "awari" / "verdict-cache.jsonl"
+ABOUT: Final = {
+    "about": "a cache of the verdicts of apply's 600 slices (proofs/awari/slices.py), read only with --cache; "
+    "trust none of it: `python -m proofs.awari.slices` proves every slice afresh; rebuild it: delete this "
+    "file and run that command"
+}
+"""The cache's first line: what it is, and how to trust or rebuild it."""
+ENGINE: Final = "impl.engines.awari"
 """The engine under proof, read as source (proofs/symbolic.py ``load_engine_source``)."""
+
+Record: TypeAlias = dict[str, Any]
+"""One slice's verdict: mover, pit, n, slice (its name), verdict (proven, failed,
+error, timeout), paths, seconds, detail, fingerprint, z3, python — and, once in the
+cache, command, commit, date."""
 
 _IMPORTS: Final = """
 import json, sys
@@ -50,23 +80,78 @@ print(json.dumps([f.relative_to(root).as_posix() for f in files if f.is_relative
 """
 
 
+def module_name(path: str) -> str:
+    """``impl/engines/awari.py`` → ``impl.engines.awari``; a package's ``__init__.py`` → the package."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_path(name: str, root: Path | None = None) -> Path:
+    """The source file of module ``name`` under ``root`` (ROOT unless given)."""
+    base = (ROOT if root is None else root).joinpath(*name.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
 def sources() -> list[str]:
-    """What a slice's proof reads: the engine's source and every module of this
+    """The modules a slice's proof runs, by name: the engine and every module of this
     repository that proofs.awari.refinement imports (the statement, the spec and its
-    vocabulary, the symbolic machinery), as paths from ROOT — found in a fresh
-    interpreter, so the answer does not depend on what the caller has imported."""
+    vocabulary, the symbolic machinery) — found in a fresh interpreter, so the answer
+    does not depend on what the caller has imported."""
     done = subprocess.run([sys.executable, "-c", _IMPORTS], cwd=ROOT, capture_output=True, text=True, check=True)
-    found = {ENGINE, *json.loads(done.stdout)}
-    return sorted(name for name in found if not name.startswith(".venv/"))
+    paths = [p for p in json.loads(done.stdout) if not p.startswith(".") and p.endswith(".py")]
+    return sorted({ENGINE, *map(module_name, paths)})
 
 
-def fingerprint(paths: Sequence[str] | None = None) -> str:
-    """sha256 over the sources (``sources()`` unless given) and z3's version: equal
-    fingerprints, the same proof."""
-    h = hashlib.sha256(z3.get_version_string().encode())
-    for name in sources() if paths is None else paths:
-        h.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
+class _NoDocstrings(ast.NodeTransformer):
+    """Drops every statement that is a bare string: the docstrings of modules, classes
+    and functions and the attribute docstrings this repository writes under
+    assignments — none of them is run by the proof."""
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            kept = [
+                s
+                for s in body
+                if not (
+                    isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
+                )
+            ]
+            node.body = kept or [ast.Pass()]  # type: ignore[attr-defined]
+        return node
+
+
+def normalised(source: str) -> str:
+    """What a module means to the proof: its syntax tree without docstrings, comments,
+    line numbers or layout (``ast.dump`` omits positions)."""
+    return ast.dump(_NoDocstrings().visit(ast.parse(source)))
+
+
+PYTHON: Final = "{}.{}".format(*sys.version_info)
+"""The version whose syntax trees the fingerprint hashes (their form changes between minor versions)."""
+
+
+def fingerprint(modules: Sequence[str] | None = None, root: Path | None = None) -> str:
+    """sha256 over z3's and Python's versions and, for each module (``sources()``
+    unless given; their files under ``root``, ROOT unless given), its name and
+    normalised syntax tree: equal fingerprints, the same proof."""
+    h = hashlib.sha256(f"z3 {z3.get_version_string()}\0python {PYTHON}\0".encode())
+    for name in sorted(sources() if modules is None else modules):
+        h.update(name.encode() + b"\0" + normalised(module_path(name, root).read_text()).encode() + b"\0")
     return h.hexdigest()[:16]
+
+
+_fingerprints = functools.cache(fingerprint)
+_parsing = threading.Lock()
+
+
+def _worker_fingerprint(modules: tuple[str, ...]) -> str:
+    """``fingerprint(modules)``, computed once by a worker for every slice it proves;
+    one thread at a time (CPython 3.11's ast.parse is not thread-safe: concurrent calls
+    raise SystemError)."""
+    with _parsing:
+        return _fingerprints(modules)
 
 
 def every_slice() -> list[Slice]:
@@ -83,18 +168,59 @@ def name(s: Slice) -> str:
     return f"{PLAYER(mover).name} sows {'any count' if n is None else n} from {PIT(m).name}"
 
 
-def read_ledger(path: Path | None = None) -> list[dict[str, Any]]:
-    path = LEDGER if path is None else path
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+def key(r: Record) -> Slice:
+    return (r["mover"], r["pit"], r["n"])
 
 
-def judged(records: Sequence[dict[str, Any]], fp: str, verdict: str) -> set[Slice]:
+# ─── the cache ─────────────────────────────────────────────────────────────────
+
+
+def read_cache(path: Path | None = None) -> list[Record]:
+    """The verdicts in the cache (none if it is absent), oldest first."""
+    path = CACHE if path is None else path
+    if not path.exists():
+        return []
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return [r for r in rows if "verdict" in r]
+
+
+def compacted(records: Sequence[Record], fp: str) -> list[Record]:
+    """The last verdict of each slice under the fingerprint ``fp``; the rows of other
+    fingerprints are stale (the code they proved is gone) and dropped."""
+    last = {key(r): r for r in records if r["fingerprint"] == fp}
+    return sorted(last.values(), key=lambda r: (r["mover"], r["pit"], -1 if r["n"] is None else r["n"]))
+
+
+def write_cache(records: Sequence[Record], fp: str, path: Path | None = None) -> None:
+    """Replace the cache, atomically, by its header and ``compacted(records, fp)``."""
+    rows = [ABOUT, *compacted(records, fp)]
+    write_atomic(CACHE if path is None else path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+
+
+def judged(records: Sequence[Record], fp: str, verdict: str) -> set[Slice]:
     """The slices whose last verdict under the fingerprint ``fp`` is ``verdict``."""
-    last = {(r["mover"], r["pit"], r["n"]): r["verdict"] for r in records if r["fingerprint"] == fp}
-    return {s for s, v in last.items() if v == verdict}
+    return {key(r) for r in compacted(records, fp) if r["verdict"] == verdict}
 
 
-def run_one(s: Slice, timeout: float) -> dict[str, Any]:
+CODE: Final = (":(glob)spec/**/*.py", ":(glob)impl/**/*.py", ":(glob)proofs/**/*.py")
+"""The files whose changes a commit stamp notes (git pathspecs): code, not prose or this cache."""
+
+
+def commit() -> str:
+    """The commit the proof's code is at, ``+changes`` if its Python files differ from
+    it; ``unknown`` outside a git work tree."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
+        diff = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", *CODE], cwd=ROOT, check=False)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head.stdout.strip() + ("" if diff.returncode == 0 else "+changes")
+
+
+# ─── proving ───────────────────────────────────────────────────────────────────
+
+
+def run_one(s: Slice, timeout: float) -> Record:
     """Prove one slice in a fresh process (its own z3 context), within ``timeout``."""
     mover, m, n = s
     code = f"from proofs.awari.refinement import apply_slice; print(apply_slice({mover}, {m}, {n!r}))"
@@ -121,6 +247,7 @@ def run_one(s: Slice, timeout: float) -> dict[str, Any]:
         "mover": mover,
         "pit": m,
         "n": n,
+        "slice": name(s),
         "verdict": verdict,
         "paths": paths,
         "seconds": round(time.perf_counter() - start, 1),
@@ -128,15 +255,73 @@ def run_one(s: Slice, timeout: float) -> dict[str, Any]:
     }
 
 
-def status(records: Sequence[dict[str, Any]], fp: str) -> str:
+Task: TypeAlias = tuple["Slice", float, tuple[str, ...]]
+"""A slice, its time limit, and the modules whose fingerprint the run expects."""
+
+
+def prove(task: Task) -> Record:
+    """A cluster's task: prove the slice, and say under which fingerprint the worker's
+    own copy of the code proved it (a worker at another commit is caught by it)."""
+    s, timeout, modules = task
+    fp = _worker_fingerprint(modules)  # first: a worker without this code spends nothing on it
+    return {
+        **run_one(s, timeout),
+        "fingerprint": fp,
+        "z3": z3.get_version_string(),
+        "python": platform.python_version(),
+        "host": platform.node(),
+    }
+
+
+def _failed_task(s: Slice, e: BaseException) -> Record:
+    detail = f"{type(e).__name__}: {e}".strip()
+    return {
+        "mover": s[0],
+        "pit": s[1],
+        "n": s[2],
+        "slice": name(s),
+        "verdict": "error",
+        "paths": None,
+        "seconds": 0.0,
+        "detail": detail,
+    }
+
+
+def on_cluster(client: Any, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
+    """Each task's record as it completes on the Dask cluster."""
+    for (s, _, _), outcome in cluster.as_done(client, prove, tasks, keep_going=keep_going):
+        yield _failed_task(s, outcome) if isinstance(outcome, BaseException) else outcome
+
+
+def in_threads(jobs: int, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
+    """Each task's record as it completes, ``jobs`` at a time from a thread pool here."""
+    pending = list(reversed(tasks))
+    with ThreadPoolExecutor(jobs) as pool:
+        running: dict[Future[Record], Slice] = {}
+        while pending or running:
+            while pending and len(running) < jobs and keep_going():
+                task = pending.pop()
+                running[pool.submit(prove, task)] = task[0]
+            if not running:
+                return
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                s = running.pop(f)
+                try:
+                    yield f.result()
+                except Exception as e:
+                    yield _failed_task(s, e)
+
+
+def status(records: Sequence[Record], fp: str, what: str = "slices proven") -> str:
     """How many slices hold under the current fingerprint, and what the rest are."""
-    current = {(r["mover"], r["pit"], r["n"]): r for r in records if r["fingerprint"] == fp}
+    current = {key(r): r for r in compacted(records, fp)}
     slices = every_slice()
     by_verdict: dict[str, list[Slice]] = {}
     for s in slices:
         by_verdict.setdefault(current[s]["verdict"] if s in current else "not run", []).append(s)
     seconds = sum(r["seconds"] for r in current.values() if r["verdict"] == "proven")
-    lines = [f"fingerprint {fp}: {len(by_verdict.get('proven', []))} of {len(slices)} slices proven ({seconds:.0f} s)"]
+    lines = [f"fingerprint {fp}: {len(by_verdict.get('proven', []))} of {len(slices)} {what} ({seconds:.0f} s)"]
     for verdict in ("failed", "error", "timeout", "not run"):
         if verdict in by_verdict:
             shown = ", ".join(name(s) for s in by_verdict[verdict][:6])
@@ -145,9 +330,34 @@ def status(records: Sequence[dict[str, Any]], fp: str) -> str:
     return "\n".join(lines)
 
 
+def cache_status(records: Sequence[Record], fp: str) -> str:
+    """``--status``: what the cache holds for the code as it is, and for other code."""
+    stale = len({key(r) for r in records if r["fingerprint"] != fp})
+    commits = sorted({r.get("commit", "?") for r in compacted(records, fp)})
+    lines = [status(records, fp, "slices cached as proven for this code")]
+    if commits:
+        lines.append(
+            f"  proven at: {', '.join(c[:12] + ('+changes' if c.endswith('+changes') else '') for c in commits)}"
+        )
+    if stale:
+        lines.append(f"  stale: {stale} slices cached for other code (dropped at the next write)")
+    shown = CACHE.relative_to(ROOT) if CACHE.is_relative_to(ROOT) else CACHE
+    lines.append(f"  {shown} is a cache, not a proof: `python -m proofs.awari.slices` proves every slice")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m proofs.awari.slices", description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=1, help="slices proven at once (default 1)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler",
+        type=cluster.scheduler_address,
+        help="a Dask scheduler (tcp://HOST:PORT) instead of a local cluster",
+    )
+    where.add_argument(
+        "--no-cluster", action="store_true", help="no Dask: --jobs threads here, each proving slices in subprocesses"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes of the local cluster (default 1)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds a slice (default 900)")
     parser.add_argument("--for", dest="budget", type=float, default=0.0, help="start no slice after this many seconds")
     parser.add_argument(
@@ -156,49 +366,80 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--counts", type=int, nargs="+", metavar="N", help="only the own-pit slices with these stone counts (a sample)"
     )
-    parser.add_argument("--retry", action="store_true", help="also rerun the slices that timed out before")
-    parser.add_argument("--fresh", action="store_true", help="prove every slice again, whatever the ledger holds")
-    parser.add_argument(
-        "--complete", action="store_true", help="exit 1 unless every slice is proven at the end (make proofs)"
+    reuse = parser.add_mutually_exclusive_group()
+    reuse.add_argument(
+        "--cache", action="store_true", help="skip the slices the verdict cache holds as proven (development)"
     )
-    parser.add_argument("--status", action="store_true", help="say what the ledger holds for this code and exit")
+    reuse.add_argument("--fresh", action="store_true", help="read no cache: the default, kept for older commands")
+    parser.add_argument(
+        "--retry", action="store_true", help="with --cache: also rerun the slices that timed out before"
+    )
+    parser.add_argument(
+        "--complete", action="store_true", help="exit 1 unless this run proved every slice (make proofs)"
+    )
+    parser.add_argument("--status", action="store_true", help="say what the verdict cache holds for this code and exit")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
-    fp = fingerprint()
-    records = read_ledger()
+    if args.retry and not args.cache:
+        parser.error("--retry is for --cache")
+    modules = tuple(sources())
+    fp = fingerprint(modules)
+    cached = read_cache()
     if args.status:
-        print(status(records, fp))
+        print(cache_status(cached, fp))
         return 0
-    done, timed_out = judged(records, fp, "proven"), judged(records, fp, "timeout")
-    if args.fresh:  # this run's verdicts alone count at its end
-        done, timed_out = set(), set()
-    before = len(records) if args.fresh else 0
-    todo = [s for s in every_slice() if s not in done and (args.retry or s not in timed_out)]
+    skip = (
+        judged(cached, fp, "proven") | (set() if args.retry else judged(cached, fp, "timeout")) if args.cache else set()
+    )
+    todo = [s for s in every_slice() if s not in skip]
     if args.counts:
         todo = [s for s in todo if s[2] in args.counts]
     if args.order == "counts":
         todo.sort(key=lambda s: (-1 if s[2] is None else s[2], s[0], s[1]))
     start = time.monotonic()
+    stamp = {
+        "command": shlex.join(["python", "-m", "proofs.awari.slices", *(sys.argv[1:] if argv is None else argv)]),
+        "commit": commit(),
+    }
+    tasks = [(s, args.timeout, modules) for s in todo]
+
+    def keep_going() -> bool:
+        return not args.budget or time.monotonic() - start <= args.budget
+
+    mine: list[Record] = []
     failed = 0
-
-    def one(s: Slice) -> None:
-        nonlocal failed
-        if args.budget and time.monotonic() - start > args.budget:
-            return
-        r = {**run_one(s, args.timeout), "fingerprint": fp, "date": time.strftime("%Y-%m-%d")}
-        failed += r["verdict"] in ("failed", "error")
-        with LEDGER.open("a") as ledger:
-            ledger.write(json.dumps(r, ensure_ascii=False) + "\n")
-        print(f"{r['verdict']:8} {r['seconds']:7.1f} s  {name(s)}  {r['detail']}", flush=True)
-
-    with ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(one, todo))
-    records = read_ledger()[before:]
-    print(status(records, fp))
-    missing = len(every_slice()) - len(judged(records, fp, "proven"))
+    print(f"{len(todo)} slices to prove, fingerprint {fp}", flush=True)
+    with cluster.dask_client(args.scheduler, args.jobs) if not args.no_cluster else _nothing() as client:
+        results = in_threads(args.jobs, tasks, keep_going) if client is None else on_cluster(client, tasks, keep_going)
+        for r in results:
+            if r.get("fingerprint", fp) != fp:  # a worker's code is not this code: its verdict is not this proof's
+                r = {
+                    **r,
+                    "verdict": "error",
+                    "detail": f"the worker's code has fingerprint {r['fingerprint']}, not {fp}",
+                }
+            r = {**r, "fingerprint": fp, **stamp, "date": time.strftime("%Y-%m-%d")}
+            mine.append(r)
+            failed += r["verdict"] in ("failed", "error")
+            cached = [*cached, r]
+            write_cache(cached, fp)
+            print(
+                f"{len(mine):3}/{len(todo)} {r['verdict']:8} {r['seconds']:7.1f} s  {name(key(r))}  {r['detail']}",
+                flush=True,
+            )
+    judged_now = [*read_cache(), *mine] if args.cache else mine
+    print(status(judged_now, fp))
+    missing = len(every_slice()) - len(judged(judged_now, fp, "proven"))
     return 1 if failed or (args.complete and missing) else 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+if __name__ == "__main__":  # run as proofs.awari.slices, so a worker imports prove by that name
+    from proofs.awari.slices import main as run
+
+    sys.exit(run())

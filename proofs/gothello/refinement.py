@@ -1,6 +1,6 @@
 """impl/engines/gothello.py refines spec/gothello.py on every state: the engine's own code, run on z3 terms.
 
-    python -m proofs.gothello.refinement [--bounded | --deep]
+    python -m proofs.gothello.refinement [--bounded | --deep] [--jobs N] [--scheduler tcp://HOST:PORT | --no-cluster]
 
 The theorems (proofs/README.md, "Refinement" section):
 
@@ -691,7 +691,8 @@ def over_squares(name: str, squares: Sequence[G.SQUARE], region: int, jobs: int 
 
 def main(argv: list[str] | None = None) -> int:
     deep_scope = "also the statement against the spec referee on samples (not run to the end)"
-    bounded, deep = scope_arguments("proofs.gothello.refinement", __doc__, deep_scope, argv)
+    scope = scope_arguments("proofs.gothello.refinement", __doc__, deep_scope, argv)
+    bounded, deep = scope.bounded, scope.deep
     corner = [(1, 1)]
     some = [(1, 1), (1, 3), (3, 3)]  # a corner, an edge, the centre: the three kinds of square
     squares = corner if bounded else SQUARES
@@ -716,7 +717,7 @@ def main(argv: list[str] | None = None) -> int:
         steps.append(("place_refines_move, a1 with captures", lambda: place_refines_move([(1, 1)], CAPTURE_REGION)))
     if deep:  # not run to completion (proofs/README.md §8.2)
         steps.append(("statement_is_spec_referee", statement_is_spec_referee))
-    return run_steps(steps, bounded, deep)
+    return run_steps(steps, scope)
 
 
 if __name__ == "__main__":
