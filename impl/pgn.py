@@ -35,9 +35,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from impl.engines.awari import unpack
-from impl.engines.port import GameEngine, GameState, side_to_move
-from impl.engines.registry import get_engine
+from impl.engines.port import GameEngine, GameState
+from impl.engines.registry import get_engine, rules_name
 from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 
@@ -46,15 +45,13 @@ DEFAULT_RULES = "massey"
 
 
 def engine_rules(game: str, name: str) -> str:
-    """The canonical name of the rule set a ``Rules`` tag names (spec/awari_rules.py
-    ``parse_rules``, which reads any combination): ``massey`` (or none) is the papers',
+    """The canonical name of the rule set a ``Rules`` tag names (the engines'
+    ``rules_name``: spec/awari_rules.py reads any combination): ``massey`` (or none) is the papers',
     ``paper`` to the engines; PgnError for a text the parser refuses, or for another
     set than the papers' in a Gothello record."""
-    from spec.awari_rules import RulesError, canonical
-
     try:
-        rules = "paper" if name in ("", DEFAULT_RULES) else canonical(name)
-    except RulesError as exc:
+        rules = "paper" if name in ("", DEFAULT_RULES) else rules_name(name)
+    except ValueError as exc:
         raise PgnError(f"unknown {game} rules {name!r}: {exc}") from None
     if rules != "paper" and game != "awari":
         raise PgnError(f"unknown {game} rules {name!r}")
@@ -248,24 +245,19 @@ def notate(game: str, moves: Sequence[str], rules: str = "paper") -> tuple[list[
     out: list[str] = []
     for i, move in enumerate(moves):
         try:
-            san, state = _step(game, engine, state, move, i)
+            san, state = _step(engine, state, move, i)
         except PgnError:
             return [*out, *moves[i:]], i + 1
         out.append(san)
     return out, None
 
 
-def _step(game: str, engine: GameEngine, state: GameState, move: str, index: int) -> tuple[str, GameState]:
+def _step(engine: GameEngine, state: GameState, move: str, index: int) -> tuple[str, GameState]:
+    """The movetext of ``move`` (the engine's ``describe``) and the state after it."""
     action = engine.parse_move(move)
     if action is None or engine.is_over(state) or action not in engine.legal_moves(state):
         raise PgnError(f"ply {index + 1}: {move[:20]!r} is not a legal move here")
-    mover = side_to_move(engine, state)
-    _, after = engine.apply(state, action)
-    if game != "awari":
-        return move, after
-    sown = unpack(state[:3]).board[action.value]
-    captured = engine.counts(after)[mover] - engine.counts(state)[mover]
-    return f"{move}{sown}" + (f"x{captured}" if captured else ""), after
+    return engine.describe(state, action).notation, engine.apply(state, action)[1]
 
 
 def write(record: PgnGame) -> str:
@@ -423,7 +415,7 @@ def _movetext(game: str, engine: GameEngine, body: str, unchecked: int | None) -
             plies.append(Ply(token, token))
         elif kind == "word":
             move = _move_of(game, token)
-            san, state = _step(game, engine, state, move, len(plies))
+            san, state = _step(engine, state, move, len(plies))
             if san != token:
                 raise PgnError(f"ply {len(plies) + 1}: {token!r} should read {san!r}")
             plies.append(Ply(move, san))

@@ -39,6 +39,8 @@ MEMBERS = [
     "parse_move",
     "format_move",
     "render",
+    "cells",
+    "describe",
     "to_spec",
     "from_spec",
 ]

@@ -70,7 +70,7 @@ def test_watchers_see_every_event_of_a_game() -> None:
             await white.expect(204)
 
     run(scenario)
-    assert seen == ["PlayerSeated", "PlayerSeated", "GameStarted", "PlyPlayed", "GameOver"]
+    assert seen == ["PlayerSeated", "PlayerSeated", "GameStarted", "MoveMade", "GameOver"]
 
 
 def test_a_refused_request_is_logged_at_debug_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:

@@ -17,7 +17,7 @@ from impl.server.session import (
     GameOver,
     GameStarted,
     Limits,
-    PlyPlayed,
+    MoveMade,
     Req,
     Session,
     Settings,
@@ -75,7 +75,7 @@ def test_a_game_with_clocks_runs_on_the_time_it_is_given() -> None:
     assert isinstance(over, GameOver) and over.record.started == 1005.0 and over.record.ended == 1018.5
     assert over.record.clocks == (6.5,)
     assert [type(e) for e in events].count(GameStarted) == 1
-    assert any(isinstance(e, PlyPlayed) and e.move == "c3" for e in events)
+    assert any(isinstance(e, MoveMade) and e.move == "c3" for e in events)
 
 
 def test_a_connection_that_never_sits_down_is_sent_away() -> None:

@@ -2,6 +2,11 @@
 the display lines both the engines (``render``) and the server's observers' 382
 display draw (docs/protocol.md §9): ``referee replay``, ``show`` and ``watch``.
 
+What a move captured comes from the engine's description of it (``marks_of``:
+impl/engines/port.py ``MoveDescription``) wherever there is a position to ask.
+Only ``referee watch`` has none (an observer has the server's display, not the
+moves before it joined): for it alone ``marks`` compares two displays.
+
 The mark is ANSI colour on a terminal (the move in reverse video, captured or
 changed pits and stones in bold red) and, always, a line naming them, so that
 the same view reads in a log or a pipe.
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from impl.engines.notation import FILES, NORTH_ROW, SOUTH_ROW
+from impl.engines.port import MoveDescription
 
 MOVE, CAPTURE, RESET = "\x1b[7m", "\x1b[1;31m", "\x1b[0m"
 _NUMBER = re.compile(r"\d+")
@@ -28,6 +34,11 @@ class Marks:
     captured: tuple[str, ...] = ()
     label: str = ""
     """The move as the note names it (``c7x2``); the move itself if empty."""
+
+
+def marks_of(move: MoveDescription) -> Marks:
+    """The marks of a move as its engine describes it, named by its movetext."""
+    return Marks(move.move, move.captured, move.notation)
 
 
 def clock(seconds: float) -> str:
@@ -121,6 +132,8 @@ def gothello_view(lines: Sequence[str], marks: Marks, colour: bool) -> list[str]
 
 
 def marks(game: str, before: Sequence[str] | None, after: Sequence[str], move: str | None, label: str = "") -> Marks:
+    """The marks of ``move`` found by comparing the displays before and after it:
+    for an observer, who has no position (``referee watch``)."""
     if move is None or before is None:
         return Marks()
     found = awari_marks(before, after, move) if game == "awari" else gothello_marks(before, after, move)

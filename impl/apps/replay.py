@@ -39,13 +39,12 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
     engine = get_engine(game, "impl", pgn.engine_rules(game, record.tag("Rules")))
     state = engine.initial()
     clocks: list[float | None] = list(record.time) if record.time is not None else [None, None]
-    before: list[str] | None = None
+    mark = boardview.Marks()
     # From an Unchecked ply on, the fast engine refused the game's moves (impl/pgn.py): not replayed.
     last = int(record.tag(pgn.UNCHECKED, "0")) - 1 if record.tag(pgn.UNCHECKED) else len(record.plies)
     for ply in range(last + 1):
         board = engine.render(state)
         move = record.plies[ply - 1] if ply else None
-        mark = boardview.marks(game, before, board, move.move if move else None, move.san if move else "")
         head = f"{record.tag('Event')}, round {record.tag('Round')}: " if ply == 0 else ""
         title = "start" if move is None else f"ply {ply}: {(ply + 1) // 2}{'.' if ply % 2 else '...'} {move.san}"
         lines = [f"{head}{title}", *boardview.view(game, board, mark, colour)]
@@ -62,9 +61,10 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
         elif game == "gothello" and not engine.is_over(state):  # Awari's board names the side to move
             lines.append(f"{sides[side_to_move(engine, state)]} to move")
         yield Frame(ply, lines)
-        before = board
         if ply < last:
-            _, state = engine.apply(state, engine.parse_move(record.plies[ply].move))
+            action = engine.parse_move(record.plies[ply].move)
+            mark = boardview.marks_of(engine.describe(state, action))
+            _, state = engine.apply(state, action)
 
 
 def load(path: Path) -> pgn.PgnGame:

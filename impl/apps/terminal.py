@@ -29,7 +29,7 @@ from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subco
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.client.local import LocalServer, ServerOptions
 from impl.engines.notation import FILES
-from impl.engines.port import KINDS
+from impl.engines.port import KINDS, GameState, MoveDescription
 from impl.game import Side
 from impl.players.base import log as player_log
 from impl.players.base import play
@@ -96,6 +96,14 @@ def result_line(client: Client, result: Result) -> str:
     return line
 
 
+def capture_note(game: str, move: MoveDescription) -> str:
+    """What a move captured, for the line that reports it ("" if nothing)."""
+    if not move.captured:
+        return ""
+    where = " ".join(move.captured)
+    return f" (captures {move.taken} from {where})" if game == "awari" else f" (turns {where})"
+
+
 # ─── checking a move before it is sent ─────────────────────────────────────────
 
 
@@ -125,6 +133,9 @@ class Terminal:
         self._tty = os.isatty(stdin_fd)
         self._confirming = False
         self._closed = False  # the pipe has ended: no more reading from it
+        self._before: GameState = client.state
+        """The position before the move the server reports next (the client
+        applies a move before it tells us)."""
         client.on_message = self._on_message
 
     def say(self, *lines: str) -> None:
@@ -151,11 +162,13 @@ class Terminal:
                 self.say(f"The referee plays an opening of {c.greeting.opening} moves first.")
             self.show()
         elif isinstance(msg, W.Moved) and len(c.plies) <= c.greeting.opening:
-            self.say(f"opening: {sides[msg.side]} {msg.move}")  # the referee's book move, not the player's
+            note = capture_note(c.game, self._described(msg.move))
+            self.say(f"opening: {sides[msg.side]} {msg.move}{note}")  # the referee's book move, not the player's
             self.show()
         elif isinstance(msg, W.Moved | W.Ended):
             who = "you" if msg.side == c.side else sides[msg.side]
-            self.say(f"{who} played {msg.move}" if who == "you" else f"{who} plays {msg.move}")
+            note = capture_note(c.game, self._described(msg.move))
+            self.say(f"{who} played {msg.move}{note}" if who == "you" else f"{who} plays {msg.move}{note}")
             if isinstance(msg, W.Moved):
                 self.show()
             else:
@@ -174,6 +187,12 @@ class Terminal:
             self.say(f"the referee failed: {msg.text}")
         if c.result is not None and isinstance(msg, W.FINAL):
             self.say(result_line(c, c.result))
+
+    def _described(self, token: str) -> MoveDescription:
+        """The move the client has just applied, as the engine describes it."""
+        c = self.client
+        before, self._before = self._before, c.state
+        return c.engine.describe(before, c.engine.parse_move(token))
 
     def run(self) -> Result | None:
         """Play to the end of the game (or of the input); the result."""

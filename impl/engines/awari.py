@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from impl.game import Side
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
 
 from . import notation
-from .port import Result
+from .port import Cells, MoveDescription, Result, gained, not_legal
 
 Key = tuple[int, int, int]
 """A position: (mover's row, opponent's row, meta)."""
@@ -248,6 +249,9 @@ class _AwariPort:
     def to_move(self, state: AwariState) -> A.PLAYER:
         return _PLAYERS[state[2] >> 16]
 
+    def apply(self, state: AwariState, action: A.PIT) -> tuple[Result[A.PLAYER], AwariState]:
+        raise NotImplementedError
+
     def legal_moves(self, state: AwariState) -> tuple[A.PIT, ...]:
         raise NotImplementedError
 
@@ -275,6 +279,35 @@ class _AwariPort:
     def render(self, state: AwariState) -> list[str]:
         s = unpack(state[:3])
         return notation.render_awari(s.board, s.score, s.to_move)
+
+    def cells(self, state: AwariState) -> Cells:
+        board = unpack(state[:3]).board
+        return tuple((p.name, board[p]) for p in _PITS)
+
+    def _slam_rule(self) -> int:
+        """The grand-slam rule's index, for ``describe``: the paper's captures as (a)."""
+        return GS_A
+
+    def describe(self, state: AwariState, action: A.PIT) -> MoveDescription:
+        """Sow ⨟ Capture (under the rule set) on the packed rows: the pits the capture
+        empties are those of the opponent's row it changes."""
+        result, after = self.apply(state, action)
+        if self.is_over(state) or result == _ILLEGAL:
+            raise not_legal(self, action)
+        mine, theirs, meta, _ = state
+        me = meta >> 16
+        sh = (int(action) - 6 * me) << 3
+        sown = mine >> sh & 255
+        _, add_theirs, last = _SOW[sh << 3 | sown]
+        reached = theirs + add_theirs
+        left, taken = reached, 0
+        if last >= 0 and (reached >> (last << 3) & 255) in (2, 3):
+            left, taken = _capture_r(reached, last, self._slam_rule())
+        captured = tuple(_PITS[6 * (me ^ 1) + j].name for j in range(6) if (reached ^ left) >> (j << 3) & 255)
+        mover = Side(self.players.index(_PLAYERS[me]))
+        won = gained(self, state, after, mover)
+        text = notation.awari_movetext(action, sown, won)
+        return MoveDescription(mover, action.name, text, sown, captured, taken, won)
 
     def to_spec(self, state: AwariState) -> A.AwariGame:
         return A.game_of(unpack(state[:3]), frozenset(unpack(k) for k in state[3]))
@@ -444,6 +477,9 @@ class RulesAwari(_AwariPort):
         self.gs = "abcde".index(rules.grand_slam.value)
         self.rep = tuple(AR.RepetitionRule).index(rules.repetition)
         self.stuck = tuple(AR.CannotMoveRule).index(rules.cannot_move)
+
+    def _slam_rule(self) -> int:
+        return self.gs
 
     def _ended(self, state: AwariState) -> Ending | None:
         mine, theirs, meta, positions = state

@@ -6,7 +6,7 @@ exist (``impl.engines.registry.get_engine(game, "impl")`` and ``…"spec"``) thr
 interface (impl/engines/port.py).  Each action goes to both.  Compared, after every
 ``apply``: the results, the next states through the refinement mapping (the fast
 engine's ``to_spec``), and whether the game is over in the next state; on every
-``legal_moves`` and ``is_over`` call, the two answers; at ``initial``, the two
+``legal_moves``, ``is_over`` and ``describe`` call, the two answers; at ``initial``, the two
 initial states.  The legal moves of each position are not recomputed after every
 move (that costs the spec one referee step per action, 6 for Awari and 26 for
 Gothello; see docs/engines.md's measurement log): in a game every action a player tries is
@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .port import Cells, MoveDescription
 from .statetext import format_state
 
 LOGGER = logging.getLogger("referee")
@@ -45,8 +46,8 @@ class Divergence:
 
     game: str
     check: str
-    """What disagreed: ``initial``, ``result``, ``state``, ``is_over``, ``legal_moves``
-    or ``raised`` (the fast engine raised where the spec answered)."""
+    """What disagreed: ``initial``, ``result``, ``state``, ``is_over``, ``legal_moves``,
+    ``describe`` or ``raised`` (the fast engine raised where the spec answered)."""
     state: str
     """The spec's state the question was asked in (impl/engines/statetext.py)."""
     action: str | None
@@ -160,6 +161,15 @@ class CheckedEngine:
             self._found([], "is_over", state.spec, None, spec_over, fast_over)
         return spec_over
 
+    def describe(self, state: CheckedState, action: Any) -> MoveDescription:
+        """The spec's description, the fast engine's compared with it (check
+        ``describe``)."""
+        spec: MoveDescription = self.spec.describe(state.spec, action)
+        fast = self._ask(state, "describe", spec, lambda: self.fast.describe(state.fast, action))
+        if fast is not None and fast != spec:
+            self._found([], "describe", state.spec, action, spec, fast)
+        return spec
+
     def _ask(self, state: CheckedState, check: str, spec_answer: Any, question: Callable[[], Any]) -> Any:
         """The fast engine's answer, or None (reported) if it raised."""
         try:
@@ -191,6 +201,10 @@ class CheckedEngine:
     def render(self, state: CheckedState) -> list[str]:
         lines: list[str] = self.spec.render(state.spec)
         return lines
+
+    def cells(self, state: CheckedState) -> Cells:
+        cells: Cells = self.spec.cells(state.spec)
+        return cells
 
     def to_spec(self, state: CheckedState) -> Any:
         return state.spec

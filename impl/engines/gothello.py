@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from impl.game import Side
 from spec import gothello as G
 from spec import result as R
 from spec.z import Fun
 
 from . import notation
-from .port import Result
+from .port import Cells, MoveDescription, Result, gained, not_legal
 
 History = tuple[int, object] | None
 """HISTORY as a cons list: (most recent action, earlier history), or None for ⟨⟩.
@@ -60,6 +61,7 @@ _NEIGHBOURS: Final = tuple(_dilate(1 << i) & ~(1 << i) for i in range(25))
 """(_ adjoins _) ⦇{s}⦈ per square."""
 
 _SQUARES: Final = tuple((i // 5 + 1, i % 5 + 1) for i in range(25))
+_NAMES: Final = tuple(notation.square_name(s) for s in _SQUARES)
 _ACTIONS: Final[tuple[G.MOVE, ...]] = (*(G.move(s) for s in _SQUARES), G.pass_)
 """The spec's MOVE of each action code."""
 
@@ -258,6 +260,25 @@ class ImplGothello:
         black, white = (mine, theirs) if to_move == 0 else (theirs, mine)
         cell = {s: "b" if black >> i & 1 else "w" if white >> i & 1 else "." for i, s in enumerate(_SQUARES)}
         return notation.render_gothello(cell)
+
+    def cells(self, state: GothelloState) -> Cells:
+        mine, theirs, to_move, _ = state
+        black, white = (mine, theirs) if to_move == 0 else (theirs, mine)
+        return tuple(
+            (n, "black" if black >> i & 1 else "white" if white >> i & 1 else "") for i, n in enumerate(_NAMES)
+        )
+
+    def describe(self, state: GothelloState, action: G.MOVE) -> MoveDescription:
+        """The opponent's stones the placement turned: theirs before, the mover's after."""
+        result, after = self.apply(state, action)
+        if self.is_over(state) or result is _ILLEGAL:
+            raise not_legal(self, action)
+        _, theirs, to_move, _ = state
+        # after[1]: the mover's stones once the opponent is to move (a pass turns none)
+        turned = 0 if code(action) == PASS else theirs & after[1]
+        captured = tuple(_NAMES[i] for i in range(25) if turned >> i & 1)
+        mover, text = Side(to_move), notation.format_gothello(action)
+        return MoveDescription(mover, text, text, 0, captured, len(captured), gained(self, state, after, mover))
 
     def to_spec(self, state: GothelloState) -> G.GothelloGame:
         mine, theirs, to_move, history = state

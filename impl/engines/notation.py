@@ -35,10 +35,19 @@ def parse_gothello(text: str) -> G.MOVE | None:
 
 
 def format_gothello(m: G.MOVE) -> str:
-    if isinstance(m, G.move):
-        file, rank = m.square
-        return f"{FILES[file - 1]}{rank}"
-    return "pass"
+    return square_name(m.square) if isinstance(m, G.move) else "pass"
+
+
+def awari_movetext(pit: A.PIT, sown: int, gained: int) -> str:
+    """The 1994 Olympiad notation of a sowing: the pit, the stones sown, and ``x``
+    with what the mover's store gained, if anything (``F4``, ``c7x2``)."""
+    return f"{pit.name}{sown}" + (f"x{gained}" if gained else "")
+
+
+def square_name(square: tuple[int, int]) -> str:
+    """A SQUARE (file, rank) as ``a1``–``e5``."""
+    file, rank = square
+    return f"{FILES[file - 1]}{rank}"
 
 
 NORTH_ROW = (A.PIT.f, A.PIT.e, A.PIT.d, A.PIT.c, A.PIT.b, A.PIT.a)

@@ -18,6 +18,7 @@ for Gothello the history of accepted actions (two passes in succession).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, TypeVar, Union
 
 from impl.game import Side
@@ -30,6 +31,47 @@ G = TypeVar("G")  # the spec's state type
 
 Result = Union[R.win[P], R.Constant]  # noqa: UP007 — a generic alias must be built with Union
 """RESULT ::= win⟨⟨PLAYER⟩⟩ | draw | not_done | illegal_move"""
+
+
+Cells: TypeAlias = tuple[tuple[str, int | str], ...]
+"""A board as data, cell by cell in the spec's order: Awari each pit by letter
+(PIT order, ``a``–``f`` then ``A``–``F``) with its stones; Gothello each square
+(``a1``, ``a2``, … ``e5``: file then rank) with ``black``, ``white`` or ``""``."""
+
+
+@dataclass(frozen=True)
+class MoveDescription:
+    """What a legal move did, for whoever shows it: PGN's movetext (impl/pgn.py), the
+    web view's marks (impl/web/views.py), ``referee replay`` / ``show`` and the
+    terminal.  Each engine computes it from its own state (``Engine.describe``);
+    nobody else unpacks a state or reruns the rules for display."""
+
+    mover: Side
+    move: str
+    """The protocol's notation (``F``, ``c3``, ``pass``)."""
+    notation: str
+    """The movetext's (docs/protocol.md "Game records"): Awari's Olympiad notation,
+    the pit, the stones sown and ``x`` with what the mover's store gained (``F4``,
+    ``c7x2``); Gothello's is ``move``."""
+    sown: int
+    """Awari: the stones sown (the pit's stones before the move); Gothello: 0."""
+    captured: tuple[str, ...]
+    """Awari: the opponent's pits the capture emptied (Capture under the rule set),
+    in PIT order; Gothello: the opponent's stones that became the mover's
+    (captures_corrected), file then rank."""
+    taken: int
+    """The stones those captures took (Awari: into the mover's store; Gothello:
+    the stones turned)."""
+    gained: int
+    """What the move added to the mover's ``counts``: Awari the store (the
+    captures, plus the mover's own row when the move ends the game by NoMove or
+    CannotFeed); Gothello the stones on the board (the placed one and those
+    turned; 0 for a pass)."""
+
+    @property
+    def passed(self) -> bool:
+        """A Gothello pass."""
+        return self.move == "pass"
 
 
 class Engine(Protocol[S, A, P]):
@@ -93,6 +135,16 @@ class Engine(Protocol[S, A, P]):
         """The board as text lines (as docs/playing.md describes the display)."""
         ...
 
+    def cells(self, state: S) -> Cells:
+        """The board as data (``Cells``), for drawing it."""
+        ...
+
+    def describe(self, state: S, action: A) -> MoveDescription:
+        """What ``action`` does in ``state``, where it is legal (one of
+        ``legal_moves``; ValueError otherwise).  For display: not on the engines'
+        hot path."""
+        ...
+
 
 class Refinement(Protocol[S, G]):
     """The abstraction function of the refinement proof: how an engine's states map
@@ -137,3 +189,13 @@ def winner(engine: GameEngine, result: Result[Any]) -> Side | None:
 
 GAMES = ("awari", "gothello")
 KINDS = ("spec", "impl", "checked")
+
+
+def gained(engine: GameEngine, before: GameState, after: GameState, mover: Side) -> int:
+    """What a move from ``before`` to ``after`` added to the mover's ``counts``."""
+    return int(engine.counts(after)[mover] - engine.counts(before)[mover])
+
+
+def not_legal(engine: GameEngine, action: Any) -> ValueError:
+    """``describe``'s error for an action the referee refuses."""
+    return ValueError(f"{engine.format_move(action)} is not a legal move here")

@@ -63,3 +63,12 @@ def get_engine(game: str, kind: str = "impl", rules: str | AwariRules = "paper")
 
         return CheckedEngine(make("impl"), make("spec"))
     return make(kind)
+
+
+def rules_name(text: str) -> str:
+    """The canonical name of the Awari rule set ``text`` names (spec/awari_rules.py
+    ``canonical``); RulesError, a ValueError, for a text its parser refuses.  The
+    one place outside the engines that need a rule set's name ask."""
+    from spec.awari_rules import canonical
+
+    return canonical(text)

@@ -4,12 +4,15 @@ and be compared with the fast engines through one interface."""
 
 from __future__ import annotations
 
+from impl.game import Side
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
+from spec import result as R
+from spec.z import Fun, override
 
 from . import notation
-from .port import Result
+from .port import Cells, MoveDescription, Result, gained, not_legal
 
 
 class SpecAwari:
@@ -56,6 +59,24 @@ class SpecAwari:
 
     def render(self, state: A.AwariGame) -> list[str]:
         return notation.render_awari(state.board, state.score, state.to_move)
+
+    def cells(self, state: A.AwariGame) -> Cells:
+        return tuple((p.name, state.board[p]) for p in A.PIT)
+
+    def describe(self, state: A.AwariGame, action: A.PIT) -> MoveDescription:
+        """Sow ⨟ Capture under the rule set (spec/awari_rules.py ``CAPTURES``):
+        Capture's ``captures``, and what they held after the sowing."""
+        result, after = self.apply(state, action)
+        if self.is_over(state) or result == R.illegal_move:
+            raise not_legal(self, action)
+        sown, to_capture = A.Sow(A.θAwariBoard(state), action)
+        captures = AR.CAPTURES[self.rules.grand_slam](sown, to_capture)[1]
+        mover = Side(self.players.index(state.to_move))
+        won = gained(self, state, after, mover)
+        stones = state.board[action]
+        text = notation.awari_movetext(action, stones, won)
+        taken = sum(sown.board[p] for p in captures)
+        return MoveDescription(mover, action.name, text, stones, tuple(p.name for p in sorted(captures)), taken, won)
 
     def to_spec(self, state: A.AwariGame) -> A.AwariGame:
         return state
@@ -106,8 +127,30 @@ class SpecGothello:
     def render(self, state: G.GothelloGame) -> list[str]:
         return notation.render_gothello({s: notation.GOTHELLO_CELL[v] for (s, v) in state.board})
 
+    def cells(self, state: G.GothelloGame) -> Cells:
+        return tuple(
+            (notation.square_name((f, r)), _COLOUR[state.board[(f, r)]]) for f in range(1, 6) for r in range(1, 6)
+        )
+
+    def describe(self, state: G.GothelloGame, action: G.MOVE) -> MoveDescription:
+        """GothelloMove_corrected's ``captures s`` in cboard (captures_corrected)."""
+        result, after = self.apply(state, action)
+        if self.is_over(state) or result == R.illegal_move:
+            raise not_legal(self, action)
+        mover, text = Side(self.players.index(state.to_move)), notation.format_gothello(action)
+        squares: list[tuple[int, int]] = []
+        if isinstance(action, G.move):
+            s = action.square
+            cboard = Fun(override(state.board, frozenset({(s, G.stone(state.to_move))})))
+            squares = sorted(t for t, _ in G.captures_corrected(cboard, state.to_move, s))
+        captured = tuple(notation.square_name(t) for t in squares)
+        return MoveDescription(mover, text, text, 0, captured, len(captured), gained(self, state, after, mover))
+
     def to_spec(self, state: G.GothelloGame) -> G.GothelloGame:
         return state
 
     def from_spec(self, game: G.GothelloGame) -> G.GothelloGame:
         return game
+
+
+_COLOUR = {G.blank: "", G.stone(G.PLAYER.black): "black", G.stone(G.PLAYER.white): "white"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 Stalls = Callable[[float, float], float]
 """Seconds the referee stalled within ``[start, end]``."""
@@ -19,6 +20,24 @@ Stalls = Callable[[float, float], float]
 
 def no_stalls(start: float, end: float) -> float:
     return 0.0
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """Both clocks as read at ``taken`` (the caller's monotonic time), first mover's
+    first, and the one running from then on (None: neither)."""
+
+    left: tuple[float, float]
+    running: int | None
+    taken: float
+
+    def at(self, now: float) -> tuple[float, float]:
+        """The time left on each clock at ``now``, counting the running one down."""
+        if self.running is None:
+            return self.left
+        left = list(self.left)
+        left[self.running] -= now - self.taken
+        return (left[0], left[1])
 
 
 class Clocks:
@@ -54,6 +73,11 @@ class Clocks:
         if self.running is None:
             return None
         return self._since + self._remaining[self.running] + self._stalls(self._since, math.inf)
+
+    def reading(self, now: float, running: int | None) -> ClockReading:
+        """Both clocks at ``now``, with ``running`` the clock that runs once the input
+        being handled is done (the session says so before it starts that clock)."""
+        return ClockReading((self.left(0, now), self.left(1, now)), running, now)
 
     def left(self, side: int, now: float) -> float:
         """``side``'s time left at ``now``, counting a running clock."""

@@ -32,17 +32,18 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
 from impl.apps.openings import Opening
 from impl.apps.openings import play as play_opening
 from impl.engines.checked_engine import divergences
-from impl.engines.port import GameEngine, GameState, side_to_move, winner
+from impl.engines.port import GameEngine, GameState, MoveDescription, Result, side_to_move, winner
 from impl.game import Outcome, Side, Termination
 from spec import result as R
 
-from .clock import Clocks, Stalls, no_stalls
+from .clock import ClockReading, Clocks, Stalls, no_stalls
 from .records import GameRecord, enabled, event
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
@@ -192,6 +193,13 @@ class Settings:
 
 
 # ─── Events: what listeners (the server, a web view, a tournament) see ─────────
+#
+# The one vocabulary of what happens in a game (the web view's feed publishes
+# these same events, tagged with its server: impl/web/feed.py).  Each carries all
+# a listener needs — the action, the states before and after, the clocks, the
+# result — so that no listener reads the session.  A ``ClockReading`` is taken as
+# the input that caused the event is done: its ``running`` clock is the one that
+# runs next.
 
 
 @dataclass(frozen=True)
@@ -208,37 +216,95 @@ class ObserverSeated:
 
 @dataclass(frozen=True)
 class GameStarted:
+    """Both players are seated; published before the opening's moves."""
+
+    game: str
+    server_no: int
+    """The server's number (``Settings.server``)."""
+    game_no: int
+    sides: tuple[str, str]
     names: tuple[str, str]
     """First mover first."""
     time: tuple[float, float] | None
+    engine: GameEngine
+    """The engine the game is played by: its states are those of ``state`` and of
+    the ``MoveMade`` events that follow."""
+    state: GameState
+    """The initial position."""
+    clocks: ClockReading | None
+    started: float
+    """Wall-clock time (seconds since the epoch)."""
 
 
 @dataclass(frozen=True)
-class PlyPlayed:
-    """An accepted move; ``secs``: the mover's time left, with time controls."""
+class MoveMade:
+    """An accepted move (the referee's opening moves included)."""
 
+    game_no: int
     serial: int
     side: Side
+    ply: str
+    """With its full-move number, as recorded: ``1 c3``, ``1 ... d4``."""
     move: str
+    """The papers' notation: ``c3``, ``pass``, ``F``."""
+    engine: GameEngine
+    action: Any
+    before: GameState
+    after: GameState
+    result: Result[Any]
+    """The rules' result: ``not_done``, or the final one if the move ended the game."""
+    to_move: Side | None
+    """The side to move next; None if the move ended the game."""
     secs: float | None
-    state: GameState
-    """The position after it (for ``engine.render``)."""
+    """The mover's time left, with time controls."""
+    clocks: ClockReading | None
+
+    @cached_property
+    def description(self) -> MoveDescription:
+        """What the move did (``Engine.describe``): worked out on first use, so a
+        game nobody shows never pays for it."""
+        return self.engine.describe(self.before, self.action)
 
 
 @dataclass(frozen=True)
 class DrawOffer:
+    game_no: int
     side: Side
+    """The side that offered."""
     accepted: bool | None
     """None when offered, then True or False when answered."""
+    clocks: ClockReading | None
 
 
 @dataclass(frozen=True)
 class GameOver:
+    game_no: int
     outcome: Outcome
     record: GameRecord
+    clocks: ClockReading | None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side's index, None for a draw or an abort."""
+        return None if self.outcome.winner is None else int(self.outcome.winner)
+
+    @property
+    def result(self) -> str:
+        """``<side> wins``, ``draw`` or ``aborted`` (the record's Result header)."""
+        return self.record.result
+
+    @property
+    def termination(self) -> Termination:
+        """How it ended (a StrEnum: its JSON is the record's word, ``move``, ``time``, …)."""
+        return self.record.termination
+
+    @property
+    def ended(self) -> float:
+        """Wall-clock time (seconds since the epoch)."""
+        return self.record.ended
 
 
-Event = PlayerSeated | ObserverSeated | GameStarted | PlyPlayed | DrawOffer | GameOver
+Event = PlayerSeated | ObserverSeated | GameStarted | MoveMade | DrawOffer | GameOver
 Listener = Callable[[Event], None]
 
 
@@ -508,7 +574,21 @@ class Session:
             self._begin_for(ent)
         names = self._names()
         self._log(INFO, "start", first=names[0], second=names[1], engine=self.engine.kind)
-        self._publish(GameStarted(names, self.settings.time))
+        vocab, opened = self.vocab, Side(len(self.opening) % 2)  # the plies alternate: the first mover after it
+        self._publish(
+            GameStarted(
+                vocab.game,
+                self.settings.server,
+                self.game_no,
+                vocab.sides,
+                names,
+                self.settings.time,
+                self.engine,
+                self.state,
+                self._reading(opened),
+                self._epoch + self.now,
+            )
+        )
         if not self._diverged(self.state, lambda: "initial") and self._play_opening():
             self._start_clock(self._mover())
 
@@ -526,12 +606,12 @@ class Session:
             if result != R.not_done:  # checked in __init__: the engine changed its mind
                 self._abort(f"the opening's move {token} gave {result}")
                 return False
-            self.state = after
+            before, self.state = self.state, after
             self.plies.append(ply)
             left = None if self.clocks is None else self.clocks.left(side, self.now)
             if left is not None:
                 self.clock_readings.append(left)
-            self._publish(PlyPlayed(serial, side, token, left, after))
+            self._publish(self._made(serial, side, token, move, before, result, left))
             self._broadcast([P.Moved(serial, side, token, None if left is None else P.secs(left))])
         return True
 
@@ -600,7 +680,7 @@ class Session:
             self._reject(ent, 291, f"Illegal move {text}")
             return Conn.PLAYING
         ent.rejected = 0
-        self.state = after
+        before, self.state = self.state, after
         self.plies.append(f"{P.serial_text(serial, side)} {text}")
         self.refused = False
         if enabled(DEBUG):
@@ -608,7 +688,7 @@ class Session:
         left = self._stop_clock()
         if left is not None:
             self.clock_readings.append(left)
-        self._publish(PlyPlayed(serial, side, text, left, after))
+        self._publish(self._made(serial, side, text, move, before, result, left))
         if result == R.not_done:
             secs = None if left is None else P.secs(left)
             self._send(ent, P.Accepted(text, secs))
@@ -649,7 +729,7 @@ class Session:
             self.offer = side
             self._send(ent, P.DRAW_OFFER_RECEIVED)
             self._log(DEBUG, "draw_offer", side=self.vocab.sides[side])
-            self._publish(DrawOffer(side, None))
+            self._publish(DrawOffer(self.game_no, side, None, self._reading(side.other)))
             self._broadcast([P.DrawOffered(side)])
             self._start_clock(side.other)
         return Conn.DONE if self.over else Conn.PLAYING  # over: its flag fell
@@ -665,7 +745,7 @@ class Session:
             return Conn.DONE
         ent.rejected = 0
         accept = action.kind is P.Kind.DRAW_ACCEPT
-        self._publish(DrawOffer(self.offer, accept))
+        self._publish(DrawOffer(self.game_no, self.offer, accept, self._reading(None if accept else self.offer)))
         if accept:
             self._send(ent, P.Finished.draw_accepted())
             self._end(None, Termination.AGREEMENT, [P.DrawAgreed()])
@@ -752,7 +832,7 @@ class Session:
             self._trigger(ent, Trigger.END)
             ent.peer.close()
         self.entities.clear()
-        self._publish(GameOver(self.outcome, record))
+        self._publish(GameOver(self.game_no, self.outcome, record, self._reading(None)))
 
     def _names(self) -> tuple[str, str]:
         first, second = (p.name if p else "" for p in self.players)
@@ -831,6 +911,40 @@ class Session:
         """Close a connection the server gives up on; a player in the game loses."""
         ent.peer.close()
         self.leave(ent, self.now)
+
+    def _made(
+        self,
+        serial: int,
+        side: Side,
+        text: str,
+        action: Any,
+        before: GameState,
+        result: Result[Any],
+        left: float | None,
+    ) -> MoveMade:
+        """The event of a move just made: ``self.state`` is the position after it."""
+        going_on = result == R.not_done
+        to_move = side.other if going_on else None
+        ply = f"{P.serial_text(serial, side)} {text}"
+        return MoveMade(
+            self.game_no,
+            serial,
+            side,
+            ply,
+            text,
+            self.engine,
+            action,
+            before,
+            self.state,
+            result,
+            to_move,
+            left,
+            self._reading(to_move),
+        )
+
+    def _reading(self, running: Side | None) -> ClockReading | None:
+        """Both clocks now, ``running`` the one that runs once this input is handled."""
+        return None if self.clocks is None else self.clocks.reading(self.now, running)
 
     def _publish(self, what: Event) -> None:
         for listener in tuple(self.listeners):  # a listener may remove itself

@@ -8,10 +8,10 @@ Layers, each its own module:
   made with the board after it, clocks changed, over).  The only interface
   between the referee and the web view.
 * ``tap``   — the adapter from the referee to the feed: a ``ServerConfig.session_hooks``
-  entry listening to each Session's events and reading it after each.  The one module that knows the
-  session's and the server's attributes.
-* ``views`` — board data from an engine's state (through ``Engine.to_spec``):
-  pits and stores, squares and stones, the last move and its captures.
+  entry listening to each Session's events, which carry all it shows (it reads
+  nothing of the session).  The one module that knows impl/server.
+* ``views`` — board data from an engine's state (``Engine.cells``, ``counts``):
+  pits and stores, squares and stones, the last move and its captures (``Engine.describe``).
 * ``hub``   — the feed's consumer: games live and finished, and the viewers,
   each with a bounded queue (a viewer that falls behind is dropped).
 * ``archive`` — record files read back and replayed through an engine.

@@ -5,11 +5,17 @@ feed reports each game's life as events, in order, per server:
 
     GameStarted  (MoveMade | ClocksChanged)*  GameOver
 
+``GameStarted``, ``MoveMade`` and ``GameOver`` are the session's events
+(impl/server/session.py, the one vocabulary of what happens in a game), each
+derived here only by the key of the server it was published on and, where the
+board changed, a ``Position`` whose board data (impl/web/views.py ``BoardView``)
+is drawn on first use: a game nobody watches never pays for drawing.
+``ClocksChanged`` is the feed's own: what a viewer sees of the session's
+``DrawOffer`` (a note, and the clocks switched without a move).
+
 Sides are indexed as in the protocol module: 0 for the player who moves first
 (south, black), 1 for the second (north, white).  Every event carries the clocks
-as read when it happened and, where the board changed, a ``Position`` whose board
-data (``BoardView``) is computed on first use: a game nobody watches never pays
-for drawing.
+as read when it happened.
 """
 
 from __future__ import annotations
@@ -18,7 +24,23 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
 
-from impl.game import Termination
+from impl.server import session
+from impl.server.clock import ClockReading
+
+from .views import BoardView, board_view
+
+__all__ = [
+    "BoardView",
+    "ClockReading",
+    "ClocksChanged",
+    "FeedEvent",
+    "FeedSink",
+    "GameOver",
+    "GameStarted",
+    "MoveMade",
+    "Position",
+    "ServerInfo",
+]
 
 
 @dataclass(frozen=True)
@@ -43,87 +65,39 @@ class ServerInfo:
 
 
 @dataclass(frozen=True)
-class ClockReading:
-    """Both clocks as read at ``taken`` (the event loop's monotonic time)."""
-
-    left: tuple[float, float]
-    running: int | None
-    taken: float
-
-    def at(self, now: float) -> tuple[float, float]:
-        """The time left on each clock at ``now``, counting the running one down."""
-        if self.running is None:
-            return self.left
-        left = list(self.left)
-        left[self.running] -= now - self.taken
-        return (left[0], left[1])
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """A board as data for drawing.
-
-    Awari: ``cells`` maps each pit letter (``a``–``f`` north's row, ``A``–``F``
-    south's) to its stones and ``counts`` each side to its store.  Gothello:
-    ``cells`` maps each square ``a1``–``e5`` to ``black``, ``white`` or ``""`` and
-    ``counts`` each side to its stones on the board.  ``last`` is the move that led
-    here, in the papers' notation, and ``captures`` the pits emptied or the stones
-    turned by it."""
-
-    game: str
-    cells: tuple[tuple[str, int | str], ...]
-    counts: tuple[tuple[str, int], ...]
-    to_move: str
-    """The side to move by the rules' state (the state is authoritative even once
-    the game is over; the feed's own ``to_move`` says None then)."""
-    last: str | None = None
-    captures: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Position:
-    """A state of a game, with the state and the action that led to it (None for
-    the initial state).  ``board`` is drawn from the engine's state on first use
-    and then kept."""
+    """A state of a game, with the move that led to it (None for the initial
+    state).  ``board`` is drawn from the engine's state on first use and then kept."""
 
     engine: Any
     state: Any
-    before: Any = None
-    action: Any = None
+    move: session.MoveMade | None = None
 
     @cached_property
     def board(self) -> BoardView:
-        from .views import board_view  # views imports this module
-
-        return board_view(self.engine, self.state, self.before, self.action)
+        return board_view(self.engine, self.state, None if self.move is None else self.move.description)
 
 
 @dataclass(frozen=True)
-class GameStarted:
+class GameStarted(session.GameStarted):
+    """The session's ``GameStarted``, on the server ``server``."""
+
     server: str
-    game_no: int
-    game: str
-    sides: tuple[str, str]
-    names: tuple[str, str]
-    position: Position
-    clocks: ClockReading | None
-    started: float
-    """Wall-clock time (seconds since the epoch)."""
+
+    @cached_property
+    def position(self) -> Position:
+        return Position(self.engine, self.state)
 
 
 @dataclass(frozen=True)
-class MoveMade:
+class MoveMade(session.MoveMade):
+    """The session's ``MoveMade``, on the server ``server``."""
+
     server: str
-    game_no: int
-    side: int
-    ply: str
-    """As the player sent it: ``1 c3``, ``1 ... d4``."""
-    move: str
-    """The papers' notation: ``c3``, ``pass``, ``F``."""
-    position: Position
-    clocks: ClockReading | None
-    to_move: int | None
-    """The side to move next; None if the move ended the game."""
+
+    @cached_property
+    def position(self) -> Position:
+        return Position(self.engine, self.after, self)
 
 
 @dataclass(frozen=True)
@@ -137,16 +111,10 @@ class ClocksChanged:
 
 
 @dataclass(frozen=True)
-class GameOver:
+class GameOver(session.GameOver):
+    """The session's ``GameOver``, on the server ``server``."""
+
     server: str
-    game_no: int
-    winner: int | None
-    result: str
-    """``<side> wins``, ``draw`` or ``aborted`` (as in the record's Result header)."""
-    termination: Termination
-    """How it ended (a StrEnum: its JSON is the record's word, ``move``, ``time``, …)."""
-    clocks: ClockReading | None
-    ended: float
 
 
 FeedEvent = GameStarted | MoveMade | ClocksChanged | GameOver
