@@ -26,7 +26,7 @@ from impl.engines.checked_engine import CheckedEngine, Divergence, divergences
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
 from impl.engines.statetext import format_state, parse_awari, parse_gothello
-from impl.server.records import JsonLines
+from impl.log import JsonLines
 from impl.server.session import OnDivergence
 from spec import awari as A
 from spec import gothello as G

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from impl import log as records
 from impl import pgn
 from impl.apps.serve import build_servers
 from impl.cli import build_parser
-from impl.server import records
 from impl.server import server as server_module
 from impl.server.clock import Clocks, StallLog
 from impl.server.net import NetLimits

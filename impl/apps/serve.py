@@ -25,9 +25,9 @@ from impl.cli import (
 )
 from impl.engines.port import GAMES, KINDS
 from impl.engines.registry import get_engine
+from impl.log import event, setup_logging
 from impl.server import fdbudget
 from impl.server.net import NetLimits
-from impl.server.records import event, setup_logging
 from impl.server.server import GameServer, ServerConfig, serve
 from impl.server.session import ConfigMessages, Limits, OnDivergence, Session, Settings
 

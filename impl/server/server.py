@@ -29,11 +29,12 @@ from typing import Any, ClassVar
 
 from impl.atomic import why, write_atomic
 from impl.engines.port import GameEngine
+from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
 from .clock import StallLog, no_stalls
 from .net import Connection, NetLimits
-from .records import GameRecord, event, event_limited
+from .records import GameRecord
 from .session import Entity, Event, GameOver, LineError, Session, Settings
 
 

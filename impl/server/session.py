@@ -34,10 +34,11 @@ from impl.apps.openings import play as play_opening
 from impl.engines.checked_engine import divergences
 from impl.engines.port import GameEngine, GameState, side_to_move, winner
 from impl.game import Outcome, Side, Termination
+from impl.log import enabled, event
 from spec import result as R
 
 from .clock import Clocks, Stalls, no_stalls
-from .records import GameRecord, enabled, event
+from .records import GameRecord
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
 T = TypeVar("T")

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from impl.engines.port import GameState
-from impl.server.records import event
+from impl.log import event
 from impl.server.server import GameServer
 from impl.server.session import DrawOffer, Event, GameOver, GameStarted, PlyPlayed, Session
 
