@@ -16,9 +16,10 @@ import pytest
 
 from impl import cli, pgn
 from impl import protocol as P
-from impl.apps import openings, replay
-from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps import replay
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.apps.tournament import Config, from_record, schedule
+from impl.engines import openings
 from impl.engines.port import GameEngine
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination

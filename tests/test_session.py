@@ -8,20 +8,10 @@ import random
 from collections.abc import Sequence
 
 from impl import protocol as P
+from impl.config import Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.server.session import (
-    TABLE,
-    Conn,
-    Event,
-    GameOver,
-    GameStarted,
-    Limits,
-    PlyPlayed,
-    Req,
-    Session,
-    Settings,
-)
+from impl.server.session import TABLE, Conn, Event, GameOver, GameStarted, PlyPlayed, Req, Session, Settings
 
 
 class FakePeer:

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from impl.atomic import why, write_atomic
+from impl.config import Config, NetLimits
 from impl.engines.port import GameEngine
 from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
 from .clock import StallLog, no_stalls
-from .net import Connection, NetLimits
+from .net import Connection
 from .records import GameRecord
 from .session import Entity, Event, GameOver, LineError, Session, Settings
 
@@ -84,8 +85,31 @@ class ServerConfig:
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
     opening: tuple[str, ...] = ()
-    """Moves the referee plays at the start of every game (impl/apps/openings.py,
+    """Moves the referee plays at the start of every game (impl/engines/openings.py,
     docs/protocol.md "Openings"); none by default."""
+
+    @classmethod
+    def of(
+        cls,
+        config: Config,
+        game: str,
+        server: int = 0,
+        *,
+        opening: tuple[str, ...] = (),
+        session_hooks: tuple[Callable[[Session], None], ...] = (),
+    ) -> ServerConfig:
+        """Game ``game``'s server ``server`` as ``config`` (impl/config.py) says; the
+        opening (checked by the game's engine) and the hooks are the caller's."""
+        return cls(
+            Settings.of(config, game, server),
+            host=config.host,
+            port=config.port,
+            forever=config.forever,
+            net=config.net,
+            record_dir=config.record_dir,
+            session_hooks=session_hooks,
+            opening=opening,
+        )
 
 
 RECORD_TRIES = 5
