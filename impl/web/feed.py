@@ -20,6 +20,9 @@ from typing import Any, Protocol
 
 from impl.game import Termination
 
+from .views import BoardView as BoardView  # drawn by views; re-exported for the feed's users
+from .views import board_view
+
 
 @dataclass(frozen=True)
 class ServerInfo:
@@ -58,27 +61,6 @@ class ClockReading:
 
 
 @dataclass(frozen=True)
-class BoardView:
-    """A board as data for drawing.
-
-    Awari: ``cells`` maps each pit letter (``a``–``f`` north's row, ``A``–``F``
-    south's) to its stones and ``counts`` each side to its store.  Gothello:
-    ``cells`` maps each square ``a1``–``e5`` to ``black``, ``white`` or ``""`` and
-    ``counts`` each side to its stones on the board.  ``last`` is the move that led
-    here, in the papers' notation, and ``captures`` the pits emptied or the stones
-    turned by it."""
-
-    game: str
-    cells: tuple[tuple[str, int | str], ...]
-    counts: tuple[tuple[str, int], ...]
-    to_move: str
-    """The side to move by the rules' state (the state is authoritative even once
-    the game is over; the feed's own ``to_move`` says None then)."""
-    last: str | None = None
-    captures: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Position:
     """A state of a game, with the state and the action that led to it (None for
     the initial state).  ``board`` is drawn from the engine's state on first use
@@ -91,8 +73,6 @@ class Position:
 
     @cached_property
     def board(self) -> BoardView:
-        from .views import board_view  # views imports this module
-
         return board_view(self.engine, self.state, self.before, self.action)
 
 

@@ -9,15 +9,35 @@ that held the opponent's stones before the move and the mover's after it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R
 
-from .feed import BoardView
-
 FILES = "abcde"
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A board as data for drawing.
+
+    Awari: ``cells`` maps each pit letter (``a``–``f`` north's row, ``A``–``F``
+    south's) to its stones and ``counts`` each side to its store.  Gothello:
+    ``cells`` maps each square ``a1``–``e5`` to ``black``, ``white`` or ``""`` and
+    ``counts`` each side to its stones on the board.  ``last`` is the move that led
+    here, in the papers' notation, and ``captures`` the pits emptied or the stones
+    turned by it."""
+
+    game: str
+    cells: tuple[tuple[str, int | str], ...]
+    counts: tuple[tuple[str, int], ...]
+    to_move: str
+    """The side to move by the rules' state (the state is authoritative even once
+    the game is over; the feed's own ``to_move`` says None then)."""
+    last: str | None = None
+    captures: tuple[str, ...] = ()
 
 
 def board_view(engine: Any, state: Any, before: Any = None, action: Any = None) -> BoardView:
