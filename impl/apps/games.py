@@ -52,7 +52,7 @@ from impl.atomic import why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer
-from impl.config import Config, OnDivergence
+from impl.config import DEFAULTS, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
 from impl.game import Side, Termination
@@ -132,7 +132,7 @@ class MatchOptions:
     jobs: int = 1
     engine: str = "impl"
     """The referee's rules engine: impl, spec or checked (impl/engines/registry.py)."""
-    on_divergence: OnDivergence = OnDivergence.CONTINUE
+    on_divergence: OnDivergence = DEFAULTS.on_divergence
     records: Path | None = None
     """Write each game's record here as ``game-NNNN.pgn``."""
     event: str = "referee match"

@@ -34,7 +34,7 @@ from impl.apps.games import (
 )
 from impl.apps.tournament import GameResult, Task, add_result_options, add_web_arguments
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
-from impl.config import OnDivergence
+from impl.config import DEFAULTS, OnDivergence
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Outcome, Side, Termination
@@ -192,7 +192,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--on-divergence",
         choices=[o.value for o in OnDivergence],
-        default=OnDivergence.CONTINUE.value,
+        default=DEFAULTS.on_divergence.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
     add_opening_arguments(p)

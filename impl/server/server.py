@@ -22,13 +22,13 @@ import time
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from impl.atomic import why, write_atomic
-from impl.config import Config, NetLimits
+from impl.config import DEFAULTS, Config, NetLimits
 from impl.engines.port import GameEngine
 from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
@@ -74,12 +74,12 @@ class ServerConfig:
     and who hears of its sessions."""
 
     settings: Settings
-    host: str = "0.0.0.0"
-    port: int | None = None
+    host: str = DEFAULTS.host
+    port: int | None = DEFAULTS.port
     """None: the default port for the game and server number; 0: any free port."""
-    forever: bool = False
-    net: NetLimits = field(default_factory=NetLimits)
-    record_dir: Path | None = None
+    forever: bool = DEFAULTS.forever
+    net: NetLimits = DEFAULTS.net
+    record_dir: Path | None = DEFAULTS.record_dir
     """Write a record file per finished game here."""
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """Called with each new session, before anyone joins it (a web view adds its

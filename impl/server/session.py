@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
-from impl.config import Config, ConfigMessages, Limits, OnDivergence
+from impl.config import DEFAULTS, Config, ConfigMessages, Limits, OnDivergence
 from impl.engines.checked_engine import divergences
 from impl.engines.openings import Opening
 from impl.engines.openings import play as play_opening
@@ -126,12 +126,12 @@ class Settings:
 
     vocab: P.Vocabulary
     server: int = 0
-    time: tuple[float, float] | None = None
+    time: tuple[float, float] | None = DEFAULTS.time
     """Seconds for the first and the second player, or no time controls."""
     config_messages: ConfigMessages = ConfigMessages.ALL
-    limits: Limits = field(default_factory=Limits)
-    on_divergence: OnDivergence = OnDivergence.CONTINUE
-    rules: str = "paper"
+    limits: Limits = DEFAULTS.limits
+    on_divergence: OnDivergence = DEFAULTS.on_divergence
+    rules: str = DEFAULTS.rules
     """The rule set's name (spec/awari_rules.py; Gothello has only ``paper``): the
     engine plays it, the greeting announces it, the record names it."""
 
