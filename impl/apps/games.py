@@ -52,7 +52,7 @@ from impl.atomic import why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer
-from impl.config import DEFAULTS, Config, OnDivergence
+from impl.config import DEFAULTS, LOCAL_HOST, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
 from impl.game import Side, Termination
@@ -60,7 +60,8 @@ from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import Session
 
-HOST = "127.0.0.1"
+HOST = LOCAL_HOST
+"""The private server's address (``Config.local``), which the players are given."""
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
 PLACEHOLDERS = ("game", "host", "port", "side", "rules")
 
