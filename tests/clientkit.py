@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from impl.client import Client
-from impl.client.local import LocalServer, ServerOptions
+from impl.client.local import LocalServer
+from impl.config import Config
 
 TIMEOUT = 10.0
 """Seconds any read of a test client may take."""
@@ -20,8 +21,10 @@ TIMEOUT = 10.0
 
 @contextmanager
 def server(game: str, **options: Any) -> Iterator[LocalServer]:
-    """Our referee server for one game, on a free port, in a thread."""
-    with LocalServer(ServerOptions(game, **options)) as local:
+    """Our referee server for one game, on a free port, in a thread; ``options``
+    are ``Config`` fields, or ``LocalServer``'s ``on_seat``, ``opening``, ``session_hooks``."""
+    extras = {k: options.pop(k) for k in ("on_seat", "opening", "session_hooks") if k in options}
+    with LocalServer(Config.local(game, **options), **extras) as local:
         yield local
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from impl.server.records import LOGGER
+from impl.log import LOGGER
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 

@@ -18,14 +18,13 @@ from typing import Any, TypeVar
 import pytest
 
 from impl import protocol as P
-from impl.apps.serve import DEFAULT_CONFIG
+from impl.config import CONFIG_MESSAGES, ConfigMessages, Limits, NetLimits
 from impl.engines.port import KINDS
 from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.bench import candidates
-from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import ConfigMessages, Limits, Settings
+from impl.server.session import Settings
 
 T = TypeVar("T")
 TIMEOUT = 10.0
@@ -179,7 +178,7 @@ def make_server(
     forever: bool = False,
     record_dir: Path | None = None,
 ) -> GameServer:
-    config = config if config is not None else DEFAULT_CONFIG[game]
+    config = config if config is not None else CONFIG_MESSAGES[game]
     settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits())
     net = net or NetLimits(close_grace=1.0)
     spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir)

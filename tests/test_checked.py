@@ -17,8 +17,10 @@ import pytest
 
 from impl import pgn
 from impl.apps import serve as server_cli
-from impl.apps.match import MatchOptions, PlayerSpec, run_match
+from impl.apps.games import MatchOptions, PlayerSpec
+from impl.apps.match import run_match
 from impl.cli import build_parser
+from impl.config import OnDivergence
 from impl.engines import perft
 from impl.engines import registry as engines
 from impl.engines.awari import ImplAwari
@@ -26,8 +28,7 @@ from impl.engines.checked_engine import CheckedEngine, Divergence, divergences
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
 from impl.engines.statetext import format_state, parse_awari, parse_gothello
-from impl.server.records import JsonLines
-from impl.server.session import OnDivergence
+from impl.log import JsonLines
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R

@@ -11,8 +11,8 @@ import pytest
 
 from impl import protocol as W
 from impl.client import MoveRefused, NotPlaying, Result, SeatRefused
+from impl.config import ConfigMessages, Limits
 from impl.game import Side, Termination
-from impl.server.session import ConfigMessages
 
 from .clientkit import connect, play_out, players, server
 
@@ -47,7 +47,7 @@ def test_random_game_with_an_observer(game: str) -> None:
 def test_either_side_and_gothello_configuration_messages() -> None:
     """``?`` gets the side left free; with --config-messages all, Gothello players
     get 341–344 before their role and learn the names."""
-    with server("gothello", config=ConfigMessages.ALL) as local:
+    with server("gothello", config_messages=ConfigMessages.ALL) as local:
         white = connect("gothello", local.port)
         white.seat("white", "w")
         anyone = connect("gothello", local.port)
@@ -60,7 +60,7 @@ def test_either_side_and_gothello_configuration_messages() -> None:
 
 
 def test_seat_refusals() -> None:
-    with server("awari", max_observers=0) as local:
+    with server("awari", limits=Limits(max_observers=0)) as local:
         south = connect("awari", local.port)
         south.seat("south")
         other = connect("awari", local.port)

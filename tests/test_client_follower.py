@@ -16,10 +16,11 @@ import pytest
 from impl import protocol as W
 from impl.client import Client, NotPlaying, ProtocolError
 from impl.client.follower import Follower, Next, Phase, View
-from impl.client.local import LocalServer, ServerOptions
+from impl.client.local import LocalServer
+from impl.config import Config, Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.server.session import Entity, Limits, Session, Settings
+from impl.server.session import Entity, Session, Settings
 
 Entry = tuple[str, object]
 """A transcript entry: ("got", line), ("seat", SeatRequest) or ("act", Action)."""
@@ -244,7 +245,7 @@ def test_the_greeting_and_lines_that_are_not_ascii() -> None:
 def test_a_transcript_recorded_over_a_socket_from_a_real_server() -> None:
     """A raw observer's socket records the lines; two Clients play; the follower fed
     the recording ends where the clients and the server ended."""
-    with LocalServer(ServerOptions("awari", time=(600.0, 600.0))) as local:
+    with LocalServer(Config.local("awari", time=(600.0, 600.0))) as local:
         raw = socket.create_connection(("127.0.0.1", local.port), timeout=30)
         reader = raw.makefile("rb")
         greeting = reader.readline()
@@ -284,7 +285,7 @@ def test_a_transcript_recorded_over_a_socket_from_a_real_server() -> None:
 def test_a_client_observing_a_game_under_way_follows_it_without_a_position() -> None:
     """Through the follower a Client may join late: the serial and the side to move
     come from the display; asking for the position it cannot know is NotPlaying."""
-    with LocalServer(ServerOptions("gothello")) as local:
+    with LocalServer(Config.local("gothello")) as local:
         black, white = (Client.connect("gothello", port=local.port, timeout=30) for _ in range(2))
         black.seat("black")
         white.seat("white")

@@ -38,7 +38,8 @@ from typing import Any
 import pytest
 
 from impl.client import Client, ClientError
-from impl.client.local import LocalServer, ServerOptions
+from impl.client.local import LocalServer
+from impl.config import Config
 from impl.engines import awari as AW
 from impl.engines import openspiel as OS
 from impl.players import OpenSpielMCTSPlayer, RandomPlayer, play
@@ -183,7 +184,7 @@ def test_crosscheck_abapa_against_openspiel() -> None:
 def test_openspiel_mcts_plays_a_whole_game_through_the_referee() -> None:
 
     mcts = OpenSpielMCTSPlayer(budget=0.01, seed=1)
-    with LocalServer(ServerOptions("awari", rules="abapa")) as local:
+    with LocalServer(Config.local("awari", rules="abapa")) as local:
         first = Client.connect("awari", port=local.port, timeout=30.0)
         second = Client.connect("awari", port=local.port, timeout=30.0)
         first.seat("south", "mcts")
@@ -199,7 +200,7 @@ def test_openspiel_mcts_plays_a_whole_game_through_the_referee() -> None:
 
 def test_openspiel_mcts_refuses_other_rules() -> None:
 
-    with LocalServer(ServerOptions("awari")) as local:
+    with LocalServer(Config.local("awari")) as local:
         client = Client.connect("awari", port=local.port, timeout=30.0)
         with pytest.raises(ClientError, match="abapa rules only; this server plays paper"):
             OpenSpielMCTSPlayer(0.01, 1).choose(client)

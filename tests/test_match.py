@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.apps.match import MatchOptions, PlayerSpec, run_match, table
+from impl.apps.games import MatchOptions, PlayerSpec
+from impl.apps.match import run_match, table
 
 PYTHON = shlex.quote(sys.executable)
 

@@ -1,4 +1,4 @@
-"""Openings the referee plays (issue #29, impl/apps/openings.py): reading and drawing
+"""Openings the referee plays (issue #29, impl/engines/openings.py): reading and drawing
 them, the server playing one before the first request (over real sockets), the
 client library and our programs following it, the records marking it, and a
 tournament playing each opening twice with colours reversed."""
@@ -16,9 +16,10 @@ import pytest
 
 from impl import cli, pgn
 from impl import protocol as P
-from impl.apps import openings, replay
-from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps import replay
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.apps.tournament import Config, from_record, schedule
+from impl.engines import openings
 from impl.engines.port import GameEngine
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
@@ -31,7 +32,7 @@ GOTHELLO, AWARI = get_engine("gothello"), get_engine("awari")
 OPENING = ("c3", "d4", "b2")
 
 
-# ─── impl/apps/openings.py ──────────────────────────────────────────────────────────
+# ─── impl/engines/openings.py ──────────────────────────────────────────────────────────
 
 
 def test_an_openings_file_with_comments_blank_lines_and_move_numbers(tmp_path: Path) -> None:

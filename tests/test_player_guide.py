@@ -22,7 +22,8 @@ import pytest
 
 import impl.client.client as client_module
 from impl.client import Client
-from impl.client.local import LocalServer, ServerOptions
+from impl.client.local import LocalServer
+from impl.config import Config
 from impl.game import Termination
 from impl.players.base import play
 from impl.players.random_player import RandomPlayer
@@ -76,7 +77,7 @@ def draw_offerer(port: int, seed: int) -> Termination:
 
 
 def against(game: str, opponent: Callable[[int], Termination], player: Callable[[int], str]) -> tuple[str, Termination]:
-    with LocalServer(ServerOptions(game)) as local:
+    with LocalServer(Config.local(game)) as local:
         said: list[str] = []
         thread = threading.Thread(target=lambda: said.append(player(local.port)))
         thread.start()

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from impl import atomic, cli, pgn
-from impl.apps import match, seats, tournament
-from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps import games, seats, tournament
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 
 PYTHON = shlex.quote(sys.executable)
 psutil: Any = importlib.import_module("psutil")  # with distributed; untyped
@@ -203,8 +203,8 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path) -> None:
 def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) -> None:
     """Their own session keeps Ctrl-C from them: the runner ends their groups as it exits."""
     runner = (
-        "import sys\nfrom impl.apps import match\n"
-        "p = match._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
+        "import sys\nfrom impl.apps import games\n"
+        "p = games._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
         "print(p.proc.pid, flush=True)\n"
     )
     root = Path(__file__).resolve().parents[1]
@@ -223,11 +223,11 @@ def test_only_the_tail_of_a_programs_output_is_kept(tmp_path: Path) -> None:
     """20 MB of output: the log has it all, memory only the last lines, cut short."""
     noisy = [sys.executable, "-c", "import sys\nfor i in range(100_000): sys.stdout.write(str(i) + 'x' * 200 + '\\n')"]
     log = tmp_path / "noisy.log"
-    launched = match._Launched(noisy, dict(os.environ), log)
+    launched = games._Launched(noisy, dict(os.environ), log)
     assert launched.finish(60) == 0
     assert log.stat().st_size > 20_000_000
-    assert len(launched.tail) == match.TAIL_LINES and launched.tail[-1].startswith("99999x")
-    assert all(len(line) <= match.TAIL_WIDTH for line in launched.tail)
+    assert len(launched.tail) == games.TAIL_LINES and launched.tail[-1].startswith("99999x")
+    assert all(len(line) <= games.TAIL_WIDTH for line in launched.tail)
 
 
 # ─── Dask on loopback ──────────────────────────────────────────────────────────

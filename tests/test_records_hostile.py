@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from impl import cli, pgn
 from impl.apps import replay, tournament
-from impl.apps.match import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
 from impl.game import Side, Termination

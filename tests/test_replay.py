@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.apps.match import MatchOptions, PlayerSpec, run_match
+from impl.apps.games import MatchOptions, PlayerSpec
+from impl.apps.match import run_match
 from impl.engines.registry import get_engine
 
 from .test_terminal import Pty, referee

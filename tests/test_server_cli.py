@@ -17,8 +17,8 @@ import pytest
 
 from impl import cli, pgn
 from impl.apps import serve as serve_cli
+from impl.config import ConfigMessages
 from impl.engines.registry import get_engine
-from impl.server.session import ConfigMessages
 
 from .netclient import available_kinds, play_moves, run, seat_players
 

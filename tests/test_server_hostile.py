@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 
+from impl import log as logs
 from impl import pgn
 from impl.apps.serve import build_servers
 from impl.cli import build_parser
-from impl.server import records
+from impl.config import Limits, NetLimits
 from impl.server import server as server_module
 from impl.server.clock import Clocks, StallLog
-from impl.server.net import NetLimits
+from impl.server.records import GameRecord
 from impl.server.server import GameServer, on_loop_error
-from impl.server.session import Limits
 
 from .netclient import Client, fastest_kind, on_server, play_moves, run, seat, seat_players, serving
 
@@ -43,15 +43,15 @@ async def connect_from(host: str, port: int) -> Client:
 @pytest.fixture
 def log() -> Iterator[io.StringIO]:
     """The referee's JSON log lines, with the rate limiter's memory fresh."""
-    logger = logging.getLogger(records.LOGGER)
+    logger = logging.getLogger(logs.LOGGER)
     saved = logger.handlers[:], logger.level, logger.propagate
     stream = io.StringIO()
-    records.setup_logging("info", stream)
-    records._seen.clear()
+    logs.setup_logging("info", stream)
+    logs._seen.clear()
     yield stream
     logger.handlers[:], logger.propagate = saved[0], saved[2]
     logger.setLevel(saved[1])
-    records._seen.clear()
+    logs._seen.clear()
 
 
 def events(stream: io.StringIO, name: str) -> list[dict[str, object]]:
@@ -137,7 +137,7 @@ def test_server_full_is_logged_once_an_interval_per_address(log: io.StringIO, mo
                 assert await refused.line() == "199 Server full (at most 3 connections), try again later"
                 assert await refused.eof()
             assert len(events(log, "server_full")) == 1
-            monkeypatch.setattr(records, "LOG_INTERVAL", 0.0)
+            monkeypatch.setattr(logs, "LOG_INTERVAL", 0.0)
             refused = await connect_from("127.0.0.2", server.port)
             await refused.expect(199)
 
@@ -243,7 +243,7 @@ def test_a_record_write_short_of_descriptors_is_retried(
     write = server_module.write_record
     failures = [OSError(errno.EMFILE, "Too many open files")]
 
-    def flaky(directory: Path, record: records.GameRecord) -> Path:
+    def flaky(directory: Path, record: GameRecord) -> Path:
         if failures:
             raise failures.pop()
         return write(directory, record)

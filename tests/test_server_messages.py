@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.server.records import LOGGER
+from impl.log import LOGGER
 from impl.server.server import GameServer
 
 from .netclient import Client, on_server, play_moves, run, seat, seat_players, serving

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from impl.server.net import NetLimits, TokenBucket
+from impl.config import Limits, NetLimits
+from impl.server.net import TokenBucket
 from impl.server.server import GameServer
-from impl.server.session import Limits
 
 from .netclient import Client, on_server, play_random, seat, seat_players
 

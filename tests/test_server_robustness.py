@@ -9,9 +9,8 @@ import random
 
 import pytest
 
-from impl.server.net import NetLimits
+from impl.config import Limits, NetLimits
 from impl.server.server import GameServer
-from impl.server.session import Limits
 
 from . import netclient
 from .netclient import Client, on_server, play_moves, play_random, run, seat, seat_players, serving

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from impl import protocol as P
+from impl.config import ConfigMessages, Limits
 from impl.server.server import GameServer
-from impl.server.session import ConfigMessages, Limits
 
 from . import netclient
 from .netclient import Client, on_server, read_display, role, run, seat, seat_players, serving

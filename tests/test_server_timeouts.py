@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from impl import pgn
-from impl.server.net import NetLimits
+from impl.config import Limits, NetLimits
 from impl.server.server import GameServer
-from impl.server.session import Limits
 
 from .netclient import Client, on_server, run, seat_players, serving
 

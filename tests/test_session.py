@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 from impl import protocol as P
+from impl.config import Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server.session import (
@@ -16,7 +17,6 @@ from impl.server.session import (
     Event,
     GameOver,
     GameStarted,
-    Limits,
     MoveMade,
     Req,
     Session,

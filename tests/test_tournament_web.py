@@ -33,10 +33,10 @@ pytest.importorskip("openskill")
 
 from impl import pgn
 from impl.apps import sprt
-from impl.apps.match import MatchOptions, PlayerSpec, play_game
-from impl.apps.tournament import Config, GameResult, as_json, schedule, summarise
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.tournament import Config, GameResult, as_json, schedule, state_json, summarise
 from impl.web.feed import ServerInfo
-from impl.web.tourney import VIEWS, TournamentView, hooks, state_json
+from impl.web.tourney import VIEWS, TournamentView, hooks
 
 HANG_GUARD = 120.0
 """Seconds before a scenario that hangs is failed (a guard, not a bound)."""

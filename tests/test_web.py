@@ -22,6 +22,7 @@ import pytest
 from impl import cli
 from impl import protocol as P
 from impl.apps import serve as serve_cli
+from impl.config import Config
 from impl.engines.registry import get_engine
 from impl.web import views
 from impl.web.archive import parse_record
@@ -391,8 +392,8 @@ def test_a_bad_web_port_is_a_usage_error(value: str, capsys: pytest.CaptureFixtu
 
 def test_web_arguments() -> None:
     args = cli.build_parser().parse_args(["serve", "gothello", "--host", "127.0.0.2", "--web", "0"])
-    view = serve_cli.web_view(args)
+    view = serve_cli.web_view(Config.from_args(args))
     assert view.host == "127.0.0.2"
     [server] = serve_cli.build_servers(args, (view.session_hook,))
     assert server.spec.session_hooks == (view.session_hook,)
-    assert serve_cli.web_view(cli.build_parser().parse_args(["serve", "gothello"])) is None
+    assert serve_cli.web_view(Config.from_args(cli.build_parser().parse_args(["serve", "gothello"]))) is None

@@ -17,11 +17,10 @@ from typing import Any
 import aiohttp
 
 from impl import protocol as P
-from impl.apps.serve import DEFAULT_CONFIG
+from impl.config import CONFIG_MESSAGES, Limits, NetLimits
 from impl.engines.registry import get_engine
-from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import Limits, Settings
+from impl.server.session import Settings
 from impl.web.app import WebLimits, WebView
 from impl.web.hub import HubLimits
 from spec import awari as A
@@ -51,7 +50,7 @@ async def watched(
     servers = {}
     for game in games:
         ruleset = rules if game == "awari" else "paper"
-        settings = Settings(P.VOCABULARIES[game], 0, time, DEFAULT_CONFIG[game], Limits(), rules=ruleset)
+        settings = Settings(P.VOCABULARIES[game], 0, time, CONFIG_MESSAGES[game], Limits(), rules=ruleset)
         net = NetLimits(close_grace=1.0)
         spec = ServerConfig(settings, "127.0.0.1", 0, forever, net, record_dir, session_hooks=(web.session_hook,))
         servers[game] = GameServer(spec, get_engine(game, kind, ruleset))

@@ -2,466 +2,42 @@
 programs through a real referee server, sides alternating, and the score table.
 It is a two-player ``referee tournament`` (impl/apps/tournament.py: the same schedule,
 records directory, resuming, Elo and LOS, ``--sprt``, ``--json``, ``--pgnout``)
-whose games run in threads of this process rather than on Dask.
-
-A PLAYER is one of ours by name, with its options (``random``, ``"search --budget
-0.1"``), run as ``referee player NAME GAME --host H --port P --side S [options]``;
-or any command line, run once per game with these placeholders replaced in its
-words and the same values in its environment:
-
-    {game}  REFEREE_GAME   awari | gothello
-    {host}  REFEREE_HOST   the server's address (127.0.0.1)
-    {port}  REFEREE_PORT   the game's port
-    {side}  REFEREE_SIDE   the side to take: south/north, black/white
-    {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
-
-The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
-(docs/protocol.md).  Each game has its own server, started here, on a free
-port; the runner observes it (an observer of the protocol) to learn the result.
-A player's stdout and stderr go to ``--logs DIR`` (or are dropped); a line
-``summary: moves=… nodes=… seconds=… depths=…`` in its stderr (the search player
-writes one) adds its speed and depth to the table.
+whose games run in threads of this process rather than on Dask.  The players and
+how one game is played (placeholders, environment, logs) are impl/apps/games.py's.
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import dataclasses
-import json
-import os
-import re
-import shlex
-import shutil
-import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from impl import pgn
-from impl.apps import seats
-from impl.apps.openings import ORDERS, Opening, OpeningError, nth_opening, ordered, random_openings, read_openings
-from impl.atomic import why, write_atomic
+from impl.apps import tournament
+from impl.apps.games import (
+    MATCH_FILE,
+    SIDES,
+    GameOutcome,
+    MatchOptions,
+    PlayerSpec,
+    add_opening_arguments,
+    checked_player,
+    openings_of,
+    play_game,
+    writable,
+)
+from impl.apps.tournament import GameResult, Task, add_result_options, add_web_arguments
 from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
-from impl.client import Client, ClientError, ClientTimeout, Result
-from impl.client.local import LocalServer, ServerOptions
+from impl.config import DEFAULTS, OnDivergence
+from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
-from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
-from impl.players import PLAYERS
-from impl.protocol import VOCABULARIES
-from impl.server.session import OnDivergence, Session
-
-if TYPE_CHECKING:
-    from impl.apps.tournament import GameResult, Task
-
-HOST = "127.0.0.1"
-SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
-PLACEHOLDERS = ("game", "host", "port", "side", "rules")
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A player program: its label in the table and its command line template."""
-
-    label: str
-    template: tuple[str, ...]
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerSpec:
-        words = shlex.split(text)
-        if not words:
-            raise ValueError("an empty player")
-        if words[0] in PLAYERS:
-            ours = [sys.executable, "-m", "impl.cli", "player", words[0], "{game}"]
-            template = [*ours, "--host", "{host}", "--port", "{port}", "--side", "{side}", *words[1:]]
-            return cls(text, tuple(template))
-        return cls(text, tuple(words))
-
-    def command(self, values: dict[str, str]) -> list[str]:
-        """The command line for one game."""
-        out = []
-        for word in self.template:
-            for name in PLACEHOLDERS:
-                if name in values:
-                    word = word.replace("{" + name + "}", values[name])
-            out.append(word)
-        return out
-
-
-@dataclass
-class GameOutcome:
-    """One game: who played first (0: player A, 1: player B), and how it ended."""
-
-    number: int
-    first: int
-    result: Result | None = None
-    counts: tuple[int, int] = (0, 0)
-    error: str = ""
-    summaries: dict[int, list[str]] = field(default_factory=dict)
-    """Player (0 A, 1 B) → its ``summary:`` log lines."""
-    culprits: list[int] = field(default_factory=list)
-    """Players (0 A, 1 B) whose program failed a game without a result: it exited
-    before the start, or with an error status."""
-    record: str = ""
-    """The game's record (impl/pgn.py), the players named by their labels; empty if
-    the game never began."""
-    theft: str = ""
-    """Who took whose seat, when a program lost by seat theft."""
-
-    def winner(self) -> int | None:
-        """The winning player (0 A, 1 B), None for a draw or no result."""
-        if self.result is None or self.result.winner is None:
-            return None
-        return self.first ^ self.result.winner
-
-
-@dataclass(frozen=True)
-class MatchOptions:
-    game: str
-    games: int
-    time: tuple[float, float] | None = None
-    timeout: float = 600.0
-    """Seconds a game may take before its players are killed and it is aborted."""
-    logs: Path | None = None
-    jobs: int = 1
-    engine: str = "impl"
-    """The referee's rules engine: impl, spec or checked (impl/engines/registry.py)."""
-    on_divergence: OnDivergence = OnDivergence.CONTINUE
-    records: Path | None = None
-    """Write each game's record here as ``game-NNNN.pgn``."""
-    event: str = "referee match"
-    """The records' Event tag."""
-    rules: str = "paper"
-    """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
-    live: str = ""
-    """The token of a live web view of this process that shows the games
-    (impl/web/tourney.py); a worker process without it plays them unseen."""
-
-
-TAIL_LINES = 256
-"""A program's output kept in memory: its last lines, each cut at TAIL_WIDTH
-characters (the whole output goes to ``--logs`` only)."""
-TAIL_WIDTH = 256
-SUMMARY = "summary: moves="
-KILL_GRACE = 2.0
-"""Seconds a program's process group has after SIGTERM before SIGKILL."""
-_LIVE: set[int] = set()
-"""The process groups of the programs launched and not yet ended: killed when
-this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
-
-
-@atexit.register
-def _end_all() -> None:
-    for group in list(_LIVE):
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(group, signal.SIGKILL)
-
-
-class _Launched:
-    """A player program of one game, in its own session and process group (so that
-    the whole group, children included, ends with the game); its output read by a
-    thread into a bounded tail, and copied whole to ``log`` if given."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], log: Path | None) -> None:
-        self.argv = argv
-        self.tail: deque[str] = deque(maxlen=TAIL_LINES)
-        self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
-        self._log = log.open("wb") if log is not None else None
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=env,
-                start_new_session=True,
-            )
-        except OSError:
-            if self._log is not None:
-                self._log.close()
-            raise
-        self.group = self.proc.pid  # a new session's leader leads its process group
-        _LIVE.add(self.group)
-        self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        with self.proc.stdout as out:
-            # Lines of at most 64 KiB: a program writing without newlines stays bounded.
-            for raw in iter(lambda: out.readline(65536), b""):
-                if self._log is not None:
-                    with suppress(OSError):
-                        self._log.write(raw)
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                if SUMMARY in line:
-                    self.summaries.append(line[:4096])
-                self.tail.append(line[:TAIL_WIDTH])
-
-    def finish(self, grace: float) -> int | None:
-        """Wait ``grace`` seconds for the program to end, then end its whole process
-        group (SIGTERM, SIGKILL after KILL_GRACE): its exit status, None if it had
-        to be ended."""
-        status: int | None
-        try:
-            status = self.proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            status = None
-        _end_group(self.group)
-        _LIVE.discard(self.group)
-        if status is None:
-            self.proc.wait()
-        self._reader.join(KILL_GRACE)
-        if self._log is not None:
-            self._log.close()
-        return status
-
-
-def _end_group(group: int) -> None:
-    """SIGTERM to every process of the group, then SIGKILL to those left after
-    KILL_GRACE seconds."""
-    try:
-        os.killpg(group, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        return
-    deadline = time.monotonic() + KILL_GRACE
-    while time.monotonic() < deadline and _group_alive(group):
-        time.sleep(0.02)
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(group, signal.SIGKILL)
-
-
-def _group_alive(group: int) -> bool:
-    """Whether the group has a process that is not a zombie (a zombie is only
-    waiting for its parent; SIGKILL changes nothing for it)."""
-    if not seats.available():
-        try:
-            os.killpg(group, 0)
-        except (ProcessLookupError, PermissionError):
-            return False
-        return True
-    return any(seats.process_group(pid) == group and not _zombie(pid) for pid in seats.pids())
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return (seats.PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0] == "Z"
-    except (OSError, IndexError):
-        return True
-
-
-@dataclass(frozen=True)
-class Theft:
-    """A seat (0: the first mover's side) taken by a connection not of the program
-    launched for it: ``thieves``, the players (0 A, 1 B) whose programs hold it, is
-    empty when no launched program does."""
-
-    side: int
-    thieves: frozenset[int]
-
-
-class SeatGuard:
-    """Checks each seat as it is taken (called on the private server's thread,
-    before the game starts, while the connection is open): on Linux by the process
-    group holding the connection (impl/apps/seats.py); without /proc, by the order of
-    launches — a seat taken before the second program is launched is the first's.
-
-    The check runs on the private server's loop, synchronously: done in another
-    thread it could come after a thief has played, resigned and closed the stolen
-    connection.  It reads /proc/net/tcp and a few descriptor tables (docs/engines.md's
-    measurement log: its time), delays only this game's seating, and is charged to no clock
-    (none runs before the start)."""
-
-    def __init__(self, first: int, by_proc: bool) -> None:
-        self.port = 0
-        """The server's, once it listens (a seat taken before is nobody's)."""
-        self.first, self.by_proc = first, by_proc
-        self.groups: dict[int, int] = {}
-        """Player (0 A, 1 B) → its program's process group, as launched."""
-        self.thefts: list[Theft] = []
-        self.seated = threading.Event()
-        self._lock = threading.Lock()
-
-    def launched(self, player: int, group: int) -> None:
-        with self._lock:
-            self.groups[player] = group
-
-    def on_seat(self, side: int, address: str) -> None:
-        rightful = self.first ^ side
-        with self._lock:
-            groups = dict(self.groups)
-        if self.by_proc:
-            client = seats.split_address(address)
-            try:
-                held = seats.holders(client, self.port, groups) if client is not None else frozenset()
-            except (OSError, ValueError):  # /proc not as expected: the seat is nobody's
-                held = frozenset()
-        elif len(groups) < 2:
-            held = frozenset(groups)  # the first program's, or before any launch nobody's
-        else:
-            held = frozenset({rightful})  # the weaker check cannot tell: trusted
-        if held != {rightful}:
-            with self._lock:
-                self.thefts.append(Theft(side, held - {rightful}))
-        self.seated.set()
-
-
-def play_game(
-    specs: tuple[PlayerSpec, PlayerSpec],
-    number: int,
-    options: MatchOptions,
-    first: int,
-    round_tag: str = "",
-    opening: tuple[str, ...] = (),
-) -> GameOutcome:
-    """One game on a fresh server: player ``first`` (0 A, 1 B) takes the first
-    side; the server plays ``opening`` first (impl/apps/openings.py)."""
-    with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
-        outcome = _play_game(specs, number, options, first, Path(directory), opening)
-        written = sorted(Path(directory).glob("*.pgn"))
-        if written:
-            record = pgn.parse(written[0].read_bytes())
-            record = record.with_names(specs[first].label, specs[1 - first].label)
-            tags = {"Event": options.event, "Round": round_tag or str(number)}
-            if outcome.theft and outcome.result is not None:
-                token = pgn.result_token(record.game, outcome.result)
-                record = replace(record, result=token)
-                words = outcome.result.result(record.sides)  # the papers' words, as pgn.build writes them
-                tags |= {"Result": token, pgn.OUTCOME: words, "Termination": outcome.result.termination}
-                tags |= {"SeatTheft": outcome.theft}
-            outcome.record = pgn.write(record.with_tags(**tags))
-    if options.records is not None and outcome.record:
-        write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record, overwrite=False)
-    return outcome
-
-
-def _play_game(
-    specs: tuple[PlayerSpec, PlayerSpec],
-    number: int,
-    options: MatchOptions,
-    first: int,
-    records: Path,
-    opening: tuple[str, ...] = (),
-) -> GameOutcome:
-    outcome = GameOutcome(number, first)
-    game = options.game
-    guard = SeatGuard(first, seats.available())
-    server_options = ServerOptions(
-        game,
-        time=options.time,
-        engine=options.engine,
-        on_divergence=options.on_divergence,
-        record_dir=records,
-        rules=options.rules,
-        on_seat=guard.on_seat,
-        opening=opening,
-        session_hooks=_live_hooks(options.live, number),
-    )
-    deadline = time.monotonic() + options.timeout
-    with LocalServer(server_options) as server:
-        guard.port = server.port
-        observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
-        observer.observe("match")
-        launched: dict[int, _Launched] = {}
-        try:
-            for side in (0, 1):
-                player = first ^ side
-                values = {
-                    "game": game,
-                    "host": HOST,
-                    "port": str(server.port),
-                    "side": SIDES[game][side],
-                    "rules": options.rules,
-                }
-                env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
-                log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
-                launched[player] = _Launched(specs[player].command(values), env, log)
-                guard.launched(player, launched[player].group)
-                if side == 0 and not guard.by_proc:
-                    _await_seat(guard, launched[player], deadline)
-            outcome.error, early = _follow(observer, launched, deadline)
-            outcome.culprits += [] if early is None else [early]
-            outcome.result, outcome.counts = observer.result, observer.counts()
-        except ClientError as exc:
-            outcome.error = f"observer: {exc}"
-        finally:
-            observer.close()
-            for player, proc in launched.items():
-                status = proc.finish(0 if outcome.error else 10.0)
-                outcome.summaries[player] = list(proc.summaries)
-                if status not in (0, None) and outcome.error:
-                    tail = " | ".join(list(proc.tail)[-3:])
-                    outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
-                    outcome.culprits += [] if player in outcome.culprits else [player]
-    if guard.thefts:
-        _judge_theft(outcome, guard.thefts, specs, game)
-    elif outcome.result is not None and outcome.result.termination.aborted:
-        outcome.error = outcome.error or "the referee failed (399)"
-    return outcome
-
-
-def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
-    """The session hook of game ``number`` for the live view ``token``, if it
-    is in this process (imported only then: the web view needs aiohttp)."""
-    if not token:
-        return ()
-    from impl.web.tourney import hooks
-
-    return hooks(token, number)
-
-
-def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> tuple[str, int | None]:
-    """Observe until the game is over; an error message if it cannot end, and the
-    player whose program ended before the start."""
-    while not observer.over:
-        with suppress(ClientTimeout):
-            observer.next_message(timeout=0.25)
-        if not observer.started:
-            for player, proc in launched.items():
-                if proc.proc.poll() is not None:
-                    return f"player {'AB'[player]} exited with {proc.proc.returncode} before the game started", player
-        if time.monotonic() > deadline:
-            return "timed out", None
-    return "", None
-
-
-def _await_seat(guard: SeatGuard, launched: _Launched, deadline: float) -> None:
-    """The weaker check: until the first program has taken a seat (or ended)."""
-    while not guard.seated.wait(0.05):
-        if launched.proc.poll() is not None or time.monotonic() > deadline:
-            return
-
-
-def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:
-    """A seat taken by one program from the other: it loses by forfeit.  Taken by
-    both, or by no launched program: no result."""
-    sides = SIDES[game]
-    thieves: frozenset[int] = frozenset().union(*(t.thieves for t in thefts))
-    if len(thieves) == 1:
-        (thief,) = thieves
-        taken = ", ".join(sides[t.side] for t in thefts)
-        outcome.theft = f"{'AB'[thief]} ({specs[thief].label}) took the {taken} seat"
-        loser = Side(outcome.first ^ thief)
-        outcome.result = Result(loser.other, Termination.SEAT_THEFT)
-        outcome.error, outcome.culprits = "", [thief]
-        return
-    outcome.result = None
-    seats_taken = ", ".join(sides[t.side] for t in thefts)
-    held = "both programs" if thieves else "no program launched for the game"
-    outcome.error = f"the {seats_taken} seat was taken by a connection of {held}"
-    outcome.culprits = sorted(thieves)
-
 
 # ─── the match ─────────────────────────────────────────────────────────────────
 
@@ -474,7 +50,7 @@ def run_match(
     repeat: bool = False,
 ) -> list[GameOutcome]:
     """``options.games`` games, player A first in the odd-numbered ones; each from
-    its opening (impl/apps/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
+    its opening (impl/engines/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
     2k share one, so that A and B each play it with both colours)."""
     for directory in (options.logs, options.records):
         if directory is not None:
@@ -506,7 +82,6 @@ def describe(result: GameResult, game: str) -> str:
 
 def as_result(outcome: GameOutcome) -> GameResult:
     """A ``run_match`` game as the tournament's result: players 0 (A) and 1 (B)."""
-    from impl.apps.tournament import GameResult
 
     players = (outcome.first, 1 - outcome.first)
     summaries = tuple((p, line) for p, lines in sorted(outcome.summaries.items()) for line in lines)
@@ -592,8 +167,6 @@ EPILOG = (
 
 
 def add_command(subparsers: Any) -> None:
-    from impl.apps.tournament import add_result_options, add_web_arguments
-
     p = subcommand(subparsers, "match", run, epilog=EPILOG)
     p.add_argument("player_a", metavar="PLAYER_A")
     p.add_argument("player_b", metavar="PLAYER_B")
@@ -619,119 +192,11 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--on-divergence",
         choices=[o.value for o in OnDivergence],
-        default=OnDivergence.CONTINUE.value,
+        default=DEFAULTS.on_divergence.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
     add_opening_arguments(p)
     add_web_arguments(p)
-
-
-def add_opening_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of openings (impl/apps/openings.py), for match and tournament."""
-    book = p.add_mutually_exclusive_group()
-    book.add_argument("--openings", type=Path, metavar="FILE", help="openings the referee plays first, one a line")
-    book.add_argument(
-        "--random-openings", type=positive, metavar="PLIES", help="openings of PLIES random legal moves (see --seed)"
-    )
-    p.add_argument(
-        "--openings-order", choices=ORDERS, default="sequential", help="the file's order (default) or shuffled"
-    )
-    p.add_argument(
-        "--repeat",
-        action=argparse.BooleanOptionalAction,
-        help="play each opening twice, colours reversed (default with openings)",
-    )
-    p.add_argument("--seed", type=int, default=1, help="seed of --random-openings and --openings-order random")
-
-
-def openings_of(args: argparse.Namespace, what: str, games: int) -> tuple[tuple[Opening, ...], bool]:
-    """The openings asked for, in the order to play them, and whether each is
-    played twice (``--repeat``: by default when there are openings); ``games``:
-    the games of a pairing."""
-    if args.openings is None and args.random_openings is None:
-        if args.repeat:
-            raise UsageError(f"{what}: --repeat needs --openings or --random-openings")
-        return (), False
-    repeat = args.repeat is not False
-    if repeat and games % 2:
-        raise UsageError(f"{what}: --repeat plays each opening twice: --games must be even, not {games}")
-    engine = get_engine(args.game, "impl", args.rules)
-    try:
-        if args.openings is not None:
-            found = read_openings(engine, args.openings)
-        else:
-            count = games // 2 if repeat else games
-            found = random_openings(engine, count, args.random_openings, args.seed)
-    except OpeningError as exc:
-        raise UsageError(f"{what}: {exc}") from None
-    return ordered(found, args.openings_order, args.seed), repeat
-
-
-def writable(directory: Path | None, what: str) -> Path | None:
-    """A directory to write into, made now: a usage error if it cannot be."""
-    if directory is None:
-        return None
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{what}: cannot write to {str(directory)!r}: {exc.strerror}") from None
-    return directory
-
-
-RECORD = re.compile(r"game-(\d{4,})\.pgn")
-"""A game's record in a records directory."""
-MATCH_FILE = "match.json"
-RUN_FILES = {MATCH_FILE: "match", "tournament.json": "tournament"}
-"""The file that says which run a records directory's games are of, and its kind."""
-
-
-def claim_records(directory: Path, name: str, identity: dict[str, Any], what: str, *, resume: bool) -> None:
-    """Make the records directory and mark it as this run's (``name`` holding
-    ``identity``), or check that it is: a usage error if it holds another run's
-    games — another kind's file, a different ``name``, or (unless ``resume``) any
-    game at all — or if ``name`` cannot be read as JSON."""
-    writable(directory, what)
-    path = directory / name
-    mine = json.loads(json.dumps(identity))
-    for other, kind in RUN_FILES.items():
-        if other != name and (directory / other).exists():
-            raise UsageError(f"{what}: {str(directory)!r} holds a {kind}'s games ({other})")
-    try:
-        games = any(RECORD.fullmatch(entry.name) for entry in directory.iterdir())
-        text = path.read_text(encoding="utf-8") if path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = why(exc) if isinstance(exc, OSError) else "not UTF-8"
-        raise UsageError(f"{what}: cannot read {str(path)!r}: {reason}") from None
-    if text is None:
-        if games:  # games with no run file: nothing says whose they are
-            raise UsageError(f"{what}: {str(directory)!r} holds games of another run")
-        try:
-            write_atomic(path, json.dumps(identity, indent=2, ensure_ascii=False) + "\n", overwrite=False)
-        except OSError as exc:
-            raise UsageError(f"{what}: cannot write {str(path)!r}: {why(exc)}") from None
-        return
-    try:
-        theirs = json.loads(text)
-    except ValueError:
-        state = "empty" if not text.strip() else "not JSON"
-        raise UsageError(
-            f"{what}: {str(path)!r} is {state}; remove it to run here again (this run's games are kept)"
-        ) from None
-    if theirs != mine:
-        raise UsageError(f"{what}: {str(directory)!r} holds another {RUN_FILES[name]}'s games ({name} differs)")
-    if games and not resume:
-        raise UsageError(f"{what}: {str(directory)!r} holds the games of an earlier run of this {RUN_FILES[name]}")
-
-
-def _player(text: str, which: str) -> PlayerSpec:
-    """A player given on the command line, its program checked now."""
-    try:
-        spec = PlayerSpec.parse(text)
-    except ValueError as exc:
-        raise UsageError(f"referee match: {which}: {exc}") from None
-    if shutil.which(spec.template[0]) is None:
-        raise UsageError(f"referee match: {which}: no program {spec.template[0]!r}")
-    return spec
 
 
 def run(args: argparse.Namespace) -> int:
@@ -741,15 +206,13 @@ def run(args: argparse.Namespace) -> int:
     alternating, and print the score table, the Elo difference and LOS: a
     two-player tournament whose games run here, in --jobs threads.
     """
-    from impl.apps import tournament
-
     what = "referee match"
     check_rules(what, args.game, args.rules)
     if args.time is not None and len(args.time) > 2:
         raise UsageError(f"{what}: --time takes one or two numbers of seconds")
     players = (args.player_a, args.player_b)
     for text, which in zip(players, ("PLAYER_A", "PLAYER_B"), strict=True):
-        _player(tournament.split_label(text)[1], which)
+        checked_player(tournament.split_label(text)[1], which)
     book, repeat = openings_of(args, what, args.games)
     clocks = (args.time[0], args.time[-1]) if args.time else None
     config = tournament.Config(

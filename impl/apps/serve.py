@@ -7,11 +7,11 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
-from impl.apps.openings import OpeningError, parse_opening
 from impl.cli import (
     UsageError,
     add_rules_argument,
@@ -23,24 +23,26 @@ from impl.cli import (
     seconds,
     subcommand,
 )
+from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence
+from impl.engines.openings import OpeningError, parse_opening
 from impl.engines.port import GAMES, KINDS
 from impl.engines.registry import get_engine
+from impl.log import event, setup_logging
 from impl.server import fdbudget
-from impl.server.net import NetLimits
-from impl.server.records import event, setup_logging
 from impl.server.server import GameServer, ServerConfig, serve
-from impl.server.session import ConfigMessages, Limits, OnDivergence, Session, Settings
-
-DEFAULT_CONFIG = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
-"""gthd's client libraries require 351/352 right after 100/101 (docs/protocol.md)."""
-
+from impl.server.session import Session
 
 TIMEOUTS = (
-    ("--seat-timeout", Limits.seat_timeout, "a connection must take a seat within SECS"),
-    ("--idle-timeout", Limits.idle_timeout, "without --time, a player to move that sends nothing for SECS loses"),
-    ("--wait-timeout", Limits.wait_timeout, "a seated player without an opponent for SECS is closed (199)"),
-    ("--line-timeout", NetLimits.line_timeout, "a request line must be completed within SECS"),
+    ("--seat-timeout", DEFAULTS.limits.seat_timeout, "a connection must take a seat within SECS"),
+    (
+        "--idle-timeout",
+        DEFAULTS.limits.idle_timeout,
+        "without --time, a player to move that sends nothing for SECS loses",
+    ),
+    ("--wait-timeout", DEFAULTS.limits.wait_timeout, "a seated player without an opponent for SECS is closed (199)"),
+    ("--line-timeout", DEFAULTS.net.line_timeout, "a request line must be completed within SECS"),
 )
+"""The timeout flags and their defaults (impl/config.py ``Limits``, ``NetLimits``)."""
 
 
 def add_command(subparsers: Any) -> None:
@@ -57,7 +59,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--on-divergence",
         choices=[o.value for o in OnDivergence],
-        default=OnDivergence.CONTINUE.value,
+        default=DEFAULTS.on_divergence.value,
         help="checked engine: when impl and spec disagree, continue on the spec's verdict (default) or abort the game "
         "with 399; either way it is logged and recorded",
     )
@@ -76,28 +78,28 @@ def add_command(subparsers: Any) -> None:
         help='start every game from these moves, played by the referee ("c3 d4"; one game only)',
     )
     add_rules_argument(p)
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
+    p.add_argument("--host", default=DEFAULTS.host, help="address to listen on (default all)")
     p.add_argument("--port", type=port, help="listen on this port instead (one game and server only; 0: any)")
     p.add_argument(
         "--config-messages",
         choices=[c.value for c in ConfigMessages],
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
-    p.add_argument("--max-observers", type=count, default=Limits.max_observers, metavar="K")
+    p.add_argument("--max-observers", type=count, default=DEFAULTS.limits.max_observers, metavar="K")
     p.add_argument(
         "--max-connections",
         type=positive,
-        default=NetLimits.max_connections,
+        default=DEFAULTS.net.max_connections,
         metavar="K",
-        help=f"connections one server holds at once (default {NetLimits.max_connections}, "
+        help=f"connections one server holds at once (default {DEFAULTS.net.max_connections}, "
         "lowered to the server's share of the process's file descriptors)",
     )
     p.add_argument(
         "--per-address",
         type=positive,
-        default=NetLimits.per_address,
+        default=DEFAULTS.net.per_address,
         metavar="K",
-        help=f"connections one client address may hold on one server (default {NetLimits.per_address})",
+        help=f"connections one client address may hold on one server (default {DEFAULTS.net.per_address})",
     )
     for option, default, what in TIMEOUTS:
         help = f"{what} (default {default:g}; 0: none)"
@@ -109,7 +111,7 @@ def add_command(subparsers: Any) -> None:
         help="also serve the live web view on this port (0: any free port; needs the web extra)",
     )
     p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
-    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
 
 
@@ -126,22 +128,14 @@ def load_engine(game: str, kind: str | None, rules: str = "paper") -> Any:
         return get_engine(game, "spec", rules)
 
 
-def _time(values: list[float] | None) -> tuple[float, float] | None:
-    if values is None:
-        return None
-    if len(values) > 2:
-        raise UsageError("referee serve: --time takes one or two numbers of seconds")
-    return (values[0], values[-1])
-
-
-def opening_of(args: argparse.Namespace, engine: Any) -> tuple[str, ...]:
-    """``--opening``'s moves checked by the game's engine (impl/apps/openings.py)."""
-    if args.opening is None:
+def opening_of(config: Config, engine: Any) -> tuple[str, ...]:
+    """``--opening``'s moves checked by the game's engine (impl/engines/openings.py)."""
+    if config.opening is None:
         return ()
-    if args.game == "all":
+    if len(config.games) != 1:
         raise UsageError("referee serve: --opening needs a single game")
     try:
-        return parse_opening(engine, args.opening)
+        return parse_opening(engine, config.opening)
     except OpeningError as exc:
         raise UsageError(f"referee serve: --opening: {exc}") from None
 
@@ -161,70 +155,46 @@ def check_writable(directory: Path) -> None:
 def build_servers(
     args: argparse.Namespace, session_hooks: tuple[Callable[[Session], None], ...] = ()
 ) -> list[GameServer]:
-    """The servers asked for; ``session_hooks`` are called with each new session
-    (the web view's, to listen to its games)."""
-    games = GAMES if args.game == "all" else (args.game,)
-    if args.game != "all":
-        check_rules("referee serve", args.game, args.rules)
-    if args.port is not None and len(games) * len(args.server) != 1:
+    """The servers ``referee serve``'s arguments ask for (``servers_of`` their ``Config``)."""
+    return servers_of(Config.from_args(args), session_hooks)
+
+
+def servers_of(config: Config, session_hooks: tuple[Callable[[Session], None], ...] = ()) -> list[GameServer]:
+    """The servers ``config`` asks for, checked; ``session_hooks`` are called with each
+    new session (the web view's, to listen to its games)."""
+    games, numbers = config.games, tuple(dict.fromkeys(config.servers))
+    if len(games) == 1:
+        check_rules("referee serve", games[0], config.rules)
+    if config.port is not None and len(games) * len(config.servers) != 1:
         raise UsageError("referee serve: --port needs a single game and a single server number")
-    if args.port is None and max(args.server) > 65535 - max(P.VOCABULARIES[g].port_base for g in games):
+    if config.port is None and max(numbers) > 65535 - max(P.VOCABULARIES[g].port_base for g in games):
         raise UsageError("referee serve: a server number beyond the last port")
-    if args.record is not None:
-        check_writable(args.record)
-    time = _time(args.time)
-    share = fdbudget.budget().game // (len(games) * len(dict.fromkeys(args.server)))
-    max_connections = max(2, min(args.max_connections, share))
-    if max_connections < args.max_connections:
+    if config.record_dir is not None:
+        check_writable(config.record_dir)
+    share = fdbudget.budget().game // (len(games) * len(numbers))
+    max_connections = max(2, min(config.net.max_connections, share))
+    if max_connections < config.net.max_connections:
         event(logging.WARNING, "max_connections", connections=max_connections, descriptors=fdbudget.budget().limit)
+    config = replace(config, net=replace(config.net, max_connections=max_connections))
     servers = []
     for game in games:
-        rules = args.rules if game == "awari" else "paper"  # with ``all``, --rules is Awari's
-        engine = load_engine(game, args.engine, rules)
-        opening = opening_of(args, engine)
-        config = ConfigMessages(args.config_messages) if args.config_messages else DEFAULT_CONFIG[game]
-        for number in dict.fromkeys(args.server):
-            limits = Limits(
-                max_observers=args.max_observers,
-                seat_timeout=args.seat_timeout,
-                idle_timeout=args.idle_timeout,
-                wait_timeout=args.wait_timeout,
-            )
-            settings = Settings(
-                P.VOCABULARIES[game],
-                number,
-                time,
-                config,
-                limits,
-                on_divergence=OnDivergence(args.on_divergence),
-                rules=rules,
-            )
-            net = NetLimits(
-                line_timeout=args.line_timeout, max_connections=max_connections, per_address=args.per_address
-            )
-            spec = ServerConfig(
-                settings,
-                host=args.host,
-                port=args.port,
-                forever=args.forever,
-                net=net,
-                record_dir=args.record,
-                session_hooks=session_hooks,
-                opening=opening,
-            )
+        engine = load_engine(game, config.engine, config.rules_for(game))
+        opening = opening_of(config, engine)
+        for number in numbers:
+            spec = ServerConfig.of(config, game, number, opening=opening, session_hooks=session_hooks)
             servers.append(GameServer(spec, engine))
     return servers
 
 
-def web_view(args: argparse.Namespace) -> Any:
+def web_view(config: Config) -> Any:
     """The web view asked for by --web, or None (impl.web.app.WebView: aiohttp, the web extra)."""
-    if args.web is None:
+    if config.web is None:
         return None
     try:
         from impl.web.app import WebView
     except ImportError as exc:
         raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install '.[web]'") from None
-    return WebView(args.web_host or args.host, args.web, args.record)
+    return WebView(config.web_address, config.web, config.record_dir)
 
 
 def where(servers: Sequence[GameServer], web: Any) -> list[str]:
@@ -257,10 +227,11 @@ def run(args: argparse.Namespace) -> int:
     Run Awari (port 29046+N) and/or Gothello (port 29068+N) referee servers. By default
     each serves one game and the command exits when all have finished.
     """
-    setup_logging("warning" if args.quiet else args.log_level)
+    config = Config.from_args(args)
+    setup_logging(config.log_level)
     fdbudget.raise_limit()  # before the caps are sized from it
-    web = web_view(args)
-    servers = build_servers(args, (web.session_hook,) if web is not None else ())
+    web = web_view(config)
+    servers = servers_of(config, (web.session_hook,) if web is not None else ())
 
     def ready() -> None:
         if not args.quiet:

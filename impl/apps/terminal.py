@@ -27,7 +27,8 @@ from typing import Any, TextIO
 from impl import protocol as W
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
-from impl.client.local import LocalServer, ServerOptions
+from impl.client.local import LocalServer
+from impl.config import Config
 from impl.engines.notation import FILES
 from impl.engines.port import KINDS, GameState, MoveDescription
 from impl.game import Side
@@ -431,7 +432,7 @@ def run_play(args: argparse.Namespace) -> int:
     clocks = (args.time[0], args.time[-1]) if args.time else None
     opponent = "?" if side == "?" else sides[1 - sides.index(side)]
     try:
-        with LocalServer(ServerOptions(args.game, time=clocks, engine=args.engine, rules=args.rules)) as server:
+        with LocalServer(Config.local(args.game, time=clocks, engine=args.engine, rules=args.rules)) as server:
             print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
             print(HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)

@@ -40,21 +40,31 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from impl import pgn
 from impl.apps import sprt
-from impl.apps.match import MatchOptions, PlayerSpec, add_opening_arguments, claim_records, openings_of, play_game
-from impl.apps.match import _player as checked_player
-from impl.apps.openings import Opening, nth_opening
+from impl.apps.games import (
+    MatchOptions,
+    PlayerSpec,
+    add_opening_arguments,
+    checked_player,
+    claim_records,
+    openings_of,
+    play_game,
+)
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import why, write_atomic
 from impl.cli import UsageError, add_rules_argument, check_rules, port, positive, seconds, subcommand
+from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Termination
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
+if TYPE_CHECKING:
+    from impl.web.tourney import TournamentView
+
 CONFIG = "tournament.json"
 
 
@@ -79,7 +89,7 @@ class Config:
     rules: str = "paper"
     """The Awari rule set every game is played under (spec/awari_rules.py)."""
     openings: tuple[Opening, ...] = ()
-    """The openings the referee plays first, in the order used (impl/apps/openings.py)."""
+    """The openings the referee plays first, in the order used (impl/engines/openings.py)."""
     repeat: bool = False
     """Each opening twice, colours reversed (``--repeat``); else one game each."""
 
@@ -746,6 +756,86 @@ def add_web_arguments(p: Any) -> None:
     p.add_argument("--web-host", default="127.0.0.1", metavar="HOST", help="address of --web (default 127.0.0.1)")
 
 
+# ─── the live view's standings (impl/web/tourney.py shows them) ────────────────
+
+
+def record_name(number: int) -> str:
+    """A game's record in the tournament's directory (impl/apps/tournament.py ``execute``)."""
+    return f"game-{number:04d}.pgn"
+
+
+def state_json(
+    config: Config,
+    results: Sequence[GameResult],
+    total: int,
+    running: Sequence[Task],
+    hypotheses: Hypotheses | None = None,
+) -> dict[str, Any]:
+    """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
+    these results, each game's record name, and the games running."""
+    summary = summarise(config, results, total, hypotheses=hypotheses)
+    out = as_json(config, summary, results)
+    recorded = {r.number for r in results if r.record}
+    for game in out["games"]:
+        game["record"] = record_name(game["number"]) if game["number"] in recorded else None
+    out["labels"] = summary.labels
+    out["progress"] = {
+        "played": summary.played,
+        "total": total,
+        "running": [
+            {"number": t.number, "round": t.round, "first": t.labels[0], "second": t.labels[1]}
+            for t in sorted(running, key=lambda t: t.number)
+        ],
+    }
+    if summary.sprt is not None:
+        out["sprt"]["line"] = summary.sprt.line()
+    return out
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The tournament at one moment: what ``state_json`` is made of."""
+
+    config: Config
+    results: tuple[GameResult, ...]
+    total: int
+    running: tuple[Task, ...]
+    hypotheses: Hypotheses | None
+
+    def json(self) -> dict[str, Any]:
+        return state_json(self.config, self.results, self.total, self.running, self.hypotheses)
+
+
+class Watch:
+    """The tournament's side of its view: a snapshot handed over as each game
+    starts and finishes (on the tournament's thread, in constant time per game
+    beyond copying two lists: the standings are made when asked for)."""
+
+    def __init__(
+        self,
+        view: TournamentView,
+        config: Config,
+        total: int,
+        results: dict[int, GameResult],
+        hypotheses: Hypotheses | None,
+    ) -> None:
+        self.view, self.config, self.total, self.results, self.hypotheses = view, config, total, results, hypotheses
+        self.running: dict[int, Task] = {}
+        self.publish()
+
+    def publish(self) -> None:
+        results, running = tuple(self.results.values()), tuple(self.running.values())
+        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses)
+
+    def started(self, task: Task) -> None:
+        self.running[task.number] = task
+        self.publish()
+
+    def finished(self, task: Task, result: GameResult) -> None:
+        self.running.pop(task.number, None)
+        self.publish()
+
+
 Started = Callable[[Task], None]
 Finished = Callable[[Task, GameResult], None]
 
@@ -768,7 +858,7 @@ def live_view(
         yield "", (lambda task: None), (lambda task, result: None)
         return
     try:
-        from impl.web.tourney import TournamentView, Watch
+        from impl.web.tourney import TournamentView
     except ImportError as exc:
         raise UsageError(f"{what}: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
     view = TournamentView(args.web_host, args.web, directory, local)
@@ -872,7 +962,7 @@ def load_records(
     results: dict[int, GameResult] = {}
     try:
         for task in tasks:
-            path = directory / f"game-{task.number:04d}.pgn"
+            path = directory / record_name(task.number)
             if path.exists():
                 done = from_record(task, path.read_text(encoding="utf-8", errors="replace"))
                 if done is not None:
@@ -911,7 +1001,7 @@ def execute(
     def record(task: Task, result: GameResult) -> None:
         if result.record:
             try:
-                write_atomic(directory / f"game-{task.number:04d}.pgn", result.record, overwrite=False)
+                write_atomic(directory / record_name(task.number), result.record, overwrite=False)
             except OSError as exc:
                 raise RecordFailed(f"cannot write the record of game {task.number}: {why(exc)}") from None
         results[task.number] = result

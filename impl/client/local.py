@@ -8,16 +8,13 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import replace
 from types import TracebackType
 
-from impl import protocol as P
-from impl.apps.serve import DEFAULT_CONFIG
+from impl.config import Config
 from impl.engines.registry import get_engine
-from impl.server.net import NetLimits
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import ConfigMessages, Event, Limits, OnDivergence, PlayerSeated, Session, Settings
+from impl.server.session import Event, PlayerSeated, Session
 from spec.awari_rules import canonical
 
 SeatHook = Callable[[int, str], None]
@@ -25,42 +22,35 @@ SeatHook = Callable[[int, str], None]
 second) and the client's ``address:port`` (impl/apps/seats.py maps it to a process)."""
 
 
-@dataclass(frozen=True)
-class ServerOptions:
-    """What ``referee serve`` would take for one server (docs/protocol.md §1)."""
-
-    game: str
-    time: tuple[float, float] | None = None
-    forever: bool = False
-    config: ConfigMessages | None = None
-    """None: the server's default for the game (Gothello players get no 341–344)."""
-    max_observers: int = Limits.max_observers
-    engine: str = "impl"
-    record_dir: Path | None = None
-    on_divergence: OnDivergence = OnDivergence.CONTINUE
-    rules: str = "paper"
-    """The Awari rule set: any text spec/awari_rules.py's ``parse_rules`` reads."""
-    on_seat: SeatHook | None = None
-    """Called as each player takes a seat, before the game starts (impl/apps/match.py
-    checks that the seat's connection is the launched program's)."""
-    opening: tuple[str, ...] = ()
-    """Moves the referee plays first in every game (impl/apps/openings.py)."""
-    session_hooks: tuple[Callable[[Session], None], ...] = ()
-    """``ServerConfig.session_hooks``: a live web view's tap (impl/web/tourney.py)."""
-
-
 class LocalServer:
     """One game server in a thread with its own event loop; ``port`` once started."""
 
-    def __init__(self, options: ServerOptions) -> None:
-        self.options = options
+    def __init__(
+        self,
+        config: Config,
+        *,
+        on_seat: SeatHook | None = None,
+        opening: tuple[str, ...] = (),
+        session_hooks: tuple[Callable[[Session], None], ...] = (),
+    ) -> None:
+        """One server of ``config``'s game (``Config.local(game, …)``: 127.0.0.1, a
+        free port, the fast engine).  ``on_seat`` is called as each player takes a seat,
+        before the game starts (impl/apps/games.py checks that the seat's connection
+        is the launched program's); ``opening``: moves the referee plays first in
+        every game (impl/engines/openings.py); ``session_hooks``: a live web view's tap
+        (impl/web/tourney.py)."""
+        if len(config.games) != 1:
+            raise ValueError(f"a local server hosts one game, not {', '.join(config.games)}")
+        self.config = replace(config, rules=canonical(config.rules))  # the greeting and records name it so
+        self.game = config.games[0]
+        self.on_seat, self.opening, self.session_hooks = on_seat, opening, session_hooks
         self._ready = threading.Event()
         self._finished = threading.Event()
         self._port = 0
         self._error: BaseException | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=self._main, name=f"referee-{options.game}", daemon=True)
+        self._thread = threading.Thread(target=self._main, name=f"referee-{self.game}", daemon=True)
 
     def start(self, timeout: float = 10.0) -> LocalServer:
         """Start the server; return once it listens."""
@@ -105,26 +95,11 @@ class LocalServer:
             self._finished.set()
 
     def _server(self) -> GameServer:
-        o = self.options
-        config = o.config if o.config is not None else DEFAULT_CONFIG[o.game]
-        limits = Limits(max_observers=o.max_observers)
-        rules = canonical(o.rules)  # the greeting and the records name the set canonically
-        settings = Settings(
-            P.VOCABULARIES[o.game], 0, o.time, config, limits, on_divergence=o.on_divergence, rules=rules
-        )
-        spec = ServerConfig(
-            settings,
-            host="127.0.0.1",
-            port=0,
-            forever=o.forever,
-            net=NetLimits(close_grace=1.0),
-            record_dir=o.record_dir,
-            opening=o.opening,
-            session_hooks=o.session_hooks,
-        )
-        server = GameServer(spec, get_engine(o.game, o.engine, rules))
-        if o.on_seat is not None:
-            server.watchers.append(_seat_watcher(o.on_seat))
+        c = self.config
+        spec = ServerConfig.of(c, self.game, opening=self.opening, session_hooks=self.session_hooks)
+        server = GameServer(spec, get_engine(self.game, c.engine or "impl", c.rules_for(self.game)))
+        if self.on_seat is not None:
+            server.watchers.append(_seat_watcher(self.on_seat))
         return server
 
     async def _serve(self) -> None:

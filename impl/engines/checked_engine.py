@@ -72,7 +72,7 @@ class Divergence:
 
 def log_divergence(d: Divergence) -> None:
     """The default report: an error-level ``divergence`` event on the ``referee`` logger
-    (JSON lines under impl/server/records.setup_logging)."""
+    (JSON lines under impl/log.setup_logging)."""
     LOGGER.error("divergence", extra={"fields": d.fields()})
 
 

@@ -44,7 +44,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from impl.server.records import setup_logging
+from impl.log import setup_logging
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R

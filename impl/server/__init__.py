@@ -1,6 +1,7 @@
 """The referee server of both papers' section 2: see docs/protocol.md.
 
-Layers, outermost first: ``cli`` (the ``referee serve`` subcommand), ``server``
+Layers, outermost first (``referee serve`` is impl/apps/serve.py; every setting,
+with its default, is impl/config.py's ``Config``): ``server``
 (listening sockets, one game at a time per server number, the timer and the record
 files: the adapter around the session), ``net`` (line framing, fair reading and
 bounded output), ``session`` (one game's state machine, sans I/O, through the
@@ -8,7 +9,9 @@ Engine interface; its events are the place to listen to a game), ``clock`` and
 ``records``.  The lines themselves are impl/protocol.py's, shared with the client.
 """
 
+from impl.config import ConfigMessages, Limits
+
 from .server import GameServer, ServerConfig, default_port, serve
-from .session import ConfigMessages, Limits, Settings
+from .session import Settings
 
 __all__ = ["ConfigMessages", "GameServer", "Limits", "ServerConfig", "Settings", "default_port", "serve"]

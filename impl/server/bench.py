@@ -50,8 +50,8 @@ CONCURRENCY = (1, 10, 100, 1000)
 def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
     """Host ``count`` servers of ``game`` until told to stop; report their ports."""
     from impl.engines.registry import get_engine
+    from impl.log import setup_logging
 
-    from .records import setup_logging
     from .server import GameServer, ServerConfig
     from .session import Settings
 

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from impl.config import NetLimits
+
 from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
@@ -39,59 +41,6 @@ request not understood.  Not 291 (a well-formed request the game's rules refuse:
 an illegal move, not one's turn), which clients may retry without limit — they find
 a legal move by trial (impl/server/bench.py) — and which a seated player sends 64
 times in a row at most (``Limits.max_rejected``)."""
-
-
-@dataclass(frozen=True)
-class NetLimits:
-    max_line: int = 512
-    """Longest request line in bytes, terminator excluded."""
-    write_limit: int = 64 * 1024
-    """Unsent output beyond which a connection is dropped as not reading."""
-    stalled_output: int = 16 * 1024
-    """Unsent output that, held for ``write_timeout``, drops a connection as not
-    reading even below ``write_limit`` (an observer that never reads a slow game)."""
-    write_timeout: float = 60.0
-    """Seconds unsent output may stay above ``stalled_output`` (0: no bound)."""
-    send_buffer: int = 64 * 1024
-    """The socket's kernel send buffer (``SO_SNDBUF``; 0: the system's).  Linux
-    lets it grow to megabytes, in which a client that never reads would hide
-    from ``stalled_output`` and ``write_limit``; a line protocol needs little."""
-    close_grace: float = 5.0
-    """Seconds a closing connection gets to flush its output before it is aborted."""
-    line_timeout: float = 30.0
-    """Seconds a begun request line may take to complete (0: no bound); then it is
-    refused (199/299) and the connection closed."""
-    max_empty: int = 64
-    """Empty lines in a row that count as one refused request."""
-    lines_per_slice: int = 16
-    """Lines one connection handles before yielding to the other connections: a
-    slice is what one flooding connection can add to another game's move (16
-    rather than 64 lowered the garbage and 10 MB flood p99, README)."""
-    read_rate: float = 64 * 1024
-    """Bytes a second one connection is read at, past its burst (0: no bound).  A
-    protocol client sends a few lines of at most ``max_line`` bytes a move: even a
-    hundred 512-byte lines a second stay under it."""
-    read_burst: float = 64 * 1024
-    """Bytes read at once before ``read_rate`` applies: 128 lines of ``max_line``."""
-    refusal_rate: float = 20.0
-    """Refused requests (19x, 299) a second one connection is answered at, past its
-    burst (0: no bound).  A protocol client gets these seldom (a mistyped line, a
-    seat already taken) and reads each before it sends again."""
-    refusal_burst: float = 40.0
-    """Refusals answered at once before ``refusal_rate`` applies; fewer than
-    ``Limits.max_rejected`` (64), so that a flooder of garbage is slowed before
-    that rule closes it."""
-    max_connections: int = 256
-    """Open connections one server holds at once (players, observers and clients
-    not yet seated); one more gets 199 and is closed, so that idle sockets cannot
-    exhaust the process's file descriptors.  ``referee serve`` lowers it to its share
-    of the descriptor budget (impl/server/fdbudget.py)."""
-    per_address: int = 64
-    """Open connections one client address may hold on one server (at most
-    ``max_connections - 1``, so that another address always finds a place); one
-    more gets 199 and is closed.  A game needs two seats and a few observers: 64
-    hinders neither a local tournament (its players share 127.0.0.1) nor a class
-    watching one game from behind one NAT address."""
 
 
 @dataclass(frozen=True)

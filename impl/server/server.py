@@ -22,18 +22,20 @@ import time
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from impl.atomic import why, write_atomic
+from impl.config import DEFAULTS, Config, NetLimits
 from impl.engines.port import GameEngine
+from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
 from .clock import StallLog, no_stalls
-from .net import Connection, NetLimits
-from .records import GameRecord, event, event_limited
+from .net import Connection
+from .records import GameRecord
 from .session import Entity, Event, GameOver, LineError, Session, Settings
 
 
@@ -72,19 +74,42 @@ class ServerConfig:
     and who hears of its sessions."""
 
     settings: Settings
-    host: str = "0.0.0.0"
-    port: int | None = None
+    host: str = DEFAULTS.host
+    port: int | None = DEFAULTS.port
     """None: the default port for the game and server number; 0: any free port."""
-    forever: bool = False
-    net: NetLimits = field(default_factory=NetLimits)
-    record_dir: Path | None = None
+    forever: bool = DEFAULTS.forever
+    net: NetLimits = DEFAULTS.net
+    record_dir: Path | None = DEFAULTS.record_dir
     """Write a record file per finished game here."""
     session_hooks: tuple[Callable[[Session], None], ...] = ()
     """Called with each new session, before anyone joins it (a web view adds its
     listener there)."""
     opening: tuple[str, ...] = ()
-    """Moves the referee plays at the start of every game (impl/apps/openings.py,
+    """Moves the referee plays at the start of every game (impl/engines/openings.py,
     docs/protocol.md "Openings"); none by default."""
+
+    @classmethod
+    def of(
+        cls,
+        config: Config,
+        game: str,
+        server: int = 0,
+        *,
+        opening: tuple[str, ...] = (),
+        session_hooks: tuple[Callable[[Session], None], ...] = (),
+    ) -> ServerConfig:
+        """Game ``game``'s server ``server`` as ``config`` (impl/config.py) says; the
+        opening (checked by the game's engine) and the hooks are the caller's."""
+        return cls(
+            Settings.of(config, game, server),
+            host=config.host,
+            port=config.port,
+            forever=config.forever,
+            net=config.net,
+            record_dir=config.record_dir,
+            session_hooks=session_hooks,
+            opening=opening,
+        )
 
 
 RECORD_TRIES = 5

@@ -30,21 +30,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
-from impl.apps.openings import Opening
-from impl.apps.openings import play as play_opening
+from impl.config import DEFAULTS, Config, ConfigMessages, Limits, OnDivergence
 from impl.engines.checked_engine import divergences
+from impl.engines.openings import Opening
+from impl.engines.openings import play as play_opening
 from impl.engines.port import GameEngine, GameState, MoveDescription, Result, side_to_move, winner
 from impl.game import Outcome, Side, Termination
+from impl.log import enabled, event
 from spec import result as R
 
 from .clock import ClockReading, Clocks, Stalls, no_stalls
-from .records import GameRecord, enabled, event
+from .records import GameRecord
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
 T = TypeVar("T")
@@ -73,23 +75,6 @@ class LineError(Enum):
     NOT_ASCII = "Request not understood (non-ASCII or control character)"
     EMPTY = "Request not understood (empty lines)"
     SLOW = "Request not understood (line not completed in time), goodbye"
-
-
-class ConfigMessages(Enum):
-    """Who receives the configuration messages 341–344 (Table 4)."""
-
-    ALL = "all"
-    OBSERVERS = "observers"
-    NONE = "none"
-
-
-class OnDivergence(Enum):
-    """What a game does when the checked engine finds the fast engine and the spec
-    disagree (impl/engines/checked_engine.py): it always follows the spec's verdict, logs
-    and records the divergence; ``abort`` also ends it with 399."""
-
-    CONTINUE = "continue"
-    ABORT = "abort"
 
 
 class Conn(Enum):
@@ -162,34 +147,32 @@ class Entity:
 
 
 @dataclass(frozen=True)
-class Limits:
-    max_observers: int = 64
-    """More observers get 193."""
-    max_rejected: int = 64
-    """A connection whose requests are refused this many times in a row is closed."""
-    seat_timeout: float = 60.0
-    """Seconds a connection has to take a seat (0: no bound); then 199 and closed."""
-    idle_timeout: float = 600.0
-    """Without time controls, seconds the player to move may send nothing before it
-    loses as if it had disconnected (391/392, termination ``idle``); 0: no bound."""
-    wait_timeout: float = 1800.0
-    """Seconds a seated player waits for an opponent (0: no bound); then 199 and
-    closed, so that a seat cannot be held forever.  Half an hour: a class or a
-    tournament fills its seats in far less."""
-
-
-@dataclass(frozen=True)
 class Settings:
+    """One game's session settings, derived from the configuration (``of``)."""
+
     vocab: P.Vocabulary
     server: int = 0
-    time: tuple[float, float] | None = None
+    time: tuple[float, float] | None = DEFAULTS.time
     """Seconds for the first and the second player, or no time controls."""
     config_messages: ConfigMessages = ConfigMessages.ALL
-    limits: Limits = field(default_factory=Limits)
-    on_divergence: OnDivergence = OnDivergence.CONTINUE
-    rules: str = "paper"
+    limits: Limits = DEFAULTS.limits
+    on_divergence: OnDivergence = DEFAULTS.on_divergence
+    rules: str = DEFAULTS.rules
     """The rule set's name (spec/awari_rules.py; Gothello has only ``paper``): the
     engine plays it, the greeting announces it, the record names it."""
+
+    @classmethod
+    def of(cls, config: Config, game: str, server: int = 0) -> Settings:
+        """Game ``game``'s server ``server`` as ``config`` (impl/config.py) says."""
+        return cls(
+            P.VOCABULARIES[game],
+            server,
+            config.time,
+            config.messages_for(game),
+            config.limits,
+            on_divergence=config.on_divergence,
+            rules=config.rules_for(game),
+        )
 
 
 # ─── Events: what listeners (the server, a web view, a tournament) see ─────────
@@ -327,7 +310,7 @@ class Session:
         ``now == 0`` (records carry wall-clock times); ``stalls``: the referee's own
         stall time within a span, not charged to the clocks (impl/server/clock.py);
         ``opening``: the moves the referee plays when the game starts
-        (impl/apps/openings.py), ValueError if they are not a valid opening."""
+        (impl/engines/openings.py), ValueError if they are not a valid opening."""
         self.settings, self.engine, self.game_no = settings, engine, game_no
         self.opening: Opening = play_opening(engine, opening)[0] if opening else ()
         self.vocab = settings.vocab

@@ -63,8 +63,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
+from impl.log import event
 from impl.server import fdbudget
-from impl.server.records import event
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
 

@@ -54,8 +54,8 @@ def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
     the viewers dropped when told to stop."""
     from impl import protocol as P
     from impl.engines.registry import get_engine
+    from impl.log import setup_logging
     from impl.server import fdbudget
-    from impl.server.records import setup_logging
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
 

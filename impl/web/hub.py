@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from impl.server.records import utc
+from impl.log import utc
 
 from .feed import (
     BoardView,

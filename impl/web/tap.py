@@ -17,7 +17,7 @@ import logging
 from dataclasses import fields
 from typing import Any
 
-from impl.server.records import event
+from impl.log import event
 from impl.server.server import GameServer
 from impl.server.session import DrawOffer, Event, GameOver, GameStarted, Listener, MoveMade, Session
 

@@ -23,11 +23,10 @@ import asyncio
 import os
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -37,9 +36,16 @@ from .app import WebView
 from .feed import FeedEvent, ServerInfo
 from .tap import SessionTap, server_key
 
-if TYPE_CHECKING:
-    from impl.apps.sprt import Hypotheses
-    from impl.apps.tournament import Config, GameResult, Task
+
+class Standings(Protocol):
+    """The tournament at one moment, as the tournament hands it in (impl/apps/
+    tournament.py ``Snapshot``): this view knows nothing of tournaments but this."""
+
+    def json(self) -> dict[str, Any]:
+        """``/api/tournament`` without the live ids (``progress.running`` lists the
+        games under way by ``number``)."""
+        ...
+
 
 VIEWS: dict[str, TournamentView] = {}
 """The live views of this process by token (``MatchOptions.live``): a Dask worker
@@ -52,41 +58,6 @@ def hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
     if view is None or view.pid != os.getpid():  # a forked worker: the view's thread is not there
         return ()
     return (view.game_hook(number),)
-
-
-def record_name(number: int) -> str:
-    """A game's record in the tournament's directory (impl/apps/tournament.py ``execute``)."""
-    return f"game-{number:04d}.pgn"
-
-
-def state_json(
-    config: Config,
-    results: Sequence[GameResult],
-    total: int,
-    running: Sequence[Task],
-    hypotheses: Hypotheses | None = None,
-) -> dict[str, Any]:
-    """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
-    these results, each game's record name, and the games running."""
-    from impl.apps.tournament import as_json, summarise
-
-    summary = summarise(config, results, total, hypotheses=hypotheses)
-    out = as_json(config, summary, results)
-    recorded = {r.number for r in results if r.record}
-    for game in out["games"]:
-        game["record"] = record_name(game["number"]) if game["number"] in recorded else None
-    out["labels"] = summary.labels
-    out["progress"] = {
-        "played": summary.played,
-        "total": total,
-        "running": [
-            {"number": t.number, "round": t.round, "first": t.labels[0], "second": t.labels[1]}
-            for t in sorted(running, key=lambda t: t.number)
-        ],
-    }
-    if summary.sprt is not None:
-        out["sprt"]["line"] = summary.sprt.line()
-    return out
 
 
 class _Handoff:
@@ -111,10 +82,10 @@ class TournamentView(WebView):
         """Whether the games run in this process, so that their boards can be shown."""
         self.token = uuid.uuid4().hex
         self.pid = os.getpid()
-        self.snapshot: Snapshot | None = None
+        self.snapshot: Standings | None = None
         """The latest, replaced whole by the tournament's thread; read on the view's loop."""
-        self._state: tuple[Snapshot, dict[str, Any]] | None = None
-        """The last snapshot's ``state_json``, made in the encoder thread."""
+        self._state: tuple[Standings, dict[str, Any]] | None = None
+        """The last snapshot's JSON, made in the encoder thread."""
         self._games: dict[str, ServerInfo] = {}
         """Server key → the game's private server; on the view's loop."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -199,7 +170,7 @@ class TournamentView(WebView):
         return app
 
     async def api_tournament(self, request: web.Request) -> web.Response:
-        """``state_json`` with each running game's live id (None until it starts,
+        """The snapshot's JSON with each running game's live id (None until it starts,
         or when its board cannot be shown)."""
         snapshot, state = self.snapshot, {}
         if snapshot is not None and self._state is not None and self._state[0] is snapshot:
@@ -215,47 +186,3 @@ class TournamentView(WebView):
         if state:
             data["progress"] = {**state["progress"], "running": running}
         return await self._json(data)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The tournament at one moment: what ``state_json`` is made of."""
-
-    config: Config
-    results: tuple[GameResult, ...]
-    total: int
-    running: tuple[Task, ...]
-    hypotheses: Hypotheses | None
-
-    def json(self) -> dict[str, Any]:
-        return state_json(self.config, self.results, self.total, self.running, self.hypotheses)
-
-
-class Watch:
-    """The tournament's side of its view: a snapshot handed over as each game
-    starts and finishes (on the tournament's thread, in constant time per game
-    beyond copying two lists: the standings are made when asked for)."""
-
-    def __init__(
-        self,
-        view: TournamentView,
-        config: Config,
-        total: int,
-        results: dict[int, GameResult],
-        hypotheses: Hypotheses | None,
-    ) -> None:
-        self.view, self.config, self.total, self.results, self.hypotheses = view, config, total, results, hypotheses
-        self.running: dict[int, Task] = {}
-        self.publish()
-
-    def publish(self) -> None:
-        results, running = tuple(self.results.values()), tuple(self.running.values())
-        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses)
-
-    def started(self, task: Task) -> None:
-        self.running[task.number] = task
-        self.publish()
-
-    def finished(self, task: Task, result: GameResult) -> None:
-        self.running.pop(task.number, None)
-        self.publish()
