@@ -62,7 +62,7 @@ wheel-check: $(STAMP)
 	$(PY) -m tests.wheel_check
 
 # The thorough suite on the mypyc build, where the differential tests check the compiled
-# engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
+# engines and the pure-Python sources beside them (tests/support/strategies.py impl_engines);
 # then the full proofs on the pure-Python build, which crosshair can trace.
 verify-deep: lint typecheck browser crosscheck
 	$(PY) -m impl.engines._build
@@ -121,11 +121,11 @@ crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
 test-browser: browser
-	$(PY) -m pytest tests/test_web_browser.py
+	$(PY) -m pytest tests/web/test_browser.py
 
 # The screenshots the README shows, taken by the browser test.
 screenshots: browser
-	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/test_web_browser.py
+	WEB_SCREENSHOTS=docs $(PY) -m pytest tests/web/test_browser.py
 
 # A local server and the search player; you move first unless SIDE says otherwise (? for a random side).
 GAME ?= gothello

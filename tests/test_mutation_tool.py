@@ -10,6 +10,7 @@ import pytest
 
 from tests.mutation.__main__ import TARGETS, Scratch, sample
 from tests.mutation.mutator import Mutant, is_valid, mutants
+from tests.support import paths
 
 _SOURCE = '''\
 """A module to mutate: Σ in a docstring keeps byte and character columns apart."""
@@ -74,9 +75,7 @@ def test_a_mutant_replaces_exactly_its_span() -> None:
 
 
 def test_the_sample_is_seeded_and_spreads_over_operators() -> None:
-    found = list(
-        mutants("impl/engines/awari.py", (Path(__file__).parents[1] / "impl" / "engines" / "awari.py").read_bytes())
-    )
+    found = list(mutants("impl/engines/awari.py", (paths.ROOT / "impl" / "engines" / "awari.py").read_bytes()))
     first, again = sample(found, 16, seed=1), sample(found, 16, seed=1)
     assert first == again and len(first) == 16
     assert len({m.operator for m in first}) == len({m.operator for m in found})

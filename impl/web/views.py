@@ -63,7 +63,7 @@ def awari_captures(before: A.AwariGame, pit: A.PIT) -> frozenset[A.PIT]:
     from ``before``: sow its stones counter-clockwise (pit order, the origin
     skipped); if the last pit sown is the opponent's and holds 2 or 3, capture it
     and, clockwise, every pit of the opponent's that does, until one does not.
-    Checked against ``spec.awari.Sow_Capture_corrected`` in tests/test_web.py; the spec
+    Checked against ``spec.awari.Sow_Capture_corrected`` in tests/web/test_view.py; the spec
     itself costs milliseconds here, too much for a view drawn during a game.
     None when Sow's precondition fails (the move did not sow)."""
     board, mover = list(before.board), before.to_move

@@ -1,4 +1,4 @@
-"""The differential hypothesis properties (tests/test_diff_*.py) under the
+"""The differential hypothesis properties (tests/engines/test_diff_*.py) under the
 hypothesis-crosshair backend, after a canary: ``python -m proofs.crosshair.hypothesis_backend``.
 
 The canary (proofs/crosshair/hypothesis_canary.py) must fail exactly its planted test and pass
@@ -39,7 +39,7 @@ def main() -> int:
         print(out)
         print("FAILED: the planted difference was not reported, or the backend is not crosshair")
         return 1
-    files = ["tests/test_diff_awari.py", "tests/test_diff_gothello.py"]
+    files = ["tests/engines/test_diff_awari.py", "tests/engines/test_diff_gothello.py"]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda f: (f, *pytest(f)), files))
     failed = False
