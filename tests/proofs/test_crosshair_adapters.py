@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 
+import icontract
 import pytest
 
 from proofs.crosshair import canary
 from proofs.crosshair import diff_adapters as D
 from proofs.crosshair import targets as T
-from proofs.crosshair.contracts import Run, judge, retry_reason
+from proofs.crosshair.contracts import WRAPPED_AWARI, WRAPPED_GOTHELLO, WRAPPED_Z, Run, judge, retry_reason
 
 
 def awari_input(rng: random.Random) -> tuple[tuple[int, ...], int, int, bool, int]:
@@ -64,44 +65,75 @@ def test_the_diffbehavior_canary_differs_from_capture() -> None:
 def test_the_crosshair_wrappers_hold_on_concrete_inputs() -> None:
     rng = random.Random(3)
     start = ((4,) * 12, 0, 0, True)
-    assert T.Sow_Capture_corrected(*start, 7) and T.Sow_Capture(*start, 7)
-    for wrapper in (
-        T.WinMargin_corrected,
-        T.NoMove_corrected,
-        T.CannotFeed,
-        T.IllegalMove_corrected,
-        T.GrandSlam_corrected,
-        T.NormalMove_corrected,
-        T.referee,
-    ):
+    w = T.TARGETS
+    assert w["Sow_Capture_corrected"](*start, 7) and w["Sow_Capture"](*start, 7)
+    played = [w[name] for name, (_, pre, _) in T._TABLE.items() if pre == T._PLAYED]
+    assert len(played) == 7
+    for wrapper in played:
         for seen in (False, True):
             assert wrapper(*start, seen, 7)
             assert wrapper(*start, seen, 2)
+    turns = [w[name] for name, (_, pre, _) in T._TABLE.items() if pre == T._TURN]
+    of_stone = [w[name] for name in ("group_corrected", "group", "liberties_corrected", "liberties")]
+    capture = [w[name] for name in ("capture_at_corrected", "captures_corrected")]
+    assert len(turns) == 10
     for _ in range(10):
         cells, white, history, action = gothello_input(rng)
-        for turn in (
-            T.GothelloEnded,
-            T.GothelloIllegalMoveNonblank_corrected,
-            T.GothelloIllegalMoveBlocked_corrected,
-            T.GothelloMove_corrected,
-            T.GothelloPass_corrected,
-            T.GothelloGameOver_corrected,
-            T.gothello_referee,
-        ):
+        for turn in turns:
             assert turn(cells, white, history, action)
         stones = [i for i, c in enumerate(cells) if c]
         if stones:
             s = rng.choice(stones)
-            for f in (T.group_corrected, T.group, T.liberties_corrected, T.liberties):
+            for f in of_stone:
                 assert f(cells, s)
-            assert T.capture_at_corrected(cells, white, s)
-    assert T.closure(frozenset({(0, 1), (1, 2)}), 3) and T.rtclosure(frozenset({(0, 1)}), 2)
-    assert T.iter_(2, frozenset({(0, 1), (1, 2)}), 3)
-    assert T.rres(frozenset({(0, 1), (1, 2)}), frozenset({2}), 3) and T.nrres(frozenset({(0, 1)}), frozenset({1}), 2)
+            for f in capture:
+                assert f(cells, white, s)
+    assert w["closure"](frozenset({(0, 1), (1, 2)}), 3) and w["rtclosure"](frozenset({(0, 1)}), 2)
+    assert w["iter_"](2, frozenset({(0, 1), (1, 2)}), 3)
+    assert w["rres"](frozenset({(0, 1), (1, 2)}), frozenset({2}), 3)
+    assert w["nrres"](frozenset({(0, 1)}), frozenset({1}), 2)
     r = frozenset({(0, 1), (1, 2), (2, 2)})
-    assert T.image(r, frozenset({0, 1}), 3) and T.inverse(r, 3) and T.override(r, frozenset({(0, 0)}), 3)
-    assert T.dres(frozenset({1}), r, 3) and T.ndres(frozenset({1}), r, 3)
-    assert T.sigma(r) and T.apply(r, 1, 3)
+    assert w["image"](r, frozenset({0, 1}), 3) and w["inverse"](r, 3) and w["override"](r, frozenset({(0, 0)}), 3)
+    assert w["dres"](frozenset({1}), r, 3) and w["ndres"](frozenset({1}), r, 3)
+    assert w["sigma"](r) and w["apply"](r, 1, 3)
+
+
+def test_every_wrapper_is_the_module_attribute_crosshair_names() -> None:
+    """crosshair checks proofs.crosshair.targets.NAME (proofs/crosshair/contracts.py's
+    lists): each name there is a wrapper of the table, contracted, and named NAME."""
+    named = [t.rsplit(".", 1)[1] for t in (*WRAPPED_Z, *WRAPPED_AWARI, *WRAPPED_GOTHELLO)]
+    assert sorted(named) == sorted(T.TARGETS)
+    for name, wrapper in T.TARGETS.items():
+        assert getattr(T, name) is wrapper and wrapper.__name__ == name
+        assert getattr(wrapper, "__preconditions__", None) and getattr(wrapper, "__postconditions__", None)
+
+
+def test_each_wrapper_is_reported_at_its_own_line() -> None:
+    """crosshair reports a condition once a source position, and the proof step counts
+    one report a target (proofs/crosshair/contracts.py ``judge``): every wrapper's
+    postcondition stands on a line of its own."""
+    lines = {
+        name: [c.condition.__code__.co_firstlineno for c in vars(w)["__postconditions__"]]
+        for name, w in T.TARGETS.items()
+    }
+    assert all(len(found) == 1 for found in lines.values())
+    assert len({found[0] for found in lines.values()}) == len(T.TARGETS)
+
+
+def test_a_wrapper_refuses_an_input_outside_its_preconditions() -> None:
+    """The table's conditions are applied: a wrong-sized board, a sown empty pit, a
+    blank square and an action off the board are each refused before the body runs."""
+    refused: list[tuple[str, tuple[object, ...]]] = [
+        ("referee", ((4,) * 11, 0, 4, True, False, 7)),
+        ("Sow_Capture", ((0,) + (4,) * 11, 0, 4, False, 0)),
+        ("Sow_Capture", ((4,) * 12, 0, 0, True, 2)),
+        ("group", ((0,) * 25, 3)),
+        ("GothelloPass", ((0,) * 25, False, (), 26)),
+        ("iter_", (7, frozenset(), 3)),
+    ]
+    for name, args in refused:
+        with pytest.raises(icontract.ViolationError):
+            T.TARGETS[name](*args)
 
 
 def test_a_crosshair_run_is_repeated_only_for_vacuity_or_an_internal_crash() -> None:
