@@ -6,7 +6,7 @@ Two families of states per game:
 * *reachable*: random playouts from the initial state, mostly legal moves with
   illegal attempts in between, sometimes past the end of the game.  The playouts
   run on the fast engine (the spec would take seconds per state); the lock-step
-  machines in test_diff_*.py check those same rules against the spec step by step.
+  machines in tests/engines/test_differential.py check those same rules against the spec step by step.
 * *arbitrary* well-formed: Awari, any distribution of the 48 stones over the pits
   and the two stores, either side to move, positions sets holding the current
   position, the successors of the current position (so the next move repeats) and
