@@ -7,33 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.z import (
-    Fun,
-    Rel,
-    apply,
-    card,
-    circ,
-    closure,
-    comp,
-    cross,
-    dom,
-    dres,
-    fn,
-    id_,
-    image,
-    inverse,
-    is_function,
-    iter_,
-    ndres,
-    nrres,
-    override,
-    ran,
-    rres,
-    rtclosure,
-    seq,
-    sigma,
-    upto,
-)
+from spec import z as Z
+from spec.z import Fun, Rel
 
 CARRIER = frozenset(range(6))
 points = st.integers(0, 5)
@@ -44,74 +19,74 @@ nat_rels: st.SearchStrategy[Rel[int, int]] = st.frozensets(st.tuples(points, st.
 
 @given(rels, sets)
 def test_restrictions_partition_the_relation(r: Rel[int, int], s: frozenset[int]) -> None:
-    assert dres(s, r) | ndres(s, r) == r and not dres(s, r) & ndres(s, r)
-    assert rres(r, s) | nrres(r, s) == r and not rres(r, s) & nrres(r, s)
-    assert dom(dres(s, r)) == dom(r) & s
-    assert ran(rres(r, s)) == ran(r) & s
+    assert Z.dres(s, r) | Z.ndres(s, r) == r and not Z.dres(s, r) & Z.ndres(s, r)
+    assert Z.rres(r, s) | Z.nrres(r, s) == r and not Z.rres(r, s) & Z.nrres(r, s)
+    assert Z.dom(Z.dres(s, r)) == Z.dom(r) & s
+    assert Z.ran(Z.rres(r, s)) == Z.ran(r) & s
 
 
 @given(rels, sets)
 def test_image_is_range_of_domain_restriction(r: Rel[int, int], s: frozenset[int]) -> None:
-    assert image(r, s) == ran(dres(s, r))
+    assert Z.image(r, s) == Z.ran(Z.dres(s, r))
 
 
 @given(rels)
 def test_inverse_is_an_involution(r: Rel[int, int]) -> None:
-    assert inverse(inverse(r)) == r
-    assert dom(inverse(r)) == ran(r)
+    assert Z.inverse(Z.inverse(r)) == r
+    assert Z.dom(Z.inverse(r)) == Z.ran(r)
 
 
 @given(rels, rels)
 def test_override(r: Rel[int, int], q: Rel[int, int]) -> None:
-    o = override(r, q)
-    assert o == ndres(dom(q), r) | q
-    assert dom(o) == dom(r) | dom(q)
-    assert override(r, frozenset()) == r
+    o = Z.override(r, q)
+    assert o == Z.ndres(Z.dom(q), r) | q
+    assert Z.dom(o) == Z.dom(r) | Z.dom(q)
+    assert Z.override(r, frozenset()) == r
 
 
 @given(rels, rels, rels)
 def test_composition_is_associative(r: Rel[int, int], q: Rel[int, int], p: Rel[int, int]) -> None:
-    assert comp(comp(r, q), p) == comp(r, comp(q, p))
-    assert circ(q, r) == comp(r, q)
-    assert comp(id_(CARRIER), r) == r == comp(r, id_(CARRIER))
+    assert Z.comp(Z.comp(r, q), p) == Z.comp(r, Z.comp(q, p))
+    assert Z.circ(q, r) == Z.comp(r, q)
+    assert Z.comp(Z.id_(CARRIER), r) == r == Z.comp(r, Z.id_(CARRIER))
 
 
 @given(rels)
 def test_closure_is_the_least_transitive_superset(r: Rel[int, int]) -> None:
-    plus = closure(r)
+    plus = Z.closure(r)
     assert r <= plus
-    assert comp(plus, plus) <= plus  # transitive
-    assert plus == frozenset().union(*(iter_(n, r, CARRIER) for n in range(1, 8)))
+    assert Z.comp(plus, plus) <= plus  # transitive
+    assert plus == frozenset().union(*(Z.iter_(n, r, CARRIER) for n in range(1, 8)))
 
 
 @given(rels)
 def test_reflexive_transitive_closure_contains_identity_on_the_carrier(r: Rel[int, int]) -> None:
-    star = rtclosure(r, CARRIER)
-    assert star == id_(CARRIER) | closure(r)
-    assert id_(CARRIER) <= star  # even for points r does not mention
-    assert iter_(0, r, CARRIER) == id_(CARRIER)
+    star = Z.rtclosure(r, CARRIER)
+    assert star == Z.id_(CARRIER) | Z.closure(r)
+    assert Z.id_(CARRIER) <= star  # even for points r does not mention
+    assert Z.iter_(0, r, CARRIER) == Z.id_(CARRIER)
 
 
 @given(nat_rels)
 def test_sigma_unfolds_pair_by_pair(r: Rel[int, int]) -> None:
-    assert sigma(frozenset()) == 0
+    assert Z.sigma(frozenset()) == 0
     for pair in r:
-        assert sigma(r) == pair[1] + sigma(r - {pair})
+        assert Z.sigma(r) == pair[1] + Z.sigma(r - {pair})
 
 
 def test_apply_seq_upto_cross_fn() -> None:
-    s = seq("x", "y", "z")
-    assert apply(s, 2) == "y" and dom(s) == upto(1, 3)
-    assert upto(3, 2) == frozenset()
-    assert card(cross({1, 2}, {"a", "b", "c"})) == 6
-    assert fn(lambda x: x * x, {1, 2, 3}) == frozenset({(1, 1), (2, 4), (3, 9)})
-    assert is_function(s) and not is_function(frozenset({(1, 1), (1, 2)}))
+    s = Z.seq("x", "y", "z")
+    assert Z.apply(s, 2) == "y" and Z.dom(s) == Z.upto(1, 3)
+    assert Z.upto(3, 2) == frozenset()
+    assert Z.card(Z.cross({1, 2}, {"a", "b", "c"})) == 6
+    assert Z.fn(lambda x: x * x, {1, 2, 3}) == frozenset({(1, 1), (2, 4), (3, 9)})
+    assert Z.is_function(s) and not Z.is_function(frozenset({(1, 1), (1, 2)}))
 
 
 def test_fun_is_a_relation_that_applies() -> None:
     f: Fun[int, str] = Fun({(1, "a"), (2, "b")})
     assert f[2] == "b" and f == frozenset({(1, "a"), (2, "b")})
-    assert image(inverse(f), {"a"}) == {1}
+    assert Z.image(Z.inverse(f), {"a"}) == {1}
     with pytest.raises(ValueError):
         Fun({(1, "a"), (1, "b")})
 
