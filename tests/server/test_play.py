@@ -24,8 +24,7 @@ async def test_moves_200_then_311_312_to_everyone(server: GameServer) -> None:
     black, white = await seat_players(server.port, "gothello")
     assert [(await obs.line())[:3] for _ in range(5)] == ["341", "342", "343", "344", "353"]
     await read_display(obs)
-    await black.send("1 c3")
-    assert await black.line() == "200 Move c3 accepted, continue playing"
+    assert await black.ask("1 c3") == "200 Move c3 accepted, continue playing"
     assert await black.line() == "311 1 c3 is black move, game continues"
     assert await white.line() == "311 1 c3 is black move, game continues"
     assert await obs.line() == "311 1 c3 is black move, game continues"
@@ -34,8 +33,7 @@ async def test_moves_200_then_311_312_to_everyone(server: GameServer) -> None:
         "382 5 board lines follow",
         *[".....", ".....", "..b..", ".....", "....."],
     ]
-    await white.send("1 ... d4")
-    assert await white.line() == "200 Move d4 accepted, continue playing"
+    assert await white.ask("1 ... d4") == "200 Move d4 accepted, continue playing"
     assert await white.line() == "312 1 ... d4 is white move, game continues"
     assert await black.line() == "312 1 ... d4 is white move, game continues"
     assert await obs.line() == "312 1 ... d4 is white move, game continues"
@@ -53,8 +51,7 @@ async def test_passes_315_316_with_serials_and_bare_pass(server: GameServer) -> 
     assert await black.line() == "200 Move pass accepted, continue playing"
     assert await black.line() == "315 2 pass is black move, game continues"
     assert await white.line() == "315 2 pass is black move, game continues"
-    await white.send("2 ... pass")
-    assert await white.line() == "201 Move pass accepted, You win"
+    assert await white.ask("2 ... pass") == "201 Move pass accepted, You win"
     assert await white.line() == "323 2 ... pass and white wins"
     assert await black.line() == "323 2 ... pass and white wins"
 
@@ -65,8 +62,7 @@ async def test_awari_serials_are_full_move_numbers(server: GameServer) -> None:
     south, north = await seat_players(server.port, "awari")
     statuses = [status for _, status in await play_moves((south, north), ["F", "a", "E"])]
     assert [s.split(" is ")[0] for s in statuses] == ["311 1 F", "312 1 ... a", "311 2 E"]
-    await north.send("3 ... b")
-    assert await north.line() == "299 Illegal serial number (got 3 expected 2)"
+    assert await north.ask("3 ... b") == "299 Illegal serial number (got 3 expected 2)"
 
 
 @on_server("gothello")
@@ -108,8 +104,7 @@ def test_refused_moves_291_299_and_retry(game: str, moves: list[str], bad: str, 
             players = await seat_players(server.port, game)
             await play_moves(players, moves)
             side = len(moves) % 2
-            await players[side].send(bad)
-            assert await players[side].line() == reply
+            assert await players[side].ask(bad) == reply
             good = {"gothello": ["e5", "a1"], "awari": ["F", "f"]}[game][side]
             await players[side].send(f"{len(moves) // 2 + 1}{' ...' if side else ''} {good}")
             await players[side].expect(200)
@@ -122,14 +117,10 @@ async def test_out_of_turn_and_observer_requests_291(server: GameServer) -> None
     obs, _ = await seat(server.port, "0.9 observer")
     _south, north = await seat_players(server.port, "awari")
     await watch(obs)
-    await north.send("1 ... a")
-    assert await north.line() == "291 Not your turn"
-    await obs.send("1 A")
-    assert await obs.line() == "291 Observers may not act"
-    await obs.send("resign")
-    assert await obs.line() == "291 Observers may not act"
-    await obs.send("gibberish")
-    assert await obs.line() == "299 Request not understood"
+    assert await north.ask("1 ... a") == "291 Not your turn"
+    assert await obs.ask("1 A") == "291 Observers may not act"
+    assert await obs.ask("resign") == "291 Observers may not act"
+    assert await obs.ask("gibberish") == "299 Request not understood"
 
 
 @pytest.mark.parametrize(
@@ -145,8 +136,7 @@ def test_resign_204_327_328_at_any_time(game: str, resigner: int, code: int) -> 
             obs, _ = await seat(server.port, "0.9 observer")
             players = await seat_players(server.port, game)
             await watch(obs)
-            await players[resigner].send("resign")
-            assert await players[resigner].line() == "204 Resignation accepted"
+            assert await players[resigner].ask("resign") == "204 Resignation accepted"
             status = f"{code} {sides[1 - resigner].capitalize()} wins by resignation"
             for client in players:
                 assert await client.line() == status
@@ -169,26 +159,22 @@ async def test_draw_offer_refused_then_accepted(server: GameServer) -> None:
     """``draw?`` by the player to move: 205 to it, 331/332 to all; ``nodraw``: 206,
     333/334; no new offer before the next move (291); ``draw``: 203, 329, game over."""
     south, north, obs = await _draw_setup(server)
-    await south.send("draw?")
-    assert await south.line() == "205 Received draw request"
+    assert await south.ask("draw?") == "205 Received draw request"
     for client in (south, north, obs):
         assert await client.line() == "331 Draw requested by south"
     await read_display(obs)
-    await north.send("nodraw")
-    assert await north.line() == "206 Received draw refusal"
+    assert await north.ask("nodraw") == "206 Received draw refusal"
     for client in (south, north, obs):
         assert await client.line() == "334 Draw refused by north"
     await read_display(obs)
-    await south.send("draw?")
-    assert await south.line() == "291 Draw refused: offer again after the next move"
+    assert await south.ask("draw?") == "291 Draw refused: offer again after the next move"
     await play_moves((south, north), ["C"], (obs,))
     await north.send("draw?")
     await north.expect(205)
     for client in (north, south, obs):
         assert await client.line() == "332 Draw requested by north"
     await read_display(obs)
-    await south.send("draw")
-    assert await south.line() == "203 Draw accepted, You draw"
+    assert await south.ask("draw") == "203 Draw accepted, You draw"
     for client in (south, north, obs):
         assert await client.line() == "329 Draw accepted"
     assert (await read_display(obs))[0] == "380 1 ."
@@ -198,23 +184,17 @@ async def test_draw_offer_refused_then_accepted(server: GameServer) -> None:
 @on_server("awari")
 async def test_draw_refused_by_south_333_and_misuse_291(server: GameServer) -> None:
     south, north, obs = await _draw_setup(server)
-    await north.send("draw?")
-    assert await north.line() == "291 Only the player to move may offer a draw"
-    await south.send("draw")
-    assert await south.line() == "291 No draw offer to answer"
+    assert await north.ask("draw?") == "291 Only the player to move may offer a draw"
+    assert await south.ask("draw") == "291 No draw offer to answer"
     await play_moves((south, north), ["C"], (obs,))
     await north.send("draw?")
     await north.expect(205)
     await north.line()
     await south.line()
-    await north.send("draw?")
-    assert await north.line() == "291 A draw offer is already pending"
-    await north.send("draw")
-    assert await north.line() == "291 No draw offer to answer"
-    await north.send("1 ... a")
-    assert await north.line() == "291 A draw offer awaits an answer (draw or nodraw)"
-    await south.send("2 A")
-    assert await south.line() == "291 A draw offer awaits an answer (draw or nodraw)"
+    assert await north.ask("draw?") == "291 A draw offer is already pending"
+    assert await north.ask("draw") == "291 No draw offer to answer"
+    assert await north.ask("1 ... a") == "291 A draw offer awaits an answer (draw or nodraw)"
+    assert await south.ask("2 A") == "291 A draw offer awaits an answer (draw or nodraw)"
     await south.send("nodraw")
     await south.expect(206)
     assert await south.line() == "333 Draw refused by south"

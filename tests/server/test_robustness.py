@@ -18,13 +18,18 @@ from tests.support.netclient import Client, on_server, play_moves, play_random, 
 engine_kind = netclient.engine_kind  # autouse fixture: each test runs with every engine kind
 
 
+async def goes_on(black: Client) -> None:
+    """The connection goes on after a refusal: black's first move is accepted."""
+    await black.send("1 c3")
+    await black.expect(200)
+
+
 @pytest.mark.parametrize("end", ["\r", "\n", "\r\n", "\r\r", "\n\n\r"])
 @on_server("gothello")
 async def test_line_terminators_cr_lf_crlf_and_blank_lines(server: GameServer, end: str) -> None:
     """Any of CR, LF, CRLF ends a request; blank lines (gthd's Python client sends
     ``\\r\\r``) are skipped without a reply."""
-    black = await Client.connect(server.port)
-    await black.expect(0)
+    black = await Client.greeted(server.port)
     await black.send("0.9.1 player black", end)
     await black.expect(100)
     _white, _ = await seat(server.port, "0.9.1 player white")
@@ -38,8 +43,7 @@ async def test_line_terminators_cr_lf_crlf_and_blank_lines(server: GameServer, e
 
 @on_server("gothello")
 async def test_requests_split_across_packets(server: GameServer) -> None:
-    black = await Client.connect(server.port)
-    await black.expect(0)
+    black = await Client.greeted(server.port)
     for byte in b"0.9 player black\r":
         await black.send_raw(bytes([byte]))
         await asyncio.sleep(0)
@@ -57,8 +61,7 @@ async def test_requests_split_across_packets(server: GameServer) -> None:
 async def test_overlong_lines_199_before_seating_299_after(server: GameServer, size: str) -> None:
     """One refusal per over-long line however it arrives; the connection goes on.
     (A higher read rate: at the default, 200 kB would take 2 s.)"""
-    black = await Client.connect(server.port)
-    await black.expect(0)
+    black = await Client.greeted(server.port)
     await black.send_raw(b"x" * int(size) + b"\r")
     assert await black.line() == "199 Request not understood (line too long)"
     await black.send("0.9 player black")
@@ -69,14 +72,12 @@ async def test_overlong_lines_199_before_seating_299_after(server: GameServer, s
         await black.send_raw(b"1" * min(4096, int(size) - chunk))
     await black.send_raw(b"\r")
     assert await black.line() == "299 Request not understood (line too long)"
-    await black.send("1 c3")
-    await black.expect(200)
+    await goes_on(black)
 
 
 @on_server("gothello")
 async def test_longest_line_is_accepted(server: GameServer) -> None:
-    black = await Client.connect(server.port)
-    await black.expect(0)
+    black = await Client.greeted(server.port)
     await black.send("0.9 player black" + " " * (512 - 16))
     await black.expect(100)
 
@@ -87,14 +88,12 @@ async def test_non_ascii_and_control_bytes_299(server: GameServer, raw: bytes) -
     black, _white = await seat_players(server.port, "gothello")
     await black.send_raw(raw + b"\r")
     assert await black.line() == "299 Request not understood (non-ASCII or control character)"
-    await black.send("1 c3")
-    await black.expect(200)
+    await goes_on(black)
 
 
 @on_server("awari")
 async def test_non_ascii_before_seating_199(server: GameServer) -> None:
-    client = await Client.connect(server.port)
-    await client.expect(0)
+    client = await Client.greeted(server.port)
     await client.send_raw('0.9 player south "é"\r'.encode())
     assert (await client.line()).startswith("199 Request not understood (non-ASCII")
 

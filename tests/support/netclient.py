@@ -98,6 +98,13 @@ class Client:
         reader, writer = await asyncio.open_connection(sock=sock)
         return cls(reader, writer)
 
+    @classmethod
+    async def greeted(cls, port: int) -> Client:
+        """A new connection whose greeting (000, Table 1) has been read."""
+        client = await cls.connect(port)
+        await client.expect(0)
+        return client
+
     async def send(self, line: str, end: str = "\r") -> None:
         self.writer.write((line + end).encode("latin-1"))
         await self.writer.drain()
@@ -115,6 +122,11 @@ class Client:
         text = raw[:-2].decode("ascii")
         self.seen.append(text)
         return text
+
+    async def ask(self, request: str) -> str:
+        """Send ``request``; its reply, the next response line."""
+        await self.send(request)
+        return await self.line()
 
     async def expect(self, *codes: int, timeout: float = TIMEOUT) -> str:
         """The next line, which must carry one of ``codes``."""

@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,25 +24,13 @@ import pytest
 from impl import protocol as P
 from impl.engines.registry import get_engine
 from spec import result as R
-from tests.support import paths
+from tests.support.browser import CHROMIUM, chromium, new_page, page_at
+from tests.support.live import gated_player, live_view
 from tests.support.netclient import Client, run, seat_players
 from tests.support.webclient import Referee, expected_board, play_one, watched
 
-playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed (make test-browser)")
-CHROMIUM = Path("/usr/bin/chromium")
+pytest.importorskip("playwright.async_api", reason="Playwright is not installed (make test-browser)")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (make test-browser installs it)")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-"""Headless Chromium here: no sandbox as root, and no calls to Google's services,
-which this network refuses."""
 
 READ_BOARD = """board => [...board.querySelectorAll('[data-pit], [data-square], .store')].map(e => [
     e.dataset.pit || e.dataset.square || e.dataset.side,
@@ -109,15 +95,12 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with (
             watched(["awari", "gothello"], time=(300.0, 300.0), record_dir=tmp_path / "records") as (web, servers),
-            playwright.async_playwright() as pw,
+            chromium() as browser,
         ):
-            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
             context = await browser.new_context(viewport={"width": 1100, "height": 640})
             errors: list[str] = []
             base = f"http://127.0.0.1:{web.port}"
-            listing, game_page = await context.new_page(), await context.new_page()
-            for page in (listing, game_page):
-                page.on("pageerror", lambda e: errors.append(str(e)))
+            listing, game_page = await new_page(context, errors), await new_page(context, errors)
             await listing.goto(base + "/")
             await listing.wait_for_selector('tr[data-server="awari-0"] >> text=waiting for players')
             assert await listing.inner_text('tr[data-server="gothello-0"] td:nth-child(3)') == str(
@@ -154,7 +137,6 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
             assert errors == []
             for client in (*awari, *gothello):
                 await client.close()
-            await browser.close()
 
     run(scenario, timeout=240)
 
@@ -169,19 +151,13 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
     shots.mkdir(parents=True, exist_ok=True)
     gates = tmp_path / "gates"
     gates.mkdir()
-    gated = f"c={shlex.quote(sys.executable)} {shlex.quote(str(paths.GATED_PLAYER))}"
-    gated += f" {{game}} {{host}} {{port}} {{side}} {shlex.quote(str(gates))} 6"
+    gated = gated_player("c", gates, free=6)
     argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random --seed 1", "b=random --seed 2", gated]
     argv += ["--game", "awari", "--games", "2", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     async def scenario(base: str) -> None:
-        async with playwright.async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            await page.goto(base)
+        errors: list[str] = []
+        async with page_at(base, errors, viewport={"width": 1280, "height": 900}) as page:
             await page.wait_for_selector('body[data-played="2"]', timeout=60_000)
             running: dict[str, Any] = {}
             while not running.get("id"):  # game 3 is listed as it starts, its board once seated
@@ -211,21 +187,12 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
             await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
             assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: impl")
             assert errors == []
-            await browser.close()
 
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "live view at " in line, (line, proc.stderr.read() if proc.stderr else "")
-        run(lambda: scenario(line.split("live view at ", 1)[1].split()[0]), timeout=240)
+    with live_view(argv) as (proc, base, _):
+        run(lambda: scenario(base), timeout=240)
         for n in range(1, 5):
             (gates / f"go-{n}").touch()
-        proc.communicate(timeout=240)
-        assert proc.returncode == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    assert proc.returncode == 0
 
 
 def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) -> None:
@@ -235,19 +202,13 @@ def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) ->
     gates = tmp_path / "gates"
     gates.mkdir()
     (gates / "go-1").touch()
-    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(paths.GATED_PLAYER))}"
-    gated += f" {{game}} {{host}} {{port}} {{side}} {shlex.quote(str(gates))}"
+    gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]
     argv += ["--sprt", "elo0=0", "elo1=100", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     async def scenario(base: str) -> None:
-        async with playwright.async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-            page = await browser.new_page(viewport={"width": 1100, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            await page.goto(base)
+        errors: list[str] = []
+        async with page_at(base, errors, viewport={"width": 1100, "height": 800}) as page:
             await page.wait_for_selector('body[data-played="1"]', timeout=60_000)
             await page.wait_for_selector('.card[data-number="2"]')
             state = await (await page.request.get(base + "api/tournament")).json()
@@ -256,19 +217,8 @@ def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) ->
             assert await page.inner_text("#sprt") == state["sprt"]["line"]
             assert await page.locator("#standings tbody tr").count() == 2
             assert errors == []
-            await browser.close()
 
-    try:
-        assert proc.stdout is not None
-        line = ""
-        while "live view at " not in line:  # after the match's A = / B = lines
-            line = proc.stdout.readline()
-            assert line, proc.stderr.read() if proc.stderr else ""
-        run(lambda: scenario(line.split("live view at ", 1)[1].split()[0]), timeout=240)
+    with live_view(argv) as (proc, base, _):  # the line comes after the match's A = / B = lines
+        run(lambda: scenario(base), timeout=240)
         (gates / "go-2").touch()
-        proc.communicate(timeout=240)
-        assert proc.returncode == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    assert proc.returncode == 0

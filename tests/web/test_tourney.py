@@ -12,22 +12,20 @@ only once the test creates its game's ``go-N`` file."""
 from __future__ import annotations
 
 import json
-import shlex
 import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support import paths
+from tests.support.live import gated_player, live_view
 
 pytest.importorskip("aiohttp")
 pytest.importorskip("distributed")
@@ -42,8 +40,6 @@ from impl.web.tourney import VIEWS, TournamentView, hooks, state_json
 
 HANG_GUARD = 120.0
 """Seconds before a scenario that hangs is failed (a guard, not a bound)."""
-
-GATED = paths.GATED_PLAYER
 
 
 def _result(number: int, players: tuple[int, int], score: float | None) -> GameResult:
@@ -101,25 +97,6 @@ def _until(base: str, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]
     pytest.fail(f"the view never got there: {_api(base)}")
 
 
-@contextmanager
-def _running(argv: list[str]) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
-    """The command, its view's address and the line ``… live view at URL …`` it read it from."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if "live view at " in line:
-                yield proc, line.split("live view at ", 1)[1].split()[0], line
-                break
-        else:
-            pytest.fail(f"no live view line: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
-        proc.communicate(timeout=HANG_GUARD)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-
-
 @pytest.mark.parametrize("command", ["match", "tournament"])
 def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Path) -> None:
     """Two games, one at a time, one player held before each move: while game 1
@@ -128,14 +105,13 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     opens, and game 2 is the one running."""
     gates = tmp_path / "gates"
     gates.mkdir()
-    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(GATED))} {{game}} {{host}} {{port}} {{side}}"
-    gated += f" {shlex.quote(str(gates))}"
+    gated = gated_player("gated", gates)
     records = tmp_path / "records"
     argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
     argv += ["--jobs", "1", "--records", str(records), "--web", "0", *(["-q"] if command == "tournament" else [])]
     host = "127.0.0.2" if command == "match" else "127.0.0.1"  # --web-host, else its default
     argv += ["--web-host", host] if command == "match" else []
-    with _running(argv) as (proc, base, line):
+    with live_view(argv, HANG_GUARD) as (proc, base, line):
         assert base.startswith(f"http://{host}:") and "live boards need" not in line
         first = _until(base, lambda d: bool(d["progress"]["running"]) and d["progress"]["running"][0]["id"])
         assert first["live"] is True and first["progress"]["played"] == 0 and first["progress"]["total"] == 2
@@ -178,11 +154,10 @@ def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path
     the view (its start line and its JSON) says why."""
     gates = tmp_path / "gates"
     gates.mkdir()
-    gated = f"gated={shlex.quote(sys.executable)} {shlex.quote(str(GATED))} {{game}} {{host}} {{port}} {{side}}"
-    gated += f" {shlex.quote(str(gates))}"
+    gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "tournament", gated, "random --seed 2", "--game", "awari"]
     argv += ["--games", "1", "--workers", "1", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
-    with _running(argv) as (proc, base, line):
+    with live_view(argv, HANG_GUARD) as (proc, base, line):
         assert line.rstrip().endswith("(live boards need --workers 0)")
         state = _until(base, lambda d: bool(d["progress"]["running"]) and (gates / "seat-1").exists())
         assert state["live"] is False and state["progress"]["running"][0]["id"] is None
