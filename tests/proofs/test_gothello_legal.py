@@ -13,6 +13,7 @@ import z3
 
 from impl.engines import gothello as I
 from proofs.gothello import refinement as R
+from proofs.gothello.encoding import random_stones
 from proofs.symbolic import Refuted, var
 from spec import gothello as G
 
@@ -26,15 +27,7 @@ def _spec_moves(mask: int) -> tuple[G.MOVE, ...]:
 
 def _board(rng: random.Random) -> tuple[int, int]:
     """Disjoint stones of the mover and of the other player, of a random density."""
-    density = rng.random()
-    mine = theirs = 0
-    for i in range(25):
-        if rng.random() < density:
-            if rng.random() < 0.5:
-                mine |= 1 << i
-            else:
-                theirs |= 1 << i
-    return mine, theirs
+    return random_stones(rng, rng.random())
 
 
 def test_moves_of_no_square_is_pass() -> None:
