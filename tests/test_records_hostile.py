@@ -30,8 +30,8 @@ from impl.server import server
 from impl.server.records import GameRecord
 from impl.server.server import write_record
 from impl.web import archive
-from tests.apps.test_terminal import referee
 from tests.support import paths
+from tests.support.terminal import referee
 
 OLD = paths.DATA / "records-v1"
 

@@ -14,7 +14,7 @@ from impl.engines.statetext import parse_awari
 from spec import awari as A
 from spec import gothello as G
 from spec.errata import ERRATA
-from tests.apps.test_terminal import Pty, referee
+from tests.support.terminal import Pty, referee
 
 
 def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:

@@ -23,8 +23,8 @@ from impl.engines.port import GameEngine
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server.session import Session, Settings
-from tests.apps.test_terminal import Pty, referee
 from tests.support.clientkit import connect, players, server
+from tests.support.terminal import Pty, referee
 
 GOTHELLO, AWARI = get_engine("gothello"), get_engine("awari")
 OPENING = ("c3", "d4", "b2")

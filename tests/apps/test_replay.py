@@ -11,7 +11,7 @@ import pytest
 from impl import cli, pgn
 from impl.apps.match import MatchOptions, PlayerSpec, run_match
 from impl.engines.registry import get_engine
-from tests.apps.test_terminal import Pty, referee
+from tests.support.terminal import Pty, referee
 
 
 @pytest.fixture(scope="module")

@@ -165,7 +165,7 @@ def test_four_players_on_a_two_worker_local_cluster(tmp_path: Path, capsys: pyte
 
 def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
     """On a terminal: a progress bar with the running standings, redrawn."""
-    from tests.apps.test_terminal import Pty, referee
+    from tests.support.terminal import Pty, referee
 
     argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
     session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1"))
@@ -182,7 +182,7 @@ def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
 def test_on_a_terminal_the_sprt_is_live(tmp_path: Path) -> None:
     """The live view shows the SPRT as it stands (``continue``: only it can say
     so, the final report after the last game says ``inconclusive``)."""
-    from tests.apps.test_terminal import Pty, referee
+    from tests.support.terminal import Pty, referee
 
     argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
     session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1", "--sprt", "elo0=0", "elo1=5"))

@@ -9,8 +9,8 @@ import random
 
 from impl.apps import boardview
 from impl.engines.registry import get_engine
-from tests.apps.test_terminal import Pty, referee
 from tests.support.clientkit import players, server
+from tests.support.terminal import Pty, referee
 
 
 def test_watch_joins_late_follows_moves_and_the_next_game() -> None:
