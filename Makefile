@@ -62,7 +62,7 @@ wheel-check: $(STAMP)
 	$(PY) -m tests.wheel_check
 
 # The thorough suite on the mypyc build, where the differential tests check the compiled
-# engines and the pure-Python sources beside them (tests/strategies.py impl_engines);
+# engines and the pure-Python sources beside them (tests/support/strategies.py impl_engines);
 # then the full proofs on the pure-Python build, which crosshair can trace.
 verify-deep: lint typecheck browser crosscheck
 	$(PY) -m impl.engines._build
@@ -129,7 +129,7 @@ browser: $(STAMP)
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
-BROWSER_TESTS = tests/test_web_browser.py tests/test_web_story_browser.py
+BROWSER_TESTS = tests/web/test_browser.py tests/web/test_story_browser.py
 
 test-browser: browser
 	$(PY) -m pytest $(BROWSER_TESTS)

@@ -1,7 +1,7 @@
 """The one list of proof steps: what each runs, over which scope, what it trusts, how
 long it took, and whether it belongs to the bounded run (``make verify``) or only to
 the full one (``make proofs``, ``make verify-deep``).  The Makefile runs the lists from
-here and tests/test_proofs_manifest.py checks that proofs/README.md shows this table.
+here and tests/proofs/test_manifest.py checks that proofs/README.md shows this table.
 
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
                                   [--jobs N]     N steps at once (make verify, make proofs: 2)
@@ -74,7 +74,7 @@ BOUNDED: frozenset[Run] = frozenset({"bounded"})
 FULL: frozenset[Run] = frozenset({"full"})
 
 Z3_CHECKED = (
-    "z3 5.4; the encoding ≡ spec beyond the check the step runs first (sampled in tests/test_proofs_*_encoding.py)"
+    "z3 5.4; the encoding ≡ spec beyond the check the step runs first (sampled in tests/proofs/test_*_encoding.py)"
 )
 SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"

@@ -5,7 +5,7 @@ must occur exactly once), with the checks expected to catch it: bounded proof st
 ``make verify`` (named by their manifest command, so they cannot drift from what
 verify runs) and test files.  ``--run`` copies the tree (``git ls-files``) into a
 scratch folder once per bug, applies the edit there, and runs each expected check
-against the copy; a bug is caught by a check when the check exits non-zero.  A check
+against the copy; a bug is caught by a check when the check fails (exit status 1).  A check
 that passes on its bug is a hole in the proofs or the tests, and the run exits 1.
 
     python -m proofs.planted --list             the catalogue, with the checks of each bug
@@ -14,7 +14,7 @@ that passes on its bug is a hole in the proofs or the tests, and the run exits 1
 This is mutation testing of the proofs themselves (``make mutate`` samples mutants of the
 engines against the tests instead).  It takes tens of CPU-minutes, so it runs in
 ``make planted`` (and ``make verify-deep``), never in ``make verify``;
-tests/test_proofs_planted.py checks, cheaply, that every edit still applies to the
+tests/proofs/test_planted.py checks, cheaply, that every edit still applies to the
 current code and that every named check exists.
 """
 
@@ -65,7 +65,7 @@ PLANTS: tuple[Plant, ...] = (
         "return ENDED, theirs_, mine_, meta_, seen | {(theirs_, mine_, meta_)}",
         "return ENDED, theirs_, mine_, meta_, seen",
         steps=(AWARI_REFINEMENT,),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "awari-lap-sows-origin",
@@ -74,7 +74,7 @@ PLANTS: tuple[Plant, ...] = (
         "            q = (q + 1) % 12\n            if q == j:\n                q = (q + 1) % 12\n",
         "            q = (q + 1) % 12\n",
         steps=(AWARI_REFINEMENT, AWARI_EQUIVALENCE),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "awari-three-not-captured",
@@ -83,7 +83,7 @@ PLANTS: tuple[Plant, ...] = (
         "        if c == 2 or c == 3:\n            theirs_, gained = _capture(theirs_, last)\n",
         "        if c == 2:\n            theirs_, gained = _capture(theirs_, last)\n",
         steps=(AWARI_REFINEMENT, AWARI_EQUIVALENCE),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "awari-winner-mask",
@@ -92,7 +92,7 @@ PLANTS: tuple[Plant, ...] = (
         "north, south = meta & 255, meta >> 8 & 255",
         "north, south = meta & 15, meta >> 8 & 255",
         steps=(AWARI_REFINEMENT,),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "awari-margin-26",
@@ -101,7 +101,7 @@ PLANTS: tuple[Plant, ...] = (
         "    if meta & 255 >= 25 or meta >> 8 & 255 >= 25:\n        return meta  # WinMargin",
         "    if meta & 255 >= 26 or meta >> 8 & 255 >= 26:\n        return meta  # WinMargin",
         steps=(AWARI_REFINEMENT,),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "awari-feeds-by-sowing",
@@ -110,7 +110,7 @@ PLANTS: tuple[Plant, ...] = (
         "    return after != 0\n",
         "    return added != 0\n",
         steps=(AWARI_REFINEMENT,),
-        tests=("tests/test_diff_awari.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "gothello-liberties-after-captures",
@@ -127,7 +127,7 @@ PLANTS: tuple[Plant, ...] = (
         "            theirs ^= group\n            mine |= group\n"
         "    if not near & blank and not _free(bit, mine, blank):\n        return -1\n",
         steps=(GOTHELLO_REFINEMENT,),
-        tests=("tests/test_diff_gothello.py",),
+        tests=("tests/engines/test_differential.py",),
     ),
     Plant(
         "gothello-encoding-wraps",
@@ -159,7 +159,7 @@ PLANTS: tuple[Plant, ...] = (
         "spec/awari.py",
         "Σ(graph(s.board)) + Σ(score_graph(s.score)) == 48",
         "Σ(graph(s.board)) + Σ(score_graph(s.score)) <= 48",
-        tests=("tests/test_contract_strength.py",),
+        tests=("tests/spec/test_contract_strength.py",),
     ),
 )
 
@@ -198,7 +198,9 @@ def _check(argv: list[str], copy: Path, contracts: bool) -> tuple[bool, float, s
     start = time.monotonic()
     done = subprocess.run(argv, cwd=copy, env=env, capture_output=True, text=True)
     lines = (done.stdout + done.stderr).strip().splitlines()
-    return done.returncode != 0, time.monotonic() - start, lines[-1] if lines else ""
+    # 1 is a check that failed; any other status (2 a usage error, 4 pytest's missing file)
+    # says nothing about the bug.
+    return done.returncode == 1, time.monotonic() - start, lines[-1] if lines else ""
 
 
 def run(plants: Sequence[Plant]) -> int:

@@ -23,7 +23,7 @@ Literal and corrected readings
   is wrong, partial or nondeterministic, the repaired reading that the referee uses
   is ``NAME_corrected`` (its guard ``pre_NAME_corrected``).  Every repair is an erratum registered
   in spec/errata.py and argued in proofs/ERRATA.md, with a witness test in
-  tests/test_errata_awari.py.
+  tests/spec/test_errata_awari.py.
 """
 
 from __future__ import annotations

@@ -587,7 +587,7 @@ def AwariRefUnder(rules: AwariRules, g: A.AwariGame, move: A.PIT) -> tuple[A.Out
 
     every disjunct that holds, with its outcome.  For ``PAPER`` use spec.awari.AwariRef_corrected
     itself (``referee`` does); this general form agrees with it on every result and
-    after-state (tests/test_rules_variants.py)."""
+    after-state (tests/spec/test_rules_variants.py)."""
     ended = Ended(rules, g)
     outcomes = [ended] if ended is not None else []
     for schema in (IllegalMoveUnder, GrandSlamForfeit, SowUnder):

@@ -3,7 +3,7 @@ protocol, are wrong, partial, nondeterministic or silent, and what this project 
 
 This is the one structured list that the code, the tests and proofs/ERRATA.md read:
 ERRATA.md gives each erratum's argument and witness in prose, and
-tests/test_errata_index.py checks that its headings, theorem markers and witness tests
+tests/docs/test_errata_index.py checks that its headings, theorem markers and witness tests
 are exactly these.  Ids are stable: A = Awari (Massey, *A Networked Awari Referee*),
 G = Gothello (Massey, *A Networked Gothello Referee*).
 """
@@ -78,8 +78,8 @@ class _RulesErrata:
         return Erratum(id, self.game, "rules", schema, summary, witness, theorem, layered, state)
 
 
-_a: Final = _RulesErrata("awari", "tests/test_errata_awari.py")
-_g: Final = _RulesErrata("gothello", "tests/test_errata_gothello.py")
+_a: Final = _RulesErrata("awari", "tests/spec/test_errata_awari.py")
+_g: Final = _RulesErrata("gothello", "tests/spec/test_errata_gothello.py")
 
 
 _AWARI_START: Final = "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south"
@@ -190,8 +190,8 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "WinMargin, NoMove; §2 status messages",
         "the end of the game is detected one turn late, and no status message reports an end without a move",
         (
-            "tests/test_errata_awari.py::test_A11_a_game_ending_move_is_reported_as_continuing",
-            "tests/test_server_games.py::test_game_ending_move",
+            "tests/spec/test_errata_awari.py::test_A11_a_game_ending_move_is_reported_as_continuing",
+            "tests/server/test_games.py::test_game_ending_move",
         ),
         state=StateWitness(
             "a1 c5 A3 F1, 15/23, south",
@@ -356,62 +356,62 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         layered=("G5",),
     ),
     # ── protocol ──
-    _p("A16", "awari", "move numbers", "tests/test_server_play.py::test_awari_serials_are_full_move_numbers"),
-    _p("A17", "awari", "observer ∈ ℙ (seq ENTITY)", "tests/test_server_games.py::test_complete_random_game"),
+    _p("A16", "awari", "move numbers", "tests/server/test_play.py::test_awari_serials_are_full_move_numbers"),
+    _p("A17", "awari", "observer ∈ ℙ (seq ENTITY)", "tests/server/test_games.py::test_complete_random_game"),
     _p(
         "A19",
         "awari",
         "the draw protocol",
-        "tests/test_server_play.py::test_draw_offer_refused_then_accepted",
-        "tests/test_server_play.py::test_draw_refused_by_south_333_and_misuse_291",
+        "tests/server/test_play.py::test_draw_offer_refused_then_accepted",
+        "tests/server/test_play.py::test_draw_refused_by_south_333_and_misuse_291",
     ),
-    _p("A20", "awari", "observers' board display", "tests/test_server_games.py::test_complete_random_game"),
-    _p("G12", "gothello", "move numbers", "tests/test_server_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _p("A20", "awari", "observers' board display", "tests/server/test_games.py::test_complete_random_game"),
+    _p("G12", "gothello", "move numbers", "tests/server/test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
     _p(
         "G13",
         "gothello",
         "version grammar and order",
-        "tests/test_server_protocol.py::test_versions_compare_numerically",
+        "tests/server/test_vocabulary.py::test_versions_compare_numerically",
     ),
-    _p("G14", "gothello", "greeting", "tests/test_server_seating.py::test_greeting_000"),
-    _p("G15", "gothello", "pass", "tests/test_server_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _p("G14", "gothello", "greeting", "tests/server/test_seating.py::test_greeting_000"),
+    _p("G15", "gothello", "pass", "tests/server/test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
     _p(
         "G16",
         "gothello",
         "an unreadable move in play",
-        "tests/test_server_play.py::test_refused_moves_291_299_and_retry",
+        "tests/server/test_play.py::test_refused_moves_291_299_and_retry",
     ),
-    _p("G17", "gothello", "380 when the game is over", "tests/test_server_games.py::test_complete_random_game"),
+    _p("G17", "gothello", "380 when the game is over", "tests/server/test_games.py::test_complete_random_game"),
     _p(
         "G18",
         "gothello",
         "what the mover receives",
-        "tests/test_server_play.py::test_moves_200_then_311_312_to_everyone",
+        "tests/server/test_play.py::test_moves_200_then_311_312_to_everyone",
     ),
     _p(
         "G19",
         "gothello",
         "names and player ?",
-        "tests/test_server_seating.py::test_names_up_to_31_characters_with_escaped_quotes",
-        "tests/test_server_seating.py::test_either_side_gets_the_free_side",
+        "tests/server/test_seating.py::test_names_up_to_31_characters_with_escaped_quotes",
+        "tests/server/test_seating.py::test_either_side_gets_the_free_side",
     ),
-    _p("G20", "gothello", "a player disconnects", "tests/test_server_play.py::test_player_disconnect_391_392_loses"),
+    _p("G20", "gothello", "a player disconnects", "tests/server/test_play.py::test_player_disconnect_391_392_loses"),
     _p(
         "G21",
         "gothello",
         "time controls",
-        "tests/test_server_time.py::test_clocks_run_only_while_waiting_for_their_player",
-        "tests/test_server_time.py::test_flag_fall_362_first_player_silent",
+        "tests/server/test_time.py::test_clocks_run_only_while_waiting_for_their_player",
+        "tests/server/test_time.py::test_flag_fall_362_first_player_silent",
     ),
-    _p("G23", "gothello", "observer ∈ seq ENTITY", "tests/test_server_games.py::test_complete_random_game"),
+    _p("G23", "gothello", "observer ∈ seq ENTITY", "tests/server/test_games.py::test_complete_random_game"),
     _p(
         "G24",
         "gothello",
         "configuration messages 341–344",
-        "tests/test_server_seating.py::test_config_messages_to_observers_only",
-        "tests/test_server_compat.py::test_legacy_libraries_play_whole_games",
+        "tests/server/test_seating.py::test_config_messages_to_observers_only",
+        "tests/server/test_compat.py::test_legacy_libraries_play_whole_games",
     ),
-    _p("G25", "gothello", "the 382 board lines", "tests/test_server_play.py::test_moves_200_then_311_312_to_everyone"),
+    _p("G25", "gothello", "the 382 board lines", "tests/server/test_play.py::test_moves_200_then_311_312_to_everyone"),
 )
 """Every erratum, in the order of proofs/ERRATA.md."""
 

@@ -22,7 +22,7 @@ Literal and corrected readings
   is wrong, its repaired reading, the one the referee uses, is ``NAME_corrected``;
   ``GothelloMove_G5`` / ``GothelloTurn_G5`` are the schemas as written with only G5
   repaired.  Every repair is an erratum registered in spec/errata.py and argued in
-  proofs/ERRATA.md, with a witness test in tests/test_errata_gothello.py.
+  proofs/ERRATA.md, with a witness test in tests/spec/test_errata_gothello.py.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ the elements r mentions; a Python relation does not know its type, so ``iter_`` 
 ``reachable`` is built on it (proofs/ERRATA.md, A1).
 
 Contracts state the cheap defining laws; the rest are unit-tested in
-tests/test_z.py.
+tests/spec/test_z.py.
 """
 
 from __future__ import annotations

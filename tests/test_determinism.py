@@ -13,17 +13,20 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import paths
+
+ROOT = paths.ROOT
 
 PROBE = """
 import hashlib
 from hypothesis import given, settings
-import tests.conftest
-from tests import strategies as S
+from tests.support import profiles
+from tests.support import strategies as S
+
+profiles.load()
 
 def canon(x):
     # a frozenset's repr follows hash order even for equal sets: compare sorted

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.mutation.__main__ import TARGETS, Scratch, sample
+from tests.mutation.__main__ import TARGETS, Scratch, quick, sample, suite
 from tests.mutation.mutator import Mutant, is_valid, mutants
+from tests.support import paths
 
 _SOURCE = '''\
 """A module to mutate: Σ in a docstring keeps byte and character columns apart."""
@@ -74,9 +75,7 @@ def test_a_mutant_replaces_exactly_its_span() -> None:
 
 
 def test_the_sample_is_seeded_and_spreads_over_operators() -> None:
-    found = list(
-        mutants("impl/engines/awari.py", (Path(__file__).parents[1] / "impl" / "engines" / "awari.py").read_bytes())
-    )
+    found = list(mutants("impl/engines/awari.py", (paths.ROOT / "impl" / "engines" / "awari.py").read_bytes()))
     first, again = sample(found, 16, seed=1), sample(found, 16, seed=1)
     assert first == again and len(first) == 16
     assert len({m.operator for m in first}) == len({m.operator for m in found})
@@ -145,3 +144,35 @@ def test_a_mutant_that_hangs_times_out_and_the_next_still_runs(project: Path) ->
         assert (scratch.dir / "pkg" / "mod.py").read_text() == source
     finally:
         scratch.remove()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_kill_suites_name_the_test_files_as_they_are(target: str) -> None:
+    """``suite`` and ``quick`` name test files by path and keep only those that exist, so
+    a test file moved or renamed would leave the kill-suite silently: each names its
+    game's corpus, witness and differential tests, and nothing that is not there."""
+    game = "awari" if "awari" in target else "gothello"
+    full, first = suite(paths.ROOT, target, True), quick(paths.ROOT, target)
+    named = {
+        arg.split("::")[0] for arg in [*full, *first, *suite(paths.ROOT, target, False)] if arg.startswith("tests/")
+    }
+    assert all((paths.ROOT / name).is_file() for name in named)
+    layer = "engines" if target.startswith("impl/") else "spec"
+    witnesses = (
+        f"tests/engines/test_{game}_rule_witnesses.py"
+        if layer == "engines"
+        else f"tests/spec/test_{game}_schema_witnesses.py"
+    )
+    expected = {
+        "tests/engines/test_golden.py",
+        "tests/engines/test_differential.py",
+        f"tests/engines/test_corners_{game}.py",
+        witnesses,
+    }
+    if layer == "spec":
+        expected |= {
+            f"tests/spec/test_rules_{game}.py",
+            f"tests/spec/test_errata_{game}.py",
+            f"tests/spec/test_contracts_{game}.py",
+        }
+    assert expected <= set(full) and witnesses in first

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import random
-from pathlib import Path
 from typing import Any
 
 import chess.pgn
@@ -22,6 +21,7 @@ from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 from impl.server.records import GameRecord
+from tests.support import paths
 
 
 def random_game(game: str, seed: int, length: int) -> list[str]:
@@ -209,7 +209,7 @@ def test_export_is_one_pgn_file_python_chess_reads_game_by_game(
     assert all(g is not None for g in games) and chess.pgn.read_game(stream) is None
 
 
-OLD = Path(__file__).resolve().parent / "data" / "records-v1"
+OLD = paths.DATA / "records-v1"
 """Records as this referee wrote them before PGN's result convention (first
 mover's score first, Awari players as South/North only), of real games."""
 

@@ -30,10 +30,10 @@ from impl.server import server
 from impl.server.records import GameRecord
 from impl.server.server import write_record
 from impl.web import archive
+from tests.support import paths
+from tests.support.terminal import referee
 
-from .test_terminal import referee
-
-OLD = Path(__file__).resolve().parent / "data" / "records-v1"
+OLD = paths.DATA / "records-v1"
 
 
 def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("ann", "bob")) -> str:

@@ -28,9 +28,8 @@ from impl.engines.spec_engine import SpecAwari
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
-
-from .clientkit import connect, server
-from .netclient import Client, play_moves, ply, read_display, run, seat, seat_players, watch
+from tests.support.clientkit import connect, server
+from tests.support.netclient import Client, play_moves, ply, read_display, run, seat, seat_players, watch
 
 KEYS = tuple(AR.DIMENSIONS)
 VALUES: dict[str, list[str]] = {key: [v.value for v in enum] for key, enum in AR.DIMENSIONS.items()}
@@ -281,7 +280,7 @@ def test_a_client_refuses_a_server_playing_another_combination() -> None:
 
 
 def test_a_server_announcing_rules_the_parser_refuses_is_a_protocol_error() -> None:
-    from .clientkit import FakeServer
+    from tests.support.clientkit import FakeServer
 
     def script(sock: Any, line: Any) -> None:
         sock.sendall(b"000 0.9.1 version Awari server says hello! Rules: paper,grand-slam=z\r\n")

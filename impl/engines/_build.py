@@ -11,7 +11,7 @@ modules and without one they are the pure-Python sources: the same code either
 way (mypyc compiles the sources as they are), the sources always the fallback.
 A compiled module does not know when its source changes, so the build records the
 sources' hashes beside them and ``stale()`` reports a build that no longer matches
-(tests/test_engine_interface.py fails on one).  ``load_source`` loads a source
+(tests/engines/test_engine_interface.py fails on one).  ``load_source`` loads a source
 module under another name, so that tests can run the pure-Python engines beside
 the compiled ones.
 """

@@ -20,7 +20,7 @@ positions)``, positions being the keys of the spec's ``positions`` set.
 * Repetition is set membership of keys (NoMove's ``θAwariBoard ∈ positions``).
 
 Everything observable is the spec's: ``to_spec`` rebuilds the exact AwariGame, and
-tests/test_diff_awari.py checks each step against ``spec.awari.referee``.  No
+tests/engines/test_differential.py checks each step against ``spec.awari.referee``.  No
 contracts here: this is the hot path.
 """
 

@@ -13,7 +13,7 @@ Rows, each timed in a fresh single-threaded process (median of N runs):
 * impl via interface: the generic perft over the fast engine (the cost of the
   Engine interface itself).
 
-Depths are fixed per row so the counts can be checked against tests/test_perft.py;
+Depths are fixed per row so the counts can be checked against tests/engines/test_perft.py;
 leaves per second are compared across rows of different depths.
 """
 

@@ -13,7 +13,7 @@ value, and the accepted actions as a cons list ``(action, rest)`` most recent fi
   change colour (``captures_corrected``: G3).
 
 Everything observable is the spec's: ``to_spec`` rebuilds the exact GothelloGame,
-and tests/test_diff_gothello.py checks each step against ``spec.gothello.referee``.
+and tests/engines/test_differential.py checks each step against ``spec.gothello.referee``.
 No contracts here: this is the hot path.
 """
 

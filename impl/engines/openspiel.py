@@ -1,5 +1,5 @@
 """OpenSpiel's ``oware`` beside our Awari: the bridge between its states and
-actions and ours, for the cross-check (tests/test_crosscheck_openspiel.py) and the
+actions and ours, for the cross-check (tests/engines/test_crosscheck_openspiel.py) and the
 OpenSpiel bot players (impl/players/openspiel_player.py).
 
 OpenSpiel (DeepMind's ``open_spiel``, the optional extra ``crosscheck``) plays the

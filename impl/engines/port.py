@@ -165,7 +165,7 @@ GameEngine: TypeAlias = Engine[Any, Any, Any]
 two games meet: the server, the client and perft hand an engine's states and actions
 back only to that same engine, so erasing their types here hides nothing a checker
 could catch; each engine is checked against ``Engine`` for its own types in
-tests/test_engine_interface.py."""
+tests/engines/test_engine_interface.py."""
 
 GameState: TypeAlias = Any
 """A state of a ``GameEngine`` (see there)."""

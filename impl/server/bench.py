@@ -33,6 +33,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from typing import Any
 
 from impl import protocol as P
 from impl.engines.port import GAMES, KINDS
@@ -45,6 +46,20 @@ CONCURRENCY = (1, 10, 100, 1000)
 
 
 # ─── the server process ────────────────────────────────────────────────────────
+
+
+def stop_process(process: Any, seconds: float) -> None:
+    """``process`` (a multiprocessing process, or None) joined within ``seconds``, else killed."""
+    if process is None:
+        return
+    process.join(timeout=seconds)
+    if process.is_alive():
+        process.kill()
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile of the sorted, non-empty ``ordered``: its value at index ⌊q·n⌋ (the last at most)."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
@@ -212,12 +227,10 @@ def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool 
         stats, elapsed = asyncio.run(_drive(ports, game, max(1, total // concurrency), think))
     finally:
         ours.send("stop")
-        proc.join(timeout=10)
-        if proc.is_alive():
-            proc.kill()
+        stop_process(proc, 10)
     rtts = sorted(stats.rtts)
     p50 = statistics.median(rtts) if rtts else float("nan")
-    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))] if rtts else float("nan")
+    p99 = percentile(rtts, 0.99) if rtts else float("nan")
     label = "n/a" if kind == "impl" else "on" if contracts else "off"
     return Row(kind, label, game, concurrency, stats.games, stats.games / elapsed, len(rtts), p50 * 1e3, p99 * 1e3)
 

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bench import Stats, _one_game, _serve
+from .bench import Stats, _one_game, _serve, percentile, stop_process
 
 FLOODS: dict[str, bytes] = {
     "empty": b"\r" * 65536,
@@ -180,27 +180,18 @@ def run_hold(game: str, games: int, hold: bool) -> tuple[list[float], Probe, int
         stats, probe = asyncio.run(_games_probed(port, game, games))
     finally:
         stop.set()
-        if holder is not None:
-            holder.join(timeout=5)
-            if holder.is_alive():
-                holder.kill()
+        stop_process(holder, 5)
         ours.send("stop")
-        proc.join(timeout=10)
-        if proc.is_alive():
-            proc.kill()
+        stop_process(proc, 10)
     return sorted(stats.rtts), probe, most
-
-
-def _pct(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def hold_table(game: str, games: int) -> None:
     """The lockout table: ratios of the round trips with a holder to quiet ones."""
     quiet, quiet_probe, _ = run_hold(game, games, False)
     held, probe, most = run_hold(game, games, True)
-    q50, q99, qmax = statistics.median(quiet), _pct(quiet, 0.99), quiet[-1]
-    h50, h99, hmax = statistics.median(held), _pct(held, 0.99), held[-1]
+    q50, q99, qmax = statistics.median(quiet), percentile(quiet, 0.99), quiet[-1]
+    h50, h99, hmax = statistics.median(held), percentile(held, 0.99), held[-1]
     print()
     print(
         "| run | held by 127.0.0.1 | moves timed | RTT p50 (ms) | p99 (ms) | max (ms) "
@@ -211,7 +202,7 @@ def hold_table(game: str, games: int) -> None:
         tries = len(pr.greeted) + pr.refused
         greet = sorted(pr.greeted) or [float("nan")]
         print(
-            f"| {name} | {n} | {len(rtts)} | {statistics.median(rtts) * 1e3:.2f} | {_pct(rtts, 0.99) * 1e3:.2f} "
+            f"| {name} | {n} | {len(rtts)} | {statistics.median(rtts) * 1e3:.2f} | {percentile(rtts, 0.99) * 1e3:.2f} "
             f"| {rtts[-1] * 1e3:.2f} | {len(pr.greeted)}/{tries} | {statistics.median(greet) * 1e3:.2f} "
             f"| {greet[-1] * 1e3:.2f} |"
         )
@@ -236,16 +227,11 @@ def run(game: str, games: int, flood: str | None) -> tuple[float, float, int, in
         stats = asyncio.run(_games(port, game, games))
     finally:
         stop.set()
-        if flooder is not None:
-            flooder.join(timeout=2)  # a flooder the server is not reading is waiting in a drain
-            if flooder.is_alive():
-                flooder.kill()
+        stop_process(flooder, 2)  # a flooder the server is not reading is waiting in a drain
         ours.send("stop")
-        proc.join(timeout=10)
-        if proc.is_alive():
-            proc.kill()
+        stop_process(proc, 10)
     rtts = sorted(stats.rtts)
-    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))]
+    p99 = percentile(rtts, 0.99)
     return statistics.median(rtts) * 1e3, p99 * 1e3, len(rtts), int(sent.value)
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.engines.port import GAMES
+from impl.server.bench import percentile, stop_process
 
 SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 PAUSE = 0.1
@@ -229,12 +230,9 @@ def run_one(game: str, viewers: int, mode: str, moves: int, seed: int, pace: flo
     finally:
         server_pipe.send("stop")
         for proc in (server, view_proc):
-            if proc is not None:
-                proc.join(timeout=10)
-                if proc.is_alive():
-                    proc.kill()
+            stop_process(proc, 10)
     p50 = statistics.median(rtts)
-    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))]
+    p99 = percentile(rtts, 0.99)
     return Row(game, viewers, mode if viewers else "—", len(rtts), p50 * 1e3, p99 * 1e3, connected, events, dropped)
 
 
@@ -346,11 +344,8 @@ def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Pa
     finally:
         server_pipe.send("stop")
         for proc in (server, other):
-            if proc is not None:
-                proc.join(timeout=10)
-                if proc.is_alive():
-                    proc.kill()
-    p99 = rtts[min(len(rtts) - 1, int(0.99 * len(rtts)))]
+            stop_process(proc, 10)
+    p99 = percentile(rtts, 0.99)
     return Timed(condition, len(rtts), statistics.median(rtts) * 1e3, p99 * 1e3, rtts[-1] * 1e3, note)
 
 

@@ -2,7 +2,7 @@
 before-state and an assignment of every after-state component, over every board
 (any 12 naturals with Σ board + Σ score = 48), for one side to move at a time.
 
-Encoding (faithful to spec/awari.py, cross-checked by tests/test_proofs_awari_encoding.py):
+Encoding (faithful to spec/awari.py, cross-checked by tests/proofs/test_awari_encoding.py):
   * board: 12 z3 Ints, indexed by PIT's value; scores (north, south); ``me`` the side
     to move (0 north, 1 south) is a Python int: every query is made for both.
   * positions enter the corrected schemas only through θAwariBoard ∈ positions and,

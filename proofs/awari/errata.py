@@ -2,7 +2,7 @@
 predicate stating the erratum's own definition (proofs/ERRATA.md), not the shape of the
 failure: a failure of a theorem is put down to an erratum only when that erratum's
 predicate holds at the failing state.  A failure that no erratum explains is NEW and
-fails the run, so the classification can fail (tests/test_proofs_awari_errata.py plants
+fails the run, so the classification can fail (tests/proofs/test_awari_errata.py plants
 an unknown literal defect and sees it reported as NEW).
 
 Each predicate reads the state and the disjuncts involved through the spec's own terms

@@ -1,9 +1,9 @@
-"""The differential hypothesis properties (tests/test_diff_*.py) under the
+"""The differential hypothesis properties (tests/engines/test_differential.py) under the
 hypothesis-crosshair backend, after a canary: ``python -m proofs.crosshair.hypothesis_backend``.
 
 The canary (proofs/crosshair/hypothesis_canary.py) must fail exactly its planted test and pass
-the check that the backend is crosshair; then the two test files run in parallel
-(two cores), CROSSHAIR_EXAMPLES examples per property (default 10).
+the check that the backend is crosshair; then the two games' properties run in parallel
+(two cores, ``-k awari`` and ``-k gothello``), CROSSHAIR_EXAMPLES examples per property (default 10).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 PYTEST = [sys.executable, "-m", "pytest", "-p", "proofs.crosshair.hypothesis_profile"]
+DIFFERENTIAL = "tests/engines/test_differential.py"
 
 
 def pytest(*args: str) -> tuple[int, str, float]:
@@ -39,12 +40,12 @@ def main() -> int:
         print(out)
         print("FAILED: the planted difference was not reported, or the backend is not crosshair")
         return 1
-    files = ["tests/test_diff_awari.py", "tests/test_diff_gothello.py"]
+    games = ["awari", "gothello"]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda f: (f, *pytest(f)), files))
+        runs = list(pool.map(lambda game: (game, *pytest(DIFFERENTIAL, "-k", game)), games))
     failed = False
-    for f, code, out, seconds in runs:
-        print(f"{f}: exit {code}, {summary(out)}, {seconds:.1f} s")
+    for game, code, out, seconds in runs:
+        print(f"{DIFFERENTIAL} -k {game}: exit {code}, {summary(out)}, {seconds:.1f} s")
         if code != 0:
             failed = True
             print(out)

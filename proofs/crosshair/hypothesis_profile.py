@@ -1,11 +1,11 @@
 """A pytest plugin registering the hypothesis profile ``crosshair``: the differential
-properties of tests/test_diff_*.py with hypothesis-crosshair as the backend, so that
+properties of tests/engines/test_differential.py with hypothesis-crosshair as the backend, so that
 crosshair's solver, not hypothesis's random choices, picks the inputs.
 
-    HYPOTHESIS_PROFILE=crosshair pytest -p proofs.crosshair.hypothesis_profile tests/test_diff_*.py
+    HYPOTHESIS_PROFILE=crosshair pytest -p proofs.crosshair.hypothesis_profile tests/engines/test_differential.py
 
-tests/conftest.py loads the profile named by HYPOTHESIS_PROFILE; a ``-p`` plugin is
-imported before it, so the profile exists by then.  (tests/conftest.py is not ours
+tests/conftest.py loads the profile named by HYPOTHESIS_PROFILE (tests/support/profiles.py);
+a ``-p`` plugin is imported before it, so the profile exists by then.  (tests/conftest.py is not ours
 to edit.)  The backend is slow (docs/toolchain.md: 100 examples in about
 a minute), hence few examples: this is a complement to the exhaustive runs.
 """

@@ -3,7 +3,7 @@ decided by a z3 predicate stating the erratum's own definition (proofs/ERRATA.md
 the shape of the failure: a counterexample is put down to an erratum only where that
 erratum's predicate holds, and z3 proves that no counterexample lies outside every
 predicate its theorem admits — one that does is NEW and fails the run
-(tests/test_proofs_gothello_errata.py plants an unknown literal defect and sees it).
+(tests/proofs/test_gothello_errata.py plants an unknown literal defect and sees it).
 
 A predicate reads the before-state and, where the theorem has one, the failing
 after-state; where an erratum is a wrong term of a guard it says "the guard as written

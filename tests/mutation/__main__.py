@@ -82,52 +82,60 @@ def suite(root: Path, path: str, full: bool) -> list[str]:
     """pytest arguments of the kill-suite for mutants of ``path``, in the copy ``root``.
 
     The tests that can see the file, the likeliest killers first: the golden corpus
-    (tests/test_golden.py), then for an engine the mutant tests, corner cases, perft,
-    the differential tests and the rule sets; for the spec, its rules, errata and
-    contract tests first."""
+    (tests/engines/test_golden.py), then for an engine its rule witnesses, corner cases,
+    perft, the differential tests and the rule sets; for the spec, its rules, errata and
+    contract tests first.  Paths are relative to tests/."""
     tests = root / "tests"
     game = game_of(path)
-    mine = [f"test_mutants_{game}.py", *sorted(p.name for p in tests.glob(f"test_corners_{game}*.py"))]
-    variants = ["test_rules_variants.py"] if game == "awari" else []
+    mine = [f"engines/test_{game}_rule_witnesses.py", f"engines/test_corners_{game}.py"]
+    variants = ["spec/test_rules_variants.py"] if game == "awari" else []
+    diff = "engines/test_differential.py"  # both games: "-k" below keeps this one's
     if path.startswith("impl/"):  # the rules, errata and property tests of the spec never run an engine
-        names = ["test_golden.py", *mine, "test_perft.py", *variants, f"test_diff_{game}.py"]
+        names = ["engines/test_golden.py", *mine, "engines/test_perft.py", *variants, diff]
     else:
-        contracts = sorted(p.name for p in tests.glob("test_contracts_*.py") if game in p.name or "spec" in p.name)
-        names = ["test_golden.py", f"test_rules_{game}.py", f"test_errata_{game}.py", *contracts, *mine]
+        names = ["engines/test_golden.py", f"spec/test_rules_{game}.py", f"spec/test_errata_{game}.py"]
         names += [
-            "test_mutants_spec.py",
-            f"test_mutants_spec_{game}.py",
-            "test_spec_properties.py",
-            "test_perft.py",
-            f"test_diff_{game}.py",
+            f"spec/test_contracts_{game}.py",
+            *mine,
+            "spec/test_rule_and_contract_witnesses.py",
+            f"spec/test_{game}_schema_witnesses.py",
+            "spec/test_properties.py",
+            "engines/test_perft.py",
+            diff,
             *variants,
         ]
     files = [f"tests/{name}" for name in dict.fromkeys(names) if (tests / name).exists()]
     other = "gothello" if game == "awari" else "awari"
     args = [*files, "-m", "not deep", "-k", f"not {other}"]
     if not full:
-        args += ["--deselect", f"tests/test_diff_{game}.py::Test{game.capitalize()}Lockstep"]
+        args += ["--deselect", f"tests/{diff}::Test{game.capitalize()}Lockstep"]
     if path.startswith("impl/"):  # the golden corpus holds every one of these laps (16 s of spec time)
-        args += ["--deselect", "tests/test_corners_awari.py::test_every_lap_into_a_starved_row_is_judged_alike"]
+        args += ["--deselect", "tests/engines/test_corners_awari.py::test_every_lap_into_a_starved_row_is_judged_alike"]
     return args
 
 
 def quick(root: Path, path: str) -> list[str]:
     """The first tier: the tests that kill most mutants in a second or two — the golden
-    corpus (the engines on every pinned state), the pinned perft counts and the mutant
-    tests for an engine; for the spec its rule-sentence tests, its mutant tests and the corpus
-    on a spread of states.  A mutant they kill is killed; the others run the whole ``suite``."""
+    corpus (the engines on every pinned state), the pinned perft counts and the rule
+    witnesses for an engine; for the spec its rule-sentence tests, its schema witnesses and
+    the corpus on a spread of states.  A mutant they kill is killed; the others run the
+    whole ``suite``."""
     game = game_of(path)
     if not path.startswith("impl/"):
-        tests = [f"tests/test_rules_{game}.py", f"tests/test_golden.py::test_spec_answers_as_the_corpus[{game}]"]
-        mine = root / "tests" / f"test_mutants_spec_{game}.py"
+        tests = [
+            f"tests/spec/test_rules_{game}.py",
+            f"tests/engines/test_golden.py::test_spec_answers_as_the_corpus[{game}]",
+        ]
+        mine = f"tests/spec/test_{game}_schema_witnesses.py"
     else:
-        tests = [f"tests/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
-        tests.append(f"tests/test_perft.py::test_pinned_counts_fast[{game}]")
+        tests = [f"tests/engines/test_golden.py::test_engines_answer_as_the_corpus[{game}]"]
+        tests.append(f"tests/engines/test_perft.py::test_pinned_counts_fast[{game}]")
         if game == "awari":
-            tests.append("tests/test_rules_variants.py::test_rules_engine_with_the_papers_rules_is_the_fast_engine")
-        mine = root / "tests" / f"test_mutants_{game}.py"
-    return tests + ([f"tests/{mine.name}"] if mine.exists() else [])
+            tests.append(
+                "tests/spec/test_rules_variants.py::test_rules_engine_with_the_papers_rules_is_the_fast_engine"
+            )
+        mine = f"tests/engines/test_{game}_rule_witnesses.py"
+    return tests + ([mine] if (root / mine).exists() else [])
 
 
 def sample(found: Sequence[Mutant], per_file: int, seed: int) -> list[Mutant]:

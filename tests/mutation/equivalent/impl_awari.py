@@ -42,7 +42,7 @@ _ROW_TOP = (
 )
 _SOWN_R_ROW = (
     "`_sown_r`'s {what} is never read: its one caller in the engine, `_feeds_r`, reads only the opponent's row "
-    "after (`[1] != 0`); the hot path `_play_r` inlines its own copy. (tests/test_crosscheck_openspiel.py, "
+    "after (`[1] != 0`); the hot path `_play_r` inlines its own copy. (tests/engines/test_crosscheck_openspiel.py, "
     "in make verify-deep only, reads them to label which end a move met for its tally of rare cases.)"
 )
 _FAST_PATH = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 _MOVE_NEVER_HOLDS = (
-    "the literal GothelloMove returns None on every call (erratum G5; tests/test_errata_gothello.py "
+    "the literal GothelloMove returns None on every call (erratum G5; tests/spec/test_errata_gothello.py "
     "checks each step): cboard holds the mover's stone at s, so capture_at s is determined, and it is ∅ or "
     "group cboard s × {{stone to_move}}; nothing adjoins a1 as written and neighbor ⊆ adjoins, so no written "
     "group holds a1 and no such value is total.  The first check `not all(v is None or total …)` therefore "

@@ -1,0 +1,351 @@
+"""Player programs that misbehave cannot change a result (issue #28): a program
+that takes its opponent's seat loses by forfeit (impl/apps/seats.py, impl/apps/match.py); a
+program's children end with its game and its output is kept bounded; the
+embedded Dask cluster listens on loopback only; a tournament's files are written
+atomically, read back exactly (labels round-trip) and refused with one line when
+they are another run's or unreadable."""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from impl import atomic, cli, pgn
+from impl.apps import games, seats, tournament
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from tests.support import paths
+
+PYTHON = shlex.quote(sys.executable)
+psutil: Any = importlib.import_module("psutil")  # with distributed; untyped
+
+# Seats the opponent's side first, then its own (so that, launched first, it has
+# stolen before the weaker order-based check launches the opponent), tells the
+# opponent it may start (a file named after the port), and resigns the stolen side.
+THIEF = r"""
+import os, socket, sys
+env = os.environ
+sides = {"awari": ("south", "north"), "gothello": ("black", "white")}[env["REFEREE_GAME"]]
+mine = env["REFEREE_SIDE"]
+other = sides[1 - sides.index(mine)]
+files = {}
+for side in (other, mine):
+    conn = socket.create_connection((env["REFEREE_HOST"], int(env["REFEREE_PORT"])))
+    files[side] = conn.makefile("rw", newline="")
+    files[side].readline()  # the greeting
+    files[side].write(f"0.9.1 player {side}\r\n")
+    files[side].flush()
+    assert files[side].readline().startswith("10"), "not seated"
+open(os.path.join(sys.argv[1], "go-" + env["REFEREE_PORT"]), "w").close()
+for side in (other, mine):
+    while not files[side].readline().startswith("35"):  # the role: the game has begun
+        pass
+files[other].write("resign\r\n")
+files[other].flush()
+for line in files[mine]:
+    pass
+"""
+
+# Waits for the thief's file, then plays (and is refused a seat: both are taken).
+VICTIM = (
+    "sh -c 'while [ ! -e {dir}/go-$REFEREE_PORT ]; do sleep 0.05; done; "
+    f'exec {PYTHON} -m impl.cli player random "$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"\''
+)
+
+
+def _thief(directory: Path) -> str:
+    script = directory / "thief.py"
+    script.write_text(THIEF)
+    return f"{PYTHON} {shlex.quote(str(script))} {shlex.quote(str(directory))}"
+
+
+def _victim(directory: Path) -> str:
+    return VICTIM.replace("{dir}", shlex.quote(str(directory)))
+
+
+def _run(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    command = [sys.executable, "-m", "impl.cli", *argv]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+# ─── seat theft ────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_a_connection_is_mapped_to_the_process_group_holding_it(host: str) -> None:
+    """The client end of a real loopback connection is this process's (its group's),
+    not another group's; the server's own end is not mistaken for it."""
+    if not seats.available():
+        pytest.skip("no /proc")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        server = socket.socket(family)
+        server.bind((host, 0))
+    except OSError:
+        pytest.skip(f"no {host}")
+    with server:
+        server.listen()
+        port = server.getsockname()[1]
+        with socket.create_connection((host, port)) as client, server.accept()[0]:
+            address = "{}:{}".format(*client.getsockname()[:2])
+            mine = seats.split_address(address)
+            assert mine is not None
+            assert seats.holders(mine, port, {0: 1, 1: os.getpgrp()}) == {1}
+            assert seats.holders(mine, port, {0: 1}) == frozenset()
+            assert seats.holders(mine, port + 1, {1: os.getpgrp()}) == frozenset()  # another server's
+
+
+def test_a_program_that_takes_both_seats_loses_both_games_of_a_match(tmp_path: Path) -> None:
+    """As first mover and as second, the thief seats both sides and resigns the
+    stolen one: the server says it won; the match scores it a forfeit, by name."""
+    records = tmp_path / "records"
+    done = _run("match", _thief(tmp_path), _victim(tmp_path), "--game", "awari", "--records", str(records), "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "endings: seat theft 2" in done.stdout
+    b_row = next(line for line in done.stdout.splitlines() if line.startswith("B ") and line[2] != "=")
+    assert b_row[28:].split()[:5] == ["2", "2", "0", "0", "2"]  # the victim won both
+    for number, stolen, loses in ((1, "north", "1-0"), (2, "south", "0-1")):
+        record = pgn.parse((records / f"game-{number:04d}.pgn").read_text())
+        assert record.tag("Termination") == "seat theft"
+        assert record.result == pgn.result_token(record.game, record.outcome)
+        assert record.tag("SeatTheft").startswith("A (") and record.tag("SeatTheft").endswith(f"took the {stolen} seat")
+        assert record.result != loses  # the thief (A) lost: 0-1 when it moved first
+        assert record.outcome.winner == (1 if number == 1 else 0)
+
+
+def test_without_proc_the_order_of_launches_catches_a_thief_that_moves_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The weaker check: the second program is launched once a seat is taken, and
+    a seat taken before that is the first program's."""
+    monkeypatch.setattr(seats, "available", lambda proc=seats.PROC: False)
+    specs = (PlayerSpec.parse(_thief(tmp_path)), PlayerSpec.parse(_victim(tmp_path)))
+    outcome = play_game(specs, 1, MatchOptions("gothello", 1, timeout=60), 0)
+    assert outcome.result is not None and outcome.result.termination == "seat theft"
+    assert outcome.winner() == 1 and outcome.culprits == [0] and not outcome.error
+    assert outcome.theft.endswith("took the white seat")
+
+
+def test_a_tournament_scores_a_seat_theft_against_the_thief_and_lists_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", f"honest={_victim(tmp_path)}", f"thief={_thief(tmp_path)}", "--game", "gothello"]
+    argv += ["--games", "1", "--jobs", "1", "--records", str(tmp_path / "records"), "--json", str(tmp_path / "r.json")]
+    assert cli.main([*argv, "--timeout", "60"]) == 0
+    results = json.loads((tmp_path / "r.json").read_text())
+    scores = {p["player"]: p["score"] for p in results["standings"]}
+    assert scores == {"honest": 1, "thief": 0}
+    assert [(f["player"], f["kind"]) for f in results["failures"]] == [("thief", "seat theft")]
+    assert "took the black seat" in results["failures"][0]["detail"]
+    assert "Failures: thief: seat theft ×1" in capsys.readouterr().out
+    # Resumed, the recorded forfeit is kept as it was, still named.
+    assert cli.main([*argv, "--timeout", "60", "-q"]) == 0
+    assert json.loads((tmp_path / "r.json").read_text())["failures"] == results["failures"]
+
+
+def test_a_seat_held_by_no_launched_program_gives_no_result(tmp_path: Path) -> None:
+    """A connection of neither program (here: a program that hands the seat to a
+    process of its own session — outside its group — is no different from a
+    stranger) wins nothing."""
+    escapee = (
+        f'setsid -w {PYTHON} -m impl.cli player random "$REFEREE_GAME" --port "$REFEREE_PORT" --side "$REFEREE_SIDE"'
+    )
+    escapee = f"sh -c {shlex.quote(escapee)}"
+    specs = (PlayerSpec.parse(escapee), PlayerSpec.parse("random"))
+    outcome = play_game(specs, 1, MatchOptions("gothello", 1, timeout=60), 0)
+    assert outcome.result is None and "taken by a connection of no program launched for the game" in outcome.error
+
+
+# ─── program processes ─────────────────────────────────────────────────────────
+
+
+SPAWNER = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+open(sys.argv[1], "w").write(str(child.pid))
+env = os.environ
+argv = ["-m", "impl.cli", "player", "random", env["REFEREE_GAME"]]
+argv += ["--port", env["REFEREE_PORT"], "--side", env["REFEREE_SIDE"]]
+os.execv(sys.executable, [sys.executable, *argv])
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return bool(psutil.Process(pid).status() == psutil.STATUS_ZOMBIE)  # dead, waiting for its reaper
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_a_programs_children_end_with_its_game(tmp_path: Path) -> None:
+    """The program starts a child that would sleep for 10 minutes, then plays: the
+    child is gone once the game has been played."""
+    pidfile = tmp_path / "child.pid"
+    script = tmp_path / "spawner.py"
+    script.write_text(SPAWNER)
+    spawner = f"{PYTHON} {shlex.quote(str(script))} {shlex.quote(str(pidfile))}"
+    outcome = play_game((PlayerSpec.parse(spawner), PlayerSpec.parse("random")), 1, MatchOptions("gothello", 1), 0)
+    assert outcome.result is not None and not outcome.error
+    assert _gone(int(pidfile.read_text()))
+
+
+def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) -> None:
+    """Their own session keeps Ctrl-C from them: the runner ends their groups as it exits."""
+    runner = (
+        "import sys\nfrom impl.apps import games\n"
+        "p = games._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
+        "print(p.proc.pid, flush=True)\n"
+    )
+    root = paths.ROOT
+    done = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, timeout=60, cwd=root)
+    assert done.returncode == 0, done.stderr
+    pid = int(done.stdout)
+    # SIGKILL was sent before the runner exited; its delivery is the kernel's to schedule.
+    for _ in range(500):
+        if _gone(pid):
+            break
+        time.sleep(0.02)
+    assert _gone(pid)
+
+
+def test_only_the_tail_of_a_programs_output_is_kept(tmp_path: Path) -> None:
+    """20 MB of output: the log has it all, memory only the last lines, cut short."""
+    noisy = [sys.executable, "-c", "import sys\nfor i in range(100_000): sys.stdout.write(str(i) + 'x' * 200 + '\\n')"]
+    log = tmp_path / "noisy.log"
+    launched = games._Launched(noisy, dict(os.environ), log)
+    assert launched.finish(60) == 0
+    assert log.stat().st_size > 20_000_000
+    assert len(launched.tail) == games.TAIL_LINES and launched.tail[-1].startswith("99999x")
+    assert all(len(line) <= games.TAIL_WIDTH for line in launched.tail)
+
+
+# ─── Dask on loopback ──────────────────────────────────────────────────────────
+
+
+def _listening(process: psutil.Process) -> list[Any]:
+    return [c.laddr for c in process.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
+
+
+@pytest.mark.parametrize(("workers", "dashboard"), [(0, False), (1, False), (0, True)])
+def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int, dashboard: bool) -> None:
+    """Threads or worker processes, with or without the dashboard (then on loopback too)."""
+    me = psutil.Process()
+    before = set(_listening(me))
+    with tournament.dask_client(None, workers, 1, dashboard) as client:
+        assert client.submit(abs, -3).result() == 3
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+        opened = [a for a in _listening(me) if a not in before]
+        for child in me.children(recursive=True):
+            opened += _listening(child)
+        assert client.scheduler_info()["address"].startswith("tcp://127.0.0.1:")
+    assert opened and all(a.ip in ("127.0.0.1", "::1") for a in opened), opened
+
+
+# ─── tournament files ──────────────────────────────────────────────────────────
+
+
+def _players(*labels: str) -> list[str]:
+    return [f"{label}=random --seed {n}" for n, label in enumerate(labels, 1)]
+
+
+@pytest.mark.parametrize("content", ["", "{not json"])
+def test_an_empty_or_corrupt_tournament_json_is_one_line_and_status_2(tmp_path: Path, content: str) -> None:
+    (tmp_path / "tournament.json").write_text(content)
+    done = _run("tournament", *_players("a", "b"), "--game", "awari", "--records", str(tmp_path), "-q")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "tournament.json" in done.stderr and "remove it" in done.stderr
+    assert ("empty" if not content else "not JSON") in done.stderr
+
+
+def test_match_refuses_a_directory_holding_another_runs_games(tmp_path: Path) -> None:
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "tournament.json").write_text("{}")
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "game-0001.pgn").write_text("")
+    for directory, says in (("t", "holds a tournament's games"), ("m", "holds games of another run")):
+        done = _run("match", "random", "random", "--game", "awari", "--records", str(tmp_path / directory))
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+    # A match's directory is its own: another match (or a tournament) is refused.
+    mine = tmp_path / "mine"
+    first = _run(
+        "match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "--records", str(mine)
+    )
+    assert first.returncode == 0 and (mine / "game-0001.pgn").exists() and (mine / "match.json").exists()
+    again = _run(  # the same match resumes: nothing left to play
+        "match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "--records", str(mine)
+    )
+    assert again.returncode == 0 and "1 of 1 games recorded" in again.stdout, again.stdout + again.stderr
+    another = _run("match", "random", "random", "--game", "gothello", "--games", "1", "--records", str(mine))
+    assert another.returncode == 2 and "holds another match's games" in another.stderr
+    other = _run("tournament", *_players("a", "b"), "--game", "gothello", "--records", str(mine), "-q")
+    assert other.returncode == 2 and "holds a match's games" in other.stderr
+
+
+def test_a_resume_recognises_games_of_players_with_any_label(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Non-ASCII and long labels: the second run plays nothing and rewrites nothing;
+    an aborted game's record is set aside, not overwritten, and the game played again."""
+    labels = ("Jörg", "x" * 40)
+    argv = ["tournament", *_players(*labels), "--game", "gothello", "--games", "2", "--jobs", "1"]
+    argv += ["--records", str(tmp_path)]
+    assert cli.main(argv) == 0
+    records = sorted(tmp_path.glob("game-*.pgn"))
+    texts = [path.read_text() for path in records]
+    assert len(records) == 2 and pgn.parse(texts[0]).names == pgn.parse(texts[1]).names[::-1]
+    capsys.readouterr()
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "2 of 2 games recorded" in out and "Started game" not in out
+    assert [path.read_text() for path in records] == texts
+    aborted = pgn.parse(texts[1])
+    records[1].write_text(pgn.write(replace(aborted, result="*").with_tags(Termination="shutdown", Result="*")))
+    stale = records[1].read_text()
+    assert cli.main(argv) == 0
+    assert "Started game 2 of 2" in capsys.readouterr().out
+    assert [p.read_text() for p in tmp_path.glob("stale-game-0002-*.pgn")] == [stale]
+    assert pgn.parse(records[1].read_text()).outcome.termination == "move"
+
+
+def test_a_full_disk_is_reported_as_such_not_as_the_dask_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def full(path: Path, data: str | bytes, **options: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    argv = ["tournament", *_players("a", "b"), "--game", "gothello", "--games", "1", "--jobs", "1", "-q"]
+    argv += ["--records", str(tmp_path)]
+    monkeypatch.setattr(tournament, "write_atomic", full)
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == "referee tournament: cannot write the record of game 1: the disk is full; 0 of 1 games recorded\n"
+    assert not list(tmp_path.glob("game-*.pgn"))
+
+
+def test_a_match_whose_record_cannot_be_written_says_why_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = atomic.write_atomic
+
+    def full(path: Path, data: str | bytes, **options: Any) -> None:
+        if path.name.startswith("game-"):  # the directory is claimed, the record fails
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data, **options)
+
+    monkeypatch.setattr(tournament, "write_atomic", full)
+    argv = ["match", "random", "random", "--game", "gothello", "--games", "1", "--records", str(tmp_path / "r")]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the record of game 1: the disk is full" in err, err

@@ -1,0 +1,342 @@
+"""``referee tournament`` (impl/apps/tournament.py) and its ratings (impl/apps/ratings.py):
+the schedule, Elo with margin and LOS, openskill for many players, a real
+tournament on an embedded Dask cluster with a command-line player, its records
+replayed move for move, resuming, failures reported by name, the SPRT stopping
+the games, duplicates named, ``--pgnout``, and (deep) four players on a local
+cluster of two worker processes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import re
+import shlex
+import signal
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("distributed")
+pytest.importorskip("openskill")
+
+from impl import cli, pgn
+from impl.apps import sprt, tournament
+from impl.apps.ratings import elo, skills
+from impl.apps.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
+from impl.game import Outcome, Side, Termination
+
+PYTHON = shlex.quote(sys.executable)
+CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
+
+
+def test_a_round_robin_plays_every_pair_with_sides_alternating() -> None:
+    tasks = schedule(Config(("a", "b", "c", "d"), "awari", 3))
+    assert len(tasks) == 6 * 3 and [t.number for t in tasks] == list(range(1, 19))
+    pairs = {frozenset(t.players) for t in tasks}
+    assert len(pairs) == 6
+    first = tasks[:3]
+    assert [t.players for t in first] == [(0, 1), (1, 0), (0, 1)] and [t.round for t in first] == ["1.1", "1.2", "1.3"]
+    gauntlet = schedule(Config(("a", "b", "c"), "awari", 2, GAUNTLET))
+    assert [t.players for t in gauntlet] == [(0, 1), (1, 0), (0, 2), (2, 0)]
+
+
+def test_players_are_named_by_label_or_spec_made_distinct() -> None:
+    config = Config(("random", "random", "x", "fast=search --budget=0.1", "search --budget=0.1"), "awari", 1)
+    assert config.labels == ["random", "random (2)", "x", "fast", "search --budget=0.1"]
+    assert config.specs[3:] == ["search --budget=0.1", "search --budget=0.1"]
+
+
+def test_elo_margin_and_los() -> None:
+    even = elo(10, 0, 10)
+    assert even.difference == 0 and even.los == 0.5 and even.margin is not None and even.margin > 100
+    ahead = elo(60, 0, 40)  # 60%: 400 log10(1.5) ≈ 70.4 Elo
+    assert math.isclose(ahead.difference, 70.437, abs_tol=0.01)
+    assert ahead.margin is not None and 60 < ahead.margin < 75 and 0.97 < ahead.los < 0.99
+    more = elo(600, 0, 400)
+    assert more.margin is not None and more.margin < ahead.margin / 3  # shrinks as 1/sqrt(games)
+    assert elo(5, 0, 0).margin is None and elo(5, 0, 0).difference == math.inf and elo(0, 0, 0).margin is None
+    assert elo(3, 4, 3).los == 0.5
+
+
+def test_openskill_ranks_the_stronger_player_higher() -> None:
+    games = [(0, 1, 1.0), (1, 2, 1.0), (0, 2, 1.0)] * 5 + [(1, 0, 0.5)]
+    a, b, c = skills(3, games)
+    assert a.mu > b.mu > c.mu and all(s.sigma < 8.33 for s in (a, b, c))
+
+
+def test_failures_are_reported_by_name() -> None:
+    config = Config(("good", "bad", "slow"), "gothello", 1)
+    results = [
+        GameResult(1, "1.1", (0, 1), None, "no result", "B exited with 3 before the game started", culprits=(1,)),
+        GameResult(2, "2.1", (0, 2), 1.0, "time"),
+        GameResult(3, "3.1", (1, 2), 0.5, "move"),
+    ]
+    summary = summarise(config, results, 3)
+    assert [(f.game, f.player, f.kind) for f in summary.failures] == [(1, "bad", "no result"), (2, "slow", "time")]
+    assert summary.endings == {"move": 1, "no result": 1, "time": 1}
+    assert summary.standings[0].label == "good"
+
+
+def _tournament(tmp_path: Path, *extra: str) -> int:
+    argv = ["tournament", "random --seed 1", "random --seed 2", CLI_PLAYER, "--game", "gothello", "--games", "1"]
+    argv += ["--records", str(tmp_path / "records"), "--jobs", "2", "--json", str(tmp_path / "r.json")]
+    return cli.main([*argv, "--csv", str(tmp_path / "r.csv"), *extra])
+
+
+def test_a_tournament_with_a_command_line_player_records_resumes_and_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _tournament(tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "Started game 1 of 3" in out and out.count("Finished game") == 3
+    assert "Standings after 3 of 3 games" in out and "Crosstable" in out and "Failures: none" in out
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == results["total"] == 3
+    assert sum(p["score"] for p in results["standings"]) == 3 and all(p["games"] == 2 for p in results["standings"])
+    assert all("mu" in p and p["margin"] > 0 for p in results["standings"])
+    assert (tmp_path / "r.csv").read_text().splitlines()[0].startswith("rank,player,games")
+    records = sorted((tmp_path / "records").glob("game-*.pgn"))
+    assert len(records) == 3
+    for path, game in zip(records, results["games"], strict=True):  # each record replays and agrees
+        record = pgn.parse(path.read_text())
+        assert record.names == (game["first"], game["second"]) and record.tag("Round") == game["round"]
+        assert record.tag("Event") == "referee tournament" and record.outcome.termination == game["termination"]
+    # Interrupted before game 3 was recorded: a second run plays that one only.
+    before = records[0].read_text()
+    records[2].unlink()
+    assert _tournament(tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "Resuming from" in out and "2 of 3 games recorded" in out
+    assert "Started game 3 of 3" in out and "Started game 1 of 3" not in out
+    assert records[0].read_text() == before and len(list((tmp_path / "records").glob("game-*.pgn"))) == 3
+
+
+def test_a_player_that_cannot_play_is_named_in_the_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = f"{PYTHON} -c 'raise SystemExit(3)'"
+    argv = ["tournament", "random", broken, "--game", "awari", "--games", "1", "--records", str(tmp_path), "-q"]
+    assert cli.main([*argv, "--timeout", "20", "--json", str(tmp_path / "r.json")]) == 1
+    failures = json.loads((tmp_path / "r.json").read_text())["failures"]
+    assert [(f["player"], f["kind"]) for f in failures] == [(broken, "no result")]
+    assert "exited with 3" in failures[0]["detail"]
+    assert "Failures: " + broken in capsys.readouterr().out
+
+
+@pytest.mark.deep
+def test_an_interrupted_tournament_resumes_from_its_records(tmp_path: Path) -> None:
+    """Ctrl-C while game 2 is being played: status 130, game 1's record kept; run
+    again, only game 2 is played."""
+    argv = [sys.executable, "-m", "impl.cli", "tournament", "random --seed 1", "random --seed 2", "--game"]
+    argv += ["gothello", "--games", "2", "--jobs", "1", "--records", str(tmp_path)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("Finished game 1 of 2"):
+            break
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == f"interrupted: 1 of 2 games recorded in {tmp_path}; run again to resume"
+    assert sorted(p.name for p in tmp_path.glob("game-*.pgn")) == ["game-0001.pgn"]
+    again = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "1 of 2 games recorded" in again and "Started game 2 of 2" in again and "Started game 1 " not in again
+    assert "Standings after 2 of 2 games" in again
+
+
+@pytest.mark.deep
+def test_four_players_on_a_two_worker_local_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's tournament: random, search at two budgets and a command-line
+    player, on a local Dask cluster of two worker processes."""
+    players = ["random", "search --budget 0.01", "search --budget 0.05", CLI_PLAYER]
+    labels = ["random", "search --budget 0.01", "search --budget 0.05", "cli"]
+    argv = ["tournament", *players, "--game", "awari", "--games", "2", "--records", str(tmp_path / "records")]
+    assert cli.main([*argv, "--workers", "2", "--jobs", "2", "--json", str(tmp_path / "r.json")]) == 0
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == 12 and not results["failures"]
+    assert {p["player"] for p in results["standings"]} == set(labels)
+    for path in (tmp_path / "records").glob("game-*.pgn"):
+        assert pgn.parse(path.read_text()).tag("Game") == "awari"
+
+
+def test_on_a_terminal_the_progress_is_live(tmp_path: Path) -> None:
+    """On a terminal: a progress bar with the running standings, redrawn."""
+    from tests.support.terminal import Pty, referee
+
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
+    session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1"))
+    try:
+        session.expect("games (")
+        session.expect("1/1")
+        session.expect("Standings after 1 of 1 games")
+        assert session.finish() == 0
+        assert "Started game" not in session.output  # the line-per-game log is for pipes
+    finally:
+        session.kill()
+
+
+def test_on_a_terminal_the_sprt_is_live(tmp_path: Path) -> None:
+    """The live view shows the SPRT as it stands (``continue``: only it can say
+    so, the final report after the last game says ``inconclusive``)."""
+    from tests.support.terminal import Pty, referee
+
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1"]
+    session = Pty(referee(*argv, "--records", str(tmp_path), "--jobs", "1", "--sprt", "elo0=0", "elo1=5"))
+    try:
+        session.expect("(-2.944, 2.944) [0, 5]: continue")
+        session.expect("[0, 5]: inconclusive", timeout=120)
+        assert session.finish() == 0
+    finally:
+        session.kill()
+
+
+@pytest.mark.deep
+def test_a_tournament_on_a_scheduler_given_by_address(tmp_path: Path) -> None:
+    """``--scheduler ADDRESS``: the games run on a cluster started elsewhere (here a
+    local one with a worker process, reached over TCP)."""
+    distributed: Any = importlib.import_module("distributed")  # untyped
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as cluster:
+        argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "2", "-q"]
+        argv += [
+            "--records",
+            str(tmp_path),
+            "--scheduler",
+            cluster.scheduler_address,
+            "--json",
+            str(tmp_path / "r.json"),
+        ]
+        assert cli.main(argv) == 0
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["played"] == 2 and results["elo"]["los"] is not None
+    assert len(list(tmp_path.glob("game-*.pgn"))) == 2
+
+
+def test_a_tournament_under_a_rule_set_plays_and_records_it(tmp_path: Path) -> None:
+    """``--rules``: every game's server plays the set, and every record names it."""
+    argv = ["tournament", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "2", "--rules", "abapa"]
+    assert cli.main([*argv, "--records", str(tmp_path), "--jobs", "2"]) == 0
+    records = sorted(tmp_path.glob("game-*.pgn"))
+    assert len(records) == 2
+    assert all(pgn.parse(path.read_text()).tag("Rules") == "abapa" for path in records)
+    assert json.loads((tmp_path / "tournament.json").read_text())["rules"] == "abapa"
+
+
+def test_an_sprt_stops_the_tournament_and_duplicates_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On Dask: a stronger program (search, depth 3) against random, both
+    deterministic: H1 accepted after five won games of the 12 allowed; the LLR in
+    every progress line and in the JSON; the games of each colour are the same
+    game, and the report says which; ``--pgnout`` has every game."""
+    argv = ["tournament", "strong=search --budget 10 --depth 3", "random --seed 1", "--game", "awari"]
+    argv += ["--games", "12", "--jobs", "1", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
+    argv += ["--pgnout", str(tmp_path / "all.pgn"), "--sprt", "elo0=0", "elo1=200", "alpha=0.05"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    progress = [line for line in out.splitlines() if line.startswith("Finished game")]
+    assert len(progress) == 5 and all("SPRT: llr " in line for line in progress)
+    assert all(re.search(r"\): (\S.* wins|draw|no result) \{", line) for line in progress), progress
+    assert progress[-1].endswith("SPRT: llr 3.6 (-2.944, 2.944) [0, 200]: H1")
+    assert progress[-2].endswith("SPRT: llr 2.23 (-2.944, 2.944) [0, 200]: continue")
+    assert "Standings after 5 of 12 games" in out
+    assert "Duplicates: 3 of 5 games repeat earlier games move for move: #3 = #1, #4 = #2, #5 = #1" in out
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["sprt"]["result"] == "H1" and results["sprt"]["model"] == "trinomial"
+    assert [d["same_as"] for d in results["duplicates"]] == [1, 2, 1]
+    assert results["elo"]["distinct"]["los"] < results["elo"]["los"]  # two games say less than five
+    records = sorted((tmp_path / "r").glob("game-*.pgn"))
+    assert len(records) == 5
+    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+
+
+def _stubbed(number: int, players: tuple[int, int]) -> GameResult:
+    """Game ``number`` won by player 0."""
+    return GameResult(number, f"1.{number}", players, 1.0 if players[0] == 0 else 0.0, "move")
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
+    local: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games at once, every game won by the first player: H1 is accepted at
+    the sixth result (elo1 = 100), when game 7 is already running; it finishes
+    and counts, and game 8 never starts (threads here, or the embedded Dask)."""
+    monkeypatch.setattr(tournament, "run_task", lambda task: _stubbed(task.number, task.players))
+    config = Config(("a", "b"), "awari", 20)
+    tasks = schedule(config)
+    results: dict[int, GameResult] = {}
+    started: list[int] = []
+    args = argparse.Namespace(jobs=2, scheduler=None, workers=0)
+    hypotheses = sprt.Hypotheses(0, 100)
+    tournament.execute(
+        config, tasks, results, tmp_path, args, lambda t: started.append(t.number), lambda t, r: None, hypotheses, local
+    )
+    assert sorted(started) == sorted(results) == list(range(1, 8))
+    summary = summarise(config, list(results.values()), 20, hypotheses=hypotheses)
+    assert summary.sprt is not None and summary.sprt.verdict is sprt.Verdict.H1
+    early = summarise(config, [results[n] for n in range(1, 6)], 5, hypotheses=hypotheses).sprt
+    assert early is not None and early.verdict is sprt.Verdict.INCONCLUSIVE  # no more games to come
+
+
+def test_pairs_for_the_pentanomial_model() -> None:
+    """Games 2k−1 and 2k are a pair, scored for the first player whichever colour."""
+    results = [_stubbed(1, (0, 1)), _stubbed(2, (1, 0)), GameResult(3, "", (0, 1), 0.5, "move"), _stubbed(5, (0, 1))]
+    results.append(GameResult(4, "", (1, 0), 1.0, "move"))
+    assert first_pairs(results) == [(1.0, 1.0), (0.5, 0.0)]  # game 5's pair is incomplete
+    assert first_scores(results) == [1.0, 1.0, 0.5, 0.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["c=random", "--game", "awari", "--sprt", "elo0=0", "elo1=5"], "--sprt needs exactly two players, not 3"),
+        (["--game", "awari", "--sprt", "elo0=5", "elo1=0"], "--sprt: elo0 must be less than elo1"),
+    ],
+)
+def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> None:
+    argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random", "b=random", *extra]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [f"referee tournament: {message}"]
+
+
+def _record(moves: list[str]) -> str:
+    colours, sides = pgn.player_tags("awari", ("x", "y"))
+    tags = [("Game", "awari"), *colours, *sides]
+    return pgn.write(pgn.build("awari", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION)))
+
+
+def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:
+    same, other = _record(["B", "b", "A", "f"]), _record(["B", "b", "A", "a"])
+    results = [
+        GameResult(1, "1.1", (0, 1), 1.0, "resignation", record=same),
+        GameResult(2, "1.2", (1, 0), 1.0, "resignation", record=same),  # colours reversed
+        GameResult(3, "2.1", (0, 2), 1.0, "resignation", record=same),  # another opponent
+        GameResult(4, "1.3", (0, 1), 1.0, "resignation", record=other),  # other moves
+        GameResult(5, "1.4", (0, 1), None, "no result", record=same),  # no result: not counted
+        GameResult(6, "1.5", (0, 1), 1.0, "resignation", record=same),
+        GameResult(7, "1.6", (1, 0), 1.0, "resignation", record=same),
+    ]
+    summary = summarise(Config(("a", "b", "c"), "awari", 6), results, 7)
+    assert summary.duplicates == [(6, 1), (7, 2)]
+    assert tournament.notes(summary) == [
+        "Duplicates: 2 of 6 games repeat earlier games move for move: #6 = #1, #7 = #2 (the ratings count them)"
+    ]
+    assert summarise(Config(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []
+
+
+def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
+    """With ``--repeat`` the SPRT is the pentanomial on pairs (games 2k−1, 2k share an
+    opening, colours reversed), as fishtest; otherwise the trinomial on games."""
+    h = sprt.Hypotheses(0, 100)
+    results = [_stubbed(1, (0, 1)), _stubbed(2, (1, 0)), _stubbed(3, (0, 1)), _stubbed(4, (1, 0))]
+    plain = Config(("a", "b"), "awari", 4)
+    paired = replace(plain, openings=(("F",), ("E",)), repeat=True)
+    assert tournament.sprt_status(plain, h, results).model is sprt.Model.TRINOMIAL
+    status = tournament.sprt_status(paired, h, results)
+    assert status.model is sprt.Model.PENTANOMIAL
+    assert status.llr == sprt.of_pairs(h, [(1.0, 1.0), (1.0, 1.0)]).llr
