@@ -71,12 +71,11 @@ from impl.server.session import Session
 from .archive import Archive
 from .feed import BoardView, ServerInfo
 from .hub import Game, Hub, HubLimits, board_json, game_id
-from .pages import missing_json, missing_page, tv_server
+from .pages import PAGES, STATIC, missing_json, missing_page, tv_server
 from .tap import SessionTap, describe
 
-STATIC = Path(__file__).parent / "static"
-STATIC_FILES = frozenset(p.name for p in STATIC.iterdir() if p.is_file())
-"""What /static/ serves: the pages, the script and the style sheet."""
+STATIC_FILES = frozenset({"app.js", "style.css"})
+"""What /static/ serves: the script and the style sheet (the pages are rendered from static/ by pages.py)."""
 PING_INTERVAL = 15.0
 """Seconds between keep-alive comments on every stream (a dead viewer is noticed)."""
 RETRY_AFTER = "5"
@@ -368,8 +367,8 @@ class WebView:
 
     @staticmethod
     def _page(name: str) -> Any:
-        async def page(request: web.Request) -> web.FileResponse:
-            return web.FileResponse(STATIC / name)
+        async def page(request: web.Request) -> web.Response:
+            return _html(PAGES[name])
 
         return page
 
@@ -377,7 +376,7 @@ class WebView:
         gid = request.match_info["id"]
         if gid not in self.hub.games:
             raise _missing("no such game", f"No game {gid!r} here: only those in progress and the last finished.")
-        return web.FileResponse(STATIC / "game.html")
+        return _html(PAGES["game.html"])
 
     async def page_record(self, request: web.Request) -> web.StreamResponse:
         """The record's page, if the record directory has the file (looked up in
@@ -390,13 +389,13 @@ class WebView:
         found = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.exists, name)
         if not found:
             raise _missing("no such record", f"No record {name!r} in the record directory.")
-        return web.FileResponse(STATIC / "game.html")
+        return _html(PAGES["game.html"])
 
     async def page_tv(self, request: web.Request) -> web.StreamResponse:
         key = request.match_info["key"]
         if key not in {s.key for s in self.hub.servers()}:
             raise _missing("no such server", f"No server {key!r} here: / lists the servers.")
-        return web.FileResponse(STATIC / "tv.html")
+        return _html(PAGES["tv.html"])
 
     async def page_tv_any(self, request: web.Request) -> web.Response:
         key = tv_server(self.hub.list_json(self._now())["servers"])
@@ -544,6 +543,10 @@ class WebView:
         else:
             await response.write_eof()
         return response
+
+
+def _html(page: str) -> web.Response:
+    return web.Response(text=page, content_type="text/html")
 
 
 def _missing(title: str, detail: str) -> web.HTTPNotFound:
