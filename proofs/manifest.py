@@ -101,17 +101,6 @@ STEPS: tuple[Step, ...] = (
     Step(
         "CrossHair over the spec contracts",
         "proofs.crosshair.contracts",
-        (),
-        BOUNDED,
-        "40 of 69 targets (not spec.z's direct ones, the AwariRef disjuncts, Sow ⨟ Capture, Sow), "
-        "2 s CPU a condition (canaries 30 s)",
-        CROSSHAIR,
-        96,
-        VERIFY_RUN,
-    ),
-    Step(
-        "CrossHair over the spec contracts",
-        "proofs.crosshair.contracts",
         ("--deep",),
         FULL,
         "61 of 69 targets (all but spec.z's direct ones and the wrapped Awari referee), 10 s CPU a condition",
