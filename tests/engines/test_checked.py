@@ -127,9 +127,9 @@ def record_fields(directory: Path) -> tuple[dict[str, list[str]], list[str]]:
 
 # make verify: the first 60 actions of one random game each (a whole Awari game under
 # the spec, contracts on, took 53 s of the suite); verify-deep: three whole games each.
-HONEST = [
-    (g, 19, 60) for g in GAMES
-] + [pytest.param(g, seed, None, marks=pytest.mark.deep) for g in GAMES for seed in (19, 20, 21)]
+HONEST = [(g, 19, 60) for g in GAMES] + [
+    pytest.param(g, seed, None, marks=pytest.mark.deep) for g in GAMES for seed in (19, 20, 21)
+]
 
 
 @pytest.mark.parametrize(("game", "seed", "actions"), HONEST)
