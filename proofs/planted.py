@@ -105,12 +105,13 @@ PLANTS: tuple[Plant, ...] = (
     ),
     Plant(
         "awari-feeds-by-sowing",
-        "a move feeds when it sows into the opponent's row, though the capture empties it",
+        "a move feeds when it sows into the opponent's row though the capture empties it (the differential"
+        " tests' random games miss it; the lap corner cases catch it)",
         "impl/engines/awari.py",
         "    return after != 0\n",
         "    return added != 0\n",
         steps=(AWARI_REFINEMENT,),
-        tests=("tests/engines/test_differential.py",),
+        tests=("tests/engines/test_corners_awari.py",),
     ),
     Plant(
         "gothello-liberties-after-captures",
