@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs.manifest import steps
+from proofs.manifest import Step, steps
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -173,9 +173,9 @@ def by_name(names: Sequence[str]) -> list[Plant]:
     return [known[n] for n in names] if names else list(PLANTS)
 
 
-def bounded_commands() -> dict[str, list[str]]:
-    """The bounded steps of the manifest, by command: their argv and environment."""
-    return {s.command: s.argv for s in steps("bounded")}
+def bounded_commands() -> dict[str, Step]:
+    """The bounded steps of the manifest, by command."""
+    return {s.command: s for s in steps("bounded")}
 
 
 def applies(plant: Plant, root: Path = ROOT) -> bool:
@@ -214,7 +214,7 @@ def run(plants: Sequence[Plant]) -> int:
             target = copy / plant.path
             target.write_text(target.read_text(encoding="utf-8").replace(plant.old, plant.new), encoding="utf-8")
             print(f"{plant.name}: {plant.what}", flush=True)
-            checks = [(c, commands[c], not c.startswith("SPEC_CONTRACTS=0")) for c in plant.steps]
+            checks = [(c, commands[c].argv, commands[c].contracts) for c in plant.steps]
             checks += [
                 (t, [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", t], True)
                 for t in plant.tests
