@@ -146,7 +146,7 @@ STEPS: tuple[Step, ...] = (
         (),
         BOTH,
         "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set; first the encoding ≡ spec "
-        "check at --stones 0 and its 40 witnesses (≈ 7 CPU-s)",
+        "check at --stones 0, AwariBoard's predicate on its 60 edge cases and the 40 witnesses (≈ 7 CPU-s)",
         Z3_CHECKED,
         88,
         TODAY + "; 84 CPU-s at load ≈ 8 the same day, encoding check ≈ 7 (26 s before it, idle)",
@@ -157,7 +157,8 @@ STEPS: tuple[Step, ...] = (
         ("--stones", "0"),
         BOUNDED,
         "the empty board: every score split near the thresholds, both sides, 12 actions, "
-        "positions ∅/{θ}/{P'} (504 cases); 36 targeted witnesses (chains, laps, grand slam)",
+        "positions ∅/{θ}/{P'} (504 cases); AwariBoard's predicate ≡ the encoding's on 60 edge cases (totals "
+        "46–50, a pit or a score of −1); 40 targeted witnesses (chains, laps, grand slam)",
         SPEC + "; z3 model evaluation",
         2,
         VERIFY_RUN,
@@ -167,7 +168,7 @@ STEPS: tuple[Step, ...] = (
         "proofs.awari.encoding_check",
         ("--stones", "1"),
         FULL,
-        "boards of ≤ 1 stone, as above (7 416 cases); 36 targeted witnesses",
+        "boards of ≤ 1 stone, as above (7 416 cases); the 60 predicate cases and 40 targeted witnesses",
         SPEC + "; z3 model evaluation",
         19,
         CLEAN_RUN,

@@ -57,6 +57,7 @@ AWARI_THEOREMS = "python -m proofs.awari.theorems"
 GOTHELLO_THEOREMS = "python -m proofs.gothello.theorems"
 AWARI_EQUIVALENCE = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2"
 AWARI_EXHAUSTIVE = "SPEC_CONTRACTS=0 python -m proofs.awari.exhaustive --stones 3"
+AWARI_ENCODING = "python -m proofs.awari.encoding_check --stones 0"
 
 PLANTS: tuple[Plant, ...] = (
     Plant(
@@ -161,6 +162,7 @@ PLANTS: tuple[Plant, ...] = (
         "spec/awari.py",
         "Σ(graph(s.board)) + Σ(score_graph(s.score)) == 48",
         "Σ(graph(s.board)) + Σ(score_graph(s.score)) <= 48",
+        steps=(AWARI_ENCODING, AWARI_THEOREMS),
         tests=("tests/spec/test_contract_strength.py",),
     ),
 )

@@ -199,6 +199,39 @@ def scope_problems(stones: int, workers: int = 2) -> tuple[int, list[str]]:
     return cases, problems
 
 
+def invariant_cases() -> Iterator[tuple[A.BOARD, A.SCORE]]:
+    """Boards and scores at the edges of AwariBoard's predicate: totals 46–50 (only 48 is
+    a state), a pit or a score of −1 with the total still 48, and the opening board."""
+    for total in range(46, 51):
+        for north in (0, total // 2, total - 4):
+            left = total - north - 4
+            yield (4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (north, left)
+    for p in range(12):
+        board = tuple(-1 if q == p else (49 if q == (p + 1) % 12 else 0) for q in range(12))
+        yield board, (0, 0)
+    yield (0,) * 12, (-1, 49)
+    yield (0,) * 12, (49, -1)
+    yield (4,) * 12, (0, 0)
+
+
+def invariant_problems() -> list[str]:
+    """The encoding's ``Pre.wellformed`` ≡ the spec's ``AwariBoard_invariant`` (Σ board
+    + Σ score = 48, naturals) on ``invariant_cases()``, both sides to move: a weakened or
+    strengthened predicate on either side is a difference."""
+    found = []
+    for me in A.PLAYER:
+        p = Pre.fresh(int(me))
+        for board, score in invariant_cases():
+            s = A.AwariBoard(board, score, me)
+            solver = z3.Solver()
+            values = [x == v for x, v in zip(p.board, board, strict=True)]
+            solver.add(*values, p.score[0] == score[0], p.score[1] == score[1], p.move == 0)
+            mine = solver.check(p.wellformed()) == z3.sat
+            if mine != A.AwariBoard_invariant(s):
+                found.append(f"AwariBoard on {s}: the encoding says {mine}, the spec {not mine}")
+    return found
+
+
 def witness_problems() -> list[str]:
     """The differences on ``witnesses()``."""
     ev = {p: Evaluator(int(p)) for p in A.PLAYER}
@@ -208,7 +241,7 @@ def witness_problems() -> list[str]:
 def problems(stones: int = 0, workers: int = 1) -> list[str]:
     """Every difference at ``--stones stones`` and on the witnesses: what
     ``proofs.awari.theorems`` runs before its theorems."""
-    return scope_problems(stones, workers)[1] + witness_problems()
+    return invariant_problems() + scope_problems(stones, workers)[1] + witness_problems()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,8 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     cases, found = scope_problems(args.stones, args.workers)
     print(f"encoding ≡ spec, AwariRef: {cases} cases (boards of ≤ {args.stones} stones) ", end="")
     print(f"in {time.perf_counter() - start:.1f} s")
-    found += witness_problems()
-    print(f"  {len(list(witnesses()))} targeted witnesses; total {time.perf_counter() - start:.1f} s")
+    found += invariant_problems() + witness_problems()
+    n_invariant, n_witnesses = 2 * len(list(invariant_cases())), len(list(witnesses()))
+    print(f"  {n_invariant} AwariBoard predicate cases, {n_witnesses} targeted witnesses; ", end="")
+    print(f"total {time.perf_counter() - start:.1f} s")
     return verdict(found[:20], "DIFFERENCE:", f"{len(found)} difference(s)" if found else "")
 
 

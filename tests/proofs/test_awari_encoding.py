@@ -109,3 +109,24 @@ def test_the_chain_witnesses_capture_whole_chains() -> None:
         taken = [p for p in range(6) if s.board[p] > 0 and after.board[p] == 0]
         assert len(taken) == length, (name, s, after.board)
         assert after.score[1] - s.score[1] == sum(s.board[p] + 1 for p in taken), name
+
+
+def test_the_encodings_state_predicate_is_awariboards() -> None:
+    """The step's check of AwariBoard's predicate finds nothing on the real spec, and
+    finds a weakened predicate (Σ ≤ 48, proofs/planted.py's awari-invariant-weakened) and
+    a strengthened one (no score of 0 allowed) on its edge cases."""
+    from proofs.awari import encoding_check
+
+    assert encoding_check.invariant_problems() == []
+
+    def weakened(s: A.AwariBoard) -> bool:
+        return A.is_BOARD(s.board) and A.is_SCORE(s.score) and sum(s.board) + sum(s.score) <= 48
+
+    def strengthened(s: A.AwariBoard) -> bool:
+        return real(s) and 0 not in s.score
+
+    real = A.AwariBoard_invariant
+    for wrong in (weakened, strengthened):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(A, "AwariBoard_invariant", wrong)
+            assert encoding_check.invariant_problems()
