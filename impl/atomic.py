@@ -36,8 +36,30 @@ def why(exc: OSError) -> str:
     return f"{exc.filename}: {what}" if exc.filename else what
 
 
+def _umask() -> int:
+    """The process's umask, read once at import (setting it to read it back is not
+    thread-safe later, when servers and tournaments write from threads)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_NEW_FILE_MODE = 0o666 & ~_umask()
+"""What ``open(path, "w")`` would give a new file: mkstemp's own 0600 would hide records
+and results from the web view, a group of organisers or a web server reading them."""
+
+
+def _mode_for(path: Path) -> int:
+    """An existing file keeps its permissions; a new one gets ``_NEW_FILE_MODE``."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return _NEW_FILE_MODE
+
+
 def write_atomic(path: Path, data: str | bytes, *, encoding: str = "utf-8", overwrite: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically.
+    """Write ``data`` to ``path`` atomically, with the permissions a plain write would
+    leave (the old file's, or the umask's for a new file).
 
     With ``overwrite=False`` an existing ``path`` is never replaced: the call
     raises ``FileExistsError`` and the file keeps its content (a record once
@@ -47,6 +69,7 @@ def write_atomic(path: Path, data: str | bytes, *, encoding: str = "utf-8", over
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
+            os.fchmod(out.fileno(), _mode_for(path) if overwrite else _NEW_FILE_MODE)
             out.write(raw)
             out.flush()
             os.fsync(out.fileno())
