@@ -146,7 +146,16 @@ PLANTS: tuple[Plant, ...] = (
         "proofs/gothello/encoding.py",
         "        (sbit << 5) & bv(FULL),\n        z3.LShR(sbit, 5),\n    ]",
         "        (sbit << 5) & bv(FULL),\n        bv(0),\n    ]",
-        steps=(GOTHELLO_THEOREMS, GOTHELLO_REFINEMENT),
+        steps=(GOTHELLO_THEOREMS,),  # the refinement has a statement of its own: this bug is not in it
+    ),
+    Plant(
+        "gothello-refinement-statement-skips-a-neighbour",
+        "the refinement's statement of a placement never captures through the placed stone's first neighbour",
+        "proofs/gothello/refinement.py",
+        "    for t in ADJ[s]:\n        g = grow(k(1 << bit(t)), theirs)",
+        "    for t in ADJ[s][1:]:\n        g = grow(k(1 << bit(t)), theirs)",
+        steps=(GOTHELLO_REFINEMENT,),
+        tests=("tests/proofs/test_statements.py",),
     ),
     Plant(
         "awari-encoding-three-safe",
