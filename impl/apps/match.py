@@ -33,7 +33,7 @@ from impl.apps.games import (
     writable,
 )
 from impl.apps.tournament import GameResult, Task, add_result_options, add_web_arguments
-from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, OnDivergence
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
@@ -251,12 +251,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
         return 130
     except tournament.RecordFailed as exc:  # a full disk, …
-        print(f"{what}: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
-        return 1
+        return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     lines = score_table(list(results.values()), (labels[0], labels[1]), args.game)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
     error = tournament.write_outputs(config, summary, list(results.values()), args)
     if error:
-        print(f"{what}: {error}", file=sys.stderr)
-    return 1 if error or any(r.score is None for r in results.values()) else 0
+        return failed(what, error)
+    return 1 if any(r.score is None for r in results.values()) else 0

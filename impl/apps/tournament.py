@@ -56,7 +56,7 @@ from impl.apps.games import (
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import why, write_atomic
-from impl.cli import UsageError, add_rules_argument, check_rules, port, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, failed, port, positive, seconds, subcommand
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Termination
@@ -1093,17 +1093,16 @@ def run(args: argparse.Namespace) -> int:
     alternating, as Dask tasks; progress, standings, crosstable, ratings, endings and
     failures; every game's record in DIR.
     """
+    what = "referee tournament"
     config = config_of(args)
-    hypotheses = hypotheses_of(args, len(config.players), "referee tournament")
+    hypotheses = hypotheses_of(args, len(config.players), what)
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
-        raise UsageError(
-            f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
-        ) from None
-    check_outputs(args, "referee tournament")
+        raise UsageError(f"{what}: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}") from None
+    check_outputs(args, what)
     directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
     open_records(config, directory)
     tasks = schedule(config)
@@ -1117,7 +1116,7 @@ def run(args: argparse.Namespace) -> int:
     local = args.workers == 0 and args.scheduler is None
     try:
         with (
-            live_view(args, "referee tournament", config, len(tasks), results, directory, hypotheses, local) as web,
+            live_view(args, what, config, len(tasks), results, directory, hypotheses, local) as web,
             _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
         ):
             token, web_started, web_finished = web
@@ -1131,19 +1130,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     except RecordFailed as exc:
-        print(f"referee tournament: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
-        return 1
+        return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     except OSError as exc:
-        print(f"referee tournament: cannot reach the Dask cluster: {why(exc)}", file=sys.stderr)
-        return 1
+        return failed(what, f"cannot reach the Dask cluster: {why(exc)}")
     summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")
     error = write_outputs(config, summary, list(results.values()), args)
     if error:
-        print(f"referee tournament: {error}", file=sys.stderr)
-        return 1
+        return failed(what, error)
     return 1 if summary.failures and any(f.kind == "no result" for f in summary.failures) else 0
 
 
