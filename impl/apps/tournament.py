@@ -722,10 +722,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
     add_rules_argument(p)
-    p.add_argument(
-        "--records", type=Path, metavar="DIR", help="the records directory (default: a new one, tournament-<time>)"
-    )
-    p.add_argument("--event", default="referee tournament", help="the records' Event tag")
+    add_records_arguments(p, "tournament")
     p.add_argument(
         "--jobs", type=positive, default=os.cpu_count() or 1, metavar="C", help="games at once (default: the CPUs)"
     )
@@ -743,6 +740,20 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     add_opening_arguments(p)
     add_web_arguments(p)
+
+
+def add_records_arguments(p: Any, command: str, note: str = "") -> None:
+    """``--records DIR`` and ``--event``, which ``referee tournament`` and ``referee
+    match`` share: the run's records directory (``records_directory``) and their
+    Event tag, ``referee COMMAND`` unless given."""
+    help = f"the records directory{note} (default: a new one, {command}-<time>)"
+    p.add_argument("--records", type=Path, metavar="DIR", help=help)
+    p.add_argument("--event", default=f"referee {command}", help="the records' Event tag")
+
+
+def records_directory(args: argparse.Namespace, command: str) -> Path:
+    """``--records``, or a new directory named after the command and the time."""
+    return Path(args.records or time.strftime(f"{command}-%Y%m%dT%H%M%S"))
 
 
 def add_web_arguments(p: Any) -> None:
@@ -1103,7 +1114,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"{what}: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}") from None
     check_outputs(args, what)
-    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
+    directory = records_directory(args, "tournament")
     open_records(config, directory)
     tasks = schedule(config)
     results = load_records(tasks, directory)
