@@ -88,6 +88,13 @@ positive = _valid(_int, lambda v: v >= 1, "a whole number >= 1")
 port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 
+def failed(command: str, message: str, status: int = 1) -> int:
+    """Say why ``command`` failed, on one line of stderr (``referee tournament: …``),
+    and give back the exit status to return."""
+    print(f"{command}: {message}", file=sys.stderr)
+    return status
+
+
 def rules_text(text: str) -> str:
     """An argparse type: the canonical name of the Awari rule set ``text`` names
     (spec/awari_rules.py ``parse_rules``: a named set and/or overrides; docs/rules.md)."""

@@ -13,7 +13,6 @@ import dataclasses
 import statistics
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,8 +31,8 @@ from impl.apps.games import (
     play_game,
     writable,
 )
-from impl.apps.tournament import GameResult, Task, add_result_options, add_web_arguments
-from impl.cli import UsageError, add_rules_argument, check_rules, positive, seconds, subcommand
+from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
+from impl.cli import UsageError, add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, OnDivergence
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
@@ -177,13 +176,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
-    p.add_argument(
-        "--records",
-        type=Path,
-        metavar="DIR",
-        help="the records directory, as the tournament's (default: a new one, match-<time>)",
-    )
-    p.add_argument("--event", default="referee match", help="the records' Event tag")
+    add_records_arguments(p, "match", ", as the tournament's")
     add_result_options(p)
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
@@ -222,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     hypotheses = tournament.hypotheses_of(args, 2, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
-    directory = args.records or Path(time.strftime("match-%Y%m%dT%H%M%S"))
+    directory = tournament.records_directory(args, "match")
     tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
     # The logs and the divergence policy change how a game is run, not which games.
     divergence = OnDivergence(args.on_divergence)
@@ -251,12 +244,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
         return 130
     except tournament.RecordFailed as exc:  # a full disk, …
-        print(f"{what}: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
-        return 1
+        return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     lines = score_table(list(results.values()), (labels[0], labels[1]), args.game)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
     error = tournament.write_outputs(config, summary, list(results.values()), args)
     if error:
-        print(f"{what}: {error}", file=sys.stderr)
-    return 1 if error or any(r.score is None for r in results.values()) else 0
+        return failed(what, error)
+    return 1 if any(r.score is None for r in results.values()) else 0

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import StrEnum
 
 EMPTY = 0.5
@@ -79,30 +79,14 @@ class Status:
     def line(self) -> str:
         """The progress line's summary, cutechess-style."""
         h = self.hypotheses
-        return f"SPRT: llr {self.llr:.3g} ({self.lower:.3f}, {self.upper:.3f}) [{h.elo0:g}, {h.elo1:g}]: {self.verdict}"
-
-    @property
-    def lower(self) -> float:
-        return self.hypotheses.lower
-
-    @property
-    def upper(self) -> float:
-        return self.hypotheses.upper
+        return f"SPRT: llr {self.llr:.3g} ({h.lower:.3f}, {h.upper:.3f}) [{h.elo0:g}, {h.elo1:g}]: {self.verdict}"
 
     def as_json(self) -> dict[str, object]:
-        """``{elo0, elo1, alpha, beta, llr, lower, upper, model, result}``."""
+        """``{elo0, elo1, alpha, beta, llr, lower, upper, model, result}``: the
+        hypotheses' fields, then where the test stands."""
         h = self.hypotheses
-        return {
-            "elo0": h.elo0,
-            "elo1": h.elo1,
-            "alpha": h.alpha,
-            "beta": h.beta,
-            "llr": self.llr,
-            "lower": self.lower,
-            "upper": self.upper,
-            "model": str(self.model),
-            "result": str(self.verdict),
-        }
+        bounds = {"llr": self.llr, "lower": h.lower, "upper": h.upper}
+        return {**asdict(h), **bounds, "model": str(self.model), "result": str(self.verdict)}
 
 
 def logistic(elo: float) -> float:

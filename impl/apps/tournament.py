@@ -56,7 +56,7 @@ from impl.apps.games import (
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import why, write_atomic
-from impl.cli import UsageError, add_rules_argument, check_rules, port, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, check_rules, failed, port, positive, seconds, subcommand
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Termination
@@ -722,10 +722,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
     p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
     add_rules_argument(p)
-    p.add_argument(
-        "--records", type=Path, metavar="DIR", help="the records directory (default: a new one, tournament-<time>)"
-    )
-    p.add_argument("--event", default="referee tournament", help="the records' Event tag")
+    add_records_arguments(p, "tournament")
     p.add_argument(
         "--jobs", type=positive, default=os.cpu_count() or 1, metavar="C", help="games at once (default: the CPUs)"
     )
@@ -743,6 +740,20 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     add_opening_arguments(p)
     add_web_arguments(p)
+
+
+def add_records_arguments(p: Any, command: str, note: str = "") -> None:
+    """``--records DIR`` and ``--event``, which ``referee tournament`` and ``referee
+    match`` share: the run's records directory (``records_directory``) and their
+    Event tag, ``referee COMMAND`` unless given."""
+    help = f"the records directory{note} (default: a new one, {command}-<time>)"
+    p.add_argument("--records", type=Path, metavar="DIR", help=help)
+    p.add_argument("--event", default=f"referee {command}", help="the records' Event tag")
+
+
+def records_directory(args: argparse.Namespace, command: str) -> Path:
+    """``--records``, or a new directory named after the command and the time."""
+    return Path(args.records or time.strftime(f"{command}-%Y%m%dT%H%M%S"))
 
 
 def add_web_arguments(p: Any) -> None:
@@ -1093,18 +1104,17 @@ def run(args: argparse.Namespace) -> int:
     alternating, as Dask tasks; progress, standings, crosstable, ratings, endings and
     failures; every game's record in DIR.
     """
+    what = "referee tournament"
     config = config_of(args)
-    hypotheses = hypotheses_of(args, len(config.players), "referee tournament")
+    hypotheses = hypotheses_of(args, len(config.players), what)
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
-        raise UsageError(
-            f"referee tournament: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}"
-        ) from None
-    check_outputs(args, "referee tournament")
-    directory = args.records or Path(time.strftime("tournament-%Y%m%dT%H%M%S"))
+        raise UsageError(f"{what}: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}") from None
+    check_outputs(args, what)
+    directory = records_directory(args, "tournament")
     open_records(config, directory)
     tasks = schedule(config)
     results = load_records(tasks, directory)
@@ -1117,7 +1127,7 @@ def run(args: argparse.Namespace) -> int:
     local = args.workers == 0 and args.scheduler is None
     try:
         with (
-            live_view(args, "referee tournament", config, len(tasks), results, directory, hypotheses, local) as web,
+            live_view(args, what, config, len(tasks), results, directory, hypotheses, local) as web,
             _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
         ):
             token, web_started, web_finished = web
@@ -1131,19 +1141,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     except RecordFailed as exc:
-        print(f"referee tournament: {exc}; {len(results)} of {len(tasks)} games recorded", file=sys.stderr)
-        return 1
+        return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     except OSError as exc:
-        print(f"referee tournament: cannot reach the Dask cluster: {why(exc)}", file=sys.stderr)
-        return 1
+        return failed(what, f"cannot reach the Dask cluster: {why(exc)}")
     summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")
     error = write_outputs(config, summary, list(results.values()), args)
     if error:
-        print(f"referee tournament: {error}", file=sys.stderr)
-        return 1
+        return failed(what, error)
     return 1 if summary.failures and any(f.kind == "no result" for f in summary.failures) else 0
 
 

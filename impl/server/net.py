@@ -84,6 +84,14 @@ class Target(Protocol):
     def leave(self) -> None: ...
 
 
+def listening_port(listener: asyncio.Server | None) -> int:
+    """The port ``listener`` is bound to: the one the system chose when asked for
+    port 0 (the referee's servers and the web view)."""
+    assert listener is not None, "not started"
+    port: int = listener.sockets[0].getsockname()[1]
+    return port
+
+
 def check_line(raw: bytes) -> str | LineError:
     """A complete line as text, or why it is refused."""
     if raw.translate(None, _PRINTABLE):

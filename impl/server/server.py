@@ -34,7 +34,7 @@ from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
 from .clock import StallLog, no_stalls
-from .net import Connection
+from .net import Connection, listening_port
 from .records import GameRecord
 from .session import Entity, Event, GameOver, LineError, Session, Settings
 
@@ -217,9 +217,7 @@ class GameServer:
 
     @property
     def port(self) -> int:
-        assert self._server is not None, "not started"
-        port: int = self._server.sockets[0].getsockname()[1]
-        return port
+        return listening_port(self._server)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()

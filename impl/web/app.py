@@ -65,6 +65,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from impl.log import event
 from impl.server import fdbudget
+from impl.server.net import listening_port
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
@@ -250,9 +251,7 @@ class WebView:
 
     @property
     def port(self) -> int:
-        assert self._listener is not None, "not started"
-        port: int = self._listener.sockets[0].getsockname()[1]
-        return port
+        return listening_port(self._listener)
 
     # ─── life ──────────────────────────────────────────────────────────────────
 

@@ -104,7 +104,9 @@ def test_verdicts() -> None:
     assert lost.verdict is Verdict.H0 and lost.llr <= h.lower
     assert sprt.of_games(h, [1.0, 0.0]).verdict is Verdict.CONTINUE
     record = won.as_json()
-    assert set(record) == {"elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "model", "result"}
+    assert list(record) == ["elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "model", "result"]  # JSON's order
+    assert [record[k] for k in ("elo0", "elo1", "alpha", "beta", "llr")] == [0, 100, 0.05, 0.05, won.llr]
+    assert record["lower"] == h.lower and record["upper"] == h.upper
     assert record["result"] == "H1" and record["model"] == "trinomial"
     assert "(-2.944, 2.944)" in won.line()
 

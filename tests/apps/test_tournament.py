@@ -35,6 +35,21 @@ PYTHON = shlex.quote(sys.executable)
 CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
 
 
+def test_match_and_tournament_name_their_records_after_the_command() -> None:
+    """--records and --event, shared: by default a new directory ``COMMAND-<time>``
+    (as the help says) and the Event tag ``referee COMMAND``."""
+    parser = cli.build_parser()
+    for command, note in (("tournament", ""), ("match", ", as the tournament's")):
+        args = parser.parse_args([command, "random", "random", "--game", "awari"])
+        assert args.event == f"referee {command}"
+        assert re.fullmatch(rf"{command}-\d{{8}}T\d{{6}}", str(tournament.records_directory(args, command)))
+        given = parser.parse_args([command, "random", "random", "--game", "awari", "--records", "r", "--event", "E"])
+        assert tournament.records_directory(given, command) == Path("r") and given.event == "E"
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+        records = next(a for a in sub._actions if a.dest == "records")
+        assert records.help == f"the records directory{note} (default: a new one, {command}-<time>)"
+
+
 def test_a_round_robin_plays_every_pair_with_sides_alternating() -> None:
     tasks = schedule(Config(("a", "b", "c", "d"), "awari", 3))
     assert len(tasks) == 6 * 3 and [t.number for t in tasks] == list(range(1, 19))
