@@ -267,6 +267,11 @@ class Theft:
     thieves: frozenset[int]
 
 
+LAUNCH_WAIT = 30.0
+"""Seconds a seat's check waits for both programs' groups to be noted (only a failed
+launch makes it wait that long; the seat is then nobody's)."""
+
+
 class SeatGuard:
     """Checks each seat as it is taken (called on the private server's thread,
     before the game starts, while the connection is open): on Linux by the process
@@ -287,15 +292,21 @@ class SeatGuard:
         """Player (0 A, 1 B) → its program's process group, as launched."""
         self.thefts: list[Theft] = []
         self.seated = threading.Event()
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
 
     def launched(self, player: int, group: int) -> None:
         with self._lock:
             self.groups[player] = group
+            self._lock.notify_all()
 
     def on_seat(self, side: int, address: str) -> None:
         rightful = self.first ^ side
         with self._lock:
+            if self.by_proc:
+                # A program can connect before its launcher's thread, starved on a busy
+                # machine, has noted its group: judged then, its own seat looked foreign.
+                # Both programs are launched back to back in this mode: wait for both.
+                self._lock.wait_for(lambda: len(self.groups) == 2, timeout=LAUNCH_WAIT)
             groups = dict(self.groups)
         if self.by_proc:
             client = seats.split_address(address)
