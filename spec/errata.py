@@ -78,17 +78,26 @@ class _RulesErrata:
         return Erratum(id, self.game, "rules", schema, summary, witness, theorem, layered, state)
 
 
+@dataclass(frozen=True)
+class _ProtocolErrata:
+    """Builds the protocol (§2) errata of one game, its witness tests named within the folder ``tests``."""
+
+    game: Game
+    tests: str = "tests/server"
+
+    def __call__(self, id: str, point: str, *tests: str) -> Erratum:
+        return Erratum(id, self.game, "protocol", "§2", point, tuple(f"{self.tests}/{t}" for t in tests))
+
+
 _a: Final = _RulesErrata("awari", "tests/spec/test_errata_awari.py")
 _g: Final = _RulesErrata("gothello", "tests/spec/test_errata_gothello.py")
+_pa: Final = _ProtocolErrata("awari")
+_pg: Final = _ProtocolErrata("gothello")
 
 
 _AWARI_START: Final = "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south"
 _GOTHELLO_START: Final = "empty, black"
 _FULL_BLACK: Final = "b " + " ".join(f + r for f in "abcde" for r in "12345") + ", black"
-
-
-def _p(id: str, game: Game, point: str, *tests: str) -> Erratum:
-    return Erratum(id, game, "protocol", "§2", point, tests)
 
 
 ERRATA: Final[tuple[Erratum, ...]] = (
@@ -356,62 +365,43 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         layered=("G5",),
     ),
     # ── protocol ──
-    _p("A16", "awari", "move numbers", "tests/server/test_play.py::test_awari_serials_are_full_move_numbers"),
-    _p("A17", "awari", "observer ∈ ℙ (seq ENTITY)", "tests/server/test_games.py::test_complete_random_game"),
-    _p(
+    _pa("A16", "move numbers", "test_play.py::test_awari_serials_are_full_move_numbers"),
+    _pa("A17", "observer ∈ ℙ (seq ENTITY)", "test_games.py::test_complete_random_game"),
+    _pa(
         "A19",
-        "awari",
         "the draw protocol",
-        "tests/server/test_play.py::test_draw_offer_refused_then_accepted",
-        "tests/server/test_play.py::test_draw_refused_by_south_333_and_misuse_291",
+        "test_play.py::test_draw_offer_refused_then_accepted",
+        "test_play.py::test_draw_refused_by_south_333_and_misuse_291",
     ),
-    _p("A20", "awari", "observers' board display", "tests/server/test_games.py::test_complete_random_game"),
-    _p("G12", "gothello", "move numbers", "tests/server/test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
-    _p(
-        "G13",
-        "gothello",
-        "version grammar and order",
-        "tests/server/test_vocabulary.py::test_versions_compare_numerically",
-    ),
-    _p("G14", "gothello", "greeting", "tests/server/test_seating.py::test_greeting_000"),
-    _p("G15", "gothello", "pass", "tests/server/test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
-    _p(
-        "G16",
-        "gothello",
-        "an unreadable move in play",
-        "tests/server/test_play.py::test_refused_moves_291_299_and_retry",
-    ),
-    _p("G17", "gothello", "380 when the game is over", "tests/server/test_games.py::test_complete_random_game"),
-    _p(
-        "G18",
-        "gothello",
-        "what the mover receives",
-        "tests/server/test_play.py::test_moves_200_then_311_312_to_everyone",
-    ),
-    _p(
+    _pa("A20", "observers' board display", "test_games.py::test_complete_random_game"),
+    _pg("G12", "move numbers", "test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _pg("G13", "version grammar and order", "test_vocabulary.py::test_versions_compare_numerically"),
+    _pg("G14", "greeting", "test_seating.py::test_greeting_000"),
+    _pg("G15", "pass", "test_play.py::test_passes_315_316_with_serials_and_bare_pass"),
+    _pg("G16", "an unreadable move in play", "test_play.py::test_refused_moves_291_299_and_retry"),
+    _pg("G17", "380 when the game is over", "test_games.py::test_complete_random_game"),
+    _pg("G18", "what the mover receives", "test_play.py::test_moves_200_then_311_312_to_everyone"),
+    _pg(
         "G19",
-        "gothello",
         "names and player ?",
-        "tests/server/test_seating.py::test_names_up_to_31_characters_with_escaped_quotes",
-        "tests/server/test_seating.py::test_either_side_gets_the_free_side",
+        "test_seating.py::test_names_up_to_31_characters_with_escaped_quotes",
+        "test_seating.py::test_either_side_gets_the_free_side",
     ),
-    _p("G20", "gothello", "a player disconnects", "tests/server/test_play.py::test_player_disconnect_391_392_loses"),
-    _p(
+    _pg("G20", "a player disconnects", "test_play.py::test_player_disconnect_391_392_loses"),
+    _pg(
         "G21",
-        "gothello",
         "time controls",
-        "tests/server/test_time.py::test_clocks_run_only_while_waiting_for_their_player",
-        "tests/server/test_time.py::test_flag_fall_362_first_player_silent",
+        "test_time.py::test_clocks_run_only_while_waiting_for_their_player",
+        "test_time.py::test_flag_fall_362_first_player_silent",
     ),
-    _p("G23", "gothello", "observer ∈ seq ENTITY", "tests/server/test_games.py::test_complete_random_game"),
-    _p(
+    _pg("G23", "observer ∈ seq ENTITY", "test_games.py::test_complete_random_game"),
+    _pg(
         "G24",
-        "gothello",
         "configuration messages 341–344",
-        "tests/server/test_seating.py::test_config_messages_to_observers_only",
-        "tests/server/test_compat.py::test_legacy_libraries_play_whole_games",
+        "test_seating.py::test_config_messages_to_observers_only",
+        "test_compat.py::test_legacy_libraries_play_whole_games",
     ),
-    _p("G25", "gothello", "the 382 board lines", "tests/server/test_play.py::test_moves_200_then_311_312_to_everyone"),
+    _pg("G25", "the 382 board lines", "test_play.py::test_moves_200_then_311_312_to_everyone"),
 )
 """Every erratum, in the order of proofs/ERRATA.md."""
 

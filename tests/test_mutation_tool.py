@@ -4,12 +4,15 @@ planted killer test kills the mutant it targets while an untested one survives."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from tests.mutation import verdicts
 from tests.mutation.__main__ import TARGETS, Scratch, quick, sample, suite
 from tests.mutation.mutator import Mutant, is_valid, mutants
+from tests.mutation.report import render
 from tests.support import paths
 
 _SOURCE = '''\
@@ -176,3 +179,33 @@ def test_the_kill_suites_name_the_test_files_as_they_are(target: str) -> None:
             f"tests/spec/test_contracts_{game}.py",
         }
     assert expected <= set(full) and witnesses in first
+
+
+def test_an_argument_fills_a_shared_text_and_keeps_escaped_braces(tmp_path: Path) -> None:
+    """tests/mutation/verdicts.py: a string argument may insert a shared text by ``{NAME}``;
+    an inline table names a shared text and fills its fields; ``{{ }}`` are braces."""
+    path = tmp_path / "mod.toml"
+    path.write_text(
+        "[shared]\n"
+        'WHY = "no code reads it"\n'
+        'TAG = "{values} stay distinct; {WHY}"\n'
+        "[equivalent]\n"
+        '"a#1" = "the set {{s}} is unchanged: {WHY}"\n'
+        '"a#2" = { shared = "TAG", values = "-1, 1 and 2" }\n'
+        '"a#3" = { shared = "WHY" }\n',
+        encoding="utf-8",
+    )
+    assert verdicts.load(path) == {
+        "a#1": "the set {s} is unchanged: no code reads it",
+        "a#2": "-1, 1 and 2 stay distinct; no code reads it",
+        "a#3": "no code reads it",
+    }
+
+
+def test_the_committed_report_is_the_committed_results_with_the_verdicts() -> None:
+    """Every equivalent survivor of the committed run keeps its argument: rendering the
+    committed results with the verdicts read from tests/mutation/equivalent/*.toml gives
+    the committed report to the byte."""
+    results = paths.ROOT / "tests" / "mutation" / "results"
+    data = json.loads((results / "mutation-results.json").read_text(encoding="utf-8"))
+    assert render(data) == (results / "mutation-report.md").read_text(encoding="utf-8")

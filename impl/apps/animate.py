@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from types import ModuleType
 from typing import Any, TextIO
 
 from impl.cli import Parser, UsageError, add_rules_argument, check_rules, subcommand
@@ -69,32 +70,46 @@ class Rules:
     """The rule set (spec/awari_rules.py's canonical name)."""
 
 
+def _paper(
+    game: str,
+    module: ModuleType,
+    schema: str,
+    initial: Callable[[], Any],
+    state_text: tuple[Callable[[str], Any], Callable[[Any], str]],
+    move_text: tuple[Callable[[str], Any], Callable[[Any], str]],
+) -> Rules:
+    """``game``'s view of its spec ``module`` under the papers' rules: the turn schema
+    ``schema`` as written and ``schema_corrected``, and the module's legal moves and
+    referee; ``state_text`` and ``move_text`` parse and format a state and a move."""
+    corrected = f"{schema}_corrected"
+    parse_state, format_state = state_text
+    parse_action, format_action = move_text
+    return Rules(
+        game,
+        parse_state,
+        format_state,
+        parse_action,
+        initial,
+        (schema, getattr(module, schema)),
+        (corrected, getattr(module, corrected)),
+        module.legal_moves,
+        format_action,
+        module,
+        module.referee,
+    )
+
+
 RULES = {
-    "awari": Rules(
-        "awari",
-        parse_awari,
-        format_awari,
-        notation.parse_pit,
-        A.InitAwari,
-        ("AwariRef", A.AwariRef),
-        ("AwariRef_corrected", A.AwariRef_corrected),
-        A.legal_moves,
-        notation.format_pit,
-        A,
-        A.referee,
+    "awari": _paper(
+        "awari", A, "AwariRef", A.InitAwari, (parse_awari, format_awari), (notation.parse_pit, notation.format_pit)
     ),
-    "gothello": Rules(
+    "gothello": _paper(
         "gothello",
-        parse_gothello,
-        format_gothello,
-        notation.parse_gothello,
-        G.InitGothelloGame,
-        ("GothelloTurn", G.GothelloTurn),
-        ("GothelloTurn_corrected", G.GothelloTurn_corrected),
-        G.legal_moves,
-        notation.format_gothello,
         G,
-        G.referee,
+        "GothelloTurn",
+        G.InitGothelloGame,
+        (parse_gothello, format_gothello),
+        (notation.parse_gothello, notation.format_gothello),
     ),
 }
 

@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Generic, Self, TypeVar
 
 from proofs.awari import CORRECTED_TURN, errata
 from proofs.verdict import verdict
@@ -83,29 +84,44 @@ def successor(g: A.AwariGame, move: A.PIT) -> A.AwariBoard | None:
 # ─── Findings ─────────────────────────────────────────────────────────────────
 
 
-@dataclass
-class Tally:
-    """What one worker saw: witnesses by (reading, theorem, errata), counts, and
-    which disjuncts ever held."""
+K = TypeVar("K")
 
-    witnesses: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    counts: dict[tuple[str, str, str], int] = field(default_factory=dict)
-    held: dict[str, set[str]] = field(default_factory=lambda: {"literal": set(), "corrected": set()})
+
+@dataclass
+class Findings(Generic[K]):
+    """A count and the first witness of each finding, and the cases checked: what a
+    worker sends back and ``run`` merges (here and in exhaustive_rules.py)."""
+
+    witnesses: dict[K, str] = field(default_factory=dict)
+    counts: dict[K, int] = field(default_factory=dict)
     cases: int = 0
 
-    def add(self, reading: str, theorem: str, errata: str, g: A.AwariGame, move: A.PIT, detail: str) -> None:
-        key = (reading, theorem, errata)
+    def note(self, key: K, witness: str) -> None:
         self.counts[key] = self.counts.get(key, 0) + 1
-        self.witnesses.setdefault(key, f"{describe(g)}, move {move.name}: {detail}")
+        self.witnesses.setdefault(key, witness)
 
-    def merge(self, other: Tally) -> None:
+    def merge(self, other: Self) -> None:
         for key, n in other.counts.items():
             self.counts[key] = self.counts.get(key, 0) + n
         for key, w in other.witnesses.items():
             self.witnesses.setdefault(key, w)
+        self.cases += other.cases
+
+
+@dataclass
+class Tally(Findings[tuple[str, str, str]]):
+    """What one worker saw: witnesses by (reading, theorem, errata), counts, and
+    which disjuncts ever held."""
+
+    held: dict[str, set[str]] = field(default_factory=lambda: {"literal": set(), "corrected": set()})
+
+    def add(self, reading: str, theorem: str, errata: str, g: A.AwariGame, move: A.PIT, detail: str) -> None:
+        self.note((reading, theorem, errata), f"{describe(g)}, move {move.name}: {detail}")
+
+    def merge(self, other: Self) -> None:
+        super().merge(other)
         for reading, names in other.held.items():
             self.held[reading] |= names
-        self.cases += other.cases
 
 
 def describe(g: A.AwariGame) -> str:

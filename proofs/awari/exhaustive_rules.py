@@ -35,8 +35,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Self
 
-from proofs.awari.exhaustive import boards, describe, splits
+from proofs.awari.exhaustive import Findings, boards, describe, splits
 from proofs.equivalence import lap_boards
 from proofs.verdict import verdict
 from spec import awari as A
@@ -101,27 +102,18 @@ def successor(rules: R.AwariRules, g: A.AwariGame, move: A.PIT) -> A.AwariBoard 
 
 
 @dataclass
-class Tally:
+class Tally(Findings[tuple[str, str]]):
     """What one worker saw: a witness and a count per (theorem, detail), and which
     disjuncts ever held."""
 
-    witnesses: dict[tuple[str, str], str] = field(default_factory=dict)
-    counts: dict[tuple[str, str], int] = field(default_factory=dict)
     held: set[str] = field(default_factory=set)
-    cases: int = 0
 
     def add(self, theorem: str, detail: str, g: A.AwariGame, move: A.PIT) -> None:
-        key = (theorem, detail)
-        self.counts[key] = self.counts.get(key, 0) + 1
-        self.witnesses.setdefault(key, f"{describe(g)}, move {move.name}")
+        self.note((theorem, detail), f"{describe(g)}, move {move.name}")
 
-    def merge(self, other: Tally) -> None:
-        for key, n in other.counts.items():
-            self.counts[key] = self.counts.get(key, 0) + n
-        for key, w in other.witnesses.items():
-            self.witnesses.setdefault(key, w)
+    def merge(self, other: Self) -> None:
+        super().merge(other)
         self.held |= other.held
-        self.cases += other.cases
 
 
 def check(rules: R.AwariRules, t: Tally, g: A.AwariGame, move: A.PIT) -> None:

@@ -297,9 +297,16 @@ Relation = Callable[[Pre, Post], Bool]
 # ─── The literal disjuncts ─────────────────────────────────────────────────────
 
 
+def recorded_in_place(f: Frame, post: Post, result: Any, *conditions: Bool) -> Bool:
+    """The frame the literal Nonblank, Blocked, GothelloPass and GothelloGameOver share:
+    the action is recorded, the position is unchanged and ``result`` is the result, then
+    ``conditions`` (the conjuncts in that order)."""
+    return z3.And(f.action_recorded(post), f.xi_position(post), post.result == result, *conditions)
+
+
 def nonblank_literal(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(f.action_recorded(post), f.xi_position(post), post.result == ILLEGAL, f.occupied())
+    return recorded_in_place(f, post, ILLEGAL, f.occupied())
 
 
 def _cboard_literal_liberties(f: Frame) -> BV:
@@ -310,13 +317,7 @@ def _cboard_literal_liberties(f: Frame) -> BV:
 
 def blocked_literal(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(
-        f.action_recorded(post),
-        f.xi_position(post),
-        post.result == ILLEGAL,
-        z3.Not(f.is_pass),
-        _cboard_literal_liberties(f) == 0,
-    )
+    return recorded_in_place(f, post, ILLEGAL, z3.Not(f.is_pass), _cboard_literal_liberties(f) == 0)
 
 
 def _captures_literal(f: Frame) -> BV:
@@ -348,25 +349,13 @@ def move_literal(pre: Pre, post: Post) -> Bool:
 
 def pass_literal(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(
-        f.action_recorded(post),
-        f.xi_position(post),
-        post.result == NOT_DONE,
-        f.is_pass,
-        pre.h1 != PASS,  # history 1 ≠ pass (h1 free when the history is empty: G7)
-        post.white == z3.Not(pre.white),
-    )
+    # history 1 ≠ pass (h1 free when the history is empty: G7)
+    return recorded_in_place(f, post, NOT_DONE, f.is_pass, pre.h1 != PASS, post.white == z3.Not(pre.white))
 
 
 def game_over_literal(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(
-        f.action_recorded(post),
-        f.xi_position(post),
-        post.result == f.count_result(),
-        f.is_pass,
-        pre.h1 == PASS,
-    )
+    return recorded_in_place(f, post, f.count_result(), f.is_pass, pre.h1 == PASS)
 
 
 LITERAL: dict[str, Relation] = {
@@ -423,45 +412,44 @@ def captures(f: Frame) -> BV:
     return captured
 
 
+def turn_taken(f: Frame, post: Post, result: Any, *conditions: Bool) -> Bool:
+    """The frame the corrected GothelloMove, GothelloPass and GothelloGameOver share: the
+    game goes on before, ``conditions`` hold, the action is recorded and ``result`` is the
+    result (the conjuncts in that order)."""
+    return z3.And(z3.Not(f.game_over()), *conditions, f.action_recorded(post), post.result == result)
+
+
 def move(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
     cap = captures(f)
-    return z3.And(
-        z3.Not(f.game_over()),
+    return turn_taken(
+        f,
+        post,
+        NOT_DONE,
         f.on_blank(),
         own_liberties(f) != 0,
         f.board_is(post, f.cboard_mine() | cap, f.theirs & ~cap),
         post.white == z3.Not(pre.white),
-        f.action_recorded(post),
-        post.result == NOT_DONE,
     )
 
 
 def pass_(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(
-        z3.Not(f.game_over()),
+    return turn_taken(
+        f,
+        post,
+        NOT_DONE,
         f.is_pass,
         z3.Or(pre.hlen == 0, pre.h1 != PASS),
         post.black == pre.black,
         post.white_stones == pre.white_stones,
         post.white == z3.Not(pre.white),
-        f.action_recorded(post),
-        post.result == NOT_DONE,
     )
 
 
 def game_over(pre: Pre, post: Post) -> Bool:
     f = Frame.of(pre)
-    return z3.And(
-        z3.Not(f.game_over()),
-        f.is_pass,
-        pre.hlen != 0,
-        pre.h1 == PASS,
-        f.xi_position(post),
-        f.action_recorded(post),
-        post.result == f.count_result(),
-    )
+    return turn_taken(f, post, f.count_result(), f.is_pass, pre.hlen != 0, pre.h1 == PASS, f.xi_position(post))
 
 
 CORRECTED: dict[str, Relation] = {

@@ -82,3 +82,12 @@ class Pty:
 
 def referee(*args: str) -> list[str]:
     return [sys.executable, "-m", "impl.cli", *args]
+
+
+def refused(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line a command refused with (exit status 2, nothing on standard output,
+    one line on standard error): the CLI's promise for bad input, checked here once."""
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "", done.stdout
+    [line] = done.stderr.splitlines()
+    return line
