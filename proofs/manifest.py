@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -499,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be positive")
+    if args.table or args.list:  # `--list full | head`: end as Unix tools do, no traceback
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if args.table:
         print(table())
         return 0

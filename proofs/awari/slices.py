@@ -37,6 +37,7 @@ import json
 import os
 import platform
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -387,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     fp = fingerprint(modules)
     cached = read_cache()
     if args.status:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `--status | head`: no traceback (no cluster runs here)
         print(cache_status(cached, fp))
         return 0
     skip = (

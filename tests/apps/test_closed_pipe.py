@@ -30,3 +30,9 @@ def test_a_referee_command_into_a_closed_pipe_ends_quietly() -> None:
 def test_perft_into_a_closed_pipe_ends_quietly() -> None:
     done = _into_closed_pipe([sys.executable, "-m", "impl.engines.perft", "awari", "2", "--divide"])
     assert done.returncode == -signal.SIGPIPE and done.stderr == b""
+
+
+def test_the_proof_listings_into_a_closed_pipe_end_quietly() -> None:
+    for argv in (["proofs.manifest", "--list", "full"], ["proofs.awari.slices", "--status"]):
+        done = _into_closed_pipe([sys.executable, "-m", *argv])
+        assert done.returncode == -signal.SIGPIPE and done.stderr == b"", argv
