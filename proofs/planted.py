@@ -163,7 +163,16 @@ PLANTS: tuple[Plant, ...] = (
         "proofs/awari/encoding.py",
         "vul = {q: z3.Or(board[q] == 2, board[q] == 3) for q in opp}",
         "vul = {q: board[q] == 2 for q in opp}",
-        steps=(AWARI_THEOREMS, AWARI_REFINEMENT),
+        steps=(AWARI_ENCODING, AWARI_THEOREMS),  # the refinement has a statement of its own: this bug is not in it
+    ),
+    Plant(
+        "awari-refinement-statement-three-safe",
+        "the refinement's statement of the referee captures only pits holding 2",
+        "proofs/awari/refinement.py",
+        "    vul = [z3.Or(board[q] == 2, board[q] == 3) if q in SIDE[1 - mover] else False for q in range(12)]",
+        "    vul = [board[q] == 2 if q in SIDE[1 - mover] else False for q in range(12)]",
+        steps=(AWARI_REFINEMENT,),
+        tests=("tests/proofs/test_statements.py",),
     ),
     Plant(
         "awari-invariant-weakened",
