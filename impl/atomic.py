@@ -52,7 +52,7 @@ and results from the web view, a group of organisers or a web server reading the
 def _mode_for(path: Path) -> int:
     """An existing file keeps its permissions; a new one gets ``_NEW_FILE_MODE``."""
     try:
-        return os.stat(path).st_mode & 0o7777
+        return os.stat(path).st_mode & 0o777  # not set-id or sticky bits: a record is data
     except OSError:
         return _NEW_FILE_MODE
 
