@@ -5,6 +5,7 @@ cache of their verdicts for development.
                                   [--timeout S] [--for SECONDS] [--counts N ...] [--complete]
                                   [--cache [--retry]]
     python -m proofs.awari.slices --status
+    python -m proofs.awari.slices --projection W [W ...]
 
 Together the 600 slices are the theorem that ``ImplAwari.apply`` refines the corrected
 referee on every state (proofs/README.md, §8.4).  Each slice is a task: a fresh process
@@ -23,7 +24,8 @@ convenience, never evidence: to trust it, rerun without ``--cache``; to rebuild 
 delete it and run ``python -m proofs.awari.slices``.  ``--status`` says what it holds
 for the code as it is.  A slice that fails is a counterexample: its message is kept
 and the run exits 1; with ``--complete`` (make proofs) so does a run that leaves any
-slice unproven.
+slice unproven.  ``--projection`` reads the seconds each cached slice took and says
+how long the whole step would take on W workers (a projection, not a measurement).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import heapq
 import json
 import os
 import platform
@@ -68,8 +71,8 @@ ENGINE: Final = "impl.engines.awari"
 
 Record: TypeAlias = dict[str, Any]
 """One slice's verdict: mover, pit, n, slice (its name), verdict (proven, failed,
-error, timeout), paths, seconds, detail, fingerprint, z3, python — and, once in the
-cache, command, commit, date."""
+error, timeout), paths, seconds (wall), cpu (the prover's CPU seconds), detail,
+fingerprint, z3, python — and, once in the cache, command, commit, date."""
 
 _IMPORTS: Final = """
 import json, sys
@@ -224,7 +227,10 @@ def commit() -> str:
 def run_one(s: Slice, timeout: float) -> Record:
     """Prove one slice in a fresh process (its own z3 context), within ``timeout``."""
     mover, m, n = s
-    code = f"from proofs.awari.refinement import apply_slice; print(apply_slice({mover}, {m}, {n!r}))"
+    code = (
+        f"from proofs.awari.refinement import apply_slice; print(apply_slice({mover}, {m}, {n!r})); "
+        "import resource; r = resource.getrusage(resource.RUSAGE_SELF); print(round(r.ru_utime + r.ru_stime, 1))"
+    )
     start = time.perf_counter()
     try:
         done = subprocess.run(
@@ -236,11 +242,11 @@ def run_one(s: Slice, timeout: float) -> Record:
             env={**os.environ, "SPEC_CONTRACTS": "0", "PYTHONPATH": str(ROOT)},
         )
     except subprocess.TimeoutExpired:
-        verdict, paths, detail = "timeout", None, f"no verdict within {timeout:.0f} s"
+        verdict, paths, cpu, detail = "timeout", None, None, f"no verdict within {timeout:.0f} s"
     else:
-        lines = done.stdout.split()
-        if done.returncode == 0 and lines and lines[-1].isdigit():
-            verdict, paths, detail = "proven", int(lines[-1]), ""
+        lines, cpu = done.stdout.split(), None
+        if done.returncode == 0 and len(lines) >= 2 and lines[-2].isdigit():
+            verdict, paths, cpu, detail = "proven", int(lines[-2]), float(lines[-1]), ""
         else:
             last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
             verdict, paths, detail = ("failed" if "AssertionError" in last else "error"), None, last
@@ -252,6 +258,7 @@ def run_one(s: Slice, timeout: float) -> Record:
         "verdict": verdict,
         "paths": paths,
         "seconds": round(time.perf_counter() - start, 1),
+        "cpu": cpu,
         "detail": detail,
     }
 
@@ -347,6 +354,53 @@ def cache_status(records: Sequence[Record], fp: str) -> str:
     return "\n".join(lines)
 
 
+def makespan(seconds: Sequence[float], workers: int) -> float:
+    """The wall time of tasks of these durations dealt, in this order, each to the
+    first worker free (list scheduling: what a cluster queueing tasks in submission
+    order does, start-up and transfer costs aside)."""
+    free = [0.0] * workers
+    for t in seconds:
+        heapq.heapreplace(free, free[0] + t)
+    return max(free)
+
+
+def projection(records: Sequence[Record], fp: str, workers: Sequence[int]) -> str:
+    """``--projection``: the step's wall time on each count of workers, projected from
+    the CPU seconds the cached proven slices took (their wall seconds for rows older
+    than the ``cpu`` field), in ``make proofs``' order (smallest stone counts first) and
+    longest first, beside the bound max(total / W, longest)."""
+    proven = [r for r in compacted(records, fp) if r["verdict"] == "proven"]
+    if not proven:
+        return f"fingerprint {fp}: no slice cached as proven for this code; nothing to project from"
+    by_cpu = all(r.get("cpu") is not None for r in proven)  # wall seconds swell with the machine's load; CPU does not
+    ordered_slices = sorted(proven, key=lambda r: (-1 if r["n"] is None else r["n"], r["mover"], r["pit"]))
+    in_order = [r["cpu"] if by_cpu else r["seconds"] for r in ordered_slices]
+    longest_first = sorted(in_order, reverse=True)
+    total, longest = sum(in_order), max(in_order)
+    one = makespan(in_order, 1)
+    lines = [
+        f"fingerprint {fp}: {len(proven)} of {len(every_slice())} slices cached as proven, {total:.0f} s in all, "
+        f"the longest {longest:.0f} s",
+        "projected, not measured: each slice's "
+        + (
+            "CPU seconds (its prover's), as if each worker had a free core"
+            if by_cpu
+            else "wall seconds as recorded, at the load then"
+        )
+        + "; no start-up or transfer cost",
+        "",
+        "| workers | make proofs' order | longest first | bound | speed-up |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for w in workers:
+        ordered = makespan(in_order, w)
+        lines.append(
+            f"| {w} | {ordered:.0f} s | {makespan(longest_first, w):.0f} s | {max(total / w, longest):.0f} s "
+            f"| {one / ordered:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m proofs.awari.slices", description=__doc__.splitlines()[0])
     where = parser.add_mutually_exclusive_group()
@@ -379,9 +433,16 @@ def main(argv: list[str] | None = None) -> int:
         "--complete", action="store_true", help="exit 1 unless this run proved every slice (make proofs)"
     )
     parser.add_argument("--status", action="store_true", help="say what the verdict cache holds for this code and exit")
+    parser.add_argument(
+        "--projection",
+        type=int,
+        nargs="+",
+        metavar="W",
+        help="project the step's wall time on W workers from the cached slices' seconds, and exit",
+    )
     args = parser.parse_args(argv)
-    if args.jobs < 1 or args.timeout <= 0:
-        parser.error("--jobs and --timeout must be positive")
+    if args.jobs < 1 or args.timeout <= 0 or any(w < 1 for w in args.projection or ()):
+        parser.error("--jobs, --timeout and --projection must be positive")
     if args.retry and not args.cache:
         parser.error("--retry is for --cache")
     modules = tuple(sources())
@@ -390,6 +451,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.status:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `--status | head`: no traceback (no cluster runs here)
         print(cache_status(cached, fp))
+        return 0
+    if args.projection:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        print(projection(cached, fp, args.projection))
         return 0
     skip = (
         judged(cached, fp, "proven") | (set() if args.retry else judged(cached, fp, "timeout")) if args.cache else set()

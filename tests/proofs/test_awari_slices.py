@@ -110,3 +110,46 @@ def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
     assert L.main(["--no-cluster", "--cache", "--complete"]) == 0 and ran == []  # the cache alone would pass
     assert L.main(["--no-cluster", "--counts", "1", "--complete"]) == 1 and len(ran) == 12
     assert L.main(["--no-cluster", "--fresh", "--counts", "1", "--complete"]) == 1 and len(ran) == 24
+
+
+def test_a_proven_slice_records_its_provers_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prover prints its paths, then its own CPU seconds: both are kept, so a
+    projection does not depend on how loaded the machine was."""
+    import subprocess
+
+    def done(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(args, 0, stdout="13\n41.5\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", done)
+    r = L.run_one((1, 8, 10), timeout=60)
+    assert (r["verdict"], r["paths"], r["cpu"]) == ("proven", 13, 41.5)
+
+
+def test_makespan_deals_each_task_to_the_first_free_worker() -> None:
+    assert L.makespan([3, 1, 1, 1], 1) == 6
+    assert L.makespan([3, 1, 1, 1], 2) == 3  # 3 on one worker, the three 1s on the other
+    assert L.makespan([1, 1, 1, 3], 2) == 4  # the long task last waits for a free worker
+    assert L.makespan([5], 8) == 5
+
+
+def test_the_projection_reads_cpu_seconds_and_says_it_is_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--projection: the step's wall time on W workers from the cached slices' CPU
+    seconds (wall seconds only where no row has CPU), never run as a proof."""
+    _fake_runs(monkeypatch, tmp_path, lambda s, t: pytest.fail("--projection proves nothing"))
+    rows = [{**_record(s, "proven", "fp"), "seconds": 9.0, "cpu": 2.0} for s in L.every_slice()]
+    L.CACHE.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert L.main(["--projection", "1", "2", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "600 of 600 slices cached as proven, 1200 s in all" in out and "projected, not measured" in out
+    assert "| 1 | 1200 s | 1200 s | 1200 s | 1.00 |" in out and "| 4 | 300 s | 300 s | 300 s | 4.00 |" in out
+    L.CACHE.write_text("".join(json.dumps({**r, "cpu": None}) + "\n" for r in rows))
+    assert L.main(["--projection", "2"]) == 0
+    assert "| 2 | 2700 s |" in capsys.readouterr().out  # the rows' wall seconds, as recorded
+
+
+def test_a_projection_on_no_worker_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        L.main(["--projection", "0"])
+    assert e.value.code == 2 and "must be positive" in capsys.readouterr().err
