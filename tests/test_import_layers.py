@@ -182,3 +182,46 @@ def test_no_circle_of_imports() -> None:
 def test_the_top_level_holds_at_most_eight_modules() -> None:
     top = sorted(p.name for p in IMPL.glob("*.py"))
     assert len(top) <= MAX_TOP_LEVEL, top
+
+
+READERS_OF_MOVES = ("impl.pgn", "impl.web")
+"""What records and shows games: they learn what a move did from the engine port's
+``describe``/``cells`` (issue #31), never from the rules or an engine's packed state."""
+
+RULES_AND_PACKINGS = ("spec", "impl.engines.awari", "impl.engines.gothello", "impl.engines.spec_engine")
+
+
+def raw_imports(name: str, path: Path) -> set[str]:
+    """Every module ``name`` imports by absolute name, impl's or not (relative imports
+    stay within its own package, so they cannot reach spec or an engine module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return found
+
+
+def _reaches(module: str, forbidden: Iterable[str]) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in forbidden)
+
+
+def test_records_and_the_web_view_read_moves_through_the_port_alone() -> None:
+    """``impl/pgn.py`` and the web view import neither the spec nor a fast engine's
+    module (where the packed state is unpacked): nothing of them can rerun the rules
+    or read an engine's bits for display."""
+    readers = {n: p for n, p in modules().items() if _reaches(n, READERS_OF_MOVES)}
+    assert "impl.pgn" in readers and "impl.web.views" in readers
+    found = {n: sorted(m for m in raw_imports(n, p) if _reaches(m, RULES_AND_PACKINGS)) for n, p in readers.items()}
+    assert {n: ms for n, ms in found.items() if ms} == {}
+
+
+def test_the_readers_check_sees_a_spec_import(tmp_path: Path) -> None:
+    sneaky = tmp_path / "views.py"
+    sneaky.write_text("def f():\n    from spec.awari import Sow_Capture\n    import impl.engines.awari as a\n")
+    assert {m for m in raw_imports("impl.web.views", sneaky) if _reaches(m, RULES_AND_PACKINGS)} == {
+        "spec.awari",
+        "spec.awari.Sow_Capture",
+        "impl.engines.awari",
+    }
