@@ -10,13 +10,14 @@ To add one, list its module in COMMAND_MODULES.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import inspect
 import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TypeVar
 
@@ -144,6 +145,19 @@ def subcommand(
     parser: argparse.ArgumentParser = subparsers.add_parser(name, help=summary, description=description, epilog=epilog)
     parser.set_defaults(run=run)
     return parser
+
+
+@contextlib.contextmanager
+def quiet_on_a_closed_pipe() -> Iterator[None]:
+    """While a command prints (``--list | head``), a reader that stops early ends it
+    as Unix tools end, by SIGPIPE, with no traceback.  The handler is restored after:
+    a caller in the same process (a test, a server) keeps Python's default, in which a
+    closed socket raises EPIPE instead of killing the process."""
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
+from impl.cli import quiet_on_a_closed_pipe
 from proofs.cluster import scheduler_address
 
 Run = Literal["bounded", "full"]
@@ -500,14 +500,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be positive")
-    if args.table or args.list:  # `--list full | head`: end as Unix tools do, no traceback
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if args.table:
-        print(table())
+        with quiet_on_a_closed_pipe():  # `--table | head`
+            print(table())
         return 0
     if args.list:
-        for s in steps(args.list):
-            print(s.command)
+        with quiet_on_a_closed_pipe():
+            for s in steps(args.list):
+                print(s.command)
         return 0
     return run_steps(args.run, args.keep_going, args.jobs, args.scheduler)
 

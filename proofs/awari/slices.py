@@ -40,7 +40,6 @@ import json
 import os
 import platform
 import shlex
-import signal
 import subprocess
 import sys
 import threading
@@ -53,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import z3
 
 from impl.atomic import write_atomic
+from impl.cli import quiet_on_a_closed_pipe
 from proofs import cluster
 
 if TYPE_CHECKING:  # refinement builds its statements on import: loaded only where a slice is listed
@@ -449,12 +449,12 @@ def main(argv: list[str] | None = None) -> int:
     fp = fingerprint(modules)
     cached = read_cache()
     if args.status:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `--status | head`: no traceback (no cluster runs here)
-        print(cache_status(cached, fp))
+        with quiet_on_a_closed_pipe():  # `--status | head`
+            print(cache_status(cached, fp))
         return 0
     if args.projection:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        print(projection(cached, fp, args.projection))
+        with quiet_on_a_closed_pipe():
+            print(projection(cached, fp, args.projection))
         return 0
     skip = (
         judged(cached, fp, "proven") | (set() if args.retry else judged(cached, fp, "timeout")) if args.cache else set()
