@@ -366,28 +366,23 @@ def makespan(seconds: Sequence[float], workers: int) -> float:
 
 def projection(records: Sequence[Record], fp: str, workers: Sequence[int]) -> str:
     """``--projection``: the step's wall time on each count of workers, projected from
-    the CPU seconds the cached proven slices took (their wall seconds for rows older
-    than the ``cpu`` field), in ``make proofs``' order (smallest stone counts first) and
+    the CPU seconds the cached proven slices took (their wall seconds for rows
+    without the ``cpu`` field), in ``make proofs``' order (smallest stone counts first) and
     longest first, beside the bound max(total / W, longest)."""
     proven = [r for r in compacted(records, fp) if r["verdict"] == "proven"]
     if not proven:
         return f"fingerprint {fp}: no slice cached as proven for this code; nothing to project from"
-    by_cpu = all(r.get("cpu") is not None for r in proven)  # wall seconds swell with the machine's load; CPU does not
+    timed = sum(r.get("cpu") is not None for r in proven)  # wall seconds swell with the machine's load; CPU does not
     ordered_slices = sorted(proven, key=lambda r: (-1 if r["n"] is None else r["n"], r["mover"], r["pit"]))
-    in_order = [r["cpu"] if by_cpu else r["seconds"] for r in ordered_slices]
+    in_order = [r["seconds"] if r.get("cpu") is None else r["cpu"] for r in ordered_slices]
     longest_first = sorted(in_order, reverse=True)
     total, longest = sum(in_order), max(in_order)
     one = makespan(in_order, 1)
     lines = [
         f"fingerprint {fp}: {len(proven)} of {len(every_slice())} slices cached as proven, {total:.0f} s in all, "
         f"the longest {longest:.0f} s",
-        "projected, not measured: each slice's "
-        + (
-            "CPU seconds (its prover's), as if each worker had a free core"
-            if by_cpu
-            else "wall seconds as recorded, at the load then"
-        )
-        + "; no start-up or transfer cost",
+        f"projected, not measured: {timed} slices by their prover's CPU seconds (as if each worker had a free core), "
+        f"{len(proven) - timed} by their wall seconds as recorded (at the load then); no start-up or transfer cost",
         "",
         "| workers | make proofs' order | longest first | bound | speed-up |",
         "|---:|---:|---:|---:|---:|",

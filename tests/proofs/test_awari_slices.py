@@ -139,14 +139,17 @@ def test_the_projection_reads_cpu_seconds_and_says_it_is_one(
     seconds (wall seconds only where no row has CPU), never run as a proof."""
     _fake_runs(monkeypatch, tmp_path, lambda s, t: pytest.fail("--projection proves nothing"))
     rows = [{**_record(s, "proven", "fp"), "seconds": 9.0, "cpu": 2.0} for s in L.every_slice()]
+    L.CACHE.write_text("".join(json.dumps(r) + "\n" for r in rows[:300]))
+    assert L.main(["--projection", "1"]) == 0 and "| 1 | 600 s |" in capsys.readouterr().out  # only what is cached
     L.CACHE.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert L.main(["--projection", "1", "2", "4"]) == 0
     out = capsys.readouterr().out
-    assert "600 of 600 slices cached as proven, 1200 s in all" in out and "projected, not measured" in out
+    assert "600 of 600 slices cached as proven, 1200 s in all" in out and "projected, not measured: 600 slices" in out
     assert "| 1 | 1200 s | 1200 s | 1200 s | 1.00 |" in out and "| 4 | 300 s | 300 s | 300 s | 4.00 |" in out
-    L.CACHE.write_text("".join(json.dumps({**r, "cpu": None}) + "\n" for r in rows))
-    assert L.main(["--projection", "2"]) == 0
-    assert "| 2 | 2700 s |" in capsys.readouterr().out  # the rows' wall seconds, as recorded
+    L.CACHE.write_text("".join(json.dumps({**r, "cpu": None} if r["n"] != 0 else r) + "\n" for r in rows))
+    assert L.main(["--projection", "2"]) == 0  # 12 rows of n = 0 by CPU (2 s), the other 588 by wall (9 s)
+    out = capsys.readouterr().out
+    assert "| 2 | 2658 s |" in out and "12 slices by their prover's CPU seconds" in out
 
 
 def test_a_projection_on_no_worker_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
