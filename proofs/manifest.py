@@ -429,6 +429,13 @@ def table() -> str:
             f"| {s.name} | `{s.command}` | {mark['bounded' in s.runs]} | {mark['full' in s.runs]} "
             f"| {s.scope} | {s.trusts} | ≈ {s.seconds} s ({s.measured}) |"
         )
+    sums = {run: sum(s.seconds for s in STEPS if run in s.runs) for run in ("bounded", "full")}
+    rows += [
+        "",
+        f"The steps' last measured times add up to ≈ {sums['full'] / 60:.0f} min for `make proofs` and "
+        f"≈ {sums['bounded'] / 60:.0f} min for `make verify`'s proof steps (each list runs two steps at a time; "
+        "§8.4 says what a whole run of `make proofs` takes).",
+    ]
     return "\n".join(rows)
 
 
