@@ -376,8 +376,7 @@ def projection(records: Sequence[Record], fp: str, workers: Sequence[int]) -> st
     ordered_slices = sorted(proven, key=lambda r: (-1 if r["n"] is None else r["n"], r["mover"], r["pit"]))
     in_order = [r["seconds"] if r.get("cpu") is None else r["cpu"] for r in ordered_slices]
     longest_first = sorted(in_order, reverse=True)
-    total, longest = sum(in_order), max(in_order)
-    one = makespan(in_order, 1)
+    total, longest = sum(in_order), max(in_order)  # total: the wall time on one worker
     lines = [
         f"fingerprint {fp}: {len(proven)} of {len(every_slice())} slices cached as proven, {total:.0f} s in all, "
         f"the longest {longest:.0f} s",
@@ -391,7 +390,7 @@ def projection(records: Sequence[Record], fp: str, workers: Sequence[int]) -> st
         ordered = makespan(in_order, w)
         lines.append(
             f"| {w} | {ordered:.0f} s | {makespan(longest_first, w):.0f} s | {max(total / w, longest):.0f} s "
-            f"| {one / ordered:.2f} |"
+            f"| {total / ordered:.2f} |"
         )
     return "\n".join(lines)
 

@@ -20,9 +20,8 @@ def _into_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
     read, write = os.pipe()
     os.close(read)
     try:
-        return subprocess.run(
-            argv, stdout=write, stderr=subprocess.PIPE, timeout=600
-        )  # a bound on a hang, not on speed
+        # the timeout bounds a hang, not the command's speed
+        return subprocess.run(argv, stdout=write, stderr=subprocess.PIPE, timeout=600)
     finally:
         os.close(write)
 
