@@ -40,14 +40,16 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from impl import pgn
+from impl.apps import sandbox as sandboxes
 from impl.apps import seats
+from impl.apps.sandbox import Sandbox
 from impl.atomic import why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
@@ -114,6 +116,9 @@ class GameOutcome:
     the game never began."""
     theft: str = ""
     """Who took whose seat, when a program lost by seat theft."""
+    foul: str = ""
+    """Suspected foul play (a program killed by a signal the referee did not send):
+    the game has no result."""
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -143,6 +148,9 @@ class MatchOptions:
     live: str = ""
     """The token of a live web view of this process that shows the games
     (impl/web/tourney.py); a worker process without it plays them unseen."""
+    sandbox: Sandbox | None = None
+    """Where the programs run (impl/apps/sandbox.py); None: the strongest that
+    works here (``--sandbox auto``)."""
 
 
 TAIL_LINES = 256
@@ -169,19 +177,20 @@ class _Launched:
     the whole group, children included, ends with the game); its output read by a
     thread into a bounded tail, and copied whole to ``log`` if given."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], log: Path | None) -> None:
-        self.argv = argv
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path | None, box: Sandbox = sandboxes.NONE) -> None:
+        self.argv, self.box = argv, box
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
         self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
         self._log = log.open("wb") if log is not None else None
         try:
             self.proc = subprocess.Popen(
-                argv,
+                box.wrap(argv, os.getcwd()),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 env=env,
                 start_new_session=True,
+                preexec_fn=box.preexec(),  # a prctl through an already loaded libc: no lock
             )
         except OSError:
             if self._log is not None:
@@ -267,55 +276,106 @@ class Theft:
     thieves: frozenset[int]
 
 
+FOREIGN_SIGNALS = frozenset(
+    int(s) for s in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1)
+)
+"""Signals another process sends (a program's own faults — SIGSEGV, SIGABRT,
+SIGPIPE … — are its own, and lose as a disconnection does)."""
 LAUNCH_WAIT = 30.0
-"""Seconds a seat's check waits for both programs' groups to be noted (only a failed
-launch makes it wait that long; the seat is then nobody's)."""
+"""Seconds a connection's check waits for both programs' launches to be noted (only
+a failed launch makes it wait that long; the connection is then nobody's)."""
+PROGRAM_CONNECTIONS = 8
+"""Connections each program (and the runner's observer) may hold at once on its
+game's private server: a program that opens more is refused them, and its
+opponent, counted apart, is never crowded out (``GameServer.owner_of``)."""
 
 
 class SeatGuard:
-    """Checks each seat as it is taken (called on the private server's thread,
-    before the game starts, while the connection is open): on Linux by the process
-    group holding the connection (impl/apps/seats.py); without /proc, by the order of
-    launches — a seat taken before the second program is launched is the first's.
+    """Checks every connection to a game's private server as it is made, and each
+    seat as it is taken (called on the private server's thread, while the
+    connection is open, before the game starts).
 
-    The check runs on the private server's loop, synchronously: done in another
-    thread it could come after a thief has played, resigned and closed the stolen
-    connection.  It reads /proc/net/tcp and a few descriptor tables (docs/engines.md's
-    measurement log: its time), delays only this game's seating, and is charged to no clock
-    (none runs before the start)."""
+    With /proc (``by_proc``): a connection is the program's whose process tree
+    holds it (impl/apps/seats.py ``owner``: in a sandbox, every process the
+    program starts, one that called ``setsid`` included, stays in its tree;
+    without one, its process group counts too), the runner's if the runner's own
+    process holds it (the observer), and is refused if nobody's.  A seat taken
+    through the other program's connection is stolen.  Without /proc, by the
+    order of launches: a seat taken before the second program is launched is the
+    first's.
 
-    def __init__(self, first: int, by_proc: bool) -> None:
+    The checks run on the private server's loop, synchronously: done in another
+    thread they could come after a thief has played, resigned and closed the
+    stolen connection.  They read /proc/net/tcp and a few descriptor tables,
+    delay only this game's connections, and are charged to no clock (none runs
+    before the start)."""
+
+    def __init__(self, first: int, by_proc: bool, isolated: bool = False) -> None:
         self.port = 0
-        """The server's, once it listens (a seat taken before is nobody's)."""
-        self.first, self.by_proc = first, by_proc
-        self.groups: dict[int, int] = {}
-        """Player (0 A, 1 B) → its program's process group, as launched."""
+        """The server's, once it listens (a connection made before is nobody's)."""
+        self.first, self.by_proc, self.isolated = first, by_proc, isolated
+        self.roots: dict[int, int] = {}
+        """Player (0 A, 1 B) → the pid launched for it (its process group's leader)."""
+        self.owners: dict[str, int] = {}
+        """Client ``address:port`` → its connection's owner, noted as it connected."""
+        self.refused = 0
+        """Connections refused as nobody's."""
         self.thefts: list[Theft] = []
         self.seated = threading.Event()
         self._lock = threading.Condition()
 
-    def launched(self, player: int, group: int) -> None:
+    @property
+    def groups(self) -> dict[int, int]:
+        return self.roots
+
+    def launched(self, player: int, pid: int) -> None:
         with self._lock:
-            self.groups[player] = group
+            self.roots[player] = pid
             self._lock.notify_all()
+
+    def _launches(self) -> dict[int, int]:
+        """Both launches, once noted: a program can connect before its launcher's
+        thread, starved on a busy machine, has noted its pid."""
+        with self._lock:
+            self._lock.wait_for(lambda: len(self.roots) == 2, timeout=LAUNCH_WAIT)
+            return dict(self.roots)
+
+    def _first_launch(self) -> dict[int, int]:
+        with self._lock:
+            self._lock.wait_for(lambda: bool(self.roots), timeout=LAUNCH_WAIT)
+            return dict(self.roots)
+
+    def owner_of(self, address: str) -> str | None:
+        """``GameServer.owner_of``: ``A``, ``B`` or ``referee``, None to refuse."""
+        client = seats.split_address(address)
+        try:
+            found = seats.owner(client, self.port, self._launches) if client is not None else None
+            if found is None and client is not None and not self.isolated:
+                held = seats.holders(client, self.port, self._launches())
+                found = min(held) if held else None
+        except (OSError, ValueError):  # /proc not as expected: nobody's
+            found = None
+        if found is None:
+            with self._lock:
+                self.refused += 1
+            return None
+        with self._lock:
+            self.owners[address] = found
+        return "referee" if found == seats.REFEREE else "AB"[found]
 
     def on_seat(self, side: int, address: str) -> None:
         rightful = self.first ^ side
         with self._lock:
-            if self.by_proc:
-                # A program can connect before its launcher's thread, starved on a busy
-                # machine, has noted its group: judged then, its own seat looked foreign.
-                # Both programs are launched back to back in this mode: wait for both.
-                self._lock.wait_for(lambda: len(self.groups) == 2, timeout=LAUNCH_WAIT)
-            groups = dict(self.groups)
+            roots = dict(self.roots)
+            owner = self.owners.get(address)
+        if not self.by_proc and not roots:
+            # No program exists before the first launch, but its seat can come before
+            # its starved launcher thread has noted it: wait for that note.
+            roots = self._first_launch()
         if self.by_proc:
-            client = seats.split_address(address)
-            try:
-                held = seats.holders(client, self.port, groups) if client is not None else frozenset()
-            except (OSError, ValueError):  # /proc not as expected: the seat is nobody's
-                held = frozenset()
-        elif len(groups) < 2:
-            held = frozenset(groups)  # the first program's, or before any launch nobody's
+            held = frozenset() if owner is None or owner == seats.REFEREE else frozenset({owner})
+        elif len(roots) < 2:
+            held = frozenset(roots)  # the first program's, or before any launch nobody's
         else:
             held = frozenset({rightful})  # the weaker check cannot tell: trusted
         if held != {rightful}:
@@ -363,7 +423,8 @@ def _play_game(
 ) -> GameOutcome:
     outcome = GameOutcome(number, first)
     game = options.game
-    guard = SeatGuard(first, seats.available())
+    box = options.sandbox if options.sandbox is not None else sandboxes.choose("auto")
+    guard = SeatGuard(first, seats.available(), box.isolates)
     config = Config.local(
         game,
         time=options.time,
@@ -372,9 +433,14 @@ def _play_game(
         record_dir=records,
         rules=options.rules,
     )
+    # Per owner, not per address (both programs are on 127.0.0.1); without a clock a
+    # silent program loses by the server's idle rule before the game's timeout.
+    config = replace(config, net=replace(config.net, per_address=PROGRAM_CONNECTIONS))
+    config = replace(config, limits=replace(config.limits, idle_timeout=_idle_bound(config, options.timeout)))
     hooks = _live_hooks(options.live, number)
     deadline = time.monotonic() + options.timeout
-    with LocalServer(config, on_seat=guard.on_seat, opening=opening, session_hooks=hooks) as server:
+    owner_of = guard.owner_of if guard.by_proc else None
+    with LocalServer(config, on_seat=guard.on_seat, owner_of=owner_of, opening=opening, session_hooks=hooks) as server:
         guard.port = server.port
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
@@ -391,29 +457,80 @@ def _play_game(
                 }
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
-                launched[player] = _Launched(specs[player].command(values), env, log)
+                launched[player] = _Launched(specs[player].command(values), env, log, box)
                 guard.launched(player, launched[player].group)
                 if side == 0 and not guard.by_proc:
                     _await_seat(guard, launched[player], deadline)
             outcome.error, early = _follow(observer, launched, deadline)
             outcome.culprits += [] if early is None else [early]
+            if outcome.error == "timed out":
+                outcome.error, outcome.culprits = _silent(observer, first, specs, game)
             outcome.result, outcome.counts = observer.result, observer.counts()
         except ClientError as exc:
             outcome.error = f"observer: {exc}"
         finally:
             observer.close()
+            killed: dict[int, int] = {}
             for player, proc in launched.items():
                 status = proc.finish(0 if outcome.error else 10.0)
                 outcome.summaries[player] = list(proc.summaries)
+                if status is not None and -status in FOREIGN_SIGNALS and not box.isolates:
+                    killed[player] = -status
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(list(proc.tail)[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
                     outcome.culprits += [] if player in outcome.culprits else [player]
     if guard.thefts:
         _judge_theft(outcome, guard.thefts, specs, game)
+    elif killed and _decided_by_leaving(outcome):
+        _judge_foul_play(outcome, killed, specs)
     elif outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
+
+
+def _idle_bound(config: Config, timeout: float) -> float:
+    """The private server's idle bound: a third of the game's timeout at most, so
+    that a silent program loses by the server's rule (Termination.IDLE), named,
+    instead of the game timing out with nobody to blame."""
+    bound = config.limits.idle_timeout
+    return min(bound, timeout / 3) if bound > 0 else timeout / 3
+
+
+def _silent(observer: Client, first: int, specs: tuple[PlayerSpec, PlayerSpec], game: str) -> tuple[str, list[int]]:
+    """A game that timed out: who was silent (the side to move, or a side never seated)."""
+    if not observer.started:
+        return "timed out before the game started (a program never took its seat)", []
+    mover = observer.to_move
+    if mover is None:
+        return "timed out", []
+    player = first ^ int(mover)
+    label = specs[player].label
+    return f"timed out: {'AB'[player]} ({label}), {SIDES[game][int(mover)]} to move, sent nothing", [player]
+
+
+def _decided_by_leaving(outcome: GameOutcome) -> bool:
+    """Whether the game ended with a player leaving (or without a result): what a
+    program killed by another would show."""
+    result = outcome.result
+    return result is None or result.termination in (Termination.DISCONNECT, Termination.IDLE, Termination.TIME)
+
+
+def _judge_foul_play(outcome: GameOutcome, killed: dict[int, int], specs: tuple[PlayerSpec, PlayerSpec]) -> None:
+    """A program killed by a signal the runner did not send (only possible without a
+    sandbox: impl/apps/sandbox.py): no result, never a win for its opponent, and
+    flagged."""
+    names = []
+    for player, number in sorted(killed.items()):
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        names.append(f"{'AB'[player]} ({specs[player].label}) was killed by {name}")
+    outcome.result = None
+    outcome.error = "suspected foul play: " + "; ".join(names) + ", a signal the referee did not send"
+    outcome.culprits = []
+    outcome.foul = outcome.error
 
 
 def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
@@ -466,6 +583,62 @@ def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerS
     held = "both programs" if thieves else "no program launched for the game"
     outcome.error = f"the {seats_taken} seat was taken by a connection of {held}"
     outcome.culprits = sorted(thieves)
+
+
+def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
+    """``--sandbox`` and ``--sandbox-share``, for match and tournament (impl/apps/sandbox.py)."""
+    p.add_argument(
+        "--sandbox",
+        choices=sandboxes.KINDS,
+        default="auto",
+        help="where each player program runs: bwrap (bubblewrap), unshare, none, or auto, the strongest that "
+        "works here (default)",
+    )
+    p.add_argument(
+        "--sandbox-share",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a directory the programs may write to in a bwrap sandbox (shared by both; repeatable)",
+    )
+
+
+def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:
+    """The sandbox the arguments ask for, tried here: a usage error if it cannot run;
+    a warning line on stderr when the programs run in none."""
+    try:
+        box = sandboxes.choose(args.sandbox)
+    except sandboxes.Unavailable as exc:
+        raise UsageError(f"{what}: {exc}") from None
+    shared = []
+    for directory in args.sandbox_share:
+        if not directory.is_dir():
+            raise UsageError(f"{what}: --sandbox-share: {str(directory)!r} is not a directory")
+        shared.append(str(directory.resolve()))
+    if box.kind == "none" and not getattr(args, "quiet", False):
+        print(f"{what}: {sandboxes.describe(box)}", file=sys.stderr)
+    return replace(box, shared=tuple(shared))
+
+
+@contextmanager
+def ended_like_ctrl_c() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does (KeyboardInterrupt in the main
+    thread): its games' programs are ended and what was recorded is kept.  (kill -9
+    leaves no handler: the sandboxes end with their launching threads.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    old = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
 
 
 def add_opening_arguments(p: argparse.ArgumentParser) -> None:

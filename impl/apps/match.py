@@ -26,9 +26,12 @@ from impl.apps.games import (
     MatchOptions,
     PlayerSpec,
     add_opening_arguments,
+    add_sandbox_arguments,
     checked_player,
+    ended_like_ctrl_c,
     openings_of,
     play_game,
+    sandbox_of,
     writable,
 )
 from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
@@ -189,6 +192,7 @@ def add_command(subparsers: Any) -> None:
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
     add_opening_arguments(p)
+    add_sandbox_arguments(p)
     add_web_arguments(p)
 
 
@@ -223,6 +227,8 @@ def run(args: argparse.Namespace) -> int:
         dataclasses.replace(t, options=dataclasses.replace(t.options, logs=logs, on_divergence=divergence))
         for t in tournament.schedule(config)
     ]
+    box = sandbox_of(args, what)
+    tasks = [dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box)) for t in tasks]
     results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
@@ -235,7 +241,10 @@ def run(args: argparse.Namespace) -> int:
 
     todo = [t for t in tasks if t.number not in results]
     try:
-        with tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True) as web:
+        with (
+            ended_like_ctrl_c(),
+            tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True) as web,
+        ):
             token, started, on_finish = web
             todo = tournament.watched(todo, token)
             both = tournament.both_finished(finished, on_finish)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
 
@@ -120,3 +120,58 @@ def holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int]
         if holder is not None and holder not in found and _holds(pid, target, proc):
             found.add(holder)
     return frozenset(found)
+
+
+REFEREE = -1
+"""``owner``'s answer for a connection of the runner's own process (its observer)."""
+
+
+def parent(pid: int, proc: Path = PROC) -> int | None:
+    """The parent of ``pid`` (field 4 of /proc/<pid>/stat), None if gone."""
+    try:
+        stat = (proc / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    rest = stat.rpartition(")")[2].split()
+    return int(rest[1]) if len(rest) > 1 else None
+
+
+def descendants(roots: Mapping[int, int], proc: Path = PROC) -> dict[int, int]:
+    """Every process below one of ``roots`` (player → the pid launched for it), the
+    roots included: pid → player.  In a PID namespace an orphan is adopted by the
+    namespace's first process, itself below the root, so nothing a sandboxed
+    program starts leaves its tree (impl/apps/sandbox.py)."""
+    children: dict[int, list[int]] = {}
+    for pid in pids(proc):
+        ppid = parent(pid, proc)
+        if ppid is not None:
+            children.setdefault(ppid, []).append(pid)
+    found: dict[int, int] = {}
+    for player, root in roots.items():
+        stack = [root]
+        while stack:
+            pid = stack.pop()
+            if pid not in found:
+                found[pid] = player
+                stack.extend(children.get(pid, ()))
+    return found
+
+
+def owner(
+    client: tuple[str, int], server_port: int, roots: Callable[[], Mapping[int, int]], proc: Path = PROC
+) -> int | None:
+    """Whose is the client's end of the connection from ``client`` to
+    ``server_port``: a key of ``roots()`` (player → launched pid; asked for only
+    when this process does not hold it) if a process of that player's tree holds
+    it, ``REFEREE`` if this process does, None if nobody
+    of the game's does (or the socket is gone).  Held by both players' trees (a
+    descriptor passed between them, which takes both programs' cooperation): the
+    lower key."""
+    inode = socket_inode(client, server_port, proc)
+    if inode is None:
+        return None
+    target = f"socket:[{inode}]"
+    if _holds(os.getpid(), target, proc):
+        return REFEREE
+    held = sorted({player for pid, player in descendants(roots(), proc).items() if _holds(pid, target, proc)})
+    return held[0] if held else None

@@ -48,10 +48,13 @@ from impl.apps.games import (
     MatchOptions,
     PlayerSpec,
     add_opening_arguments,
+    add_sandbox_arguments,
     checked_player,
     claim_records,
+    ended_like_ctrl_c,
     openings_of,
     play_game,
+    sandbox_of,
 )
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
@@ -739,6 +742,7 @@ def add_command(subparsers: Any) -> None:
     add_result_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     add_opening_arguments(p)
+    add_sandbox_arguments(p)
     add_web_arguments(p)
 
 
@@ -1116,7 +1120,8 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
     open_records(config, directory)
-    tasks = schedule(config)
+    box = sandbox_of(args, what)
+    tasks = [replace(t, options=replace(t.options, sandbox=box)) for t in schedule(config)]
     results = load_records(tasks, directory)
     todo = [t for t in tasks if t.number not in results]
     # No markup: labels are command lines, whose brackets are not rich's; wide
@@ -1127,6 +1132,7 @@ def run(args: argparse.Namespace) -> int:
     local = args.workers == 0 and args.scheduler is None
     try:
         with (
+            ended_like_ctrl_c(),
             live_view(args, what, config, len(tasks), results, directory, hypotheses, local) as web,
             _progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
         ):

@@ -30,20 +30,23 @@ class LocalServer:
         config: Config,
         *,
         on_seat: SeatHook | None = None,
+        owner_of: Callable[[str], str | None] | None = None,
         opening: tuple[str, ...] = (),
         session_hooks: tuple[Callable[[Session], None], ...] = (),
     ) -> None:
         """One server of ``config``'s game (``Config.local(game, …)``: 127.0.0.1, a
         free port, the fast engine).  ``on_seat`` is called as each player takes a seat,
         before the game starts (impl/apps/games.py checks that the seat's connection
-        is the launched program's); ``opening``: moves the referee plays first in
+        is the launched program's); ``owner_of``: who a new connection is of, None
+        to refuse it (``GameServer.owner_of``); ``opening``: moves the referee plays first in
         every game (impl/engines/openings.py); ``session_hooks``: a live web view's tap
         (impl/web/tourney.py)."""
         if len(config.games) != 1:
             raise ValueError(f"a local server hosts one game, not {', '.join(config.games)}")
         self.config = replace(config, rules=canonical(config.rules))  # the greeting and records name it so
         self.game = config.games[0]
-        self.on_seat, self.opening, self.session_hooks = on_seat, opening, session_hooks
+        self.on_seat, self.owner_of = on_seat, owner_of
+        self.opening, self.session_hooks = opening, session_hooks
         self._ready = threading.Event()
         self._finished = threading.Event()
         self._port = 0
@@ -98,6 +101,7 @@ class LocalServer:
         c = self.config
         spec = ServerConfig.of(c, self.game, opening=self.opening, session_hooks=self.session_hooks)
         server = GameServer(spec, get_engine(self.game, c.engine or "impl", c.rules_for(self.game)))
+        server.owner_of = self.owner_of
         if self.on_seat is not None:
             server.watchers.append(_seat_watcher(self.on_seat))
         return server

@@ -214,6 +214,12 @@ class GameServer:
         """Called with every event of every game this server hosts (a web view, a
         tournament's recorder), after the server's own handling; a watcher must not
         call the session's inputs."""
+        self.owner_of: Callable[[str], str | None] | None = None
+        """A private server's (impl/apps/games.py): the owner of a new connection,
+        given its client ``address:port`` — a launched program or the runner —
+        None to refuse it.  Connections are then limited per owner, not per
+        address: every program of a match shares 127.0.0.1, and one must not
+        crowd the other out."""
 
     @property
     def port(self) -> int:
@@ -267,13 +273,17 @@ class GameServer:
             self._refuse(conn, "server_full", f"Server full (at most {limit} connections), try again later")
             return None
         per_address = min(net.per_address, max(limit - 1, 1))
-        held = self._by_host.get(conn.host, 0)
+        key = conn.host if self.owner_of is None else self.owner_of(conn.address)
+        if key is None:
+            self._refuse(conn, "not_a_player", "Not a program of this game")
+            return None
+        held = self._by_host.get(key, 0)
         if held >= per_address:
-            self._refuse(conn, "address_full", f"Too many connections from {conn.host} (at most {per_address})")
+            self._refuse(conn, "address_full", f"Too many connections from {key} (at most {per_address})")
             return None
         self._connections.add(conn)
-        self._by_host[conn.host] = held + 1
-        conn.closed.add_done_callback(lambda _: self._forget(conn))
+        self._by_host[key] = held + 1
+        conn.closed.add_done_callback(lambda _: self._forget(conn, key))
         link = Link(self, session, session.join(conn, asyncio.get_running_loop().time()))
         self.rearm(session)
         return link
@@ -291,13 +301,13 @@ class GameServer:
         )
         conn.send([Refused(199, text).to_line(self.settings.vocab)])
 
-    def _forget(self, conn: Connection) -> None:
+    def _forget(self, conn: Connection, key: str) -> None:
         self._connections.discard(conn)
-        held = self._by_host.get(conn.host, 0) - 1
+        held = self._by_host.get(key, 0) - 1
         if held > 0:
-            self._by_host[conn.host] = held
+            self._by_host[key] = held
         else:
-            self._by_host.pop(conn.host, None)
+            self._by_host.pop(key, None)
 
     def rearm(self, session: Session) -> None:
         """One timer per server, due no later than the session's next deadline.  A

@@ -1,0 +1,212 @@
+"""Where a player program of ``referee match`` and ``referee tournament`` runs:
+a sandbox that keeps it from seeing, signalling or tracing its opponent and the
+referee, and that ends, children and all, with its game and with the runner.
+
+Three kinds, the strongest available chosen by ``--sandbox auto`` (the default):
+
+``bwrap``
+    bubblewrap (https://github.com/containers/bubblewrap), the sandbox Flatpak
+    runs its applications in: a tool made for exactly this, unprivileged, a
+    single small binary (Debian's ``bubblewrap``).  The program gets its own
+    user namespace (running as ``nobody`` inside, with no capability outside it),
+    its own PID namespace with a fresh ``/proc`` (no other process of the
+    machine is visible, so none can be named to ``kill`` or ``ptrace``), its own
+    IPC and UTS namespaces, a new session (no terminal to inject into), a
+    read-only view of the file system with a private ``/tmp`` (also ``HOME`` and
+    ``TMPDIR``) and ``/dev``.  ``--die-with-parent``: bwrap and everything
+    inside it are killed when the thread that launched it ends, so a runner
+    that is killed (``kill -9`` included) leaves nothing running.  The network
+    is shared: the program must reach the game's server on 127.0.0.1.
+``unshare``
+    util-linux ``unshare --user --pid --fork --kill-child --mount-proc``, on
+    every Linux: the user and PID namespaces and the fresh ``/proc`` as above,
+    and the program's whole namespace killed when ``unshare`` is.  Not
+    protected: the file system is shared and writable as the runner's user sees
+    it (one program can read or change the other's files, and ``/tmp`` is
+    common); the terminal session is shared.
+``none``
+    the program in its own session and process group, as the runner's user
+    (the only kind where there is neither: macOS, Windows, or a kernel without
+    unprivileged user namespaces).  Not protected: a program can see, signal or
+    trace its opponent and the referee (the runner then flags a program killed
+    by a signal it did not send as suspected foul play, impl/apps/games.py), and
+    a child that leaves its process group outlives the game (PR_SET_PDEATHSIG
+    ends only the program itself with the runner, on Linux).
+
+Which process holds a connection is found through /proc the same way for all
+three (impl/apps/seats.py): within a PID namespace every descendant of the
+sandbox, one that called ``setsid`` or was orphaned included, stays below it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+KINDS = ("auto", "bwrap", "unshare", "none")
+"""The choices of ``--sandbox``."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the one trial run of a sandbox may take (``works``)."""
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a process gets when the thread that forked it ends."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """A kind of sandbox and the tool that makes it (its path; empty for ``none``)."""
+
+    kind: str
+    tool: str = ""
+    shared: tuple[str, ...] = ()
+    """Directories the programs may write to (``--sandbox-share``), the same for
+    both: the rest of the file system is read-only in a ``bwrap`` sandbox."""
+
+    @property
+    def isolates(self) -> bool:
+        """Whether the program is in a PID namespace of its own: it can name (signal,
+        trace) no process outside, and every process it starts stays below it."""
+        return self.kind != "none"
+
+    def wrap(self, argv: list[str], cwd: str) -> list[str]:
+        """The command line that runs ``argv`` in this sandbox, in directory ``cwd``."""
+        if self.kind == "bwrap":
+            shown = [word for path in visible(argv, cwd) for word in ("--ro-bind", path, path)]
+            return [self.tool, *bwrap_options(cwd), *shown, *_shares(self.shared), "--", *argv]
+        if self.kind == "unshare":
+            return [self.tool, *UNSHARE_OPTIONS, "--", *argv]
+        return list(argv)
+
+    def preexec(self) -> Callable[[], None] | None:
+        """What the child runs before the program: without a sandbox, a signal to
+        end it when the launching thread ends (bwrap and unshare do it themselves)."""
+        if self.isolates or _libc() is None:  # loaded here, before the fork
+            return None
+        return _die_with_parent
+
+
+NONE = Sandbox("none")
+"""No sandbox: the program in its own session and process group only."""
+UNSHARE_OPTIONS = ("--user", "--map-current-user", "--pid", "--fork", "--kill-child", "--mount-proc")
+
+
+def bwrap_options(cwd: str) -> list[str]:
+    """bubblewrap's options (see the module's docstring for what each keeps out)."""
+    return [
+        *("--unshare-user", "--uid", "65534", "--gid", "65534"),
+        *("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"),
+        *("--die-with-parent", "--new-session"),
+        *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"),
+        *("--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"),
+        *("--chdir", cwd),
+    ]
+
+
+PRIVATE = ("/tmp",)
+"""Directories a bwrap sandbox replaces with an empty one of its own."""
+
+
+def visible(argv: list[str], cwd: str) -> list[str]:
+    """What a program needs to see of the directories the sandbox makes private
+    (``/tmp``), shown read-only at the same paths: the working directory, this
+    Python's prefix and the referee's own sources (for our players and for a
+    command line that runs ``{python}``), and every existing path the command
+    line names (a file's directory)."""
+    wanted = [cwd, sys.prefix, str(Path(__file__).resolve().parents[2])]
+    for word in argv:
+        path = Path(cwd, word)
+        with contextlib.suppress(OSError, ValueError):
+            if path.exists():
+                wanted.append(str(path.resolve() if path.is_dir() else path.resolve().parent))
+    inside = {os.path.normpath(w) for w in wanted if any(_under(w, p) for p in PRIVATE)}
+    # The outermost of nested paths only: binding one inside another would hide it.
+    return sorted(p for p in inside if not any(q != p and _under(p, q) for q in inside))
+
+
+def _under(path: str, directory: str) -> bool:
+    path, directory = os.path.normpath(path), os.path.normpath(directory)
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _shares(shared: tuple[str, ...]) -> list[str]:
+    return [word for path in shared for word in ("--bind", path, path)]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGKILL when the thread that started it ends."""
+    libc = _libc()
+    if libc is not None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name, use_errno=True) if name else None
+
+
+def candidate(kind: str) -> Sandbox | None:
+    """The sandbox of ``kind`` if its tool is installed (not yet tried)."""
+    if kind == "none":
+        return NONE
+    if not sys.platform.startswith("linux"):
+        return None
+    tool = shutil.which(kind)
+    return Sandbox(kind, tool) if tool is not None else None
+
+
+@functools.cache
+def works(sandbox: Sandbox) -> bool:
+    """Whether ``sandbox`` runs a program here: tried once a process (a kernel
+    may forbid unprivileged user namespaces; a container may lack /proc)."""
+    if not sandbox.isolates:
+        return True
+    try:
+        done = subprocess.run(
+            sandbox.wrap(["/bin/sh", "-c", "exit 0"], "/"),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=PROBE_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+class Unavailable(Exception):
+    """The sandbox asked for cannot run here (the message says why)."""
+
+
+def choose(asked: str) -> Sandbox:
+    """The sandbox ``--sandbox`` asks for: ``auto`` the strongest that works here."""
+    if asked == "auto":
+        for kind in ("bwrap", "unshare"):
+            found = candidate(kind)
+            if found is not None and works(found):
+                return found
+        return NONE
+    found = candidate(asked)
+    if found is None:
+        raise Unavailable(f"--sandbox {asked}: {asked} is not installed here (try --sandbox auto)")
+    if not works(found):
+        raise Unavailable(f"--sandbox {asked}: {asked} cannot run a program here (user namespaces refused?)")
+    return found
+
+
+def describe(sandbox: Sandbox) -> str:
+    """One line for the user: what the programs run in."""
+    if sandbox.kind == "none":
+        return "programs run unsandboxed (no bwrap or unshare works here): they can signal each other"
+    return f"programs run in {sandbox.kind} sandboxes"
