@@ -165,11 +165,24 @@ _LIVE: set[int] = set()
 this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
 
 
+INTERRUPTED = threading.Event()
+"""Set when the run is interrupted (Ctrl-C, SIGTERM, SIGHUP): the games then in
+progress have their programs killed and are recorded as nothing, to be played
+again on resuming."""
+
+
 @atexit.register
 def _end_all() -> None:
     for group in list(_LIVE):
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
+
+
+def interrupt() -> None:
+    """End every program of this process's games now (a sandbox's whole tree ends
+    with its bwrap or unshare process): the games' threads then finish at once."""
+    INTERRUPTED.set()
+    _end_all()
 
 
 class _Launched:
@@ -396,6 +409,9 @@ def play_game(
     side; the server plays ``opening`` first (impl/engines/openings.py)."""
     with tempfile.TemporaryDirectory(prefix="referee-game-") as directory:
         outcome = _play_game(specs, number, options, first, Path(directory), opening)
+        if INTERRUPTED.is_set():  # its programs were killed by the runner: no result, no record
+            outcome.result, outcome.error, outcome.culprits = None, "interrupted", []
+            return outcome
         written = sorted(Path(directory).glob("*.pgn"))
         if written:
             record = pgn.parse(written[0].read_bytes())
@@ -623,17 +639,19 @@ def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:
 
 @contextmanager
 def ended_like_ctrl_c() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the run as Ctrl-C does (KeyboardInterrupt in the main
-    thread): its games' programs are ended and what was recorded is kept.  (kill -9
+    """Ctrl-C, SIGTERM and SIGHUP end the run alike: every game's programs are
+    killed at once (``interrupt``), KeyboardInterrupt is raised in the main thread,
+    and what was recorded is kept; the games then in progress are not.  (kill -9
     leaves no handler: the sandboxes end with their launching threads.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def interrupt(signum: int, frame: object) -> None:
+    def interrupted(signum: int, frame: object) -> None:
+        interrupt()
         raise KeyboardInterrupt
 
-    old = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    old = {signum: signal.signal(signum, interrupted) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:

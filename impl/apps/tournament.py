@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from impl import pgn
 from impl.apps import sprt
 from impl.apps.games import (
+    INTERRUPTED,
     MatchOptions,
     PlayerSpec,
     add_opening_arguments,
@@ -1014,6 +1015,8 @@ def execute(
     the SPRT decides."""
 
     def record(task: Task, result: GameResult) -> None:
+        if INTERRUPTED.is_set():  # a game cut short by the interruption: played again on resuming
+            return
         if result.record:
             try:
                 write_atomic(directory / record_name(task.number), result.record, overwrite=False)
