@@ -15,6 +15,9 @@ words and the same values in its environment:
     {port}  REFEREE_PORT   the game's port
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
     {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
+    {token} REFEREE_TOKEN  this game's secret of this seat: sent as the player's
+                           name (``0.9.1 player black TOKEN``), it proves the seat
+                           is the program's (``SeatGuard``); ours send it
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
 (docs/protocol.md).  Each game has its own server, started here, on a free
@@ -31,6 +34,7 @@ import atexit
 import json
 import os
 import re
+import secrets
 import shlex
 import shutil
 import signal
@@ -65,7 +69,7 @@ from impl.server.session import Session
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
-PLACEHOLDERS = ("game", "host", "port", "side", "rules")
+PLACEHOLDERS = ("game", "host", "port", "side", "rules", "token")
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,8 @@ class PlayerSpec:
             raise ValueError("an empty player")
         if words[0] in PLAYERS:
             ours = [sys.executable, "-m", "impl.cli", "player", words[0], "{game}"]
-            template = [*ours, "--host", "{host}", "--port", "{port}", "--side", "{side}", *words[1:]]
+            template = [*ours, "--host", "{host}", "--port", "{port}", "--side", "{side}", "--name", "{token}"]
+            template += words[1:]
             return cls(text, tuple(template))
         return cls(text, tuple(words))
 
@@ -297,6 +302,8 @@ SIGPIPE … — are its own, and lose as a disconnection does)."""
 LAUNCH_WAIT = 30.0
 """Seconds a connection's check waits for both programs' launches to be noted (only
 a failed launch makes it wait that long; the connection is then nobody's)."""
+TOKEN_BYTES = 15
+"""The length of a seat's secret (``SeatGuard.tokens``): 120 bits, 30 hex digits, within a name's 31 characters."""
 PROGRAM_CONNECTIONS = 8
 """Connections each program (and the runner's observer) may hold at once on its
 game's private server: a program that opens more is refused them, and its
@@ -335,11 +342,10 @@ class SeatGuard:
         """Connections refused as nobody's."""
         self.thefts: list[Theft] = []
         self.seated = threading.Event()
+        self.tokens = (secrets.token_hex(TOKEN_BYTES), secrets.token_hex(TOKEN_BYTES))
+        """Player (0 A, 1 B) → its seat's secret, handed to its program alone (its
+        sandbox keeps its environment and arguments from the other)."""
         self._lock = threading.Condition()
-
-    @property
-    def groups(self) -> dict[int, int]:
-        return self.roots
 
     def launched(self, player: int, pid: int) -> None:
         with self._lock:
@@ -376,16 +382,20 @@ class SeatGuard:
             self.owners[address] = found
         return "referee" if found == seats.REFEREE else "AB"[found]
 
-    def on_seat(self, side: int, address: str) -> None:
+    def on_seat(self, side: int, address: str, name: str = "") -> None:
         rightful = self.first ^ side
         with self._lock:
             roots = dict(self.roots)
             owner = self.owners.get(address)
-        if not self.by_proc and not roots:
+        if name in self.tokens:  # a secret only the player's program was given
+            held = frozenset({self.tokens.index(name)})
+        elif not self.by_proc and not roots:
             # No program exists before the first launch, but its seat can come before
             # its starved launcher thread has noted it: wait for that note.
             roots = self._first_launch()
-        if self.by_proc:
+        if name in self.tokens:
+            pass
+        elif self.by_proc:
             held = frozenset() if owner is None or owner == seats.REFEREE else frozenset({owner})
         elif len(roots) < 2:
             held = frozenset(roots)  # the first program's, or before any launch nobody's
@@ -470,6 +480,7 @@ def _play_game(
                     "port": str(server.port),
                     "side": SIDES[game][side],
                     "rules": options.rules,
+                    "token": guard.tokens[player],
                 }
                 env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None

@@ -17,9 +17,10 @@ from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Event, PlayerSeated, Session
 from spec.awari_rules import canonical
 
-SeatHook = Callable[[int, str], None]
+SeatHook = Callable[[int, str, str], None]
 """Told, on the server's thread, of each player seated: its side (0 first mover, 1
-second) and the client's ``address:port`` (impl/apps/seats.py maps it to a process)."""
+second), the client's ``address:port`` (impl/apps/seats.py maps it to a process)
+and the name it gave (a match's seat token, impl/apps/games.py)."""
 
 
 class LocalServer:
@@ -126,6 +127,7 @@ def _seat_watcher(hook: SeatHook) -> Callable[[Session, Event], None]:
     def watch(session: Session, what: Event) -> None:
         if isinstance(what, PlayerSeated):
             holder = session.players[what.side]
-            hook(int(what.side), str(getattr(holder.peer, "address", "")) if holder is not None else "")
+            address = str(getattr(holder.peer, "address", "")) if holder is not None else ""
+            hook(int(what.side), address, what.name)
 
     return watch

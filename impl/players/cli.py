@@ -10,7 +10,7 @@ from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError
-from impl.protocol import VOCABULARIES
+from impl.protocol import VOCABULARIES, quote_name
 
 from . import PLAYERS
 from .base import Player, log, play
@@ -25,7 +25,16 @@ def add_connection_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--server", type=count, default=0, metavar="N", help="server number: port 29046+N / 29068+N")
     where.add_argument("--port", type=port, help="connect to this port instead")
     p.add_argument("--side", default="?", help="south/north, black/white, or ? for either (default ?)")
-    p.add_argument("--name", help="the name the server shows (default: the player's)")
+    p.add_argument("--name", type=player_name, help="the name the server shows (default: the player's)")
+
+
+def player_name(text: str) -> str:
+    """``--name``: one a seat request can carry (impl/protocol.py ``quote_name``)."""
+    try:
+        quote_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def check_side(command: str, game: str, side: str) -> None:

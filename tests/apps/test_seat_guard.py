@@ -92,3 +92,21 @@ def test_without_proc_a_seat_before_the_first_launch_is_noted_is_the_first_progr
     guard.launched(0, 111)
     taker.join()
     assert guard.thefts == [games.Theft(1, frozenset({0}))]  # B's seat, taken by A's program: theft by A
+
+
+def test_a_seat_proven_by_its_token_is_its_programs_without_proc() -> None:
+    """The token (the player's name in its seat request) proves the seat without
+    /proc and before any launch is noted; the other seat's token is a theft by
+    the program it was given to."""
+    guard = games.SeatGuard(first=1, by_proc=False)
+    guard.on_seat(0, "127.0.0.1:5000", guard.tokens[1])  # B moves first: side 0 is B's
+    assert guard.thefts == []
+    guard.on_seat(1, "127.0.0.1:5001", guard.tokens[1])  # A's seat, with B's token
+    assert guard.thefts == [games.Theft(1, frozenset({1}))]
+
+
+def test_a_token_outweighs_what_proc_says_and_tokens_differ() -> None:
+    guard = games.SeatGuard(first=0, by_proc=True)
+    guard.on_seat(0, "127.0.0.1:5002", guard.tokens[0])  # nobody's connection by /proc, but A's token
+    assert guard.thefts == []
+    assert guard.tokens[0] != guard.tokens[1] and len(guard.tokens[0]) == 2 * games.TOKEN_BYTES
