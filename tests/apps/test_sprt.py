@@ -117,7 +117,7 @@ def test_parse() -> None:
     for words, message in (
         (["elo0=0"], "elo1=X is required"),
         (["elo0=5", "elo1=5"], "less than"),
-        (["elo0=0", "elo1=5", "alpha=1.5"], "between 0 and 1"),
+        (["elo0=0", "elo1=5", "alpha=1.5"], "below 0.5"),
         (["elo0=0", "elo1=x"], "not a number"),
         (["elo0=0", "elo1=nan"], "not a finite"),
         (["elo0=0", "elo1=5", "gamma=1"], "is not one of"),
