@@ -15,11 +15,13 @@ in docs/tournaments.md:
   followed, so its target is written and the link kept (a link to nothing is
   refused: where it points is not a place the user chose to create a file);
 * a character device or a FIFO (``/dev/null``, ``/dev/stderr``, a named pipe), and
-  any name under ``/dev`` or ``/proc`` (``/dev/stdout`` redirected to a file: the
-  shell's file, not a name to rename over) is written plainly — opened for
-  appending, never created, truncated or replaced; a FIFO waits for its reader;
-* anything else (a directory, a socket, a block device) is refused, and so is a
-  target whose directory cannot be written (a probe file is made there).
+  a link under ``/dev`` or ``/proc`` to a regular file (``/dev/stdout`` redirected
+  to a file: the shell's file, not a name to rename over) is written plainly —
+  opened for appending, never created, truncated or replaced; a FIFO waits for
+  its reader;
+* anything else (a directory, a socket, a block device, a missing name under
+  ``/dev`` or ``/proc``) is refused, and so is a target whose directory cannot be
+  written (a probe file is made there).
 
 Commands check their targets with ``output_of`` before the first game and write
 with ``write_output``, which applies the rule again (the path may have changed).
@@ -176,8 +178,12 @@ class Output:
 def _is_stream_name(path: Path) -> bool:
     """A link under /dev or /proc (``/dev/stdout``, ``/dev/fd/3``): an open stream of
     this process by another name, even when it leads to a regular file."""
+    return os.path.islink(path) and _under_streams(path)
+
+
+def _under_streams(path: Path) -> bool:
     absolute = Path(os.path.abspath(path))
-    return os.path.islink(absolute) and any(absolute.is_relative_to(root) for root in STREAM_ROOTS)
+    return any(absolute.is_relative_to(root) for root in STREAM_ROOTS)
 
 
 def output_of(path: Path) -> Output:
@@ -188,6 +194,8 @@ def output_of(path: Path) -> Output:
         mode: int | None = os.stat(path).st_mode
     except FileNotFoundError:
         mode = None
+    if mode is None and _under_streams(path):  # a misspelt /dev/nul is not a file to create in /dev
+        raise OSError(errno.ENODEV, "no such device", str(path))
     if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or _is_stream_name(path)):
         if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
             raise NotRegular(path, kind_of(mode))

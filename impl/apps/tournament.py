@@ -956,8 +956,9 @@ def check_outputs(args: argparse.Namespace, what: str) -> None:
         if out is not None:
             try:
                 output_of(out)
-            except OSError as exc:
-                raise UsageError(f"{what}: {option}: cannot write {str(out)!r}: {why(exc)}") from None
+            except OSError as exc:  # the reason names the path only when it is another (the directory)
+                reason = why(exc).removeprefix(f"{out}: ")
+                raise UsageError(f"{what}: {option}: cannot write {str(out)!r}: {reason}") from None
 
 
 def pgn_file(results: Sequence[GameResult]) -> str:
