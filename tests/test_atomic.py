@@ -6,6 +6,7 @@ import errno
 import os
 import socket
 import stat
+import tempfile
 import threading
 from pathlib import Path
 
@@ -166,7 +167,7 @@ def test_the_directory_is_probed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     def denied(**kwargs: object) -> tuple[int, str]:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(tmp_path / ".probe-x"))
 
-    monkeypatch.setattr(atomic.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
     with pytest.raises(OSError) as caught:
         atomic.output_of(tmp_path / "r.json")
     assert atomic.why(caught.value) == f"{tmp_path}: permission denied"
