@@ -8,6 +8,7 @@ directory is never made."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
 import stat
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from impl import cli
+from impl.apps import tournament
 from impl.apps.games import MAX_RUN_FILE
 from impl.engines import openings
 from tests.support.terminal import referee, refused
@@ -163,3 +165,11 @@ def test_a_run_file_that_cannot_be_read_is_one_line(
     }[kind]
     assert line.startswith("referee match: --records: ") and line.endswith(reason), line
     assert not list(records.glob("game-*.pgn"))
+
+
+def test_the_results_json_has_no_infinity_or_nan() -> None:
+    """A one-sided result's margin is infinite, and JSON has no Infinity: it is null,
+    and the results are dumped with allow_nan=False so no other can slip through."""
+    value = {"elo": {"margin": math.inf, "los": 1.0}, "games": [{"score": math.nan}, (1.5, -math.inf)]}
+    assert tournament.finite(value) == {"elo": {"margin": None, "los": 1.0}, "games": [{"score": None}, [1.5, None]]}
+    json.dumps(tournament.finite(value), allow_nan=False)
