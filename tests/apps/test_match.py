@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from impl import cli, pgn
+from impl import atomic, cli, pgn
 from impl.apps import tournament
 from impl.apps.games import MatchOptions, PlayerSpec
 from impl.apps.match import run_match, table
@@ -135,7 +135,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, text)
 
-    real = tournament.write_output
+    real = atomic.write_output
     monkeypatch.setattr(tournament, "write_output", full)
     argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
     argv += [
