@@ -188,3 +188,12 @@ def test_read_bounded_refuses_what_is_not_a_regular_file_before_reading(tmp_path
             atomic.read_bounded(path, 10)
         assert atomic.why(caught.value) == reason
     assert atomic.read_bounded(tmp_path / "ok", 10) == b"x" * 10
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_dev_full_is_written_plainly_fails_as_a_full_disk_and_stays_a_device() -> None:
+    """As root, an atomic write once replaced /dev/full by a regular file."""
+    with pytest.raises(OSError) as caught:
+        atomic.write_output(Path("/dev/full"), "x" * 10_000)
+    assert atomic.why(caught.value) == "the disk is full"
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)

@@ -798,7 +798,7 @@ def state_json(
     """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
     these results, each game's record name, and the games running."""
     summary = summarise(config, results, total, hypotheses=hypotheses)
-    out = as_json(config, summary, results)
+    out: dict[str, Any] = finite(as_json(config, summary, results))  # the view's JSON has no Infinity either
     recorded = {r.number for r in results if r.record}
     for game in out["games"]:
         game["record"] = record_name(game["number"]) if game["number"] in recorded else None
