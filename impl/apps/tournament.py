@@ -55,7 +55,7 @@ from impl.apps.games import (
 )
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
-from impl.atomic import output_of, why, write_atomic, write_output
+from impl.atomic import output_of, read_bounded, why, write_atomic, write_output
 from impl.cli import UsageError, add_rules_argument, check_rules, failed, port, positive, seconds, subcommand
 from impl.engines.openings import Opening, digest, nth_opening
 from impl.engines.port import KINDS
@@ -984,6 +984,11 @@ def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult
     return ""
 
 
+MAX_RECORD = 16 << 20
+"""The largest game record read on resuming (16 MiB; a long game's is tens of kB):
+a record is read only if it is a regular file no larger (impl/atomic.py ``read_bounded``)."""
+
+
 def load_records(
     tasks: Sequence[Task], directory: Path, what: str = "referee tournament: --records"
 ) -> dict[int, GameResult]:
@@ -995,7 +1000,8 @@ def load_records(
         for task in tasks:
             path = directory / record_name(task.number)
             if path.exists():
-                done = from_record(task, path.read_text(encoding="utf-8", errors="replace"))
+                text = read_bounded(path, MAX_RECORD).decode("utf-8", errors="replace")
+                done = from_record(task, text)
                 if done is not None:
                     results[task.number] = done
                 else:

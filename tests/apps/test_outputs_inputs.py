@@ -173,3 +173,15 @@ def test_the_results_json_has_no_infinity_or_nan() -> None:
     value = {"elo": {"margin": math.inf, "los": 1.0}, "games": [{"score": math.nan}, (1.5, -math.inf)]}
     assert tournament.finite(value) == {"elo": {"margin": None, "los": 1.0}, "games": [{"score": None}, [1.5, None]]}
     json.dumps(tournament.finite(value), allow_nan=False)
+
+
+def test_a_record_that_is_a_fifo_is_one_line_not_a_wait(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On resuming, each game's record is read: a FIFO in its place (no writer) is
+    refused by its kind, never waited on."""
+    records = tmp_path / "r"
+    assert cli.main([*MATCH, "--records", str(records)]) == 0
+    (records / "game-0001.pgn").unlink()
+    os.mkfifo(records / "game-0001.pgn")
+    capsys.readouterr()
+    line = _refusal(capsys, cli.main([*MATCH, "--records", str(records)]))
+    assert line == f"referee match: --records: {records / 'game-0001.pgn'}: is a FIFO, not a regular file"
