@@ -6,6 +6,25 @@ when an existing file must never be overwritten).  A reader therefore sees the
 old file or the whole new one, never a part; a full disk leaves the old file
 and no 0-byte one.  ``why`` names an ``OSError`` as what it is (disk full,
 read-only file system, …) for the one line a command prints.
+
+What is not a regular file is never replaced.  The one rule for a file the user
+names (``--json``, ``--csv``, ``--pgnout``; ``output_of``, ``write_output``), also
+in docs/tournaments.md:
+
+* a missing path or a regular file is written atomically; a symbolic link is
+  followed, so its target is written and the link kept (a link to nothing is
+  refused: where it points is not a place the user chose to create a file);
+* a character device or a FIFO (``/dev/null``, ``/dev/stderr``, a named pipe), and
+  a link under ``/dev`` or ``/proc`` to a regular file (``/dev/stdout`` redirected
+  to a file: the shell's file, not a name to rename over) is written plainly —
+  opened for appending, never created, truncated or replaced; a FIFO waits for
+  its reader;
+* anything else (a directory, a socket, a block device, a missing name under
+  ``/dev`` or ``/proc``) is refused, and so is a target whose directory cannot be
+  written (a probe file is made there).
+
+Commands check their targets with ``output_of`` before the first game and write
+with ``write_output``, which applies the rule again (the path may have changed).
 """
 
 from __future__ import annotations
@@ -13,7 +32,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 _WHY = {
@@ -63,9 +84,12 @@ def write_atomic(path: Path, data: str | bytes, *, encoding: str = "utf-8", over
 
     With ``overwrite=False`` an existing ``path`` is never replaced: the call
     raises ``FileExistsError`` and the file keeps its content (a record once
-    written stays as it was).  Any ``OSError`` leaves no temporary file behind.
+    written stays as it was).  With ``overwrite`` a symbolic link's target is
+    written (the link stays) and what is not a regular file is never replaced:
+    ``NotRegular``.  Any ``OSError`` leaves no temporary file behind.
     """
     raw = data.encode(encoding) if isinstance(data, str) else data
+    path = _regular_or_missing(path) if overwrite else path
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -97,3 +121,137 @@ def _sync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# ─── files the user names: the one rule ───────────────────────────────────────
+
+STREAM_ROOTS = (Path("/dev"), Path("/proc"))
+"""Names there stand for streams (``/dev/stdout``, ``/dev/fd/3``), whatever they lead to."""
+
+
+class NotRegular(OSError):
+    """A path that is not a regular file where one would be replaced."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"is {kind}, not a regular file", str(path))
+
+
+def kind_of(mode: int) -> str:
+    """A file type in words, for the one line a refusal prints."""
+    kinds = (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISREG, "a regular file"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def _regular_or_missing(path: Path) -> Path:
+    """Where an atomic write of ``path`` goes: ``path`` itself if missing, the file
+    a symbolic link leads to if it is one (so that the link is kept); NotRegular
+    if that exists and is not a regular file."""
+    try:
+        mode = os.stat(path).st_mode  # follows links
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise NotRegular(path, "a symbolic link to nothing") from None
+        return path
+    if not stat.S_ISREG(mode):
+        raise NotRegular(path, kind_of(mode))
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where and how a file the user names is written (the module's rule)."""
+
+    path: Path
+    """The path to write: the one given, or a symbolic link's target."""
+    plain: bool
+    """Written plainly (a stream: appended to, never created or replaced), else atomically."""
+
+
+def _is_stream_name(path: Path) -> bool:
+    """A link under /dev or /proc (``/dev/stdout``, ``/dev/fd/3``): an open stream of
+    this process by another name, even when it leads to a regular file."""
+    return os.path.islink(path) and _under_streams(path)
+
+
+def _under_streams(path: Path) -> bool:
+    absolute = Path(os.path.abspath(path))
+    return any(absolute.is_relative_to(root) for root in STREAM_ROOTS)
+
+
+def output_of(path: Path) -> Output:
+    """How ``path`` is written under the module's rule; an ``OSError`` (``why``
+    says it) if it cannot be: not a kind of file that may be written, no such
+    directory, or a directory where no file can be made (checked by a probe)."""
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is None and _under_streams(path):  # a misspelt /dev/nul is not a file to create in /dev
+        raise OSError(errno.ENODEV, "no such device", str(path))
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or _is_stream_name(path)):
+        if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise NotRegular(path, kind_of(mode))
+        return Output(path, plain=True)
+    target = _regular_or_missing(path)
+    probe_writable(target.parent)
+    return Output(target, plain=False)
+
+
+def probe_writable(directory: Path) -> None:
+    """Write and remove a probe file in ``directory``: whether files can be made
+    there, known now rather than when the first result is written; ``OSError``."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=directory)
+    except OSError as exc:  # named by the directory, not by the probe's random name
+        raise OSError(exc.errno, exc.strerror, str(directory)) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def write_output(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to the file the user named ``path``, by the module's rule
+    (``output_of``, applied again now); ``OSError`` if it cannot be."""
+    out = output_of(path)
+    if not out.plain:
+        write_atomic(out.path, text, encoding=encoding)
+        return
+    # No O_CREAT, no O_TRUNC: a stream is written, never made or emptied (/dev/stdout
+    # redirected to a file keeps what was printed before).
+    fd = os.open(out.path, os.O_WRONLY | os.O_APPEND)
+    with os.fdopen(fd, "w", encoding=encoding) as stream:
+        stream.write(text)
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.  What is
+    not a regular file (a FIFO, a device such as ``/dev/zero``, a directory) is
+    refused before it is read (``NotRegular``), and a larger file after ``limit`` + 1
+    bytes (``TooLarge``): neither a read that never ends nor one that fills memory."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegular(path, kind_of(mode))
+    # O_NONBLOCK: had the path become a FIFO since the stat, the open would wait for a writer.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as stream:
+        mode = os.fstat(stream.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, kind_of(mode))
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(path, limit)
+    return data
+
+
+class TooLarge(OSError):
+    """A file larger than a reader takes."""
+
+    def __init__(self, path: Path, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"is larger than {limit:,} bytes", str(path))

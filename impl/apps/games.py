@@ -54,7 +54,7 @@ from impl import pgn
 from impl.apps import sandbox as sandboxes
 from impl.apps import seats
 from impl.apps.sandbox import Sandbox
-from impl.atomic import why, write_atomic
+from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.client.local import LocalServer
@@ -729,39 +729,67 @@ RUN_FILES = {MATCH_FILE: "match", "tournament.json": "tournament"}
 """The file that says which run a records directory's games are of, and its kind."""
 
 
-def claim_records(directory: Path, name: str, identity: dict[str, Any], what: str, *, resume: bool) -> None:
+MAX_RUN_FILE = 8 << 20
+"""The largest run file read (8 MiB): a run file is a few hundred bytes, and one of
+an older version, which held the openings' list, fits for any openings file the
+limits of impl/engines/openings.py let in."""
+
+
+def read_run_file(path: Path, what: str) -> Any:
+    """The JSON of the run file ``path``, read bounded (``MAX_RUN_FILE``, a regular
+    file only); a usage error saying why it cannot be — unreadable, too large, not
+    UTF-8, not JSON, nested too deep for the parser or too large for memory."""
+    try:
+        text = read_bounded(path, MAX_RUN_FILE).decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot read {str(path)!r}: {why(exc)}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{what}: cannot read {str(path)!r}: not UTF-8") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError, MemoryError) as exc:  # ValueError: JSONDecodeError
+        reasons = {RecursionError: "nested too deep", MemoryError: "too large to read"}
+        state = "empty" if not text.strip() else reasons.get(type(exc), "not JSON")
+        raise UsageError(
+            f"{what}: {str(path)!r} is {state}; remove it to run here again (this run's games are kept)"
+        ) from None
+
+
+def claim_records(
+    directory: Path,
+    name: str,
+    identity: dict[str, Any],
+    what: str,
+    *,
+    resume: bool,
+    upgrade: Callable[[Any], Any] = lambda old: old,
+) -> None:
     """Make the records directory and mark it as this run's (``name`` holding
     ``identity``), or check that it is: a usage error if it holds another run's
     games — another kind's file, a different ``name``, or (unless ``resume``) any
-    game at all — or if ``name`` cannot be read as JSON."""
+    game at all — or if ``name`` cannot be read as JSON (``read_run_file``).
+    ``upgrade`` turns a run file of an older version into today's form."""
     writable(directory, what)
     path = directory / name
-    mine = json.loads(json.dumps(identity))
+    mine = json.loads(json.dumps(identity, allow_nan=False))
     for other, kind in RUN_FILES.items():
         if other != name and (directory / other).exists():
             raise UsageError(f"{what}: {str(directory)!r} holds a {kind}'s games ({other})")
     try:
         games = any(RECORD.fullmatch(entry.name) for entry in directory.iterdir())
-        text = path.read_text(encoding="utf-8") if path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = why(exc) if isinstance(exc, OSError) else "not UTF-8"
-        raise UsageError(f"{what}: cannot read {str(path)!r}: {reason}") from None
-    if text is None:
+        exists = os.path.lexists(path)
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot read {str(directory)!r}: {why(exc)}") from None
+    if not exists:
         if games:  # games with no run file: nothing says whose they are
             raise UsageError(f"{what}: {str(directory)!r} holds games of another run")
         try:
-            write_atomic(path, json.dumps(identity, indent=2, ensure_ascii=False) + "\n", overwrite=False)
+            text = json.dumps(identity, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+            write_atomic(path, text, overwrite=False)
         except OSError as exc:
             raise UsageError(f"{what}: cannot write {str(path)!r}: {why(exc)}") from None
         return
-    try:
-        theirs = json.loads(text)
-    except ValueError:
-        state = "empty" if not text.strip() else "not JSON"
-        raise UsageError(
-            f"{what}: {str(path)!r} is {state}; remove it to run here again (this run's games are kept)"
-        ) from None
-    if theirs != mine:
+    if upgrade(read_run_file(path, what)) != mine:
         raise UsageError(f"{what}: {str(directory)!r} holds another {RUN_FILES[name]}'s games ({name} differs)")
     if games and not resume:
         raise UsageError(f"{what}: {str(directory)!r} holds the games of an earlier run of this {RUN_FILES[name]}")

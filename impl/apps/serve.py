@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
+from impl.atomic import probe_writable
 from impl.cli import (
     UsageError,
     add_rules_argument,
@@ -143,11 +143,9 @@ def opening_of(config: Config, engine: Any) -> tuple[str, ...]:
 def check_writable(directory: Path) -> None:
     """Records go to ``directory``: make it and write a probe file there now, not
     when the first game ends."""
-    probe = directory / f".probe-{os.getpid()}"
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        probe.write_text("probe\n", encoding="ascii")
-        probe.unlink()
+        probe_writable(directory)
     except OSError as exc:
         raise UsageError(f"referee serve: cannot write records to {directory}: {exc.strerror or exc}") from None
 

@@ -90,8 +90,14 @@ class Status:
 
 
 def logistic(elo: float) -> float:
-    """The expected score of an Elo difference."""
-    return 1 / (1 + 10 ** (-elo / 400))
+    """The expected score of an Elo difference, 1 / (1 + 10^(−elo / 400)), computed
+    without overflow for any finite ``elo`` (``10 ** 500`` would raise): the power
+    taken is never positive."""
+    x = elo * math.log(10) / 400
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)  # underflows to 0 for a hopeless player, never overflows
+    return e / (1 + e)
 
 
 def llr(elo0: float, elo1: float, counts: Sequence[float], values: Sequence[float]) -> float:
@@ -153,6 +159,14 @@ def of_pairs(hypotheses: Hypotheses, pairs: Sequence[tuple[float, float]], final
 
 
 KEYS = ("elo0", "elo1", "alpha", "beta")
+MAX_ELO = 2000.0
+"""elo0 and elo1 lie within ±MAX_ELO: beyond it every logistic score is 0 or 1 to
+within a few parts in 10⁶, and no test between two players means anything."""
+MIN_ERROR = 1e-12
+"""alpha and beta lie in [MIN_ERROR, 0.5): smaller would need more games than any
+run has and only pushes the bounds out; 0.5 or more would accept on a coin toss."""
+BOUNDS = f"elo0 < elo1 within ±{MAX_ELO:g}; {MIN_ERROR:g} <= alpha, beta < 0.5"
+"""The accepted values in words, for ``--sprt``'s help and its errors."""
 
 
 def parse(words: Sequence[str]) -> Hypotheses:
@@ -175,8 +189,8 @@ def parse(words: Sequence[str]) -> Hypotheses:
         if key not in given:
             raise ValueError(f"{key}=X is required")
     h = Hypotheses(**given)
-    if not h.elo0 < h.elo1:
-        raise ValueError("elo0 must be less than elo1")
-    if not (0 < h.alpha < 1 and 0 < h.beta < 1 and h.alpha + h.beta < 1):
-        raise ValueError("alpha and beta must be between 0 and 1, their sum below 1")
+    if not -MAX_ELO <= h.elo0 < h.elo1 <= MAX_ELO:
+        raise ValueError(f"elo0 must be less than elo1, both within ±{MAX_ELO:g}")
+    if not (MIN_ERROR <= h.alpha < 0.5 and MIN_ERROR <= h.beta < 0.5):
+        raise ValueError(f"alpha and beta must be at least {MIN_ERROR:g} and below 0.5")
     return h

@@ -59,9 +59,9 @@ from impl.apps.games import (
 )
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
-from impl.atomic import why, write_atomic
+from impl.atomic import output_of, read_bounded, why, write_atomic, write_output
 from impl.cli import UsageError, add_rules_argument, check_rules, failed, port, positive, seconds, subcommand
-from impl.engines.openings import Opening, nth_opening
+from impl.engines.openings import Opening, digest, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Termination
 
@@ -574,6 +574,19 @@ def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> 
     return out
 
 
+def finite(value: Any) -> Any:
+    """``value`` (JSON's types) with every infinite or NaN number null: JSON has
+    neither, and a reader's parser may refuse ``Infinity`` (a margin of a one-sided
+    result is infinite)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
+
+
 def as_csv(summary: Summary) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -790,7 +803,7 @@ def state_json(
     """``/api/tournament`` without the live ids: the tournament's ``as_json`` of
     these results, each game's record name, and the games running."""
     summary = summarise(config, results, total, hypotheses=hypotheses)
-    out = as_json(config, summary, results)
+    out: dict[str, Any] = finite(as_json(config, summary, results))  # the view's JSON has no Infinity either
     recorded = {r.number for r in results if r.record}
     for game in out["games"]:
         game["record"] = record_name(game["number"]) if game["number"] in recorded else None
@@ -925,7 +938,7 @@ def add_result_options(p: Any) -> None:
         nargs="+",
         metavar="KEY=X",
         help="two players: stop once the SPRT of elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] accepts H0 or H1 "
-        "(the first player's Elo over the second; at most --games games)",
+        f"(the first player's Elo over the second; at most --games games; {sprt.BOUNDS})",
     )
 
 
@@ -942,9 +955,15 @@ def hypotheses_of(args: argparse.Namespace, players: int, what: str) -> Hypothes
 
 
 def check_outputs(args: argparse.Namespace, what: str) -> None:
-    for out in (args.json, args.csv, args.pgnout):
-        if out is not None and not out.parent.is_dir():
-            raise UsageError(f"{what}: no directory {str(out.parent)!r} for {str(out)!r}")
+    """``--json``, ``--csv`` and ``--pgnout`` checked before the first game by the
+    rule of impl/atomic.py (``output_of``): a usage error if one could not be written."""
+    for option, out in (("--json", args.json), ("--csv", args.csv), ("--pgnout", args.pgnout)):
+        if out is not None:
+            try:
+                output_of(out)
+            except OSError as exc:  # the reason names the path only when it is another (the directory)
+                reason = why(exc).removeprefix(f"{out}: ")
+                raise UsageError(f"{what}: {option}: cannot write {str(out)!r}: {reason}") from None
 
 
 def pgn_file(results: Sequence[GameResult]) -> str:
@@ -954,19 +973,25 @@ def pgn_file(results: Sequence[GameResult]) -> str:
 
 
 def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace) -> str:
-    """``--json``, ``--csv``, ``--pgnout``, each written atomically; what could not be."""
+    """``--json``, ``--csv``, ``--pgnout``, each written by impl/atomic.py's rule
+    (``write_output``); what could not be."""
     outputs: tuple[tuple[Path | None, Callable[[], str]], ...] = (
-        (args.json, lambda: json.dumps(as_json(config, summary, results), indent=2) + "\n"),
+        (args.json, lambda: json.dumps(finite(as_json(config, summary, results)), indent=2, allow_nan=False) + "\n"),
         (args.csv, lambda: as_csv(summary)),
         (args.pgnout, lambda: pgn_file(results)),
     )
     for path, text in outputs:
         if path is not None:
             try:
-                write_atomic(path, text())
+                write_output(path, text())
             except OSError as exc:
                 return f"cannot write {str(path)!r}: {why(exc)}"
     return ""
+
+
+MAX_RECORD = 16 << 20
+"""The largest game record read on resuming (16 MiB; a long game's is tens of kB):
+a record is read only if it is a regular file no larger (impl/atomic.py ``read_bounded``)."""
 
 
 def load_records(
@@ -980,7 +1005,8 @@ def load_records(
         for task in tasks:
             path = directory / record_name(task.number)
             if path.exists():
-                done = from_record(task, path.read_text(encoding="utf-8", errors="replace"))
+                text = read_bounded(path, MAX_RECORD).decode("utf-8", errors="replace")
+                done = from_record(task, text)
                 if done is not None:
                     results[task.number] = done
                 else:
@@ -1083,14 +1109,32 @@ def config_of(args: argparse.Namespace) -> Config:
     )
 
 
+def run_identity(config: Config) -> dict[str, Any]:
+    """What a run file holds: ``config``, its openings as their count and digest
+    (impl/engines/openings.py ``digest``) rather than the list, which could make a
+    run file of megabytes."""
+    mine = asdict(config)
+    mine["time"] = list(config.time) if config.time else None
+    mine["openings"] = {"count": len(config.openings), "sha256": digest(config.openings)}
+    return mine
+
+
+def upgrade_run_file(old: Any) -> Any:
+    """A run file of an older version, which held the openings' list, as today's
+    (``run_identity``): the list becomes its count and digest, so that its run resumes."""
+    if isinstance(old, dict) and isinstance(old.get("openings"), list):
+        listed = old["openings"]
+        if all(isinstance(o, list) and all(isinstance(m, str) for m in o) for o in listed):
+            return old | {"openings": {"count": len(listed), "sha256": digest(listed)}}
+    return old
+
+
 def open_records(
     config: Config, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
 ) -> None:
     """Make the records directory, or check that it holds this run's: a
     tournament's (``tournament.json``) or a match's (``name``: ``match.json``)."""
-    mine = asdict(config)
-    mine["time"] = list(config.time) if config.time else None
-    claim_records(directory, name, mine, what, resume=True)
+    claim_records(directory, name, run_identity(config), what, resume=True, upgrade=upgrade_run_file)
 
 
 def set_aside(path: Path) -> None:

@@ -8,16 +8,22 @@ as ``1``); ``#`` starts a comment, blank lines are skipped.  An opening is valid
 when every move is legal in turn and none ends the game.  The server plays it
 (impl/server/session.py); a tournament plays each with colours reversed
 (impl/apps/tournament.py).  Everything here is pure: no I/O but ``read_openings``.
+
+A file is bounded: at most ``MAX_BYTES`` bytes and ``MAX_OPENINGS`` openings, and
+only a regular file is read (a FIFO or ``/dev/zero`` is refused, never waited on).
+A run file keeps the openings' ``digest`` and count, not the list.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from impl.atomic import why
+from impl.atomic import read_bounded, why
 from impl.engines.port import GameEngine, GameState
 from spec import result as R
 
@@ -25,6 +31,10 @@ Opening = tuple[str, ...]
 """An opening's moves as the wire spells them (``c3``, ``pass``, ``F``)."""
 
 ORDERS = ("sequential", "random")
+MAX_BYTES = 1 << 20
+"""The largest openings file read (1 MiB: some 50,000 lines of a 20-ply opening)."""
+MAX_OPENINGS = 10_000
+"""The most openings a file may hold: more than any match or tournament plays."""
 _NUMBER = re.compile(r"([0-9]+)\.?")
 
 
@@ -79,6 +89,8 @@ def parse_openings(engine: GameEngine, text: str, name: str) -> tuple[Opening, .
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
+        if len(out) == MAX_OPENINGS:
+            raise OpeningError(f"{name}:{number}: more than {MAX_OPENINGS:,} openings")
         try:
             out.append(parse_opening(engine, body))
         except OpeningError as exc:
@@ -89,14 +101,22 @@ def parse_openings(engine: GameEngine, text: str, name: str) -> tuple[Opening, .
 
 
 def read_openings(engine: GameEngine, path: Path) -> tuple[Opening, ...]:
-    """The openings of the file at ``path`` (``parse_openings``)."""
+    """The openings of the regular file at ``path`` of at most ``MAX_BYTES``
+    (``parse_openings``)."""
     try:
-        text = path.read_text(encoding="ascii")
+        text = read_bounded(path, MAX_BYTES).decode("ascii")
     except OSError as exc:
-        raise OpeningError(f"{path}: {why(exc)}") from None
+        raise OpeningError(why(exc) if exc.filename else f"{path}: {why(exc)}") from None
     except UnicodeDecodeError:
         raise OpeningError(f"{path}: not an ASCII text file") from None
     return parse_openings(engine, text, str(path))
+
+
+def digest(openings: Sequence[Sequence[str]]) -> str:
+    """The SHA-256 of ``openings`` in order, as compact JSON: what a run file keeps
+    to know its openings again (the same for a list read back from an old run file)."""
+    text = json.dumps([list(o) for o in openings], separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def playable(engine: GameEngine, state: GameState) -> bool:

@@ -179,13 +179,50 @@ def key(r: Record) -> Slice:
 # ─── the cache ─────────────────────────────────────────────────────────────────
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def verdict_row(row: Any) -> bool:
+    """Whether a cache line's JSON is a verdict: the fields the readers here use,
+    of their types (a hand-edited or foreign line may lack them)."""
+    if not isinstance(row, dict) or "n" not in row:
+        return False
+    n = row["n"]
+    where = all(isinstance(row.get(k), int) for k in ("mover", "pit")) and (n is None or isinstance(n, int))
+    labels = isinstance(row.get("verdict"), str) and isinstance(row.get("fingerprint"), str)
+    return where and labels and _number(row.get("seconds")) and (row.get("cpu") is None or _number(row["cpu"]))
+
+
+def _json(line: str) -> Any:
+    """A line's JSON, or None if it is not JSON (a merge's conflict marker, a cut
+    line) or is nested past the parser."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
 def read_cache(path: Path | None = None) -> list[Record]:
-    """The verdicts in the cache (none if it is absent), oldest first."""
+    """The verdicts in the cache (none if it is absent), oldest first.  A line that
+    is neither a verdict nor the header is skipped, with one warning line on stderr
+    counting them: the cache is a convenience, and a corrupt one must not stop a
+    proof that never needed it (a run without ``--cache`` trusts none of it)."""
     path = CACHE if path is None else path
-    if not path.exists():
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
         return []
-    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
-    return [r for r in rows if "verdict" in r]
+    except OSError as exc:
+        print(f"verdict cache {path}: unreadable ({exc.strerror or exc}), read as empty", file=sys.stderr)
+        return []
+    rows = [_json(line) for line in text.splitlines() if line.strip()]
+    verdicts = [r for r in rows if verdict_row(r)]
+    headers = [r for r in rows if isinstance(r, dict) and "about" in r and "verdict" not in r]
+    skipped = len(rows) - len(verdicts) - len(headers)
+    if skipped:
+        print(f"verdict cache {path}: skipped {skipped} corrupt line(s) of {len(rows)}", file=sys.stderr)
+    return verdicts
 
 
 def compacted(records: Sequence[Record], fp: str) -> list[Record]:
@@ -470,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
 
     mine: list[Record] = []
     failed = 0
+    cache_error = ""  # once the cache cannot be written, the run goes on without it
     print(f"{len(todo)} slices to prove, fingerprint {fp}", flush=True)
     with cluster.dask_client(args.scheduler, args.jobs) if not args.no_cluster else _nothing() as client:
         results = in_threads(args.jobs, tasks, keep_going) if client is None else on_cluster(client, tasks, keep_going)
@@ -484,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
             mine.append(r)
             failed += r["verdict"] in ("failed", "error")
             cached = [*cached, r]
-            write_cache(cached, fp)
+            cache_error = cache_error or _keep(cached, fp)
             print(
                 f"{len(mine):3}/{len(todo)} {r['verdict']:8} {r['seconds']:7.1f} s  {name(key(r))}  {r['detail']}",
                 flush=True,
@@ -493,6 +531,18 @@ def main(argv: list[str] | None = None) -> int:
     print(status(judged_now, fp))
     missing = len(every_slice()) - len(judged(judged_now, fp, "proven"))
     return 1 if failed or (args.complete and missing) else 0
+
+
+def _keep(records: Sequence[Record], fp: str) -> str:
+    """Write the cache (``write_cache``); if it cannot be, say so once on stderr and
+    give back why: the proof goes on, it never needed the cache."""
+    try:
+        write_cache(records, fp)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        print(f"verdict cache {CACHE}: not written ({why}); the proof goes on without it", file=sys.stderr)
+        return why
+    return ""
 
 
 @contextlib.contextmanager

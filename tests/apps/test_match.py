@@ -6,7 +6,9 @@ duplicates, ``--sprt``, ``--pgnout``)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -15,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from impl import cli, pgn
+from impl import atomic, cli, pgn
+from impl.apps import tournament
 from impl.apps.games import MatchOptions, PlayerSpec
 from impl.apps.match import run_match, table
 
@@ -121,15 +124,31 @@ def test_a_player_that_fails_to_start_aborts_its_game() -> None:
 
 
 def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The games are played and recorded; ``--pgnout`` naming a directory fails in
-    one line, and the JSON before it is written."""
+    """The games are played and recorded; ``--pgnout`` failing when written (here a
+    full disk: a directory is refused before the first game) is one line, and the
+    JSON before it is written."""
+
+    def full(path: Path, text: str) -> None:
+        if path.name == "all.pgn":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, text)
+
+    real = atomic.write_output
+    monkeypatch.setattr(tournament, "write_output", full)
     argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
-    argv += ["--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json"), "--pgnout", str(tmp_path)]
+    argv += [
+        "--records",
+        str(tmp_path / "r"),
+        "--json",
+        str(tmp_path / "r.json"),
+        "--pgnout",
+        str(tmp_path / "all.pgn"),
+    ]
     assert cli.main(argv) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith(f"referee match: cannot write {str(tmp_path)!r}: "), err
+    assert err == [f"referee match: cannot write {str(tmp_path / 'all.pgn')!r}: the disk is full"], err
     assert json.loads((tmp_path / "r.json").read_text())["played"] == 1
     assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 1
 

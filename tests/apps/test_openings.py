@@ -341,3 +341,21 @@ def test_a_match_plays_each_opening_with_colours_reversed(tmp_path: Path) -> Non
     a, b = "random --seed 1", "random --seed 2"
     assert [r.names for r in records] == [(a, b), (b, a)]
     assert all(r.moves[:2] == ["F", "a"] for r in records)
+
+
+def test_a_file_of_more_openings_than_the_limit_is_refused_at_the_first_too_many(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(openings, "MAX_OPENINGS", 2)
+    path = tmp_path / "book.txt"
+    path.write_text("c3\n# a comment\nd4\n\nb2\n")
+    with pytest.raises(openings.OpeningError) as caught:
+        openings.read_openings(GOTHELLO, path)
+    assert str(caught.value) == f"{path}:5: more than 2 openings"
+
+
+def test_the_digest_is_of_the_openings_in_order() -> None:
+    """What a run file keeps: the same for a list read back from JSON as for tuples."""
+    assert openings.digest([("c3", "d4"), ("b2",)]) == openings.digest([["c3", "d4"], ["b2"]])
+    assert openings.digest([("c3", "d4"), ("b2",)]) != openings.digest([("b2",), ("c3", "d4")])
+    assert openings.digest([("c3", "d4")]) != openings.digest([("c3",), ("d4",)])

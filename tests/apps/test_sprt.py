@@ -5,6 +5,7 @@ secular equation, solved here by bisection), and ``--sprt``'s parsing."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -117,7 +118,7 @@ def test_parse() -> None:
     for words, message in (
         (["elo0=0"], "elo1=X is required"),
         (["elo0=5", "elo1=5"], "less than"),
-        (["elo0=0", "elo1=5", "alpha=1.5"], "between 0 and 1"),
+        (["elo0=0", "elo1=5", "alpha=1.5"], "below 0.5"),
         (["elo0=0", "elo1=x"], "not a number"),
         (["elo0=0", "elo1=nan"], "not a finite"),
         (["elo0=0", "elo1=5", "gamma=1"], "is not one of"),
@@ -125,3 +126,31 @@ def test_parse() -> None:
     ):
         with pytest.raises(ValueError, match=message):
             sprt.parse(words)
+
+
+def test_the_logistic_and_the_llr_never_overflow() -> None:
+    """An attacker's elo0=-200000 raised OverflowError in 10 ** 500 after game 1: the
+    bounds now refuse it, and the logistic itself takes any finite Elo."""
+    assert sprt.logistic(-1e6) == 0.0 and sprt.logistic(1e6) == 1.0
+    assert sprt.logistic(0) == 0.5 and sprt.logistic(400) == pytest.approx(10 / 11)
+    extreme = Hypotheses(-sprt.MAX_ELO, sprt.MAX_ELO, sprt.MIN_ERROR, sprt.MIN_ERROR)
+    for scores in ([1.0], [0.0], [0.5], [1.0, 0.0, 0.5] * 5):
+        status = sprt.of_games(extreme, scores)
+        assert all(math.isfinite(x) for x in (status.llr, extreme.lower, extreme.upper))
+    json.dumps(status.as_json(), allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["elo0=-200000", "elo1=0"],
+        ["elo0=0", "elo1=2001"],
+        ["elo0=0", "elo1=5", "alpha=1e-320"],
+        ["elo0=0", "elo1=5", "alpha=0"],
+        ["elo0=0", "elo1=5", "beta=0.5"],
+    ],
+)
+def test_parse_bounds_what_it_accepts(words: list[str]) -> None:
+    with pytest.raises(ValueError, match=r"within ±2000|at least 1e-12 and below 0\.5"):
+        sprt.parse(words)
+    assert sprt.BOUNDS == "elo0 < elo1 within ±2000; 1e-12 <= alpha, beta < 0.5"

@@ -310,7 +310,20 @@ def test_pairs_for_the_pentanomial_model() -> None:
     ("extra", "message"),
     [
         (["c=random", "--game", "awari", "--sprt", "elo0=0", "elo1=5"], "--sprt needs exactly two players, not 3"),
-        (["--game", "awari", "--sprt", "elo0=5", "elo1=0"], "--sprt: elo0 must be less than elo1"),
+        (["--game", "awari", "--sprt", "elo0=5", "elo1=0"], "--sprt: elo0 must be less than elo1, both within ±2000"),
+        # Found by an attacker: an OverflowError after game 1, and Infinity in the JSON.
+        (
+            ["--game", "awari", "--sprt", "elo0=-200000", "elo1=0"],
+            "--sprt: elo0 must be less than elo1, both within ±2000",
+        ),
+        (
+            ["--game", "awari", "--sprt", "elo0=0", "elo1=5", "alpha=1e-320"],
+            "--sprt: alpha and beta must be at least 1e-12 and below 0.5",
+        ),
+        (
+            ["--game", "awari", "--sprt", "elo0=0", "elo1=5", "beta=0.5"],
+            "--sprt: alpha and beta must be at least 1e-12 and below 0.5",
+        ),
     ],
 )
 def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> None:

@@ -76,3 +76,52 @@ def test_retry_without_the_cache_is_refused(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as e:
         L.main(["--retry"])
     assert e.value.code == 2 and "--retry is for --cache" in capsys.readouterr().err
+
+
+def test_a_corrupt_line_is_skipped_with_one_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A merge-conflict marker, a cut line, a row without a verdict's fields, a line
+    nested past the parser: skipped and counted on one stderr line, never a traceback."""
+    cache = tmp_path / "verdict-cache.jsonl"
+    good = _record(A, "proven", "now")
+    lines = [
+        json.dumps(L.ABOUT),
+        "<<<<<<< HEAD",
+        json.dumps(good),
+        '{"mover": 1, "pit": 6, "n": 1, "verdict": "pro',
+        json.dumps({"verdict": "proven"}),
+        json.dumps({**good, "seconds": "2"}),
+        "[" * 3000,
+        "=======",
+    ]
+    cache.write_text("\n".join(lines) + "\n")
+    assert L.read_cache(cache) == [good]
+    assert capsys.readouterr().err == f"verdict cache {cache}: skipped 6 corrupt line(s) of 8\n"
+    L.write_cache(L.read_cache(cache), "now", cache)  # the next write drops them
+    capsys.readouterr()
+    assert L.read_cache(cache) == [good] and capsys.readouterr().err == ""
+
+
+def test_a_corrupt_or_unwritable_cache_stops_no_proof(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """make proofs' slice step (no --cache) proves what it is given whatever the cache
+    holds, and goes on when the cache cannot be written (here it is a directory)."""
+    monkeypatch.setattr(L, "CACHE", tmp_path / "verdict-cache.jsonl")
+    monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
+    monkeypatch.setattr(L, "fingerprint", lambda modules=None, root=None: "fp")
+    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules: "fp")
+
+    def proven(s: Slice, timeout: float) -> dict[str, Any]:
+        return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0.1, "detail": ""}
+
+    monkeypatch.setattr(L, "run_one", proven)
+    L.CACHE.write_text("<<<<<<< HEAD\n" + json.dumps(_record(A, "failed", "fp")) + "\n>>>>>>> other\n")
+    assert L.main(["--no-cluster", "--counts", "20"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"verdict cache {L.CACHE}: skipped 2 corrupt line(s) of 3"]
+    L.CACHE.unlink()
+    L.CACHE.mkdir()
+    assert L.main(["--no-cluster", "--counts", "20"]) == 0
+    unreadable, unwritten = capsys.readouterr().err.splitlines()  # each said once, not per slice
+    assert unreadable.startswith(f"verdict cache {L.CACHE}: unreadable") and "read as empty" in unreadable
+    assert unwritten.startswith(f"verdict cache {L.CACHE}: not written") and "goes on" in unwritten
