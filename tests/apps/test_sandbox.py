@@ -180,7 +180,7 @@ def test_nothing_a_program_starts_outlives_the_runner(tmp_path: Path, signum: in
             if len(marked(marker)) >= 8 or runner.poll() is not None:
                 break
             time.sleep(0.02)
-        assert len(marked(marker)) >= 4, runner.stderr.read() if runner.poll() is not None else "too few"
+        assert len(marked(marker)) >= 4, runner.communicate()[1] if runner.poll() is not None else "too few"
         runner.send_signal(signum)
         status = runner.wait(60)
         assert status in (130, -signal.SIGKILL), status
