@@ -262,26 +262,33 @@ def _step(engine: GameEngine, state: GameState, move: str, index: int) -> tuple[
 
 def write(record: PgnGame) -> str:
     """The record as text: tag pairs, a blank line, the movetext wrapped at 79
-    columns, ending with the result."""
+    columns, ending with the result and a blank line."""
     lines = [f'[{key} "{escape(value)}"]' for key, value in record.tags]
     words: list[str] = []
     book = len(record.tag(OPENING).split())
+    # PGN numbers White's moves; where PGN's Black moves first (Gothello's black),
+    # the first is "1..." and every White move starts the next number.
+    shift = int(record.pgn_convention and COLOURS[record.game][0] == "Black")
     for i, ply in enumerate(record.plies):
-        if i % 2 == 0:
-            words.append(f"{i // 2 + 1}.")
+        if i == 0 and shift:
+            words.append("1...")
+        elif (i + shift) % 2 == 0:
+            words.append(f"{(i + shift) // 2 + 1}.")
         words.append(ply.san)
         if i < book:
             words.append("{book}")
         if ply.clock is not None:
             words.append(f"{{[%clk {clock_text(ply.clock)}]}}")
     words.append(record.result)
-    return "\n".join([*lines, "", *_wrap(words)]) + "\n"
+    # A blank line ends each game, as PGN asks: records concatenated (cat *.pgn) read as games.
+    return "\n".join([*lines, "", *_wrap(words)]) + "\n\n"
 
 
 def export(texts: Iterable[str]) -> str:
-    """Records (each a ``write`` text) as one PGN file, a blank line between
-    games, as cutechess-cli's ``-pgnout`` writes them."""
-    return "\n".join(text.strip() + "\n" for text in texts)
+    """Records (each a ``write`` text) as one PGN file, each game ending with a
+    blank line, as cutechess-cli's ``-pgnout`` writes them: the same text as the
+    records' files concatenated (``cat *.pgn``)."""
+    return "".join(text.strip() + "\n\n" for text in texts)
 
 
 def _wrap(words: Iterable[str]) -> list[str]:

@@ -106,7 +106,7 @@ def test_a_server_record_carries_the_tags_and_clocks() -> None:
     )
     text = record.text()
     assert '[White "b\\"o\\"b"]' in text and '[TimeControl "300:200"]' in text and '[Rules "massey"]' in text
-    assert "1. c3 {[%clk 0:04:59.0]} d4 {[%clk 1:00:00.0]} 1-0" in text  # White (second mover) won
+    assert "1... c3 {[%clk 0:04:59.0]} 2. d4 {[%clk 1:00:00.0]} 1-0" in text  # Black moved first; White won
     assert '[Outcome "white wins"]' in text and '[ResultConvention "PGN"]' in text
     game = pgn.parse(text)
     assert game.time == (300.0, 200.0) and game.outcome == Outcome(Side.SECOND, Termination.TIME)
@@ -203,7 +203,7 @@ def test_export_is_one_pgn_file_python_chess_reads_game_by_game(
         read.append((headers["White"], headers["Black"], headers["Result"], headers["Game"]))
     expected = [chess.pgn.read_headers(io.StringIO(t)) for t in texts]
     assert read == [(h["White"], h["Black"], h["Result"], h["Game"]) for h in expected if h is not None]
-    assert exported == "\n".join(texts) and pgn.export(texts[:1]) == texts[0]  # each record unchanged
+    assert exported == "".join(texts) and pgn.export(texts[:1]) == texts[0]  # each record unchanged: cat *.pgn
     stream = io.StringIO(exported)
     games = [chess.pgn.read_game(stream) for _ in texts]
     assert all(g is not None for g in games) and chess.pgn.read_game(stream) is None

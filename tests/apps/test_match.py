@@ -108,7 +108,7 @@ def test_referee_match_runs_an_sprt_to_its_decision(tmp_path: Path) -> None:
     assert results["duplicates"] == [{"game": 3, "same_as": 1}, {"game": 4, "same_as": 2}, {"game": 5, "same_as": 1}]
     records = sorted((tmp_path / "r").glob("game-*.pgn"))
     assert len(records) == 5
-    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+    assert (tmp_path / "all.pgn").read_text() == "".join(p.read_text() for p in records)
     again = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and "Resuming from" in again.stdout and "5 of 12 games recorded" in again.stdout
     assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 5

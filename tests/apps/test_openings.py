@@ -166,7 +166,7 @@ def test_clients_follow_the_opening_play_to_the_end_and_the_record_marks_it(tmp_
     (path,) = tmp_path.glob("*.pgn")
     text = path.read_text()
     assert '[Opening "c3 d4 b2"]' in text and f'[PlyCount "{len(white.plies)}"]' in text
-    assert "1. c3 {book} {[%clk 0:05:00.0]} d4 {book} {[%clk 0:05:00.0]} 2. b2 {book}" in text
+    assert "1... c3 {book} {[%clk 0:05:00.0]} 2. d4 {book} {[%clk 0:05:00.0]} b2 {book}" in text
     assert text.count("{book}") == 3
     record = pgn.parse(text)
     assert record.moves == white.plies
@@ -323,7 +323,7 @@ def test_a_recorded_game_counts_as_done_only_from_its_own_opening() -> None:
     tags = [("Round", "1.1"), ("Black", "a"), ("White", "b"), ("Game", "gothello"), ("Opening", "c3")]
     record = pgn.build("gothello", tags, ["c3", "a1"], None, Outcome(Side.SECOND, Termination.RESIGNATION))
     text = pgn.write(record.with_tags(Result=record.result))
-    assert "1. c3 {book} a1 1-0" in text  # white won: White's score first
+    assert "1... c3 {book} 2. a1 1-0" in text  # white won: White's score first
     done = from_record(first, text)
     assert done is not None and done.score == 0.0
     assert from_record(first, text.replace('[Opening "c3"]', '[Opening "d4"]')) is None

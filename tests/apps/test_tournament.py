@@ -266,7 +266,7 @@ def test_an_sprt_stops_the_tournament_and_duplicates_are_named(
     assert results["elo"]["distinct"]["los"] < results["elo"]["los"]  # two games say less than five
     records = sorted((tmp_path / "r").glob("game-*.pgn"))
     assert len(records) == 5
-    assert (tmp_path / "all.pgn").read_text() == "\n".join(p.read_text() for p in records)
+    assert (tmp_path / "all.pgn").read_text() == "".join(p.read_text() for p in records)
 
 
 def _stubbed(number: int, players: tuple[int, int]) -> GameResult:

@@ -153,7 +153,21 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
     gates.mkdir()
     gated = gated_player("c", gates, free=6)
     argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random --seed 1", "b=random --seed 2", gated]
-    argv += ["--game", "awari", "--games", "2", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    argv += [
+        "--game",
+        "awari",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--records",
+        str(tmp_path / "r"),
+        "--web",
+        "0",
+        "-q",
+        "--sandbox-share",
+        str(gates),
+    ]
 
     async def scenario(base: str) -> None:
         errors: list[str] = []
@@ -204,7 +218,18 @@ def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) ->
     (gates / "go-1").touch()
     gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]
-    argv += ["--sprt", "elo0=0", "elo1=100", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    argv += [
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "--records",
+        str(tmp_path / "r"),
+        "--web",
+        "0",
+        "-q",
+        "--sandbox-share",
+        str(gates),
+    ]
 
     async def scenario(base: str) -> None:
         errors: list[str] = []

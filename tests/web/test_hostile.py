@@ -169,7 +169,7 @@ def hostile_directory(directory: Path) -> None:
     (directory / "names.pgn").write_text(names)  # longer than the wire's 31 characters; not ASCII
     (directory / "unchecked.pgn").write_text(record_text(("Unchecked", "x")))
     (directory / "garbage.pgn").write_bytes(bytes(range(256)) * 8)
-    (directory / "illegal.pgn").write_text(record_text().replace("2. b2", "2. c3"))  # tags fine, a move not
+    (directory / "illegal.pgn").write_text(record_text().replace("2. d4 b2", "2. d4 c3"))  # tags fine, a move not
     huge = padded(record_text(), "x" * (1 << 20))
     (directory / "huge.pgn").write_text(huge)  # 1 MiB: never read whole
     (directory / "notes.txt").write_text("not a record\n")

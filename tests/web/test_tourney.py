@@ -108,7 +108,17 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     gated = gated_player("gated", gates)
     records = tmp_path / "records"
     argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
-    argv += ["--jobs", "1", "--records", str(records), "--web", "0", *(["-q"] if command == "tournament" else [])]
+    argv += [
+        "--jobs",
+        "1",
+        "--records",
+        str(records),
+        "--web",
+        "0",
+        *(["-q"] if command == "tournament" else []),
+        "--sandbox-share",
+        str(gates),
+    ]
     host = "127.0.0.2" if command == "match" else "127.0.0.1"  # --web-host, else its default
     argv += ["--web-host", host] if command == "match" else []
     with live_view(argv, HANG_GUARD) as (proc, base, line):
@@ -156,7 +166,21 @@ def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path
     gates.mkdir()
     gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "tournament", gated, "random --seed 2", "--game", "awari"]
-    argv += ["--games", "1", "--workers", "1", "--jobs", "1", "--records", str(tmp_path / "r"), "--web", "0", "-q"]
+    argv += [
+        "--games",
+        "1",
+        "--workers",
+        "1",
+        "--jobs",
+        "1",
+        "--records",
+        str(tmp_path / "r"),
+        "--web",
+        "0",
+        "-q",
+        "--sandbox-share",
+        str(gates),
+    ]
     with live_view(argv, HANG_GUARD) as (proc, base, line):
         assert line.rstrip().endswith("(live boards need --workers 0)")
         state = _until(base, lambda d: bool(d["progress"]["running"]) and (gates / "seat-1").exists())
