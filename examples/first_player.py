@@ -1,6 +1,8 @@
-"""A first player for both games: it plays the move that leaves it the best count
-(stores in Awari, stones in Gothello) one move ahead, simulated on the referee's own
-engine.  Usage: python examples/first_player.py GAME PORT [SIDE [HOST]]
+"""A first player for both games: it looks three moves ahead on the referee's own
+engine (its move, the opponent's best answer, its best answer to that) and plays
+the move that leaves it the best count (stores in Awari, stones in Gothello), with
+room to move: a Gothello player left without a legal placement can only pass.
+Usage: python examples/first_player.py GAME PORT [SIDE [HOST]]
 """
 
 import sys
@@ -8,14 +10,20 @@ import sys
 from impl.client import Client
 
 
-def lead_after(client: Client, move: str) -> int:
-    """Our count minus the opponent's once ``move`` is played: the engine simulates
-    it on the position, a value (the game itself is unchanged)."""
+def value(client: Client, state: object, depth: int, mine: bool) -> int:
+    """Our count minus the opponent's once both play their best for ``depth`` more
+    moves (``mine``: ours is next); a finished game's margin outweighs the rest."""
     engine, me = client.engine, client.side
     assert me is not None
-    _, after = engine.apply(client.state, engine.parse_move(move))
-    counts = engine.counts(after)
-    return counts[me] - counts[me.other]
+    counts = engine.counts(state)
+    margin = counts[me] - counts[me.other]
+    if engine.is_over(state):
+        return 1000 * margin
+    moves = engine.legal_moves(state)
+    if depth == 0:  # the count, and the moves of the side to play (ours count for us)
+        return 2 * margin + (len(moves) if mine else -len(moves))
+    values = [value(client, engine.apply(state, m)[1], depth - 1, not mine) for m in moves]
+    return max(values) if mine else min(values)
 
 
 def play(game: str, port: int, side: str = "?", host: str = "127.0.0.1") -> str:
@@ -28,9 +36,12 @@ def play(game: str, port: int, side: str = "?", host: str = "127.0.0.1") -> str:
             if client.must_answer_draw:  # Awari: take the draw only when behind
                 client.answer_draw(client.counts()[me] < client.counts()[me.other])
             else:  # client.time_left(me) is our clock in seconds (None: untimed)
-                client.move(max(client.legal_moves(), key=lambda m: lead_after(client, m)))
+                engine = client.engine  # simulating moves changes nothing in the game
+                after = {m: engine.apply(client.state, engine.parse_move(m))[1] for m in client.legal_moves()}
+                client.move(max(after, key=lambda m: value(client, after[m], 2, False)))
             client.wait()
-        return client.describe_result()
+        played = "no side" if client.side is None else client.sides[client.side]
+        return f"{client.describe_result()} (we played {played})"
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ words and the same values in its environment:
     {port}  REFEREE_PORT   the game's port
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
     {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
+    {python}               this Python (``sys.executable``)
     {token} REFEREE_TOKEN  this game's secret of this seat: sent as the player's
                            name (``0.9.1 player black TOKEN``), it proves the seat
                            is the program's (``SeatGuard``); ours send it
@@ -92,10 +93,12 @@ class PlayerSpec:
         return cls(text, tuple(words))
 
     def command(self, values: dict[str, str]) -> list[str]:
-        """The command line for one game."""
+        """The command line for one game (``{python}``: this Python, so that a player
+        line works without an activated virtual environment)."""
+        values = {"python": sys.executable, **values}
         out = []
         for word in self.template:
-            for name in PLACEHOLDERS:
+            for name in (*PLACEHOLDERS, "python"):
                 if name in values:
                     word = word.replace("{" + name + "}", values[name])
             out.append(word)
@@ -801,6 +804,7 @@ def checked_player(text: str, which: str) -> PlayerSpec:
         spec = PlayerSpec.parse(text)
     except ValueError as exc:
         raise UsageError(f"referee match: {which}: {exc}") from None
-    if shutil.which(spec.template[0]) is None:
-        raise UsageError(f"referee match: {which}: no program {spec.template[0]!r}")
+    program = spec.command({})[0]
+    if shutil.which(program) is None:
+        raise UsageError(f"referee match: {which}: no program {program!r}")
     return spec
