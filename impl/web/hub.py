@@ -94,6 +94,8 @@ class Viewer:
         """Set when the stream ends: its game is over, the hub is closing, or the
         viewer was dropped."""
         self.dropped = False
+        self.stale = False
+        """Its channel lost events (Hub.resync): it gets a snapshot next."""
 
     def end(self) -> None:
         if not self.done.done():
@@ -279,19 +281,56 @@ class Hub:
             if game_or_none is None:
                 return
             game = game_or_none
-            game.clocks = event.clocks
-            if isinstance(event, MoveMade):
-                game.moves.append(event)
-                game.position, game.to_move, game.note = event.position, event.to_move, ""
-                plies = len(game.moves)
-            elif isinstance(event, ClocksChanged):
-                game.note = event.note
-            else:
-                game.over, game.to_move = event, None
-                self._finish(game)
+            plies = self._apply(game, event)
         channel = self._channels.get(key)
         if channel is not None and channel.viewers:
             channel.entries.append(self._entry(game, event, plies))
+            self._schedule()
+        if self._list.viewers:
+            self._list_due = True
+            self._schedule()
+
+    def _apply(self, game: Game, event: MoveMade | ClocksChanged | GameOver) -> int:
+        """The game after ``event``; the moves made so far."""
+        game.clocks = event.clocks
+        if isinstance(event, MoveMade):
+            game.moves.append(event)
+            game.position, game.to_move, game.note = event.position, event.to_move, ""
+        elif isinstance(event, ClocksChanged):
+            game.note = event.note
+        else:
+            game.over, game.to_move = event, None
+            self._finish(game)
+        return len(game.moves)
+
+    def resync(self, games: Sequence[Sequence[FeedEvent]]) -> None:
+        """The games in progress as the referee has them, each from its start,
+        after the feed lost events (the web process fell behind: impl/web/link.py).
+        A game the hub thought in progress that is not among them is forgotten
+        (its end was lost; the record directory has it); every viewer of a server
+        gets a snapshot next, and a viewer of a forgotten game its stream's end."""
+        fresh: dict[str, Game] = {}
+        for events in games:
+            begun = events[0]
+            if not isinstance(begun, GameStarted):
+                continue
+            game = Game(game_id(begun.server, begun.game_no), begun, begun.position, begun.clocks)
+            game.info = self._info(begun.server)
+            for later in events[1:]:
+                if not isinstance(later, GameStarted):
+                    self._apply(game, later)
+            fresh[begun.server] = game
+        for key, gid in list(self.live.items()):
+            if key not in fresh or fresh[key].id != gid:
+                del self.live[key]
+                self.games.pop(gid, None)
+        for key, game in fresh.items():
+            self.games[game.id] = game
+            self.live[key] = game.id
+        for channel in self._channels.values():
+            for viewer in channel.viewers:
+                viewer.stale = True
+        if any(c.viewers for c in self._channels.values()):
             self._schedule()
         if self._list.viewers:
             self._list_due = True
@@ -498,7 +537,7 @@ class Hub:
             self._list_due = False
             self._list.entries.append(Entry(lambda: sse("list", self.list_json(asyncio.get_running_loop().time()))))
         for channel in [self._list, *self._channels.values()]:
-            self._round.extend(v for v in channel.viewers if v.cursor < channel.end)
+            self._round.extend(v for v in channel.viewers if v.cursor < channel.end or v.stale)
         self._write_batch()
 
     def _write_batch(self) -> None:
@@ -508,7 +547,10 @@ class Hub:
             viewer = self._round.popleft()
             if viewer.done.done():
                 continue
-            data, last = viewer.channel.pending(viewer, self.limits.catch_up)
+            if viewer.stale:
+                viewer.stale, viewer.cursor, data = False, viewer.channel.end, None
+            else:
+                data, last = viewer.channel.pending(viewer, self.limits.catch_up)
             if data is None:
                 data, last = self._catch_up(viewer)
             if data and not viewer.write(data):
