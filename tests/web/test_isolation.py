@@ -13,6 +13,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -215,3 +216,52 @@ def test_a_flood_from_one_client_leaves_another_answered(tmp_path: Path, family:
                 await client.close()
 
         run(scenario)
+
+
+def test_a_web_process_behind_is_resynchronised(tmp_path: Path) -> None:
+    """The web process stopped (SIGSTOP) while a game is played: the moves are
+    all answered, the link drops events past its small buffer, and once the web
+    process runs again it is sent the game whole and shows every move."""
+    from impl import protocol as P
+    from impl.server.server import GameServer, ServerConfig
+    from impl.server.session import Settings
+    from impl.web.link import WebLink
+
+    link = WebLink("127.0.0.1", 0, None, buffer_limit=2048)
+    spec = ServerConfig(
+        Settings(P.VOCABULARIES["gothello"], 0), host="127.0.0.1", port=0, session_hooks=(link.session_hook,)
+    )
+    server = GameServer(spec, get_engine("gothello", "impl"))
+
+    async def scenario() -> None:
+        link.attach([server])
+        await server.start()
+        link.open()
+        assert link._sock is not None and link.process is not None
+        link._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)  # the kernel holds little
+        try:
+            players = await seat_players(server.port, "gothello")
+            game = Referee("gothello", get_engine("gothello", "impl"), random.Random(4))
+            os.kill(link.process.pid, signal.SIGSTOP)
+            try:
+                while not game.over and len(game.tokens) < 50:
+                    await play_one(players, game)
+            finally:
+                os.kill(link.process.pid, signal.SIGCONT)
+            assert link.dropped > 0 and not link.dead
+            async with aiohttp.ClientSession() as http, asyncio.timeout(UNTIL):
+                while True:
+                    async with http.get(f"http://127.0.0.1:{link.port}/api/games/gothello-0-1") as response:
+                        if response.status == 200:
+                            moves = [m["move"] for m in (await response.json())["moves"]]
+                            if moves == game.tokens:
+                                break
+                    await asyncio.sleep(0.05)
+            assert link.resyncs >= 1
+            for client in players:
+                await client.close()
+        finally:
+            await server.stop()
+            link.close()
+
+    run(scenario)
