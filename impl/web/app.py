@@ -1,4 +1,6 @@
-"""The web view's HTTP server: aiohttp, in the referee's own event loop.
+"""The web view's HTTP server: aiohttp, in the web view's own process
+(impl/web/child.py, fed by the referee over impl/web/link.py; ``WebView.serve``
+still runs it beside servers in one loop, as the in-process tests do).
 
 Pages (plain HTML and one small script, impl/web/static/):
 
@@ -32,7 +34,12 @@ Live updates are server-sent events (text/event-stream), one-way by construction
 
 Viewers only ever GET; nothing they send reaches a game.
 
-Nothing a viewer asks for runs long on the loop the games share, and no number of
+Every route is admitted per client (an IPv4 address or an IPv6 /64:
+impl/web/admission.py, ``WebLimits.clients``): its connections (503), requests in
+progress (503), request rate (429) and its one place at a time in the record
+queue, each refusal with ``Retry-After``.
+
+Nothing a viewer asks for runs long on the view's loop, and no number of
 viewers can take the descriptors a game or a record needs (issue #28):
 
 * record listings and pages are read in one records thread (``archive.Archive``:
