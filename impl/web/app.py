@@ -221,8 +221,7 @@ class _Admitted(asyncio.Protocol):
         if self._view.admission.connect(key, self._view._now()).admitted:
             self._group = key
         else:
-            self._view.refused += 1
-            self._inner = _Refuse(lambda: None, False)
+            self._inner = self._view.refusal()
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
@@ -369,6 +368,10 @@ class WebView:
             self._fresh += 1
             handler: RequestHandler = self._runner.server()
             return _Admitted(self, handler)
+        return self.refusal()
+
+    def refusal(self) -> _Refuse:
+        """The protocol of a refused connection (over the view's cap, or its client's)."""
         self.refused += 1
         self._log_refused()
         wait = self._refusing < MAX_REFUSING

@@ -90,9 +90,9 @@ async def feed(view: WebView, sock: socket.socket) -> None:
             (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
             if size > MAX_MESSAGE:
                 raise ValueError("message too long")
-            message = pickle.loads(await reader.readexactly(size))
+            data = await reader.readexactly(size)
             try:
-                apply(view, message)
+                apply(view, pickle.loads(data))
             except Exception as exc:  # one bad message must not end the view
                 event(logging.ERROR, "web_feed_failed", error=repr(exc))
     except (asyncio.IncompleteReadError, ConnectionError):

@@ -304,29 +304,34 @@ class Hub:
         return len(game.moves)
 
     def resync(self, games: Sequence[Sequence[FeedEvent]]) -> None:
-        """The games in progress as the referee has them, each from its start,
-        after the feed lost events (the web process fell behind: impl/web/link.py).
-        A game the hub thought in progress that is not among them is forgotten
-        (its end was lost; the record directory has it); every viewer of a server
-        gets a snapshot next, and a viewer of a forgotten game its stream's end."""
-        fresh: dict[str, Game] = {}
+        """The games as the referee has them, each from its start, the last
+        finished first (oldest first), then those in progress, after the feed lost
+        events (the web process fell behind: impl/web/link.py).  A game the hub
+        thought in progress that the referee no longer has is forgotten; every
+        viewer of a server gets a snapshot next (a viewer of a forgotten game, its
+        stream's end)."""
+        live: dict[str, str] = {}
         for events in games:
             begun = events[0]
             if not isinstance(begun, GameStarted):
                 continue
-            game = Game(game_id(begun.server, begun.game_no), begun, begun.position, begun.clocks)
-            game.info = self._info(begun.server)
+            gid = game_id(begun.server, begun.game_no)
+            known = self.games.get(gid)
+            if known is not None and known.over is not None:
+                continue  # its end was not lost
+            game = self.games[gid] = Game(gid, begun, begun.position, begun.clocks, info=self._info(begun.server))
+            if not isinstance(events[-1], GameOver):
+                live[begun.server] = gid
+            elif known is not None:
+                self.live[begun.server] = gid  # ended meanwhile: _finish moves it to the finished
             for later in events[1:]:
                 if not isinstance(later, GameStarted):
                     self._apply(game, later)
-            fresh[begun.server] = game
         for key, gid in list(self.live.items()):
-            if key not in fresh or fresh[key].id != gid:
+            if live.get(key) != gid:
                 del self.live[key]
                 self.games.pop(gid, None)
-        for key, game in fresh.items():
-            self.games[game.id] = game
-            self.live[key] = game.id
+        self.live.update(live)
         for channel in self._channels.values():
             for viewer in channel.viewers:
                 viewer.stale = True

@@ -13,7 +13,8 @@ the web view:
 * past ``BUFFER_LIMIT`` bytes unsent (the web process is behind, or stopped),
   events are dropped and the link is *stale*: nothing more is encoded until the
   buffer has drained; then the web process is sent, in one message, the events
-  so far of every game in progress (``resync``), and the feed goes on;
+  of the last KEEP_FINISHED games finished and of every game in progress
+  (``resync``), and the feed goes on;
 * if the web process dies, one JSON event line says so (``web_process_exited``)
   and the games go on without it; it is not restarted.
 
@@ -22,7 +23,7 @@ Messages, each a 4-byte length then a pickle of a tuple:
     referee → web   ("event", FeedEvent)        a feed event, in order
                     ("servers", [ServerInfo])   the servers of the process, as they change
                     ("server", ServerInfo)      one more (a tournament game's private server)
-                    ("resync", [[FeedEvent]])   every game in progress, from its start
+                    ("resync", [[FeedEvent]])   the last games finished and those in progress, whole
                     ("standings", Standings)    a tournament's latest standings
     web → referee   ("port", int) | ("error", str)   once, when it listens (or cannot)
 
@@ -42,6 +43,7 @@ import struct
 import subprocess
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
@@ -64,6 +66,8 @@ POLL = 1.0
 """Seconds between the writer's checks that the web process is alive, and
 between two looks at the servers' descriptions."""
 HEADER = struct.Struct("!I")
+KEEP_FINISHED = 20
+"""Finished games kept for a resync (the web view keeps as many: HubLimits.keep_finished)."""
 MAX_MESSAGE = 1 << 30
 """Bytes of one message at most (a reader refuses more: a corrupt stream)."""
 
@@ -129,6 +133,8 @@ class WebLink:
         """Events were dropped: resynchronise once the buffer has drained."""
         self._games: dict[str, list[FeedEvent]] = {}
         """Server key → the events of its game in progress (references, for a resync)."""
+        self._finished: deque[list[FeedEvent]] = deque(maxlen=KEEP_FINISHED)
+        """The events of the last games finished, oldest first (their ends may be among those dropped)."""
         self._known: dict[int, ServerInfo] = {}
         self._servers: tuple[ServerInfo, ...] = ()
         """As last sent."""
@@ -258,7 +264,8 @@ class WebLink:
             if isinstance(event, GameStarted):
                 self._games[key] = [event]
             elif isinstance(event, GameOver):
-                self._games.pop(key, None)
+                if key in self._games:
+                    self._finished.append([*self._games.pop(key), event])
             elif key in self._games:
                 self._games[key].append(event)
             if self._stale or self.dead:
@@ -294,7 +301,9 @@ class WebLink:
                 closing = self._closed
                 data = bytes(self._buffer)
                 self._buffer.clear()
-                games = [list(events) for events in self._games.values()] if self._stale and not data else None
+                games = None
+                if self._stale and not data:
+                    games = [list(events) for events in (*self._finished, *self._games.values())]
                 if games is not None:
                     self._stale = False
             if games is not None:
@@ -304,7 +313,8 @@ class WebLink:
                 return
 
     def _resync(self, games: list[list[FeedEvent]]) -> bytes:
-        """Every game in progress, from its start, and the servers; put before
+        """The last games finished and every game in progress, each from its
+        start, and the servers; put before
         whatever was published meanwhile (which is newer)."""
         self.resyncs += 1
         data = frame(("servers", self._servers)) + frame(("resync", [[slim(e) for e in g] for g in games]))

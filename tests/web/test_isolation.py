@@ -219,9 +219,10 @@ def test_a_flood_from_one_client_leaves_another_answered(tmp_path: Path, family:
 
 
 def test_a_web_process_behind_is_resynchronised(tmp_path: Path) -> None:
-    """The web process stopped (SIGSTOP) while a game is played: the moves are
-    all answered, the link drops events past its small buffer, and once the web
-    process runs again it is sent the game whole and shows every move."""
+    """The web process stopped (SIGSTOP) while a game is played to its end (26
+    plies): the moves are all answered, the link drops events past its small
+    buffer, and once the web process runs again it is sent the game whole and
+    shows every move and the result."""
     from impl import protocol as P
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
@@ -249,15 +250,20 @@ def test_a_web_process_behind_is_resynchronised(tmp_path: Path) -> None:
             finally:
                 os.kill(link.process.pid, signal.SIGCONT)
             assert link.dropped > 0 and not link.dead
-            async with aiohttp.ClientSession() as http, asyncio.timeout(UNTIL):
-                while True:
-                    async with http.get(f"http://127.0.0.1:{link.port}/api/games/gothello-0-1") as response:
-                        if response.status == 200:
-                            moves = [m["move"] for m in (await response.json())["moves"]]
-                            if moves == game.tokens:
-                                break
-                    await asyncio.sleep(0.05)
-            assert link.resyncs >= 1
+            seen: tuple[int, list[str]] = (0, [])
+            over = False
+            async with aiohttp.ClientSession() as http:
+                try:
+                    async with asyncio.timeout(UNTIL):
+                        while seen[1] != game.tokens:
+                            async with http.get(f"http://127.0.0.1:{link.port}/api/games/gothello-0-1") as response:
+                                body = await response.json() if response.status == 200 else {}
+                                seen = (response.status, [m["move"] for m in body.get("moves", [])])
+                                over = body.get("result") is not None
+                            await asyncio.sleep(0.05)
+                except TimeoutError:
+                    raise AssertionError((seen, game.tokens, link.dropped, link.resyncs)) from None
+            assert link.resyncs >= 1 and game.over and over
             for client in players:
                 await client.close()
         finally:
