@@ -70,7 +70,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from impl.log import event
+from impl.log import event, event_limited
 from impl.server import fdbudget
 from impl.server.net import listening_port
 from impl.server.server import GameServer, serve
@@ -427,7 +427,7 @@ class WebView:
         key = group(request.remote)
         decision = self.admission.begin(key, self._now())
         if not decision.admitted:
-            raise _refusal(decision, "too many requests from your address")
+            raise _refusal(decision, "too many requests from your address", key)
         try:
             response: web.StreamResponse = await handler(request)
             return response
@@ -541,7 +541,7 @@ class WebView:
         key = group(request.remote)
         decision = self.admission.begin_record(key, now)
         if not decision.admitted:
-            raise _refusal(decision, "too many record requests from your address")
+            raise _refusal(decision, "too many record requests from your address", key)
         request[_RECORD_KEY] = key
         share = self._record_locks.setdefault(key, asyncio.Lock())
         await share.acquire()  # held until answered (_admit): the client's others wait here
@@ -642,9 +642,10 @@ _RECORD_LOCK = web.RequestKey("record_turn", asyncio.Lock)
 """Set on a request holding its client's turn in the record queue."""
 
 
-def _refusal(decision: Decision, text: str) -> web.HTTPException:
+def _refusal(decision: Decision, text: str, client: str) -> web.HTTPException:
     """429 (over the rate, or the record share) or 503 (over the requests in
-    progress), with ``Retry-After``."""
+    progress), with ``Retry-After``; logged at most once per LOG_INTERVAL a client."""
+    event_limited(logging.WARNING, "web_client_limited", client, client=client, limit=decision.verdict.value)
     headers = {"Retry-After": str(decision.retry_after)}
     if decision.verdict is Verdict.RATE:
         return web.HTTPTooManyRequests(text=text, headers=headers)
