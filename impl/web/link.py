@@ -306,9 +306,12 @@ class WebLink:
                     games = [list(events) for events in (*self._finished, *self._games.values())]
                 if games is not None:
                     self._stale = False
-            if games is not None:
-                data = self._resync(games)
-            data += self._extra()
+            try:
+                if games is not None:
+                    data = self._resync(games)
+                data += self._extra()
+            except Exception as exc:  # a message that cannot be pickled must not end the feed
+                event(logging.ERROR, "web_feed_failed", error=repr(exc))
             if (data and not self._write(data)) or closing:
                 return
 
