@@ -81,7 +81,7 @@ def referee(tmp_path: Path, game: str = "gothello") -> Iterator[Running]:
     command = [sys.executable, "-m", "impl.cli", "serve", game, "--port", "0", "--host", "127.0.0.1", "--forever"]
     command += ["--web", "0", "--record", str(records)]
     with stderr.open("w") as err:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True)
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
     assert proc.stdout is not None
     try:
         game_line, web_line = proc.stdout.readline(), proc.stdout.readline()
@@ -146,6 +146,16 @@ def test_the_web_process_dies_with_the_referee(tmp_path: Path) -> None:
         ref.proc.kill()
         ref.proc.wait()
         until(lambda: not alive(ref.web_pid), "the web process ends with the referee")
+
+
+def test_ctrl_c_ends_both(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C: the referee stops
+    (130), and the web process, which ignores it, ends with the referee's feed."""
+    with referee(tmp_path) as ref:
+        os.killpg(ref.proc.pid, signal.SIGINT)
+        assert ref.proc.wait(UNTIL) == 128 + signal.SIGINT
+        until(lambda: not alive(ref.web_pid), "the web process ends with the referee")
+    assert "web_process_exited" not in ref.events()
 
 
 FAMILIES = {
