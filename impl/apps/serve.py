@@ -185,14 +185,17 @@ def servers_of(config: Config, session_hooks: tuple[Callable[[Session], None], .
 
 
 def web_view(config: Config) -> Any:
-    """The web view asked for by --web, or None (impl.web.app.WebView: aiohttp, the web extra)."""
+    """The web view asked for by --web, or None: impl.web.link.WebLink, which runs
+    it in a process of its own (aiohttp, the web extra, is imported there)."""
     if config.web is None:
         return None
     try:
-        from impl.web.app import WebView
+        import aiohttp  # noqa: F401  (checked here: the web process would fail later, less clearly)
+
+        from impl.web.link import WebLink
     except ImportError as exc:
         raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install '.[web]'") from None
-    return WebView(config.web_address, config.web, config.record_dir)
+    return WebLink(config.web_address, config.web, config.record_dir)
 
 
 def where(servers: Sequence[GameServer], web: Any) -> list[str]:

@@ -67,7 +67,7 @@ from impl.game import Termination
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 if TYPE_CHECKING:
-    from impl.web.tourney import TournamentView
+    from impl.web.tourney import TournamentLink
 
 CONFIG = "tournament.json"
 
@@ -842,7 +842,7 @@ class Watch:
 
     def __init__(
         self,
-        view: TournamentView,
+        view: TournamentLink,
         config: Config,
         total: int,
         results: dict[int, GameResult],
@@ -887,10 +887,10 @@ def live_view(
         yield "", (lambda task: None), (lambda task, result: None)
         return
     try:
-        from impl.web.tourney import TournamentView
+        from impl.web.tourney import TournamentLink
     except ImportError as exc:
         raise UsageError(f"{what}: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
-    view = TournamentView(args.web_host, args.web, directory, local)
+    view = TournamentLink(args.web_host, args.web, directory, local)
     try:
         view.open()
     except OSError as exc:

@@ -15,5 +15,8 @@ Layers, each its own module:
 * ``hub``   — the feed's consumer: games live and finished, and the viewers,
   each with a bounded queue (a viewer that falls behind is dropped).
 * ``archive`` — record files read back and replayed through an engine.
-* ``app``   — the aiohttp application and its place in the referee's event loop.
+* ``admission`` — what one client may take: connections, requests, rate, record share.
+* ``app``   — the aiohttp application.
+* ``link``  — the referee's side of the web process: a bounded, never-blocking feed.
+* ``child`` — the web process: the application, fed by the link, niced, ending with the referee.
 """

@@ -1,4 +1,6 @@
-"""The web view's HTTP server: aiohttp, in the referee's own event loop.
+"""The web view's HTTP server: aiohttp, in the web view's own process
+(impl/web/child.py, fed by the referee over impl/web/link.py; ``WebView.serve``
+still runs it beside servers in one loop, as the in-process tests do).
 
 Pages (plain HTML and one small script, impl/web/static/):
 
@@ -32,7 +34,12 @@ Live updates are server-sent events (text/event-stream), one-way by construction
 
 Viewers only ever GET; nothing they send reaches a game.
 
-Nothing a viewer asks for runs long on the loop the games share, and no number of
+Every route is admitted per client (an IPv4 address or an IPv6 /64:
+impl/web/admission.py, ``WebLimits.clients``): its connections (503), requests in
+progress (503), request rate (429) and its one place at a time in the record
+queue, each refusal with ``Retry-After``.
+
+Nothing a viewer asks for runs long on the view's loop, and no number of
 viewers can take the descriptors a game or a record needs (issue #28):
 
 * record listings and pages are read in one records thread (``archive.Archive``:
@@ -56,19 +63,20 @@ import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from impl.log import event
+from impl.log import event, event_limited
 from impl.server import fdbudget
 from impl.server.net import listening_port
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
+from .admission import Admission, ClientLimits, Decision, Verdict, group
 from .archive import Archive
 from .feed import BoardView, ServerInfo
 from .hub import Game, Hub, HubLimits, board_json, game_id
@@ -116,6 +124,9 @@ class WebLimits:
     """Seconds a record listing is answered again without a scan (a scan of
     thousands of entries holds the interpreter lock the loop needs for tens of
     milliseconds; the list page asks every 5 s)."""
+    clients: ClientLimits = field(default_factory=ClientLimits)
+    """What one client (an address group, impl/web/admission.py) may take: its
+    connections, requests in progress, request rate and record requests."""
 
 
 class _ErrorLines(logging.Handler):
@@ -195,6 +206,43 @@ class _Refuse(asyncio.Protocol):
         self._done()
 
 
+class _Admitted(asyncio.Protocol):
+    """aiohttp's protocol of a connection, once its client (address group) is
+    under its connection cap (admission.Admission.connect); over it, a ``_Refuse``
+    answers 503 instead.  Everything else is aiohttp's."""
+
+    def __init__(self, view: WebView, inner: asyncio.Protocol) -> None:
+        self._view, self._inner = view, inner
+        self._group: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        key = group(peer[0] if isinstance(peer, tuple) and peer else None)
+        if self._view.admission.connect(key, self._view._now()).admitted:
+            self._group = key
+        else:
+            self._inner = self._view.refusal()
+        self._inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._group is not None:
+            self._view.admission.disconnect(self._group)
+            self._group = None
+        self._inner.connection_lost(exc)
+
+
 class WebView:
     """The web view of the servers of one process."""
 
@@ -232,6 +280,9 @@ class WebView:
         self.refused = 0
         """Connections refused for the cap, since the start."""
         self._logged: tuple[float, int] = (float("-inf"), 0)
+        self.admission = Admission(self.web_limits.clients)
+        self._record_locks: dict[str, asyncio.Lock] = {}
+        """Address group → its turn in the record queue (one request of a client at a time)."""
 
     def session_hook(self, session: Session) -> None:
         """For ``ServerConfig.session_hooks`` of every server this view shows."""
@@ -316,7 +367,11 @@ class WebView:
                 asyncio.get_running_loop().call_soon(self._settle)
             self._fresh += 1
             handler: RequestHandler = self._runner.server()
-            return handler
+            return _Admitted(self, handler)
+        return self.refusal()
+
+    def refusal(self) -> _Refuse:
+        """The protocol of a refused connection (over the view's cap, or its client's)."""
         self.refused += 1
         self._log_refused()
         wait = self._refusing < MAX_REFUSING
@@ -361,8 +416,34 @@ class WebView:
                 web.get("/static/{name}", self._static),
             ]
         )
+        app.middlewares.append(self._admit)
         app.middlewares.append(_readable_404)
         return app
+
+    @web.middleware
+    async def _admit(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every request counts against its client's rate and requests in
+        progress (admission.Admission.begin): over them, 429 or 503 with ``Retry-After``."""
+        key = group(request.remote)
+        decision = self.admission.begin(key, self._now())
+        if not decision.admitted:
+            raise _refusal(decision, "too many requests from your address", key)
+        try:
+            response: web.StreamResponse = await handler(request)
+            return response
+        finally:
+            self.admission.end(key)
+            if _RECORD_KEY in request:
+                self._record_done(request)
+
+    def _record_done(self, request: web.Request) -> None:
+        """The client's record share back, and the next of its record requests let in."""
+        key = request[_RECORD_KEY]
+        self.admission.end_record(key)
+        if _RECORD_LOCK in request:
+            request[_RECORD_LOCK].release()
+        if key not in self.admission.clients or not self.admission.clients[key].records:
+            self._record_locks.pop(key, None)
 
     @staticmethod
     def _page(name: str) -> Any:
@@ -384,7 +465,7 @@ class WebView:
         name, archive = request.match_info["name"], self.archive
         if archive is None:
             raise _missing("no such record", "This referee keeps no records (referee serve --record DIR).")
-        await self._record_turn()
+        await self._record_turn(request)
         found = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.exists, name)
         if not found:
             raise _missing("no such record", f"No record {name!r} in the record directory.")
@@ -450,10 +531,21 @@ class WebView:
             raise _missing_api("no record directory (referee serve --record DIR)")
         return self.archive
 
-    async def _record_turn(self) -> None:
+    async def _record_turn(self, request: web.Request) -> None:
         """Wait for this request's turn: record requests are answered at most
         ``record_rate`` a second, in the order they came; 503 when the turn is
-        more than RECORD_WAIT seconds away (many clients asking at once)."""
+        more than RECORD_WAIT seconds away (many clients asking at once).  A
+        client takes one place in the queue at a time (its share, 429 beyond:
+        admission.Admission.begin_record), held until the request is answered."""
+        now = self._now()
+        key = group(request.remote)
+        decision = self.admission.begin_record(key, now)
+        if not decision.admitted:
+            raise _refusal(decision, "too many record requests from your address", key)
+        request[_RECORD_KEY] = key
+        share = self._record_locks.setdefault(key, asyncio.Lock())
+        await share.acquire()  # held until answered (_admit): the client's others wait here
+        request[_RECORD_LOCK] = share
         now = self._now()
         turn = max(now, self._next_record)
         if turn - now > RECORD_WAIT:
@@ -466,7 +558,7 @@ class WebView:
         """The record directory's listing (archive.Archive.listing), scanned in the
         records thread; requests while a scan runs wait for that one."""
         archive = self._archive()
-        await self._record_turn()
+        await self._record_turn(request)
         now = self._now()
         if self._listing is not None and now - self._listing[0] < self.web_limits.list_age:
             body = self._listing[1]
@@ -485,7 +577,7 @@ class WebView:
     async def api_record(self, request: web.Request) -> web.Response:
         """One record (archive.Archive.page), read and replayed in the records thread."""
         archive, name = self._archive(), request.match_info["name"]
-        await self._record_turn()
+        await self._record_turn(request)
         page = await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.page, name)
         return web.Response(body=page.body, status=page.status, content_type="application/json")
 
@@ -542,6 +634,22 @@ class WebView:
         else:
             await response.write_eof()
         return response
+
+
+_RECORD_KEY = web.RequestKey("record_share", str)
+"""Set on a request counted in its client's record share, to give it back when answered."""
+_RECORD_LOCK = web.RequestKey("record_turn", asyncio.Lock)
+"""Set on a request holding its client's turn in the record queue."""
+
+
+def _refusal(decision: Decision, text: str, client: str) -> web.HTTPException:
+    """429 (over the rate, or the record share) or 503 (over the requests in
+    progress), with ``Retry-After``; logged at most once per LOG_INTERVAL a client."""
+    event_limited(logging.WARNING, "web_client_limited", client, client=client, limit=decision.verdict.value)
+    headers = {"Retry-After": str(decision.retry_after)}
+    if decision.verdict is Verdict.RATE:
+        return web.HTTPTooManyRequests(text=text, headers=headers)
+    return web.HTTPServiceUnavailable(text=text, headers=headers)
 
 
 def _html(page: str) -> web.Response:

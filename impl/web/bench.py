@@ -1,25 +1,30 @@
 """Web view benchmark (``make bench``): does watching slow a game down?
 
-A server process runs one referee server and the web view in one event loop, as
-``referee serve … --web`` does.  This process plays games on it back to back, two
+A server process runs one referee server and, as ``referee serve … --web`` does,
+the web view in a process of its own (impl/web/link.py, impl/web/child.py).
+This process plays games on it back to back, two
 random players over loopback, and times every move's round trip (sending it to
 reading its 20x).  A third process holds V viewers on the server's event stream
 (``/events/server/<key>``), each reading everything (``reading``), or none of
 them ever reading (``stalled``: they must be dropped, the game unharmed).  Runs
 alternate between no viewers and V viewers so that drift in the machine's load
 shows.  Reported per run: moves timed, move round trip p50 and p99, the viewers
-still connected at the end, the events they received and the viewers the server
-dropped.
+still connected at the end, the events they received and the feed events the
+referee dropped for a web process behind (it is resynchronised after).
 
     python -m impl.web.bench --table viewers [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2]
 
-The default table (``--table hostile``, issue #28) times a Gothello game's moves
-quiet, with ``/api/records`` hammered by concurrent clients over a record
-directory of 5,000 real records and 200 hostile 1 MiB files, and with 2,000
-viewers connected (the soft descriptor limit raised first, fdbudget.raise_limit);
-each run's p50, p99 and max as ratios to the quiet run of the same round.
+The default table (``--table isolation``, issues #28 and "Isolation") times a
+Gothello game's moves quiet, then under each attack on the web view, in one run:
+``servers``, SERVER_FLOOD keep-alive connections of one client asking for
+``/api/servers`` back to back; ``records``, RECORD_FLOOD connections of one client
+keeping the record queue full (``/api/records`` over a record directory of 5,000
+real records and 200 hostile 1 MiB files); ``viewers``, 2,000 viewers of the
+server's event stream (from many loopback addresses, VIEWERS_PER_ADDRESS each,
+as many browsers would be: one address may hold only a few streams).  Each
+condition's p50, p99 and max as ratios to the quiet run of the same round.
 
-    python -m impl.web.bench [--quick] [--moves 1000] [--rounds 2] [--records 5000] [--hostile 200]
+    python -m impl.web.bench [--quick] [--moves 1000] [--rounds 1] [--records 5000] [--hostile 200]
 """
 
 from __future__ import annotations
@@ -60,25 +65,26 @@ def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
 
-    from .app import WebView
+    from .link import WebLink
 
     setup_logging("error")
     fdbudget.raise_limit()  # as the serve command does: 2,000 viewers need the descriptors
 
     async def main() -> None:
-        web = WebView("127.0.0.1", 0, record_dir)
+        web = WebLink("127.0.0.1", 0, record_dir)
         settings = Settings(P.VOCABULARIES[game], 0)
         spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=True, session_hooks=(web.session_hook,))
         server = GameServer(spec, get_engine(game, "impl"))
         web.attach([server])
         await server.start()
-        await web.start()
+        web.open()
+        web.refresh_servers()
         pipe.send((server.port, web.port))
         loop = asyncio.get_running_loop()
         while await loop.run_in_executor(None, pipe.recv) == "dropped?":
-            pipe.send(web.hub.dropped)
+            pipe.send(web.dropped)
         await server.stop()
-        await web.stop()
+        web.close()
 
     asyncio.run(main())
 
@@ -111,8 +117,8 @@ def _view(port: int, path: str, count: int, reading: bool, pipe: Connection) -> 
     fdbudget.raise_limit()
     request = f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode()
     socks = []
-    for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", port))
+    for number in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), source_address=(viewer_address(number), 0))
         sock.sendall(request)
         sock.setblocking(False)
         socks.append(sock)
@@ -134,6 +140,16 @@ def _view(port: int, path: str, count: int, reading: bool, pipe: Connection) -> 
     pipe.send((len(open_), events))
     for sock in socks:
         sock.close()
+
+
+VIEWERS_PER_ADDRESS = 8
+"""Viewers connecting from one loopback address (under a client's stream cap, admission.ClientLimits)."""
+
+
+def viewer_address(number: int) -> str:
+    """The loopback address viewer ``number`` connects from (127.1.0.0/16 is this machine's)."""
+    index = number // VIEWERS_PER_ADDRESS
+    return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
 # ─── the players ───────────────────────────────────────────────────────────────
@@ -238,8 +254,10 @@ def run_one(game: str, viewers: int, mode: str, moves: int, seed: int, pace: flo
 
 # ─── the hostile table (issue #28) ─────────────────────────────────────────────
 
-HAMMERS = 8
-"""Clients asking for /api/records at once, each again as soon as answered."""
+SERVER_FLOOD = 300
+"""Keep-alive connections of one client asking for /api/servers, each again as soon as answered."""
+RECORD_FLOOD = 64
+"""Connections of one client asking for /api/records, each again as soon as answered."""
 HOSTILE_BYTES = (1 << 20) - 4096
 """A hostile file: valid tags, then a comment to just under 1 MiB (what once was read whole)."""
 
@@ -276,23 +294,29 @@ def record_directory(directory: Path, records: int, hostile: int, seed: int = 1)
         os.utime(path, (at, at))
 
 
-def _hammer(port: int, pipe: Connection) -> None:
-    """HAMMERS clients asking for the record list back to back until told to
-    stop; report the answers by status."""
+def _hammer(port: int, path: str, connections: int, pipe: Connection) -> None:
+    """One client (one address) asking for ``path`` on ``connections`` keep-alive
+    connections back to back until told to stop; report the answers by status."""
     import aiohttp
 
-    async def main() -> dict[int, int]:
-        statuses: dict[int, int] = {}
+    async def main() -> dict[int | str, int]:
+        statuses: dict[int | str, int] = {}
         stop = asyncio.Event()
 
         async def client(http: aiohttp.ClientSession) -> None:
             while not stop.is_set():
-                async with http.get(f"http://127.0.0.1:{port}/api/records") as response:
-                    await response.read()
-                    statuses[response.status] = statuses.get(response.status, 0) + 1
+                try:
+                    async with http.get(f"http://127.0.0.1:{port}{path}") as response:
+                        await response.read()
+                        statuses[response.status] = statuses.get(response.status, 0) + 1
+                except (aiohttp.ClientError, OSError):
+                    statuses["error"] = statuses.get("error", 0) + 1
+                    await asyncio.sleep(0.01)
 
-        async with aiohttp.ClientSession() as http:
-            tasks = [asyncio.create_task(client(http)) for _ in range(HAMMERS)]
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=connections)) as http:
+            tasks = [asyncio.create_task(client(http)) for _ in range(connections)]
+            while sum(statuses.values()) < 2 * connections:  # the flood in full swing before the game is timed
+                await asyncio.sleep(0.01)
             pipe.send("ready")
             await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
             stop.set()
@@ -300,6 +324,10 @@ def _hammer(port: int, pipe: Connection) -> None:
         return statuses
 
     pipe.send(asyncio.run(main()))
+
+
+FLOODS = {"servers": ("/api/servers", SERVER_FLOOD), "records": ("/api/records", RECORD_FLOOD)}
+"""The flooding conditions: the path asked for and the flooding client's connections."""
 
 
 @dataclass(frozen=True)
@@ -314,8 +342,9 @@ class Timed:
 
 def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Path, viewers: int) -> Timed:
     """One server process with the web view over ``record_dir``, and the game's
-    moves timed while the condition holds: ``quiet``, ``records`` (the list
-    hammered) or ``viewers`` (``viewers`` reading streams)."""
+    moves timed while the condition holds: ``quiet``, ``servers`` (the list of
+    servers flooded), ``records`` (the record list flooded) or ``viewers``
+    (``viewers`` reading streams)."""
     context = multiprocessing.get_context("spawn")
     server_pipe, theirs = context.Pipe()
     server = context.Process(target=_serve, args=(game, theirs, record_dir), daemon=True)
@@ -326,8 +355,9 @@ def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Pa
         game_port, web_port = server_pipe.recv()
         if condition != "quiet":
             pipe, theirs = context.Pipe()
-            if condition == "records":
-                other = context.Process(target=_hammer, args=(web_port, theirs), daemon=True)
+            if condition in FLOODS:
+                path, connections = FLOODS[condition]
+                other = context.Process(target=_hammer, args=(web_port, path, connections, theirs), daemon=True)
             else:
                 path = f"/events/server/{game}-0"
                 other = context.Process(target=_view, args=(web_port, path, viewers, True, theirs), daemon=True)
@@ -335,10 +365,11 @@ def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Pa
             assert pipe.recv() == "ready"
         rtts = sorted(asyncio.run(_play(game_port, game, moves, seed)))
         if pipe is not None:
+            time.sleep(0.5)  # the last events on their way to the viewers
             pipe.send("stop")
             got = pipe.recv()
-            if condition == "records":
-                note = ", ".join(f"{count} answered {status}" for status, count in sorted(got.items()))
+            if condition in FLOODS:
+                note = ", ".join(f"{count} {status}" for status, count in sorted(got.items(), key=str))
             else:
                 note = f"{got[0]} of {viewers} viewers connected at the end, {got[1]} events"
     finally:
@@ -351,54 +382,57 @@ def run_hostile(game: str, condition: str, moves: int, seed: int, record_dir: Pa
 
 def hostile_table(moves: int, rounds: int, records: int, hostile: int, viewers: int) -> None:
     print(
-        f"Gothello move round trips; /api/records over {records:,} records and {hostile} hostile 1 MiB files; "
-        f"{viewers:,} viewers. Ratios are to the quiet run of the same round."
+        f"Gothello move round trips, the web view in its own process; servers: {SERVER_FLOOD} keep-alive connections "
+        f"of one client on /api/servers; records: {RECORD_FLOOD} of one client on /api/records over {records:,} "
+        f"records and {hostile} hostile 1 MiB files; viewers: {viewers:,} event streams. "
+        "Ratios are to the quiet run of the same round; the note counts the flooder's answers by status."
     )
     print()
-    print("| round | condition | moves | p50 (ms) | p99 (ms) | max (ms) | p50 ratio | p99 ratio | max ratio | note |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| round | condition | moves | p50 ratio | p99 ratio | max ratio | note |")
+    print("|---:|---|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="web-bench-") as tmp:
         directory = Path(tmp)
         record_directory(directory, records, hostile)
         for round_no in range(rounds):
             quiet: Timed | None = None
-            for condition in ("quiet", "records", "viewers"):
+            for condition in ("quiet", *FLOODS, "viewers"):
                 row = run_hostile("gothello", condition, moves, round_no, directory, viewers)
                 quiet = quiet or row
                 ratios = (row.p50_ms / quiet.p50_ms, row.p99_ms / quiet.p99_ms, row.max_ms / quiet.max_ms)
                 print(
-                    f"| {round_no + 1} | {row.condition} | {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} "
-                    f"| {row.max_ms:.2f} | {ratios[0]:.2f} | {ratios[1]:.2f} | {ratios[2]:.2f} | {row.note} |",
+                    f"| {round_no + 1} | {row.condition} | {row.moves} "
+                    f"| {ratios[0]:.2f} | {ratios[1]:.2f} | {ratios[2]:.2f} | {row.note} |",
                     flush=True,
                 )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.web.bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", choices=["hostile", "viewers"], default="hostile", help="(default hostile)")
+    parser.add_argument("--table", choices=["isolation", "viewers"], default="isolation", help="(default isolation)")
     parser.add_argument("--quick", action="store_true", help="hostile: fewer moves, records and viewers, one round")
     parser.add_argument("--records", type=int, default=5000, help="hostile: real records (default 5000)")
     parser.add_argument("--hostile", type=int, default=200, help="hostile: 1 MiB files (default 200)")
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
-    parser.add_argument("--viewers", type=int, default=None, metavar="V", help="(default 2000 hostile, 200 viewers)")
+    parser.add_argument("--viewers", type=int, default=None, metavar="V", help="(default 2000 isolation, 200 viewers)")
     parser.add_argument("--moves", type=int, default=None, metavar="N", help="moves a run (1000, 3000)")
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each kind, alternating (default 2)")
+    parser.add_argument("--rounds", type=int, default=None, help="runs of each kind (default 1; viewers: 2)")
     parser.add_argument("--modes", nargs="+", default=["reading", "stalled"], choices=["reading", "stalled"])
     parser.add_argument(
         "--pace", type=float, default=0.0, metavar="SECS", help="pause between moves (default 0: as fast as they go)"
     )
     args = parser.parse_args(argv)
-    if args.table == "hostile":
+    if args.table == "isolation":
         if args.quick:
             hostile_table(args.moves or 300, 1, min(args.records, 500), min(args.hostile, 20), args.viewers or 500)
         else:
-            hostile_table(args.moves or 1000, args.rounds, args.records, args.hostile, args.viewers or 2000)
+            hostile_table(args.moves or 1000, args.rounds or 1, args.records, args.hostile, args.viewers or 2000)
         return 0
+    args.rounds = args.rounds or 2
     args.viewers = args.viewers or 200
     args.moves = args.moves or 3000
     print(
         "| game | viewers | viewers' mode | moves timed | move RTT p50 (ms) | p99 (ms) "
-        "| viewers connected at the end | events received | viewers dropped |"
+        "| viewers connected at the end | events received | feed events dropped |"
     )
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for game in args.games:

@@ -94,6 +94,8 @@ class Viewer:
         """Set when the stream ends: its game is over, the hub is closing, or the
         viewer was dropped."""
         self.dropped = False
+        self.stale = False
+        """Its channel lost events (Hub.resync): it gets a snapshot next."""
 
     def end(self) -> None:
         if not self.done.done():
@@ -279,19 +281,61 @@ class Hub:
             if game_or_none is None:
                 return
             game = game_or_none
-            game.clocks = event.clocks
-            if isinstance(event, MoveMade):
-                game.moves.append(event)
-                game.position, game.to_move, game.note = event.position, event.to_move, ""
-                plies = len(game.moves)
-            elif isinstance(event, ClocksChanged):
-                game.note = event.note
-            else:
-                game.over, game.to_move = event, None
-                self._finish(game)
+            plies = self._apply(game, event)
         channel = self._channels.get(key)
         if channel is not None and channel.viewers:
             channel.entries.append(self._entry(game, event, plies))
+            self._schedule()
+        if self._list.viewers:
+            self._list_due = True
+            self._schedule()
+
+    def _apply(self, game: Game, event: MoveMade | ClocksChanged | GameOver) -> int:
+        """The game after ``event``; the moves made so far."""
+        game.clocks = event.clocks
+        if isinstance(event, MoveMade):
+            game.moves.append(event)
+            game.position, game.to_move, game.note = event.position, event.to_move, ""
+        elif isinstance(event, ClocksChanged):
+            game.note = event.note
+        else:
+            game.over, game.to_move = event, None
+            self._finish(game)
+        return len(game.moves)
+
+    def resync(self, games: Sequence[Sequence[FeedEvent]]) -> None:
+        """The games as the referee has them, each from its start, the last
+        finished first (oldest first), then those in progress, after the feed lost
+        events (the web process fell behind: impl/web/link.py).  A game the hub
+        thought in progress that the referee no longer has is forgotten; every
+        viewer of a server gets a snapshot next (a viewer of a forgotten game, its
+        stream's end)."""
+        live: dict[str, str] = {}
+        for events in games:
+            begun = events[0]
+            if not isinstance(begun, GameStarted):
+                continue
+            gid = game_id(begun.server, begun.game_no)
+            known = self.games.get(gid)
+            if known is not None and known.over is not None:
+                continue  # its end was not lost
+            game = self.games[gid] = Game(gid, begun, begun.position, begun.clocks, info=self._info(begun.server))
+            if not isinstance(events[-1], GameOver):
+                live[begun.server] = gid
+            elif known is not None:
+                self.live[begun.server] = gid  # ended meanwhile: _finish moves it to the finished
+            for later in events[1:]:
+                if not isinstance(later, GameStarted):
+                    self._apply(game, later)
+        for key, gid in list(self.live.items()):
+            if live.get(key) != gid:
+                del self.live[key]
+                self.games.pop(gid, None)
+        self.live.update(live)
+        for channel in self._channels.values():
+            for viewer in channel.viewers:
+                viewer.stale = True
+        if any(c.viewers for c in self._channels.values()):
             self._schedule()
         if self._list.viewers:
             self._list_due = True
@@ -498,7 +542,7 @@ class Hub:
             self._list_due = False
             self._list.entries.append(Entry(lambda: sse("list", self.list_json(asyncio.get_running_loop().time()))))
         for channel in [self._list, *self._channels.values()]:
-            self._round.extend(v for v in channel.viewers if v.cursor < channel.end)
+            self._round.extend(v for v in channel.viewers if v.cursor < channel.end or v.stale)
         self._write_batch()
 
     def _write_batch(self) -> None:
@@ -508,7 +552,10 @@ class Hub:
             viewer = self._round.popleft()
             if viewer.done.done():
                 continue
-            data, last = viewer.channel.pending(viewer, self.limits.catch_up)
+            if viewer.stale:
+                viewer.stale, viewer.cursor, data = False, viewer.channel.end, None
+            else:
+                data, last = viewer.channel.pending(viewer, self.limits.catch_up)
             if data is None:
                 data, last = self._catch_up(viewer)
             if data and not viewer.write(data):

@@ -1,6 +1,8 @@
 """The live view of a tournament (``referee tournament … --web PORT``, and ``referee
-match … --web PORT``): the web view of impl/web/app.py in a thread of the
-tournament's process, with the standings at ``/`` (and ``/tournament``):
+match … --web PORT``): the web view of impl/web/app.py, with the standings at
+``/`` (and ``/tournament``), in a process of its own (``TournamentLink``, the
+tournament's side, starts impl/web/child.py ``--mode tournament`` running a
+``TournamentView``):
 
     /api/tournament     as_json of the standings so far (impl/apps/tournament.py: the
                         crosstable, Elo ± margin and LOS or openskill ratings, the
@@ -13,8 +15,13 @@ Finished games are the tournament's records directory (``/api/records``,
 of this process (``--workers 0``, and ``referee match``): each game's private
 server (impl/client/local.py) gets a session hook (``hooks``) whose tap reads
 the session on the game's own loop, as ``serve --web``'s does, and hands each
-feed event to this view's loop (``call_soon_threadsafe``), never waiting for it.
-Games on Dask worker processes or a remote cluster are shown once finished.
+feed event to the link (impl/web/link.py: a bounded buffer, never waiting for
+the web process).  The standings go to the web process at most every
+``STANDINGS_EVERY`` seconds, the latest only.  Games on Dask worker processes or
+a remote cluster are shown once finished.
+
+``TournamentView`` can also run in a thread of the tournament's process
+(``open``/``close``; the tests use it so); the commands use ``TournamentLink``.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import suppress
@@ -34,7 +42,11 @@ from impl.server.session import Session
 
 from .app import WebView
 from .feed import FeedEvent, ServerInfo
+from .link import WebLink, frame
 from .tap import SessionTap, server_key
+
+STANDINGS_EVERY = 0.5
+"""Seconds between two standings sent to the web process (the latest wins)."""
 
 
 class Standings(Protocol):
@@ -47,7 +59,7 @@ class Standings(Protocol):
         ...
 
 
-VIEWS: dict[str, TournamentView] = {}
+VIEWS: dict[str, TournamentView | TournamentLink] = {}
 """The live views of this process by token (``MatchOptions.live``): a Dask worker
 process has none, and plays its games unseen."""
 
@@ -143,14 +155,9 @@ class TournamentView(WebView):
         shown as server ``number``."""
 
         def hook(session: Session) -> None:
-            vocab = session.vocab
-            key = server_key(vocab.game, number)
-            info = ServerInfo(
-                key, vocab.game, vocab.title, number, "127.0.0.1", 0, session.engine.kind, session.settings.time,
-                False, vocab.sides, session.settings.rules,
-            )  # fmt: skip
-            self.call(self._games.__setitem__, key, info)
-            SessionTap(_Handoff(self), key).hook(session)
+            info = _private_server(session, number)
+            self.call(self._games.__setitem__, info.key, info)
+            SessionTap(_Handoff(self), info.key).hook(session)
 
         return hook
 
@@ -160,6 +167,14 @@ class TournamentView(WebView):
             kept = {g.begun.server for g in self.hub.games.values()} | set(self.hub.live)
             self._games = {k: v for k, v in self._games.items() if k in kept}
         return list(self._games.values())
+
+    def fed(self, kind: str, value: Any) -> None:
+        """A message of the tournament's link (in the web process): a game's
+        private ``server``, or the latest ``standings``."""
+        if kind == "server":
+            self._games[value.key] = value
+        elif kind == "standings":
+            self.snapshot = value
 
     # ─── routes ────────────────────────────────────────────────────────────────
 
@@ -186,3 +201,86 @@ class TournamentView(WebView):
         if state:
             data["progress"] = {**state["progress"], "running": running}
         return await self._json(data)
+
+
+def _private_server(session: Session, number: int) -> ServerInfo:
+    """How game ``number``'s private server is shown (as server ``number``)."""
+    vocab = session.vocab
+    return ServerInfo(
+        server_key(vocab.game, number), vocab.game, vocab.title, number, "127.0.0.1", 0, session.engine.kind,
+        session.settings.time, False, vocab.sides, session.settings.rules,
+    )  # fmt: skip
+
+
+class TournamentLink(WebLink):
+    """The tournament's side of its live view, which runs in a process of its
+    own (a ``TournamentView`` there): the interface the tournament uses
+    (``open``, ``close``, ``port``, ``token``, ``snapshot``, ``game_hook``)."""
+
+    mode = "tournament"
+
+    def __init__(self, host: str, port: int, record_dir: Path, live: bool) -> None:
+        super().__init__(host, port, record_dir)
+        self.live = live
+        self.token = uuid.uuid4().hex
+        self.pid = os.getpid()
+        self._snapshot: Standings | None = None
+        self._sent: Standings | None = None
+        self._sent_at = float("-inf")
+
+    def arguments(self) -> list[str]:
+        return [*super().arguments(), *(["--live"] if self.live else [])]
+
+    def open(self) -> None:
+        VIEWS[self.token] = self
+        try:
+            super().open()
+        except OSError:
+            del VIEWS[self.token]
+            raise
+
+    def close(self) -> None:
+        VIEWS.pop(self.token, None)
+        with self._lock:
+            self._sent_at = float("-inf")  # the last standings go before the end
+        self._flush_standings()
+        super().close()
+
+    @property
+    def snapshot(self) -> Standings | None:
+        return self._snapshot
+
+    @snapshot.setter
+    def snapshot(self, value: Standings | None) -> None:
+        """Replaced whole by the tournament's thread; sent by the writer thread."""
+        with self._lock:
+            self._snapshot = value
+            self._lock.notify()
+
+    def _flush_standings(self) -> None:
+        data = self._extra()
+        if data:
+            with self._lock:
+                self._buffer += data
+                self._lock.notify()
+
+    def _due(self) -> bool:
+        return self._snapshot is not self._sent and time.monotonic() - self._sent_at >= STANDINGS_EVERY
+
+    def _extra(self) -> bytes:
+        with self._lock:
+            if not self._due():
+                return b""
+            snapshot, self._sent, self._sent_at = self._snapshot, self._snapshot, time.monotonic()
+        return frame(("standings", snapshot))
+
+    def game_hook(self, number: int) -> Callable[[Session], None]:
+        """The session hook of game ``number``'s private server: its games are
+        shown as server ``number``."""
+
+        def hook(session: Session) -> None:
+            info = _private_server(session, number)
+            self.send(("server", info))
+            SessionTap(self, info.key).hook(session)
+
+        return hook

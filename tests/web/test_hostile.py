@@ -286,10 +286,16 @@ def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
     assert entry["headers"]["Black"] == '"ann"' and entry["plies"] is None
 
 
+def client_from(address: str) -> aiohttp.ClientSession:
+    """A client whose connections come from ``address`` (127.0.0.0/8 is all this
+    machine's): a client of its own for the view's per-client admission."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+
+
 def test_record_requests_are_answered_in_turn(tmp_path: Path) -> None:
-    """At a rate of one record request every 5 s, of three asked at once the
-    first is answered and the others wait their turn (the loop serving a game
-    meanwhile is the blocked-listing test's); a fourth, whose turn would be
+    """At a rate of one record request every 5 s, of three clients asking at once
+    the first is answered and the others wait their turn (the loop serving a game
+    meanwhile is the blocked-listing test's); a fourth client, whose turn would be
     more than 10 s away, gets 503 at once."""
     (tmp_path / "good.pgn").write_text(record_text())
 
@@ -297,18 +303,57 @@ def test_record_requests_are_answered_in_turn(tmp_path: Path) -> None:
         limits = WebLimits(record_rate=0.2)
         async with watched(["gothello"], record_dir=tmp_path, web_limits=limits) as (web, _):
             base = f"http://127.0.0.1:{web.port}"
-            async with aiohttp.ClientSession() as http:
-                asked = [asyncio.create_task(get_json(http, f"{base}/api/records")) for _ in range(3)]
+            clients = [client_from(f"127.0.0.{n}") for n in (2, 3, 4, 5)]
+            try:
+                asked = [asyncio.create_task(get_json(http, f"{base}/api/records")) for http in clients[:3]]
                 done, waiting = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
                 assert len(done) == 1 and len(waiting) == 2
                 assert (await done.pop())[0] == 200
                 assert not any(task.done() for task in waiting)
-                async with http.get(f"{base}/api/records") as response:
+                async with clients[3].get(f"{base}/api/records") as response:
                     assert response.status == 503 and response.headers["Retry-After"] == "5"
                 assert not any(task.done() for task in waiting)
                 for task in waiting:
                     task.cancel()
                 await asyncio.gather(*waiting, return_exceptions=True)
+            finally:
+                for http in clients:
+                    await http.close()
+
+    run(scenario)
+
+
+def test_a_client_has_one_place_in_the_record_queue(tmp_path: Path) -> None:
+    """One client's record requests are answered one at a time: while its first
+    waits for its turn, its next ones wait behind it (not in the shared queue),
+    and past ``ClientLimits.records`` it gets 429; another client asking meanwhile
+    is answered before the greedy client's second."""
+    (tmp_path / "good.pgn").write_text(record_text())
+
+    async def scenario() -> None:
+        limits = WebLimits(record_rate=1.0)
+        async with watched(["gothello"], record_dir=tmp_path, web_limits=limits) as (web, _):
+            base = f"http://127.0.0.1:{web.port}"
+            greedy, other, first = client_from("127.0.0.2"), client_from("127.0.0.3"), client_from("127.0.0.4")
+            try:
+                assert (await get_json(first, f"{base}/api/records"))[0] == 200  # the next turn is a second away
+                share = limits.clients.records
+                asked = [asyncio.create_task(get_json(greedy, f"{base}/api/records")) for _ in range(share)]
+                await until(lambda: getattr(web.admission.clients.get("127.0.0.2"), "records", 0) == share)
+                async with greedy.get(f"{base}/api/records") as response:
+                    assert response.status == 429 and "Retry-After" in response.headers
+                fair = asyncio.create_task(get_json(other, f"{base}/api/records"))
+                done, _ = await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
+                assert len(done) == 1 and not fair.done()  # the greedy client's first turn
+                waiting = [fair, *(task for task in asked if task not in done)]
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                assert fair in done and (await fair)[0] == 200  # then the other client's, before its second
+                for task in asked:
+                    task.cancel()
+                await asyncio.gather(*asked, return_exceptions=True)
+            finally:
+                for http in (greedy, other, first):
+                    await http.close()
 
     run(scenario)
 
@@ -345,8 +390,9 @@ def test_listing_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 # ─── connections ───────────────────────────────────────────────────────────────
 
 
-async def idle_connection(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection("127.0.0.1", port)
+async def idle_connection(port: int, source: str | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from ``source`` (an address of 127.0.0.0/8: a client of its own), sending nothing."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0) if source else None)
 
 
 def test_connections_over_the_cap_get_503(caplog: pytest.LogCaptureFixture) -> None:
@@ -459,7 +505,8 @@ def test_a_real_process_at_its_descriptor_limit(tmp_path: Path) -> None:
 
         async def scenario() -> None:
             base = f"http://127.0.0.1:{web['port']}"
-            held = [await idle_connection(web["port"]) for _ in range(cap)]
+            # from many clients: one client's own cap (ClientLimits.connections) is lower
+            held = [await idle_connection(web["port"], f"127.0.1.{n % 16 + 1}") for n in range(cap)]
             async with aiohttp.ClientSession() as http:
                 for _ in range(3):
                     async with http.get(f"{base}/api/servers") as response:

@@ -1,0 +1,189 @@
+"""Per-client admission for the web view: what one client may take of it.
+
+A client is an address group (``group``): an IPv4 address, or an IPv6 /64 (one
+host is usually given a whole /64, so counting its addresses one by one would
+give it 2**64 shares).  Each group has, at once:
+
+* at most ``connections`` connections (more are answered 503 and closed);
+* at most ``in_flight`` requests in progress, streams included (503);
+* a token bucket of ``rate`` requests a second, ``burst`` deep (429);
+* one record request in the shared record queue (impl/web/app.py
+  ``_record_turn``) at a time: its others wait their turn behind it, at most
+  ``records`` in all (429 beyond), so that one client cannot fill the queue.
+
+Pure: the state is a dictionary of small per-group counters, and time is passed
+in by the caller (the aiohttp glue in impl/web/app.py).  Every refusal carries
+the seconds the client is told to wait (``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    connections: int = 32
+    """Connections one client may hold at once (pages, API calls and streams together)."""
+    in_flight: int = 16
+    """Requests of one client in progress at once (an event stream is one, for its life)."""
+    rate: float = 25.0
+    """Requests a second one client may make, on average."""
+    burst: float = 50.0
+    """Requests one client may make at once after a quiet spell (the bucket's depth)."""
+    records: int = 4
+    """Record requests (listing, a record, a record's page) of one client in
+    progress or waiting at once; they are answered one at a time."""
+
+
+class Verdict(Enum):
+    OK = "ok"
+    RATE = "rate"
+    """Over the request rate: 429."""
+    BUSY = "busy"
+    """Over the connections or the requests in progress: 503."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: Verdict
+    retry_after: int = 0
+    """Whole seconds to wait (the ``Retry-After`` header), 0 when admitted."""
+
+    @property
+    def admitted(self) -> bool:
+        return self.verdict is Verdict.OK
+
+
+ADMITTED = Decision(Verdict.OK)
+SWEEP_FROM = 1024
+"""Clients known before the first sweep of the idle ones (Admission.sweep)."""
+BUSY_WAIT = 2
+"""Seconds a client over its connections or requests is told to wait."""
+
+
+def group(address: str | None) -> str:
+    """The client an address belongs to: IPv4 (and IPv4-mapped IPv6) by address,
+    IPv6 by /64; anything unreadable (a Unix socket, None) is one group, ``?``."""
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return "?"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class Client:
+    """One group's counters and token bucket (``tokens`` as of ``stamp``)."""
+
+    __slots__ = ("connections", "in_flight", "records", "stamp", "tokens")
+
+    def __init__(self, tokens: float, stamp: float) -> None:
+        self.connections = self.in_flight = self.records = 0
+        self.tokens, self.stamp = tokens, stamp
+
+    @property
+    def idle(self) -> bool:
+        return not (self.connections or self.in_flight or self.records)
+
+
+class Admission:
+    """The admission state of every client of one web view."""
+
+    def __init__(self, limits: ClientLimits | None = None) -> None:
+        self.limits = limits or ClientLimits()
+        self.clients: dict[str, Client] = {}
+        self._sweep_at = SWEEP_FROM
+
+    def _client(self, key: str, now: float) -> Client:
+        client = self.clients.get(key)
+        if client is None:
+            if len(self.clients) >= self._sweep_at:
+                self.sweep(now)
+            client = self.clients[key] = Client(self.limits.burst, now)
+        return client
+
+    def sweep(self, now: float) -> None:
+        """Forget the clients with nothing open whose bucket is full again by
+        ``now`` (they would start afresh as they are).  Run as the table doubles,
+        so its cost is constant per client on average."""
+        full = self.limits.burst
+        self.clients = {
+            k: c for k, c in self.clients.items() if not c.idle or c.tokens + (now - c.stamp) * self.limits.rate < full
+        }
+        self._sweep_at = max(SWEEP_FROM, 2 * len(self.clients))
+
+    def _forget(self, key: str) -> None:
+        # Kept while its bucket is not full again, even with nothing open: a client
+        # reconnecting for each request must not start with a full bucket each time.
+        client = self.clients.get(key)
+        if client is not None and client.idle and client.tokens >= self.limits.burst:
+            del self.clients[key]
+
+    # ─── connections ───────────────────────────────────────────────────────────
+
+    def connect(self, key: str, now: float) -> Decision:
+        """A new connection of ``key``: admitted (counted) or BUSY."""
+        client = self._client(key, now)
+        if client.connections >= self.limits.connections:
+            self._forget(key)
+            return Decision(Verdict.BUSY, BUSY_WAIT)
+        client.connections += 1
+        return ADMITTED
+
+    def disconnect(self, key: str) -> None:
+        client = self.clients.get(key)
+        if client is not None:
+            client.connections = max(0, client.connections - 1)
+            self._forget(key)
+
+    # ─── requests ──────────────────────────────────────────────────────────────
+
+    def begin(self, key: str, now: float) -> Decision:
+        """A request of ``key``: admitted (counted in progress, a token taken),
+        RATE when its bucket is empty, BUSY over its requests in progress."""
+        client = self._client(key, now)
+        limits = self.limits
+        client.tokens = min(limits.burst, client.tokens + (now - client.stamp) * limits.rate)
+        client.stamp = now
+        if client.tokens < 1.0:
+            self._forget(key)
+            return Decision(Verdict.RATE, max(1, math.ceil((1.0 - client.tokens) / limits.rate)))
+        if client.in_flight >= limits.in_flight:
+            self._forget(key)
+            return Decision(Verdict.BUSY, BUSY_WAIT)
+        client.tokens -= 1.0
+        client.in_flight += 1
+        return ADMITTED
+
+    def end(self, key: str) -> None:
+        client = self.clients.get(key)
+        if client is not None:
+            client.in_flight = max(0, client.in_flight - 1)
+            self._forget(key)
+
+    # ─── the record share ──────────────────────────────────────────────────────
+
+    def begin_record(self, key: str, now: float) -> Decision:
+        """A record request of ``key`` (already admitted by ``begin``): RATE when
+        it has ``records`` in progress or waiting already.  The caller answers a
+        client's admitted record requests one at a time (app.py: a lock per client)."""
+        client = self._client(key, now)
+        if client.records >= self.limits.records:
+            return Decision(Verdict.RATE, 1)
+        client.records += 1
+        return ADMITTED
+
+    def end_record(self, key: str) -> None:
+        client = self.clients.get(key)
+        if client is not None:
+            client.records = max(0, client.records - 1)
+            self._forget(key)

@@ -1,0 +1,143 @@
+"""The web view's own process (``python -m impl.web.child``), started by the
+referee (impl/web/link.py ``WebLink``): it owns aiohttp, the hub, the archive
+and the encoders, reads the record directory itself, and is fed the game feed
+over the socket pair whose end it is given (``--fd``).
+
+It runs at a lower scheduling priority than the referee (``NICE``), is killed
+with the referee on Linux (PR_SET_PDEATHSIG), and exits when the feed ends (EOF:
+the referee closed its end, or is gone).  Ctrl-C at a terminal reaches the whole
+process group: the web process ignores it and ends with the referee's feed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import logging
+import os
+import pickle
+import signal
+import socket
+import sys
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from impl.log import event, setup_logging
+from impl.server import fdbudget
+
+from .app import WebView
+from .feed import ServerInfo
+from .link import HEADER, MAX_MESSAGE, frame
+
+NICE = 10
+"""Added to the web process's niceness: the referee's games come first for the CPU."""
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """On Linux, the kernel kills this process when the referee dies (even by
+    SIGKILL); if it already has, exit now."""
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+class ServeView(WebView):
+    """The web view of ``referee serve --web``: its servers are those the referee describes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fed: list[ServerInfo] = []
+
+    def _describe(self) -> list[ServerInfo]:
+        return self.fed
+
+
+def make_view(args: argparse.Namespace) -> WebView:
+    if args.mode == "tournament":
+        from .tourney import TournamentView
+
+        return TournamentView(args.host, args.port, args.record, args.live)
+    return ServeView(args.host, args.port, args.record)
+
+
+def apply(view: WebView, message: tuple[Any, ...]) -> None:
+    """One message of the feed (link.py lists them)."""
+    kind, value = message
+    if kind == "event":
+        view.hub.publish(value)
+    elif kind == "servers" and isinstance(view, ServeView):
+        view.fed = list(value)
+    elif kind == "resync":
+        view.hub.resync(value)
+    elif kind in ("server", "standings"):
+        from .tourney import TournamentView
+
+        if isinstance(view, TournamentView):
+            view.fed(kind, value)
+
+
+async def feed(view: WebView, sock: socket.socket) -> None:
+    """Apply the referee's messages until the feed ends."""
+    reader, writer = await asyncio.open_connection(sock=sock)
+    try:
+        while True:
+            (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+            if size > MAX_MESSAGE:
+                raise ValueError("message too long")
+            data = await reader.readexactly(size)
+            try:
+                apply(view, pickle.loads(data))
+            except Exception as exc:  # one bad message must not end the view
+                event(logging.ERROR, "web_feed_failed", error=repr(exc))
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return  # the referee is gone, or closed the feed
+    finally:
+        writer.close()
+
+
+async def run(args: argparse.Namespace, sock: socket.socket) -> int:
+    view = make_view(args)
+    try:
+        await view.start()
+    except OSError as exc:
+        sock.sendall(frame(("error", f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")))
+        await view.stop()
+        return 1
+    sock.sendall(frame(("port", view.port)))
+    try:
+        await feed(view, sock)
+    finally:
+        await view.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m impl.web.child")
+    parser.add_argument("--fd", type=int, required=True, help="this process's end of the feed's socket pair")
+    parser.add_argument("--parent", type=int, required=True, help="the referee's process id")
+    parser.add_argument("--mode", choices=["serve", "tournament"], default="serve")
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--record", type=Path)
+    parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    die_with_parent(args.parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee's Ctrl-C; the feed's end stops this one
+    with suppress(OSError):
+        os.nice(NICE)
+    if args.log_level != "off":
+        setup_logging(args.log_level)
+    fdbudget.raise_limit()
+    sock = socket.socket(fileno=args.fd)
+    return asyncio.run(run(args, sock))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
