@@ -169,7 +169,8 @@ def servers_of(config: Config, session_hooks: tuple[Callable[[Session], None], .
         raise UsageError("referee serve: a server number beyond the last port")
     if config.record_dir is not None:
         check_writable(config.record_dir)
-    share = fdbudget.budget().game // (len(games) * len(numbers))
+    # The web view is a process of its own (impl/web/child.py): every descriptor but the reserve is the games'.
+    share = fdbudget.budget(web_share=0.0).game // (len(games) * len(numbers))
     max_connections = max(2, min(config.net.max_connections, share))
     if max_connections < config.net.max_connections:
         event(logging.WARNING, "max_connections", connections=max_connections, descriptors=fdbudget.budget().limit)

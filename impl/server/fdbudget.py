@@ -2,7 +2,8 @@
 
 At start a serving process raises its soft ``RLIMIT_NOFILE`` to the hard limit
 (``raise_limit``); ``budget`` then shares the limit among the game servers'
-connections and the web view's connections, keeping ``RESERVE`` descriptors
+connections and the web view's connections (``web_share``: none for ``referee
+serve``, whose web view is a process of its own), keeping ``RESERVE`` descriptors
 that no connection may take: the record files, the log, the listing threads and
 the player programs of a tournament always find one (issue "A referee nothing
 can make unfair": a record was lost to EMFILE at a soft limit of 1024).
