@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .game import Side
+from .game import Side, Termination
 
 SERVER_VERSION = (0, 9, 1)
 SERVER_VERSION_TEXT = "0.9.1"
@@ -545,8 +545,21 @@ class Aborted:
     def because(reason: str) -> Aborted:
         return Aborted(f"Unknown problem: {reason}, game aborted")
 
+    @property
+    def termination(self) -> Termination:
+        """Why, as this referee's own reasons say (``ABORT_REASONS``); any other
+        399 (another server's) is the referee failing."""
+        return next((t for t, reason in ABORT_REASONS.items() if self == Aborted.because(reason)), Termination.ERROR)
+
     def to_line(self, v: Vocabulary) -> str:
         return f"399 {self.text}"
+
+
+ABORT_REASONS = {
+    Termination.SHUTDOWN: "the server is shutting down",
+    Termination.DIVERGENCE: "the fast engine and the spec disagree",
+}
+"""The reasons a 399 of this referee gives for ending a game it did not fail."""
 
 
 @dataclass(frozen=True)

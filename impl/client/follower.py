@@ -517,7 +517,7 @@ _HANDLERS: dict[type, Callable[[Follower, Any, float], None]] = {
     W.DrawRefused: Follower._on_refusal,
     W.FlagFell: Follower._on_flag,
     W.Disconnected: lambda f, m, now: f._end(m.side.other, Termination.DISCONNECT, now),
-    W.Aborted: lambda f, m, now: f._end(None, Termination.ERROR, now),
+    W.Aborted: lambda f, m, now: f._end(None, m.termination, now),
     W.DisplayStatus: Follower._on_display,
     W.BoardFollows: Follower._on_board,
     W.Accepted: Follower._on_reply,

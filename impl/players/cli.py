@@ -96,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
             client.seat(args.side, args.name if args.name is not None else player.name)
             result = play(client, player)
             side = client.sides[client.side or 0]
-            outcome = "won" if result.winner == client.side else "drew" if result.winner is None else "lost"
+            if result.termination.aborted:
+                outcome = "no result"
+            else:
+                outcome = "won" if result.winner == client.side else "drew" if result.winner is None else "lost"
             counts = client.counts()
             print(f"{player.name} played {side}: {client.describe_result()}, {counts[0]}-{counts[1]}: {outcome}")
             if isinstance(player, SearchPlayer | OpenSpielMCTSPlayer):

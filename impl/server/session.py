@@ -437,7 +437,7 @@ class Session:
         if self.started is not None and not self.over:
             self.now = now
             self._log(WARNING, "shutdown")
-            self._aborted(Termination.SHUTDOWN, "the server is shutting down")
+            self._aborted(Termination.SHUTDOWN, P.ABORT_REASONS[Termination.SHUTDOWN])
 
     # ─── dispatch: (connection state, request kind) → handler or refusal ───────
 
@@ -785,7 +785,7 @@ class Session:
         if self.settings.on_divergence is OnDivergence.CONTINUE:
             return False
         self._log(logging.ERROR, "divergence_abort", ply=ply, found=len(found))
-        self._aborted(Termination.DIVERGENCE, "the fast engine and the spec disagree")
+        self._aborted(Termination.DIVERGENCE, P.ABORT_REASONS[Termination.DIVERGENCE])
         return True
 
     def _aborted(self, termination: Termination, reason: str) -> None:

@@ -183,6 +183,24 @@ def test_disconnection_ends_the_game() -> None:
         assert black.result == Result(Side.FIRST, Termination.DISCONNECT)
 
 
+def test_a_server_stopped_mid_game_is_reported_as_such_with_no_result() -> None:
+    """Not "the referee failed", not a draw: the 399 names the server stopping."""
+    with server("awari") as local:
+        south, north = players("awari", local.port)
+        south.move("F")
+        local.stop()
+        for client in (south, north):
+            while not client.over:
+                client.next_message(timeout=10)
+            assert client.result == Result(None, Termination.SHUTDOWN)
+            assert client.describe_result() == "aborted (the server stopped)"
+
+
+def test_an_unknown_399_is_the_referee_failing() -> None:
+    assert W.Aborted("Unknown problem: a bad day, game aborted").termination is Termination.ERROR
+    assert W.Aborted.because("the fast engine and the spec disagree").termination is Termination.DIVERGENCE
+
+
 def test_ports_by_server_number() -> None:
     assert W.port_of("awari", 3) == 29049 and W.port_of("gothello", 0) == 29068
 
