@@ -15,10 +15,12 @@ import importlib
 import inspect
 import math
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, requires, version
+from pathlib import Path
 from typing import Any, TypeVar
 
 N = TypeVar("N", int, float)
@@ -132,6 +134,21 @@ def package_version() -> str:
         return version("zreferee")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
+
+
+def install_hint(extra: str, root: Path | None = None) -> str:
+    """How to install an optional extra (pyproject.toml's ``[project.optional-dependencies]``):
+    from the checkout this runs from, ``pip install -e 'ROOT[extra]'``; from an installed
+    wheel (the package is on no index), its requirements themselves."""
+    root = Path(__file__).resolve().parents[1] if root is None else root
+    if (root / "pyproject.toml").is_file():
+        return f"pip install -e {shlex.quote(f'{root}[{extra}]')}"
+    try:
+        wanted = [r for r in (requires("zreferee") or []) if f'extra == "{extra}"' in r.replace("'", '"')]
+    except PackageNotFoundError:
+        wanted = []
+    packages = [r.split(";")[0].strip() for r in wanted]
+    return "pip install " + " ".join(shlex.quote(p) for p in packages) if packages else f"the {extra} extra"
 
 
 def subcommand(

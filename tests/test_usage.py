@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from impl import cli
+from tests.support import paths
 
 BAD = [
     ["serve", "awari", "--time", "nan"],
@@ -102,3 +103,13 @@ def test_a_records_directory_of_another_tournament_is_refused(
     (tmp_path / "tournament.json").write_text("{}")
     assert _status(["tournament", "random", "search", "--game", "awari", "--records", str(tmp_path)]) == 2
     assert "holds another tournament's games" in capsys.readouterr().err
+
+
+def test_install_hints_work_from_a_checkout_and_from_a_wheel(tmp_path: Path) -> None:
+    """From this checkout: an editable install of the extra; elsewhere (a wheel: the
+    package is on no index) the extra's own requirements, read from the metadata."""
+    from impl.cli import install_hint
+
+    assert install_hint("web") == f"pip install -e '{paths.ROOT}[web]'"
+    assert install_hint("web", root=tmp_path) == "pip install 'aiohttp>=3.9,<4'"
+    assert install_hint("tournament", root=tmp_path).startswith("pip install 'dask[distributed]>=2024.1'")

@@ -18,6 +18,7 @@ from impl.cli import (
     bound,
     check_rules,
     count,
+    install_hint,
     port,
     positive,
     seconds,
@@ -195,7 +196,7 @@ def web_view(config: Config) -> Any:
 
         from impl.web.link import WebLink
     except ImportError as exc:
-        raise UsageError(f"referee serve: --web needs the web extra ({exc}): pip install '.[web]'") from None
+        raise UsageError(f"referee serve: --web needs the web extra ({exc}): {install_hint('web')}") from None
     return WebLink(config.web_address, config.web, config.record_dir)
 
 

@@ -60,7 +60,17 @@ from impl.apps.games import (
 from impl.apps.ratings import Elo, Skill, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import output_of, read_bounded, why, write_atomic, write_output
-from impl.cli import UsageError, add_rules_argument, check_rules, failed, port, positive, seconds, subcommand
+from impl.cli import (
+    UsageError,
+    add_rules_argument,
+    check_rules,
+    failed,
+    install_hint,
+    port,
+    positive,
+    seconds,
+    subcommand,
+)
 from impl.engines.openings import Opening, digest, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Termination
@@ -889,7 +899,7 @@ def live_view(
     try:
         from impl.web.tourney import TournamentLink
     except ImportError as exc:
-        raise UsageError(f"{what}: --web needs the web extra ({exc}): pip install 'zreferee[web]'") from None
+        raise UsageError(f"{what}: --web needs the web extra ({exc}): {install_hint('web')}") from None
     view = TournamentLink(args.web_host, args.web, directory, local)
     try:
         view.open()
@@ -1163,7 +1173,7 @@ def run(args: argparse.Namespace) -> int:
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
-        raise UsageError(f"{what}: needs the tournament extra (pip install 'zreferee[tournament]'): {exc}") from None
+        raise UsageError(f"{what}: needs the tournament extra ({install_hint('tournament')}): {exc}") from None
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
     open_records(config, directory)
