@@ -162,7 +162,8 @@ class LagMonitor:
         now = self._loop.time()
         if now - self._due > self.slack:
             self.log.add(self._due, now)
-            event_limited(logging.WARNING, "loop_stall", "loop", seconds=round(now - self._due, 3))
+            # Information, not a warning: the stall is kept out of every clock (clock.py).
+            event_limited(logging.INFO, "loop_stall", "loop", seconds=round(now - self._due, 3))
         self._arm(now)
 
     def stalled(self, start: float, end: float) -> float:
