@@ -52,6 +52,11 @@ class ConnectFailed(ConnectionLost):
     """No connection could be made to the server."""
 
 
+REPLY_TIMEOUT = 30.0
+"""Seconds a request the server answers at once (the greeting, a seat request) is
+waited for at most."""
+
+
 class Client:
     """One connection to a referee server for ``game`` (awari | gothello)."""
 
@@ -78,7 +83,7 @@ class Client:
         """The game as the server's lines report it (impl/client/follower.py)."""
         self._buffer = LineBuffer()
         self._eof = False
-        self._next(self.timeout if self.timeout is not None else 30.0)
+        self._next(self.timeout if self.timeout is not None else REPLY_TIMEOUT)
         greeting = self.view.greeting
         assert greeting is not None
         self.greeting: W.Greeting = greeting
@@ -260,7 +265,8 @@ class Client:
             raise ClientError("already seated")
         request = self.follower.seat(seat)
         self._send(request)
-        msg = self._next()
+        # A seat request is answered at once (Table 2): a silent server is not waited for.
+        msg = self._next(REPLY_TIMEOUT if self.timeout is None else min(self.timeout, REPLY_TIMEOUT))
         refused = self.view.refused
         if refused is not None:
             raise SeatRefused(refused.code, refused.text, request)

@@ -17,6 +17,10 @@ from .base import Player, log, play
 from .openspiel_player import OpenSpielMCTSPlayer
 from .search_player import DEFAULT_BUDGET, SearchPlayer
 
+SERVER_SILENCE = 3600.0
+"""Seconds ``referee player`` waits for a line from the server: the server ends a
+game long before (its idle and wait timeouts, impl/config.py ``Limits``)."""
+
 
 def add_connection_arguments(p: argparse.ArgumentParser) -> None:
     """--host, --server / --port, --side and --name: how a player reaches its seat."""
@@ -54,6 +58,14 @@ def add_command(subparsers: Any) -> None:
     )
     p.add_argument("--depth", type=positive, default=64, help="search: deepest iteration (default 64)")
     p.add_argument("--seed", type=int, help="random: seed")
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=SERVER_SILENCE,
+        metavar="SECS",
+        help=f"give up on a server silent for SECS (default {SERVER_SILENCE:g}: longer than any wait the server "
+        "itself allows)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     add_rules_argument(p, None)
 
@@ -92,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
     player = make_player(args.kind, args.budget, args.seed, args.depth)
     try:
-        with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:
+        with Client.connect(
+            args.game, args.host, args.server, args.port, rules=args.rules, timeout=args.timeout
+        ) as client:
             client.seat(args.side, args.name if args.name is not None else player.name)
             result = play(client, player)
             side = client.sides[client.side or 0]

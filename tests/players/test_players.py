@@ -126,3 +126,31 @@ def test_search_player_answers_a_draw_offer() -> None:
         accept = SearchPlayer(budget=0.05).accept_draw(north)  # level at the start: refused
         north.answer_draw(accept)
         assert not accept and north.result is None and north.offer_refused
+
+
+def test_referee_player_gives_up_on_a_silent_server_in_one_line() -> None:
+    """A server that greets and then says nothing (not even the answer to the seat
+    request): ``referee player`` stops after its --timeout, one line, status 1."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def greet_then_nothing() -> None:
+        conn, _ = listener.accept()
+        conn.sendall(b"000 0.9.1 version Awari server says hello!\r\n")
+        held.append(conn)
+
+    thread = threading.Thread(target=greet_then_nothing, daemon=True)
+    thread.start()
+    port = str(listener.getsockname()[1])
+    argv = [sys.executable, "-m", "impl.cli", "player", "random", "awari", "--port", port, "--timeout", "0.5"]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+    assert done.returncode == 1 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert "no response from the server within 0.5 s" in line
