@@ -535,6 +535,22 @@ class Disconnected:
         return f"{DISCONNECTED[self.side]} {v.cap(self.side)} disconnected, {v.sides[self.side.other]} wins"
 
 
+_BOARD_NUMBERS = re.compile(r"\d+")
+
+
+def board_problem(game: str, lines: tuple[str, ...]) -> str | None:
+    """What is wrong with a 382 board (Table 10) as this referee draws it, None if
+    nothing: Gothello's five ranks of five ``b``/``w``/``.``, rank 5 first; Awari's
+    four lines, north's store and pits (seven numbers) then south's pits and store."""
+    if game == "gothello":
+        if len(lines) != 5 or any(len(row) != 5 or set(row) - set("bw.") for row in lines):
+            return "a Gothello board is 5 lines of 5 of b, w and ."
+        return None
+    if len(lines) != 4 or any(len(_BOARD_NUMBERS.findall(lines[i])) != 7 for i in (1, 2)):
+        return "an Awari board is 4 lines, the second and third with a store and six pits"
+    return None
+
+
 @dataclass(frozen=True)
 class Aborted:
     """399: the referee failed or stopped; the game has no result."""

@@ -222,6 +222,8 @@ class Follower:
         view = self.view
         if view.next is Next.BOARD_LINE:
             done = view.board_left == 1
+            if done and (problem := W.board_problem(self.vocab.game, (*view.board, text))) is not None:
+                raise ProtocolError(problem, text)
             self.view = replace(
                 view,
                 line=text,
@@ -420,6 +422,8 @@ class Follower:
     def _on_board(self, msg: W.BoardFollows, now: float) -> None:
         if self.view.next is not Next.BOARD:
             raise self._fail("a board without its display")
+        if msg.lines == 0 and (problem := W.board_problem(self.vocab.game, ())) is not None:
+            raise self._fail(problem)
         self.view = replace(
             self.view,
             next=Next.BOARD_LINE if msg.lines else Next.ANY,

@@ -10,6 +10,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -57,3 +59,26 @@ def test_a_refused_seat_ends_the_watch_with_the_refusal() -> None:
     done = watch(port)
     thread.join(10)
     assert done.returncode == 1 and "(refused: 193 Cannot observe (at most 64 observers))" in done.stdout
+
+
+SEATED = [b"100 Request accepted\r\n", b"353 You will observe\r\n", b"380 1 b\r\n"]
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        [b"382 5 board lines follow\r\n", *[b"...\r\n"] * 5],  # short ranks
+        [b"382 5 board lines follow\r\n", *[b"..........\r\n"] * 5],  # long ranks
+        [b"382 5 board lines follow\r\n", *[b"\r\n"] * 5],  # empty ranks
+        [b"382 3 board lines follow\r\n", *[b".....\r\n"] * 3],  # too few
+        [b"382 5 board lines follow\r\n", *[b"zzzzz\r\n"] * 5],  # not stones
+        [b"382 0 board lines follow\r\n"],  # none
+    ],
+)
+def test_a_malformed_board_ends_the_watch_saying_why(board: list[bytes]) -> None:
+    """Each of these was a KeyError or IndexError traceback in the board's drawing."""
+    port, thread = serve_once([*SEATED, *board])
+    done = watch(port)
+    thread.join(10)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "(protocol violation: a Gothello board is 5 lines of 5 of b, w and ." in done.stdout
