@@ -588,7 +588,8 @@ class WebView:
 
     async def events_game(self, request: web.Request) -> web.StreamResponse:
         key, _, number = request.match_info["id"].rpartition("-")
-        if not number.isdigit() or game_id(key, int(number)) not in self.hub.games:
+        # ASCII digits only: "²".isdigit() holds, and int("²") raises (a 500 it was).
+        if not (number.isascii() and number.isdigit()) or game_id(key, int(number)) not in self.hub.games:
             raise _missing_api("no such game", id=request.match_info["id"])
         return await self._stream(request, key, int(number))
 
@@ -613,6 +614,9 @@ class WebView:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)  # a StreamResponse sends its headers here
+        if request.method == "HEAD":  # the headers only: the hub writes to the transport itself
+            await response.write_eof()
+            return response
         limit = self.hub.limits.write_limit
 
         def write(message: bytes) -> bool:

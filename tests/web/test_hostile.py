@@ -540,3 +540,25 @@ def test_a_real_process_at_its_descriptor_limit(tmp_path: Path) -> None:
     assert "Traceback" not in err
     events = [json.loads(line)["event"] for line in err.splitlines()]
     assert "web_refused" in events and "web_error" in events
+
+
+def test_head_of_a_stream_is_its_headers_only_and_odd_ids_are_404() -> None:
+    """HEAD /events sent body bytes after its headers; a game id ending in a
+    non-ASCII digit ("²", which str.isdigit accepts) was a 500."""
+
+    async def scenario() -> None:
+        async with watched(["gothello"]) as (web, _):
+            reader, writer = await asyncio.open_connection("127.0.0.1", web.port)
+            writer.write(b"HEAD /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), 30)
+            writer.close()
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200") and body == b"", answer
+            base = f"http://127.0.0.1:{web.port}"
+            async with aiohttp.ClientSession() as http:
+                for path in ("/events/game/gothello-17-%C2%B2", "/api/games/gothello-17-%C2%B2"):
+                    async with http.get(base + path) as response:
+                        assert response.status == 404, path
+
+    run(scenario)
