@@ -47,7 +47,11 @@ TIMEOUTS = (
 
 
 def add_command(subparsers: Any) -> None:
-    p = subcommand(subparsers, "serve", run)
+    add_arguments(subcommand(subparsers, "serve", run))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``referee serve``'s arguments (``synopsis`` shows them)."""
     p.add_argument("game", choices=[*GAMES, "all"])
     p.add_argument("--server", type=count, nargs="+", default=[0], metavar="N", help="server numbers (default 0)")
     p.add_argument("--forever", action="store_true", help="host game after game instead of one game")
@@ -114,6 +118,17 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
+
+
+def synopsis(width: int = 100) -> str:
+    """``referee serve``'s usage as its parser gives it, ``width`` columns wide: docs/protocol.md §1 shows
+    exactly this (tests/docs/test_serve_synopsis.py), so every option is in it."""
+    parser = argparse.ArgumentParser(
+        prog="referee serve", formatter_class=lambda prog: argparse.HelpFormatter(prog, width=width)
+    )
+    add_arguments(parser)
+    usage = parser.format_usage().removeprefix("usage: ").rstrip()
+    return usage.replace("\n" + " " * len("usage: "), "\n")  # continued lines under the command
 
 
 def load_engine(game: str, kind: str | None, rules: str = "paper") -> Any:
