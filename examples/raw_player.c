@@ -2,9 +2,12 @@
  * referee's line protocol (docs/protocol.md) directly.  It knows no rules: on its
  * turn it tries moves from a random start in a fixed order and lets the referee
  * refuse the illegal ones (291), so Gothello passes only when no square is legal.
- * It refuses every Awari draw offer.  Build and run:
+ * It refuses every Awari draw offer.  SIDE is south/north, black/white or ? for
+ * either (referee match gives {side}); with REFEREE_TOKEN in its environment (a
+ * match's seat token) it sends that as its name, which proves the seat its own.
+ * Build and run:
  *   cc -O2 -o raw_player examples/raw_player.c
- *   ./raw_player awari 29046 [SEED [HOST]]
+ *   ./raw_player awari 29046 [SIDE [SEED [HOST]]]
  */
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -40,16 +43,17 @@ static int connect_to(const char *host, const char *port) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: %s awari|gothello PORT [SEED [HOST]]\n", argv[0]); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: %s awari|gothello PORT [SIDE [SEED [HOST]]]\n", argv[0]); return 2; }
     int awari = strcmp(argv[1], "awari") == 0;
-    srand(argc > 3 ? (unsigned)atoi(argv[3]) : 1u);
-    int fd = connect_to(argc > 4 ? argv[4] : "127.0.0.1", argv[2]);
+    const char *side = argc > 3 ? argv[3] : "?", *token = getenv("REFEREE_TOKEN");
+    srand(argc > 4 ? (unsigned)atoi(argv[4]) : 1u);
+    int fd = connect_to(argc > 5 ? argv[5] : "127.0.0.1", argv[2]);
     if (fd < 0) { perror("connect"); return 1; }
     in = fdopen(fd, "r");
     out = fdopen(dup(fd), "w");
     char line[1024];
     if (!get_line(line, sizeof line) || code_of(line) != 0) return 1; /* 000 greeting */
-    fprintf(out, "0.9.1 player ? \"raw-c\"\r\n");
+    fprintf(out, "0.9.1 player %s \"%s\"\r\n", side, token ? token : "raw-c");
     fflush(out);
     int first = -1; /* 1: we move first (black, south) */
     while (first < 0 && get_line(line, sizeof line)) { /* 100/101, 34x, then our role */

@@ -160,7 +160,7 @@ def test_raw_c_player_plays_a_whole_game(game: str, tmp_path: Path) -> None:
 
         def raw(port: int, seed: int = seed) -> str:
             done = subprocess.run(
-                [binary, game, str(port), str(seed)], capture_output=True, text=True, timeout=120, check=False
+                [binary, game, str(port), "?", str(seed)], capture_output=True, text=True, timeout=120, check=False
             )
             assert done.returncode == 0, done.stderr
             return done.stdout
@@ -168,3 +168,17 @@ def test_raw_c_player_plays_a_whole_game(game: str, tmp_path: Path) -> None:
         said, how = against(game, random_opponent(game, seed), raw)
         assert how is Termination.MOVE
         assert re.match(r"32[1-6] ", said), said
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler on this machine")
+def test_raw_c_player_plays_a_match_without_forfeits(tmp_path: Path) -> None:
+    """Given its side (and its token), it takes that seat: four games, each with a
+    result on the board, none a seat theft (it once sent `player ?` and lost 3 of 4)."""
+    binary = tmp_path / "raw_player"
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", binary, EXAMPLES / "raw_player.c"], check=True)
+    argv = [sys.executable, "-m", "impl.cli", "match", f"{binary} {{game}} {{port}} {{side}}", "random"]
+    argv += ["--game", "gothello", "--games", "4", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(argv + ["-q"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "endings: move 4" in done.stdout and not json.loads((tmp_path / "r.json").read_text())["failures"]
