@@ -179,6 +179,6 @@ def test_raw_c_player_plays_a_match_without_forfeits(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "impl.cli", "match", f"{binary} {{game}} {{port}} {{side}}", "random"]
     argv += ["--game", "gothello", "--games", "4", "--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(argv + ["-q"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*argv, "-q"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "endings: move 4" in done.stdout and not json.loads((tmp_path / "r.json").read_text())["failures"]
