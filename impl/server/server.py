@@ -33,10 +33,11 @@ from impl.engines.port import GameEngine
 from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
+from .admission import Holder, Room, StormGuard, Verdict, address_group, decide
 from .clock import StallLog, no_stalls
 from .net import Connection, listening_port
 from .records import GameRecord
-from .session import Entity, Event, GameOver, LineError, Session, Settings
+from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
 
 
 def default_port(game: str, server: int) -> int:
@@ -112,6 +113,10 @@ class ServerConfig:
         )
 
 
+EVICTED = "Server full: closed to make room for another address, try again later"
+"""The 199 an evicted connection gets (docs/protocol.md §2): 199 as for the other
+reasons a connection without a seat is closed (a seat timeout, the game over)."""
+
 RECORD_TRIES = 5
 """Attempts at a record write that found no descriptor free (EMFILE, ENFILE)."""
 RECORD_RETRY = 1.0
@@ -178,13 +183,20 @@ class Link:
     """One connection's way into the session: each input stamped with the loop's
     time, and the session's timer re-armed after it."""
 
-    def __init__(self, server: GameServer, session: Session, entity: Entity) -> None:
-        self.server, self.session, self.entity = server, session, entity
+    def __init__(self, server: GameServer, session: Session, entity: Entity, conn: Connection, group: str) -> None:
+        self.server, self.session, self.entity, self.conn = server, session, entity, conn
+        self.group = group
+        """Its address group (impl/server/admission.py)."""
+        self.joined = asyncio.get_running_loop().time()
         self._time = asyncio.get_running_loop().time
 
     def receive(self, line: str | LineError) -> None:
         self.session.receive(self.entity, line, self._time())
         self.server.rearm(self.session)
+
+    def holder(self) -> Holder:
+        conn = self.entity.conn
+        return Holder(self.group, self.joined, conn in (Conn.WAITING, Conn.PLAYING), conn is Conn.WATCHING)
 
     def leave(self) -> None:
         self.session.leave(self.entity, self._time())
@@ -201,9 +213,14 @@ class GameServer:
         """Games finished."""
         self._session: Session | None = None
         self._server: asyncio.Server | None = None
-        self._connections: set[Connection] = set()
-        self._by_host: dict[str, int] = {}
-        """Open connections per client address."""
+        self._connections: dict[Connection, Link] = {}
+        """Open connections admitted, in the order admitted (closing ones leave it
+        when closed; evicted ones at once)."""
+        net = spec.net
+        self._evicted: set[Connection] = set()
+        """Evicted connections still closing."""
+        self._room = Room.of(net.max_connections, net.per_address, net.reserve)
+        self._storms = StormGuard(net.accept_rate, net.accept_burst)
         self._done: asyncio.Event | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._rng = random.Random()
@@ -258,25 +275,52 @@ class GameServer:
             watcher(session, what)
 
     def _attach(self, conn: Connection) -> Link | None:
+        """Admit ``conn`` or refuse it (199), by the rules of impl/server/admission.py
+        (docs/protocol.md §2): its group's connection rate, its group's share, the
+        places left, and eviction to make one."""
         session = self._session
         if session is None:
             return None
-        net = self.spec.net
-        limit = net.max_connections
-        if len(self._connections) >= limit:
-            self._refuse(conn, "server_full", f"Server full (at most {limit} connections), try again later")
+        net, room = self.spec.net, self._room
+        now = asyncio.get_running_loop().time()
+        group = address_group(conn.host, net.ipv4_group, net.ipv6_group)
+        if not self._storms.allows(group, now):
+            self._refuse(conn, "connection_rate", f"Too many connections from {group} at once, try again later")
             return None
-        per_address = min(net.per_address, max(limit - 1, 1))
-        held = self._by_host.get(conn.host, 0)
-        if held >= per_address:
-            self._refuse(conn, "address_full", f"Too many connections from {conn.host} (at most {per_address})")
+        links = list(self._connections.values())
+        decision = decide(room, [link.holder() for link in links], group)
+        if decision.verdict is Verdict.GROUP_FULL:
+            self._refuse(conn, "address_full", f"Too many connections from {group} (at most {room.per_group})")
             return None
-        self._connections.add(conn)
-        self._by_host[conn.host] = held + 1
+        if decision.verdict is Verdict.FULL:
+            self._refuse(conn, "server_full", f"Server full (at most {room.limit} connections), try again later")
+            return None
+        if decision.evict is not None:
+            self._evict(links[decision.evict], group)
+        self._storms.take(group, now)
+        link = Link(self, session, session.join(conn, now), conn, group)
+        self._connections[conn] = link
         conn.closed.add_done_callback(lambda _: self._forget(conn))
-        link = Link(self, session, session.join(conn, asyncio.get_running_loop().time()))
         self.rearm(session)
         return link
+
+    def _evict(self, link: Link, newcomer: str) -> None:
+        """Close ``link``'s connection (199) to make a place for a newcomer of
+        another group; it stops counting at once."""
+        conn = link.conn
+        self._connections.pop(conn, None)
+        self._evicted.add(conn)
+        event_limited(
+            logging.WARNING,
+            "evicted",
+            f"{self.settings.vocab.game}-{self.settings.server}-{link.group}",
+            game=self.settings.vocab.game,
+            server=self.settings.server,
+            group=link.group,
+            newcomer=newcomer,
+        )
+        conn.send([Refused(199, EVICTED).to_line(self.settings.vocab)])
+        conn.close()
 
     def _refuse(self, conn: Connection, what: str, text: str) -> None:
         """199 and closed (by the caller); logged once an interval per address."""
@@ -292,12 +336,8 @@ class GameServer:
         conn.send([Refused(199, text).to_line(self.settings.vocab)])
 
     def _forget(self, conn: Connection) -> None:
-        self._connections.discard(conn)
-        held = self._by_host.get(conn.host, 0) - 1
-        if held > 0:
-            self._by_host[conn.host] = held
-        else:
-            self._by_host.pop(conn.host, None)
+        self._connections.pop(conn, None)
+        self._evicted.discard(conn)
 
     def rearm(self, session: Session) -> None:
         """One timer per server, due no later than the session's next deadline.  A
@@ -370,7 +410,7 @@ class GameServer:
 
     async def _drain(self) -> None:
         """The connections closed and the records written; the monitor released."""
-        pending = [c.closed for c in self._connections]
+        pending = [c.closed for c in (*self._connections, *self._evicted)]
         if pending:
             await asyncio.wait(pending, timeout=self.spec.net.close_grace + 1)
         await self.flush()

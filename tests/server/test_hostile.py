@@ -126,9 +126,9 @@ def test_an_observer_that_never_reads_is_dropped_below_the_write_limit() -> None
 
 def test_server_full_is_logged_once_an_interval_per_address(log: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> None:
-        net = NetLimits(close_grace=1.0, max_connections=3)
-        async with serving("gothello", net=net) as server:
-            held = [await connect_from(host, server.port) for host in ("127.0.0.1", "127.0.0.1", "127.0.0.3")]
+        net = NetLimits(close_grace=1.0, max_connections=3, reserve=0)
+        async with serving("gothello", net=net) as server:  # one each: no group big enough to lose one
+            held = [await connect_from(host, server.port) for host in ("127.0.0.1", "127.0.0.4", "127.0.0.3")]
             for client in held:
                 await client.expect(0)
             for _ in range(10):
@@ -312,9 +312,10 @@ def test_a_clock_is_not_charged_its_stalls_and_its_flag_falls_later() -> None:
 
 def test_the_serve_options_reach_the_servers() -> None:
     args = build_parser().parse_args(
-        ["serve", "all", "--per-address", "5", "--wait-timeout", "7", "--max-connections", "9"]
+        ["serve", "all", "--per-address", "5", "--wait-timeout", "7", "--max-connections", "9", "--ipv4-group", "24"]
     )
     servers = build_servers(args)
     assert [s.spec.net.per_address for s in servers] == [5, 5]
+    assert [s.spec.net.ipv4_group for s in servers] == [24, 24]
     assert [s.spec.net.max_connections for s in servers] == [9, 9]
     assert [s.settings.limits.wait_timeout for s in servers] == [7.0, 7.0]
