@@ -181,7 +181,8 @@ class LagMonitor:
 
 class Link:
     """One connection's way into the session: each input stamped with the loop's
-    time, and the session's timer re-armed after it."""
+    time (and, from the player whose clock runs, with its arrival: Session.receive),
+    and the session's timer re-armed after it."""
 
     def __init__(self, server: GameServer, session: Session, entity: Entity, conn: Connection, group: str) -> None:
         self.server, self.session, self.entity, self.conn = server, session, entity, conn
@@ -191,8 +192,10 @@ class Link:
         self._time = asyncio.get_running_loop().time
 
     def receive(self, line: str | LineError) -> None:
-        self.session.receive(self.entity, line, self._time())
-        self.server.rearm(self.session)
+        session, entity = self.session, self.entity
+        arrived = self.conn.arrival() if session.clock_runs_for(entity) else None
+        session.receive(entity, line, self._time(), arrived)
+        self.server.rearm(session)
 
     def holder(self) -> Holder:
         conn = self.entity.conn
