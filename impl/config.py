@@ -127,9 +127,9 @@ class NetLimits:
     (not yet seated, observers) take at most ``max_connections - reserve``, so that
     a full server still holds both players of its game."""
     accept_rate: float = 20.0
-    """Connections a second one address group is admitted at, past its burst (0:
-    no bound); beyond it a newcomer gets 199 at once: a reconnection storm costs one
-    accept and one line each."""
+    """Connection tries a second one address group is weighed at (admitted, or
+    refused for want of room), past its burst (0: no bound); beyond it a newcomer
+    gets 199 at once: a reconnection storm costs one accept and one line each."""
     accept_burst: float = 128.0
     """Connections one group is admitted at once: twice ``per_address``, so that a
     group can fill its share, lose it and fill it again."""

@@ -14,9 +14,9 @@ The rules (docs/server.md, "Stopping, and bounds on every client"; docs/protocol
   player's seat of the group holding the most connections (199), unless that group
   would not then hold more than the newcomer's: a few groups cannot lock a server.
   A seated player is never evicted.
-* **Storms**: each group's accepted connections draw on a token bucket
-  (``accept_rate`` a second past ``accept_burst``); beyond it a newcomer is refused
-  at once (199), before it costs anything else.
+* **Storms**: each group's tries draw on a token bucket (``accept_rate`` a second
+  past ``accept_burst``), whether admitted or refused for want of room; beyond it a
+  newcomer is refused at once (199), before the rules above are weighed.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def _victim(holders: Sequence[Holder], counts: Mapping[str, int], own: int) -> i
 
 
 class StormGuard:
-    """A token bucket of accepted connections per group: a group reconnecting faster
+    """A token bucket of connection tries per group: a group reconnecting faster
     than ``rate`` a second past ``burst`` is refused at once.  Buckets refilled to the
     full are forgotten once more than ``keep`` groups are remembered."""
 
@@ -141,7 +141,7 @@ class StormGuard:
         return bucket is None or bucket.level_at(now) >= 1.0
 
     def take(self, group: str, now: float) -> None:
-        """One connection of ``group`` admitted."""
+        """One try of ``group`` weighed (admitted or refused for room)."""
         if self.rate <= 0:
             return
         bucket = self._buckets.get(group) or TokenBucket.full(self.rate, self.burst, now)

@@ -290,6 +290,7 @@ class GameServer:
         if not self._storms.allows(group, now):
             self._refuse(conn, "connection_rate", f"Too many connections from {group} at once, try again later")
             return None
+        self._storms.take(group, now)  # a try refused for room counts too: knocking again and again is slowed
         links = list(self._connections.values())
         decision = decide(room, [link.holder() for link in links], group)
         if decision.verdict is Verdict.GROUP_FULL:
@@ -300,7 +301,6 @@ class GameServer:
             return None
         if decision.evict is not None:
             self._evict(links[decision.evict], group)
-        self._storms.take(group, now)
         link = Link(self, session, session.join(conn, now), conn, group)
         self._connections[conn] = link
         conn.closed.add_done_callback(lambda _: self._forget(conn))
