@@ -228,7 +228,8 @@ class Config:
     def local(cls, game: str, **fields: Any) -> Config:
         """One private server of ``game`` on 127.0.0.1 and a free port, with the fast
         engine; ``fields`` set any other setting (``time``, ``rules``, ``record_dir`` …)."""
-        base = cls(games=(game,), engine="impl", host=LOCAL_HOST, port=0, net=NetLimits(close_grace=LOCAL_CLOSE_GRACE))
+        net = NetLimits(close_grace=LOCAL_CLOSE_GRACE, accept_rate=0.0)  # its clients are the caller's own
+        base = cls(games=(game,), engine="impl", host=LOCAL_HOST, port=0, net=net)
         return replace(base, **fields)
 
 
