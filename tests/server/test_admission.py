@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 
 import pytest
 
+from impl import protocol as P
 from impl.config import NetLimits
+from impl.engines.registry import get_engine
 from impl.server.admission import Decision, Holder, Room, StormGuard, Verdict, address_group, decide
-from impl.server.server import EVICTED
+from impl.server.server import EVICTED, GameServer, ServerConfig
+from impl.server.session import Settings
 from tests.support.netclient import Client, fastest_kind, play_moves, play_random, role, run, serving
 
 # ─── the rules alone ────────────────────────────────────────────────────────────
@@ -217,5 +221,35 @@ def test_ipv4_addresses_share_a_group_by_prefix() -> None:
             assert await third.rest() == ["199 Too many connections from 127.0.0.0/24 (at most 2)"]
             await hold("127.0.1.3", server.port, 1)  # another /24
             assert len(kept) == 2
+
+    run(scenario)
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback")
+def test_ipv6_connections_are_counted_by_their_64() -> None:
+    """Only ::1 here: its group, ::/64, named in the refusal (the grouping of other
+    IPv6 addresses: test_addresses_are_grouped_by_prefix)."""
+
+    async def scenario() -> None:
+        net = NetLimits(close_grace=1.0, per_address=1)
+        spec = ServerConfig(Settings(P.GOTHELLO, 0), host="::1", port=0, net=net)
+        server = GameServer(spec, get_engine("gothello", fastest_kind()))
+        await server.start()
+        try:
+            first = Client(*await asyncio.open_connection("::1", server.port))
+            await first.expect(0)
+            second = Client(*await asyncio.open_connection("::1", server.port))
+            assert await second.rest() == ["199 Too many connections from ::/64 (at most 1)"]
+        finally:
+            await server.stop()
 
     run(scenario)
