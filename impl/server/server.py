@@ -8,7 +8,9 @@ writes the record of each finished game (the ``GameOver`` event) to a file, in a
 thread, so that a slow disk never stalls the games (``_session_over``).
 
 The loop's own stalls are measured (``LagMonitor``) and not charged to the
-players' clocks (impl/server/clock.py)."""
+players' clocks, nor is the time a reply waited to be read (``Link``;
+impl/server/clock.py).  Who gets a place is decided by impl/server/admission.py
+(``_attach``)."""
 
 from __future__ import annotations
 
