@@ -88,6 +88,7 @@ bound = _valid(_float, lambda v: v >= 0, "a number of seconds >= 0")
 """A bound in seconds; 0: no bound."""
 count = _valid(_int, lambda v: v >= 0, "a whole number >= 0")
 positive = _valid(_int, lambda v: v >= 1, "a whole number >= 1")
+prefix_bits = _valid(_int, lambda v: 0 <= v <= 32, "an IPv4 prefix length from 0 to 32")
 port = _valid(_int, lambda v: 0 <= v <= 65535, "a port (0-65535)")
 
 

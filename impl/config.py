@@ -111,11 +111,28 @@ class NetLimits:
     exhaust the process's file descriptors.  ``referee serve`` lowers it to its share
     of the descriptor budget (impl/server/fdbudget.py)."""
     per_address: int = 64
-    """Open connections one client address may hold on one server (at most
-    ``max_connections - 1``, so that another address always finds a place); one
-    more gets 199 and is closed.  A game needs two seats and a few observers: 64
-    hinders neither a local tournament (its players share 127.0.0.1) nor a class
-    watching one game from behind one NAT address."""
+    """Open connections one client address group (``ipv4_group``; IPv6 by /64) may
+    hold on one server (at most ``max_connections - 1``); one more gets 199 and is
+    closed.  A game
+    needs two seats and a few observers: 64 hinders neither a local tournament (its
+    players share 127.0.0.1) nor a class watching one game from behind one NAT
+    address."""
+    ipv4_group: int = 32
+    """Prefix length by which IPv4 addresses are grouped for ``per_address`` and
+    eviction (impl/server/admission.py); IPv6 addresses are grouped by /64, what one
+    host is commonly given."""
+    ipv6_group: int = 64
+    reserve: int = 2
+    """Places that only a player's connection holds: connections without a seat
+    (not yet seated, observers) take at most ``max_connections - reserve``, so that
+    a full server still holds both players of its game."""
+    accept_rate: float = 20.0
+    """Connection tries a second one address group is weighed at (admitted, or
+    refused for want of room), past its burst (0: no bound); beyond it a newcomer
+    gets 199 at once: a reconnection storm costs one accept and one line each."""
+    accept_burst: float = 128.0
+    """Connections one group is admitted at once: twice ``per_address``, so that a
+    group can fill its share, lose it and fill it again."""
 
 
 CONFIG_MESSAGES = {"awari": ConfigMessages.ALL, "gothello": ConfigMessages.OBSERVERS}
@@ -197,7 +214,10 @@ class Config:
                 wait_timeout=args.wait_timeout,
             ),
             net=NetLimits(
-                line_timeout=args.line_timeout, max_connections=args.max_connections, per_address=args.per_address
+                line_timeout=args.line_timeout,
+                max_connections=args.max_connections,
+                per_address=args.per_address,
+                ipv4_group=args.ipv4_group,
             ),
             web=args.web,
             web_host=args.web_host,
@@ -208,7 +228,8 @@ class Config:
     def local(cls, game: str, **fields: Any) -> Config:
         """One private server of ``game`` on 127.0.0.1 and a free port, with the fast
         engine; ``fields`` set any other setting (``time``, ``rules``, ``record_dir`` …)."""
-        base = cls(games=(game,), engine="impl", host=LOCAL_HOST, port=0, net=NetLimits(close_grace=LOCAL_CLOSE_GRACE))
+        net = NetLimits(close_grace=LOCAL_CLOSE_GRACE, accept_rate=0.0)  # its clients are the caller's own
+        base = cls(games=(game,), engine="impl", host=LOCAL_HOST, port=0, net=net)
         return replace(base, **fields)
 
 

@@ -34,7 +34,7 @@ def test_every_flag_reaches_the_configuration(tmp_path: Path) -> None:
         "gothello", "--server", "2", "5", "--forever", "--engine", "spec", "--on-divergence", "abort",
         "--time", "30", "20", "--record", str(tmp_path), "--opening", "c3 d4", "--host", "127.0.0.2",
         "--port", "0", "--config-messages", "none", "--max-observers", "3", "--max-connections", "9",
-        "--per-address", "4", "--seat-timeout", "1", "--idle-timeout", "2", "--wait-timeout", "3",
+        "--per-address", "4", "--ipv4-group", "24", "--seat-timeout", "1", "--idle-timeout", "2", "--wait-timeout", "3",
         "--line-timeout", "4", "--web", "0", "--web-host", "127.0.0.3", "--log-level", "debug",
     )  # fmt: skip
     assert Config.from_args(args) == Config(
@@ -50,7 +50,7 @@ def test_every_flag_reaches_the_configuration(tmp_path: Path) -> None:
         port=0,
         config_messages=ConfigMessages.NONE,
         limits=Limits(max_observers=3, seat_timeout=1.0, idle_timeout=2.0, wait_timeout=3.0),
-        net=NetLimits(line_timeout=4.0, max_connections=9, per_address=4),
+        net=NetLimits(line_timeout=4.0, max_connections=9, per_address=4, ipv4_group=24),
         web=0,
         web_host="127.0.0.3",
         log_level="debug",
@@ -104,7 +104,7 @@ def test_a_local_server_is_the_fast_engine_on_a_free_local_port() -> None:
     local = Config.local("awari", time=(1.0, 2.0))
     assert local.games == ("awari",) and local.time == (1.0, 2.0) and local.engine == "impl"
     assert (local.host, local.port, local.net.close_grace) == ("127.0.0.1", 0, 1.0)
-    assert local.net == replace(DEFAULTS.net, close_grace=1.0)
+    assert local.net == replace(DEFAULTS.net, close_grace=1.0, accept_rate=0.0)  # its clients are the caller's
 
 
 def test_a_local_server_hosts_one_game() -> None:

@@ -21,6 +21,7 @@ from impl.cli import (
     install_hint,
     port,
     positive,
+    prefix_bits,
     seconds,
     subcommand,
 )
@@ -104,7 +105,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=positive,
         default=DEFAULTS.net.per_address,
         metavar="K",
-        help=f"connections one client address may hold on one server (default {DEFAULTS.net.per_address})",
+        help=f"connections one client address group may hold on one server (default {DEFAULTS.net.per_address})",
+    )
+    p.add_argument(
+        "--ipv4-group",
+        type=prefix_bits,
+        default=DEFAULTS.net.ipv4_group,
+        metavar="BITS",
+        help=f"IPv4 addresses sharing their first BITS bits are one group for --per-address and for "
+        f"eviction when the server is full (default {DEFAULTS.net.ipv4_group}: each address; IPv6: its /64)",
     )
     for option, default, what in TIMEOUTS:
         help = f"{what} (default {default:g}; 0: none)"

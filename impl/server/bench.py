@@ -36,6 +36,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from impl import protocol as P
+from impl.config import NetLimits
 from impl.engines.port import GAMES, KINDS
 from impl.game import Side
 
@@ -62,8 +63,10 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
-    """Host ``count`` servers of ``game`` until told to stop; report their ports."""
+def _serve(game: str, kind: str, count: int, pipe: Connection, accept_rate: float | None = None) -> None:
+    """Host ``count`` servers of ``game`` until told to stop; report their ports.
+    ``accept_rate``: each address group's connection tries a second (NetLimits; 0:
+    no bound, as for games played back to back from one address), None: the default."""
     from impl.engines.registry import get_engine
     from impl.log import setup_logging
 
@@ -72,10 +75,15 @@ def _serve(game: str, kind: str, count: int, pipe: Connection) -> None:
 
     setup_logging("error")
 
+    net = NetLimits() if accept_rate is None else NetLimits(accept_rate=accept_rate)
+
     async def main() -> None:
         engine = get_engine(game, kind)
         servers = [
-            GameServer(ServerConfig(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True), engine)
+            GameServer(
+                ServerConfig(Settings(P.VOCABULARIES[game], n), host="127.0.0.1", port=0, forever=True, net=net),
+                engine,
+            )
             for n in range(count)
         ]
         for server in servers:
@@ -212,7 +220,7 @@ def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool 
     the server process running the spec with its contracts on or off."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
-    proc = context.Process(target=_serve, args=(game, kind, concurrency, theirs), daemon=True)
+    proc = context.Process(target=_serve, args=(game, kind, concurrency, theirs, 0.0), daemon=True)
     saved = os.environ.get("SPEC_CONTRACTS")
     os.environ["SPEC_CONTRACTS"] = "1" if contracts else "0"  # read by spec/contracts.py as the child imports it
     try:

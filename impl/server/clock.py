@@ -5,14 +5,22 @@ monotonic clock passed in by the caller (so the arithmetic is testable alone).
 A clock is charged the time of its turn less the stalls of the referee's own
 making within it (a listing, a GC pause, a slow disk: ``StallLog``, kept by the
 server's loop-lag monitor), so that a player who answered at once never loses
-on time because the server was not running."""
+on time because the server was not running.  Nor is it charged the time its reply
+waited to be read: a turn ends when the line ending the reply reached the server's
+host (``arrival_delay``, the kernel's record of the socket's last data), or when it
+was handled if that is not known — never later.  A loop too busy to read, with no
+single stall long enough for the monitor, then costs the player nothing either."""
 
 from __future__ import annotations
 
 import bisect
 import math
+import socket
+import struct
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 Stalls = Callable[[float, float], float]
 """Seconds the referee stalled within ``[start, end]``."""
@@ -120,3 +128,35 @@ class StallLog:
     def within(self, start: float, end: float) -> float:
         """Stall time within ``[start, end]``."""
         return max(0.0, self.until(end) - self.until(start)) if end > start else 0.0
+
+
+_TCPI_LAST_DATA_RECV = 52
+"""Offset of ``tcpi_last_data_recv`` (u32, milliseconds since the last data segment
+arrived) in Linux's ``struct tcp_info`` (linux/tcp.h), unchanged since 2.6."""
+_TCP_INFO_SIZE = 104
+
+
+class Sockopts(Protocol):
+    """A socket, or asyncio's ``TransportSocket`` around one."""
+
+    def getsockopt(self, level: int, option: int, buflen: int, /) -> bytes: ...
+
+
+def arrival_delay(sock: Sockopts | None) -> float | None:
+    """Seconds since the last data segment arrived on TCP socket ``sock``, read or
+    not (Linux, ``TCP_INFO``; to the kernel's tick, a few milliseconds), None where
+    that is not known (another system, not TCP, an error).  Segments arriving after
+    a line's end only make it later: a client cannot make its reply seem earlier.
+
+    Not ``SIOCGSTAMP``: Linux keeps no receive stamp for TCP sockets (ENOENT, even
+    after data is read, with or without ``SO_TIMESTAMP``)."""
+    if sock is None or not sys.platform.startswith("linux") or not hasattr(socket, "TCP_INFO"):
+        return None
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCP_INFO_SIZE)
+    except OSError:
+        return None
+    if len(info) < _TCPI_LAST_DATA_RECV + 4:
+        return None
+    (millis,) = struct.unpack_from("=I", info, _TCPI_LAST_DATA_RECV)
+    return float(millis) / 1000.0

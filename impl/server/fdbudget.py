@@ -55,5 +55,5 @@ def budget(limit: int | None = None, web_share: float = 0.5) -> Budget:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         limit = CEILING if soft == resource.RLIM_INFINITY else int(soft)
     usable = max(limit - RESERVE, 2)
-    web = max(int(usable * web_share), 1)
+    web = max(int(usable * web_share), 1) if web_share > 0 else 0
     return Budget(limit=limit, game=max(usable - web, 1), web=web)

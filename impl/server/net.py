@@ -31,6 +31,7 @@ from typing import Protocol
 
 from impl.config import NetLimits
 
+from .clock import Sockopts, arrival_delay
 from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
@@ -128,6 +129,10 @@ class Connection(asyncio.Protocol):
         self._pending: list[str] = []
         self._flush_scheduled = False
         self._target: Target | None = None
+        self._sock: Sockopts | None = None
+        self._arrival: float | None = None
+        self._arrival_read = True
+        """``_arrival`` is that of the data read last (read again after each read)."""
         self.closed = loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -137,6 +142,7 @@ class Connection(asyncio.Protocol):
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         sock = transport.get_extra_info("socket")
+        self._sock = sock
         if self.limits.send_buffer > 0 and sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
@@ -148,10 +154,21 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data
+        self._arrival_read = False
         if self._bytes is not None:
             self._bytes = self._bytes.take(len(data), self._now())
         if self._wake is None:
             self._pump()
+
+    def arrival(self) -> float | None:
+        """When the last data read reached this host, in the loop's time (None: not
+        known; impl/server/clock.py ``arrival_delay``).  Read from the kernel at most
+        once per read, when asked: for a line from the player whose clock runs."""
+        if not self._arrival_read:
+            self._arrival_read = True
+            delay = arrival_delay(self._sock)
+            self._arrival = None if delay is None else self._now() - delay
+        return self._arrival
 
     def _pump(self) -> None:
         """Handle the lines buffered, then read on, or stop reading until the next

@@ -8,7 +8,9 @@ writes the record of each finished game (the ``GameOver`` event) to a file, in a
 thread, so that a slow disk never stalls the games (``_session_over``).
 
 The loop's own stalls are measured (``LagMonitor``) and not charged to the
-players' clocks (impl/server/clock.py)."""
+players' clocks, nor is the time a reply waited to be read (``Link``;
+impl/server/clock.py).  Who gets a place is decided by impl/server/admission.py
+(``_attach``)."""
 
 from __future__ import annotations
 
@@ -33,10 +35,11 @@ from impl.engines.port import GameEngine
 from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
+from .admission import Holder, Room, StormGuard, Verdict, address_group, decide
 from .clock import StallLog, no_stalls
 from .net import Connection, listening_port
 from .records import GameRecord
-from .session import Entity, Event, GameOver, LineError, Session, Settings
+from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
 
 
 def default_port(game: str, server: int) -> int:
@@ -112,6 +115,10 @@ class ServerConfig:
         )
 
 
+EVICTED = "Server full: closed to make room for another address, try again later"
+"""The 199 an evicted connection gets (docs/protocol.md §2): 199 as for the other
+reasons a connection without a seat is closed (a seat timeout, the game over)."""
+
 RECORD_TRIES = 5
 """Attempts at a record write that found no descriptor free (EMFILE, ENFILE)."""
 RECORD_RETRY = 1.0
@@ -177,15 +184,25 @@ class LagMonitor:
 
 class Link:
     """One connection's way into the session: each input stamped with the loop's
-    time, and the session's timer re-armed after it."""
+    time (and, from the player whose clock runs, with its arrival: Session.receive),
+    and the session's timer re-armed after it."""
 
-    def __init__(self, server: GameServer, session: Session, entity: Entity) -> None:
-        self.server, self.session, self.entity = server, session, entity
+    def __init__(self, server: GameServer, session: Session, entity: Entity, conn: Connection, group: str) -> None:
+        self.server, self.session, self.entity, self.conn = server, session, entity, conn
+        self.group = group
+        """Its address group (impl/server/admission.py)."""
+        self.joined = asyncio.get_running_loop().time()
         self._time = asyncio.get_running_loop().time
 
     def receive(self, line: str | LineError) -> None:
-        self.session.receive(self.entity, line, self._time())
-        self.server.rearm(self.session)
+        session, entity = self.session, self.entity
+        arrived = self.conn.arrival() if session.clock_runs_for(entity) else None
+        session.receive(entity, line, self._time(), arrived)
+        self.server.rearm(session)
+
+    def holder(self) -> Holder:
+        conn = self.entity.conn
+        return Holder(self.group, self.joined, conn in (Conn.WAITING, Conn.PLAYING), conn is Conn.WATCHING)
 
     def leave(self) -> None:
         self.session.leave(self.entity, self._time())
@@ -202,9 +219,14 @@ class GameServer:
         """Games finished."""
         self._session: Session | None = None
         self._server: asyncio.Server | None = None
-        self._connections: set[Connection] = set()
-        self._by_host: dict[str, int] = {}
-        """Open connections per client address."""
+        self._connections: dict[Connection, Link] = {}
+        """Open connections admitted, in the order admitted (closing ones leave it
+        when closed; evicted ones at once)."""
+        net = spec.net
+        self._evicted: set[Connection] = set()
+        """Evicted connections still closing."""
+        self._room = Room.of(net.max_connections, net.per_address, net.reserve)
+        self._storms = StormGuard(net.accept_rate, net.accept_burst)
         self._done: asyncio.Event | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._rng = random.Random()
@@ -265,29 +287,58 @@ class GameServer:
             watcher(session, what)
 
     def _attach(self, conn: Connection) -> Link | None:
+        """Admit ``conn`` or refuse it (199), by the rules of impl/server/admission.py
+        (docs/protocol.md §2): its group's connection rate, its group's share, the
+        places left, and eviction to make one."""
         session = self._session
         if session is None:
             return None
-        net = self.spec.net
-        limit = net.max_connections
-        if len(self._connections) >= limit:
-            self._refuse(conn, "server_full", f"Server full (at most {limit} connections), try again later")
+        net, room = self.spec.net, self._room
+        now = asyncio.get_running_loop().time()
+        group = address_group(conn.host, net.ipv4_group, net.ipv6_group)
+        if self.owner_of is not None:  # a private server: counted per program, not per address
+            owner = self.owner_of(conn.address)
+            if owner is None:
+                self._refuse(conn, "not_a_player", "Not a program of this game")
+                return None
+            group = owner
+        if not self._storms.allows(group, now):
+            self._refuse(conn, "connection_rate", f"Too many connections from {group} at once, try again later")
             return None
-        per_address = min(net.per_address, max(limit - 1, 1))
-        key = conn.host if self.owner_of is None else self.owner_of(conn.address)
-        if key is None:
-            self._refuse(conn, "not_a_player", "Not a program of this game")
+        self._storms.take(group, now)  # a try refused for room counts too: knocking again and again is slowed
+        links = list(self._connections.values())
+        decision = decide(room, [link.holder() for link in links], group)
+        if decision.verdict is Verdict.GROUP_FULL:
+            self._refuse(conn, "address_full", f"Too many connections from {group} (at most {room.per_group})")
             return None
-        held = self._by_host.get(key, 0)
-        if held >= per_address:
-            self._refuse(conn, "address_full", f"Too many connections from {key} (at most {per_address})")
+        if decision.verdict is Verdict.FULL:
+            self._refuse(conn, "server_full", f"Server full (at most {room.limit} connections), try again later")
             return None
-        self._connections.add(conn)
-        self._by_host[key] = held + 1
-        conn.closed.add_done_callback(lambda _: self._forget(conn, key))
-        link = Link(self, session, session.join(conn, asyncio.get_running_loop().time()))
+        if decision.evict is not None:
+            self._evict(links[decision.evict], group)
+        link = Link(self, session, session.join(conn, now), conn, group)
+        self._connections[conn] = link
+        conn.closed.add_done_callback(lambda _: self._forget(conn))
         self.rearm(session)
         return link
+
+    def _evict(self, link: Link, newcomer: str) -> None:
+        """Close ``link``'s connection (199) to make a place for a newcomer of
+        another group; it stops counting at once."""
+        conn = link.conn
+        self._connections.pop(conn, None)
+        self._evicted.add(conn)
+        event_limited(
+            logging.WARNING,
+            "evicted",
+            f"{self.settings.vocab.game}-{self.settings.server}-{link.group}",
+            game=self.settings.vocab.game,
+            server=self.settings.server,
+            group=link.group,
+            newcomer=newcomer,
+        )
+        conn.send([Refused(199, EVICTED).to_line(self.settings.vocab)])
+        conn.close()
 
     def _refuse(self, conn: Connection, what: str, text: str) -> None:
         """199 and closed (by the caller); logged once an interval per address."""
@@ -302,13 +353,9 @@ class GameServer:
         )
         conn.send([Refused(199, text).to_line(self.settings.vocab)])
 
-    def _forget(self, conn: Connection, key: str) -> None:
-        self._connections.discard(conn)
-        held = self._by_host.get(key, 0) - 1
-        if held > 0:
-            self._by_host[key] = held
-        else:
-            self._by_host.pop(key, None)
+    def _forget(self, conn: Connection) -> None:
+        self._connections.pop(conn, None)
+        self._evicted.discard(conn)
 
     def rearm(self, session: Session) -> None:
         """One timer per server, due no later than the session's next deadline.  A
@@ -381,7 +428,7 @@ class GameServer:
 
     async def _drain(self) -> None:
         """The connections closed and the records written; the monitor released."""
-        pending = [c.closed for c in self._connections]
+        pending = [c.closed for c in (*self._connections, *self._evicted)]
         if pending:
             await asyncio.wait(pending, timeout=self.spec.net.close_grace + 1)
         await self.flush()

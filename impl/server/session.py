@@ -342,6 +342,8 @@ class Session:
         self._connections = 0
         self._observers = 0
         self._ended_by_move = False
+        self._arrived: float | None = None
+        """While a line from the side whose clock runs is handled: when it arrived."""
 
     @property
     def over(self) -> bool:
@@ -359,16 +361,29 @@ class Session:
         self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.settings.rules, len(self.opening)))
         return ent
 
-    def receive(self, ent: Entity, line: str | LineError, now: float) -> None:
-        """A request line from ``ent`` (empty lines never reach here)."""
+    def receive(self, ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
+        """A request line from ``ent`` (empty lines never reach here).  ``arrived``:
+        when the line reached the server's host, if known and ``ent``'s clock runs
+        (``clock_runs_for``); its clock is charged up to then, not to ``now``
+        (impl/server/clock.py: a reply the busy referee had not read yet is not the
+        player's time)."""
         if ent.conn is Conn.DONE or self.over:
             return
         self.now = now
+        self._arrived = min(arrived, now) if arrived is not None and self.clock_runs_for(ent) else None
         try:
             self._dispatch(ent, line)
         except Exception as exc:  # a bug here must end this game cleanly, not the server
             if not self.over:
                 self._abort(f"internal error on {line!r}: {exc!r}")
+        finally:
+            self._arrived = None
+
+    def clock_runs_for(self, ent: Entity) -> bool:
+        """Whether ``ent``'s clock is the one running: only then is the arrival
+        time of its lines worth reading (Link)."""
+        clocks = self.clocks
+        return clocks is not None and clocks.running is not None and ent.side == clocks.running
 
     def leave(self, ent: Entity, now: float) -> None:
         """The connection closed.  A player leaving mid-game loses (391/392)."""
@@ -749,15 +764,20 @@ class Session:
         if self.clocks is not None:
             self.clocks.start(side, self.now)
 
+    def _clock_time(self) -> float:
+        """The time the running clock is read at: the arrival of the line being
+        handled, if known, else now."""
+        return self.now if self._arrived is None else self._arrived
+
     def _stop_clock(self) -> float | None:
         """Stop the running clock: its side's time left, None without clocks."""
         if self.clocks is None or self.clocks.running is None:
             return None
-        return self.clocks.stop(self.now)
+        return self.clocks.stop(self._clock_time())
 
     def _flagged(self, side: Side) -> bool:
         """If ``side``'s time ran out, end the game on time (202 to it, 361/362 to all)."""
-        if self.clocks is None or self.clocks.running != side or self.clocks.left(side, self.now) > 0:
+        if self.clocks is None or self.clocks.running != side or self.clocks.left(side, self._clock_time()) > 0:
             return False
         player = self.players[side]
         if player is not None:

@@ -126,9 +126,9 @@ def test_an_observer_that_never_reads_is_dropped_below_the_write_limit() -> None
 
 def test_server_full_is_logged_once_an_interval_per_address(log: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> None:
-        net = NetLimits(close_grace=1.0, max_connections=3)
-        async with serving("gothello", net=net) as server:
-            held = [await connect_from(host, server.port) for host in ("127.0.0.1", "127.0.0.1", "127.0.0.3")]
+        net = NetLimits(close_grace=1.0, max_connections=3, reserve=0)
+        async with serving("gothello", net=net) as server:  # one each: no group big enough to lose one
+            held = [await connect_from(host, server.port) for host in ("127.0.0.1", "127.0.0.4", "127.0.0.3")]
             for client in held:
                 await client.expect(0)
             for _ in range(10):
@@ -167,8 +167,9 @@ def _low_descriptor_limit() -> None:
 
 def test_the_descriptor_reserve_keeps_the_record(tmp_path: Path) -> None:
     """A process whose descriptor limit cannot be raised (128): connections are
-    capped at its share (128 - 64 reserved, half for the web view), so a flood of
-    connections gets 199 and the finished game's record is still written."""
+    capped at its share (128 - 64 reserved; the web view is a process of its own),
+    so a flood of connections gets 199 and the finished game's record is still
+    written."""
     command = [sys.executable, "-m", "impl.cli", "serve", "gothello", "--port", "0", "--host", "127.0.0.1"]
     command += ["--record", str(tmp_path), "--engine", fastest_kind()]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, preexec_fn=_low_descriptor_limit)
@@ -176,14 +177,14 @@ def test_the_descriptor_reserve_keeps_the_record(tmp_path: Path) -> None:
         assert proc.stderr is not None
         lines = [json.loads(proc.stderr.readline()) for _ in range(2)]
         capped, listen = lines
-        assert capped["event"] == "max_connections" and capped["connections"] == 32
+        assert capped["event"] == "max_connections" and capped["connections"] == 64
         port = listen["port"]
 
         async def scenario() -> None:
             players = await seat_players(port, "gothello")
-            flood = [await connect_from(f"127.0.0.{2 + i % 4}", port) for i in range(60)]
+            flood = [await connect_from(f"127.0.0.{2 + i % 4}", port) for i in range(70)]
             replies = [await client.line() for client in flood]
-            assert sum(r.startswith("000") for r in replies) == 30
+            assert sum(r.startswith("000") for r in replies) == 64 - 2  # all but the players' reserve
             assert all(r.startswith(("000", "199 Server full")) for r in replies)
             await play_moves(players, ["c3"])
             await players[1].send("resign")
@@ -312,9 +313,10 @@ def test_a_clock_is_not_charged_its_stalls_and_its_flag_falls_later() -> None:
 
 def test_the_serve_options_reach_the_servers() -> None:
     args = build_parser().parse_args(
-        ["serve", "all", "--per-address", "5", "--wait-timeout", "7", "--max-connections", "9"]
+        ["serve", "all", "--per-address", "5", "--wait-timeout", "7", "--max-connections", "9", "--ipv4-group", "24"]
     )
     servers = build_servers(args)
     assert [s.spec.net.per_address for s in servers] == [5, 5]
+    assert [s.spec.net.ipv4_group for s in servers] == [24, 24]
     assert [s.spec.net.max_connections for s in servers] == [9, 9]
     assert [s.settings.limits.wait_timeout for s in servers] == [7.0, 7.0]
