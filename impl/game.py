@@ -47,6 +47,9 @@ class Termination(StrEnum):
     DIVERGENCE = "divergence"
     """The checked engine found the fast engine and the spec disagreeing, and the
     server was told to abort on that (``--on-divergence abort``, 399); no result."""
+    ADJUDICATION = "adjudication"
+    """``referee match``/``tournament``: the runner ended the game by an adjudication
+    rule (``--max-plies``, ``--resign-margin``; impl/apps/games.py), not the server."""
     SEAT_THEFT = "seat theft"
     """``referee match``/``tournament``: a program took a seat from a connection
     not its own; it loses by forfeit (impl/apps/match.py, not the server)."""
@@ -87,5 +90,7 @@ class Outcome:
             return "aborted (the server stopped)"
         if self.termination is Termination.DIVERGENCE:
             return "aborted (the fast engine and the spec disagreed)"
+        if self.termination is Termination.ADJUDICATION and self.winner is None:
+            return "adjudicated by the match runner (its record has the result)"
         how = _HOW.get(self.termination, f"by {self.termination.value}")
         return f"draw {how}" if self.winner is None else f"{sides[self.winner]} wins {how}"

@@ -574,6 +574,7 @@ class Aborted:
 ABORT_REASONS = {
     Termination.SHUTDOWN: "the server is shutting down",
     Termination.DIVERGENCE: "the fast engine and the spec disagree",
+    Termination.ADJUDICATION: "the match runner adjudicated the game",
 }
 """The reasons a 399 of this referee gives for ending a game it did not fail."""
 

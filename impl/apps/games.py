@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,7 +62,7 @@ from impl.client.local import LocalServer
 from impl.config import DEFAULTS, LOCAL_HOST, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
-from impl.game import Side, Termination
+from impl.game import Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import Session
@@ -71,6 +71,32 @@ HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
 PLACEHOLDERS = ("game", "host", "port", "side", "rules", "token")
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """fastchess's and cutechess-cli's adjudication, where it fits these games (all
+    off by default): a game still running after ``max_plies`` plies is a draw
+    (their ``-maxmoves``, in plies); a side ahead in the count (Awari's stores,
+    Gothello's stones) by ``margin`` or more for ``plies`` plies in a row wins
+    (their score-based ``-resign``, on the count the papers score by)."""
+
+    max_plies: int | None = None
+    margin: int | None = None
+    plies: int = 8
+
+    def verdict(self, played: int, leads: Sequence[int]) -> tuple[Outcome, str] | None:
+        """The adjudicated outcome after ``played`` plies, and the rule's words;
+        ``leads``: the first mover's lead in the count after each ply so far."""
+        if self.margin is not None and len(leads) >= self.plies:
+            recent = leads[-self.plies :]
+            for side, sign in ((Side.FIRST, 1), (Side.SECOND, -1)):
+                if all(sign * lead >= self.margin for lead in recent):
+                    words = f"ahead by {self.margin} or more for {self.plies} plies"
+                    return Outcome(side, Termination.ADJUDICATION), words
+        if self.max_plies is not None and played >= self.max_plies:
+            return Outcome(None, Termination.ADJUDICATION), f"still running after {self.max_plies} plies"
+        return None
 
 
 @dataclass(frozen=True)
@@ -127,6 +153,9 @@ class GameOutcome:
     foul: str = ""
     """Suspected foul play (a program killed by a signal the referee did not send):
     the game has no result."""
+    adjudicated: str = ""
+    """The adjudication rule that ended the game (its result is the runner's)."""
+    adjudged: Outcome | None = None
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -159,6 +188,8 @@ class MatchOptions:
     sandbox: Sandbox | None = None
     """Where the programs run (impl/apps/sandbox.py); None: the strongest that
     works here (``--sandbox auto``)."""
+    adjudication: Adjudication | None = None
+    """The runner's adjudication rules (``--max-plies``, ``--resign-margin``); None: none."""
 
 
 TAIL_LINES = 256
@@ -430,12 +461,9 @@ def play_game(
             record = pgn.parse(written[0].read_bytes())
             record = record.with_names(specs[first].label, specs[1 - first].label)
             tags = {"Event": options.event, "Round": round_tag or str(number)}
-            if outcome.theft and outcome.result is not None:
-                token = pgn.result_token(record.game, outcome.result)
-                record = replace(record, result=token)
-                words = outcome.result.result(record.sides)  # the papers' words, as pgn.build writes them
-                tags |= {"Result": token, pgn.OUTCOME: words, "Termination": outcome.result.termination}
-                tags |= {"SeatTheft": outcome.theft}
+            judged = {"SeatTheft": outcome.theft} if outcome.theft else {"Adjudication": outcome.adjudicated}
+            if (outcome.theft or outcome.adjudicated) and outcome.result is not None:
+                record, tags = _rejudged(record, outcome.result, tags | judged)
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
         write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record, overwrite=False)
@@ -491,11 +519,14 @@ def _play_game(
                 guard.launched(player, launched[player].group)
                 if side == 0 and not guard.by_proc:
                     _await_seat(guard, launched[player], deadline)
-            outcome.error, early = _follow(observer, launched, deadline)
+            judge = _judge(options.adjudication, server, outcome)
+            outcome.error, early = _follow(observer, launched, deadline, judge)
             outcome.culprits += [] if early is None else [early]
             if outcome.error == "timed out":
                 outcome.error, outcome.culprits = _silent(observer, first, specs, game)
             outcome.result, outcome.counts = observer.result, observer.counts()
+            if outcome.adjudicated:
+                outcome.result = outcome.adjudged
         except ClientError as exc:
             outcome.error = f"observer: {exc}"
         finally:
@@ -517,6 +548,41 @@ def _play_game(
     elif outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
     return outcome
+
+
+def _rejudged(record: pgn.PgnGame, result: Outcome, tags: dict[str, str]) -> tuple[pgn.PgnGame, dict[str, str]]:
+    """The server's record of a game the runner judged (a seat theft, an
+    adjudication): its result, outcome and termination the runner's."""
+    token = pgn.result_token(record.game, result)
+    words = result.result(record.sides)  # the papers' words, as pgn.build writes them
+    return replace(record, result=token), tags | {
+        "Result": token,
+        pgn.OUTCOME: words,
+        "Termination": result.termination.value,
+    }
+
+
+def _judge(rules: Adjudication | None, server: LocalServer, outcome: GameOutcome) -> Callable[[Client], bool]:
+    """What ``_follow`` asks after each message: whether ``rules`` end the game now;
+    if so the outcome is noted and the server stopped (399 to the players, the
+    record's termination ``adjudication``)."""
+    leads: list[int] = []
+
+    def judge(observer: Client) -> bool:
+        if rules is None:
+            return False
+        played = len(observer.plies)
+        while len(leads) < played:  # a lead for each ply: messages come one at a time
+            first, second = observer.counts()
+            leads.append(first - second)
+        found = rules.verdict(played, leads)
+        if found is None:
+            return False
+        outcome.adjudged, outcome.adjudicated = found
+        server.stop(Termination.ADJUDICATION)
+        return True
+
+    return judge
 
 
 def _idle_bound(config: Config, timeout: float) -> float:
@@ -573,12 +639,21 @@ def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...
     return hooks(token, number)
 
 
-def _follow(observer: Client, launched: dict[int, _Launched], deadline: float) -> tuple[str, int | None]:
-    """Observe until the game is over; an error message if it cannot end, and the
-    player whose program ended before the start."""
+def _follow(
+    observer: Client,
+    launched: dict[int, _Launched],
+    deadline: float,
+    judge: Callable[[Client], bool] = lambda observer: False,
+) -> tuple[str, int | None]:
+    """Observe until the game is over (or ``judge`` has ended it); an error message
+    if it cannot end, and the player whose program ended before the start."""
     while not observer.over:
         with suppress(ClientTimeout):
             observer.next_message(timeout=0.25)
+        if observer.started and not observer.over and judge(observer):
+            while not observer.over:  # the server's 399, then the end
+                observer.next_message(timeout=30.0)
+            break
         if not observer.started:
             for player, proc in launched.items():
                 if proc.proc.poll() is not None:
@@ -632,6 +707,38 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="a directory the programs may write to in a bwrap sandbox (shared by both; repeatable)",
     )
+
+
+def add_adjudication_arguments(p: argparse.ArgumentParser) -> None:
+    """``--max-plies`` and ``--resign-margin`` (``Adjudication``), for match and tournament."""
+    p.add_argument(
+        "--max-plies",
+        type=positive,
+        metavar="N",
+        help="adjudicate a game still running after N plies a draw (cutechess/fastchess -maxmoves; default off)",
+    )
+    p.add_argument(
+        "--resign-margin",
+        metavar="M[:PLIES]",
+        help="adjudicate a win for a side ahead in the count (stores, stones) by M or more for PLIES plies in a "
+        "row (default 8; default off)",
+    )
+
+
+def adjudication_of(args: argparse.Namespace, what: str) -> Adjudication | None:
+    """The adjudication the arguments ask for, None for none."""
+    margin, plies = None, Adjudication.plies
+    if args.resign_margin is not None:
+        text, _, count = args.resign_margin.partition(":")
+        try:
+            margin, plies = int(text), int(count) if count else plies
+        except ValueError:
+            margin = None
+        if margin is None or not 0 < margin <= 48 or not 0 < plies <= 10_000:
+            raise UsageError(f"{what}: --resign-margin is M or M:PLIES, 1 ≤ M ≤ 48 and 1 ≤ PLIES ≤ 10000")
+    if margin is None and args.max_plies is None:
+        return None
+    return Adjudication(args.max_plies, margin, plies)
 
 
 def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:

@@ -25,8 +25,10 @@ from impl.apps.games import (
     GameOutcome,
     MatchOptions,
     PlayerSpec,
+    add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
+    adjudication_of,
     checked_player,
     ended_like_ctrl_c,
     openings_of,
@@ -193,6 +195,7 @@ def add_command(subparsers: Any) -> None:
     )
     add_opening_arguments(p)
     add_sandbox_arguments(p)
+    add_adjudication_arguments(p)
     add_web_arguments(p)
 
 
@@ -217,6 +220,7 @@ def run(args: argparse.Namespace) -> int:
     )
     config = dataclasses.replace(config, event=args.event, rules=args.rules, openings=book, repeat=repeat)
     hypotheses = tournament.hypotheses_of(args, 2, what)
+    box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
     directory = tournament.records_directory(args, "match")
@@ -227,8 +231,9 @@ def run(args: argparse.Namespace) -> int:
         dataclasses.replace(t, options=dataclasses.replace(t.options, logs=logs, on_divergence=divergence))
         for t in tournament.schedule(config)
     ]
-    box = sandbox_of(args, what)
-    tasks = [dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box)) for t in tasks]
+    tasks = [
+        dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box, adjudication=rules)) for t in tasks
+    ]
     results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)

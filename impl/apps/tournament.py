@@ -48,8 +48,10 @@ from impl.apps.games import (
     INTERRUPTED,
     MatchOptions,
     PlayerSpec,
+    add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
+    adjudication_of,
     checked_player,
     claim_records,
     ended_like_ctrl_c,
@@ -767,6 +769,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
     add_opening_arguments(p)
     add_sandbox_arguments(p)
+    add_adjudication_arguments(p)
     add_web_arguments(p)
 
 
@@ -1168,6 +1171,7 @@ def run(args: argparse.Namespace) -> int:
     what = "referee tournament"
     config = config_of(args)
     hypotheses = hypotheses_of(args, len(config.players), what)
+    box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
@@ -1177,8 +1181,7 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
     open_records(config, directory)
-    box = sandbox_of(args, what)
-    tasks = [replace(t, options=replace(t.options, sandbox=box)) for t in schedule(config)]
+    tasks = [replace(t, options=replace(t.options, sandbox=box, adjudication=rules)) for t in schedule(config)]
     results = load_records(tasks, directory)
     todo = [t for t in tasks if t.number not in results]
     # No markup: labels are command lines, whose brackets are not rich's; wide

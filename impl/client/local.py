@@ -13,6 +13,7 @@ from types import TracebackType
 
 from impl.config import Config
 from impl.engines.registry import get_engine
+from impl.game import Termination
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Event, PlayerSeated, Session
 from spec.awari_rules import canonical
@@ -55,6 +56,7 @@ class LocalServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._thread = threading.Thread(target=self._main, name=f"referee-{self.game}", daemon=True)
+        self._termination = Termination.SHUTDOWN
 
     def start(self, timeout: float = 10.0) -> LocalServer:
         """Start the server; return once it listens."""
@@ -74,8 +76,10 @@ class LocalServer:
         ``forever``); False on timeout."""
         return self._finished.wait(timeout)
 
-    def stop(self) -> None:
-        """Stop the server, ending any game in progress, and join its thread."""
+    def stop(self, termination: Termination = Termination.SHUTDOWN) -> None:
+        """Stop the server, ending any game in progress (its ``termination``:
+        ``adjudication`` when the match runner ends it), and join its thread."""
+        self._termination = termination
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None and not self._finished.is_set():
             # The loop may close between the check and the call: the server has stopped then.
@@ -118,7 +122,7 @@ class LocalServer:
         await asyncio.wait([stopping, serving], return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
         serving.cancel()
-        await server.stop()
+        await server.stop(self._termination)
 
 
 def _seat_watcher(hook: SeatHook) -> Callable[[Session, Event], None]:

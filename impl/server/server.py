@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from impl.atomic import why, write_atomic
 from impl.config import DEFAULTS, Config, NetLimits
 from impl.engines.port import GameEngine
+from impl.game import Termination
 from impl.log import event, event_limited
 from impl.protocol import Refused, port_of
 
@@ -436,12 +437,12 @@ class GameServer:
             self._monitor.release()
             self._monitor = None
 
-    async def stop(self) -> None:
+    async def stop(self, termination: Termination = Termination.SHUTDOWN) -> None:
         """Stop listening, abort a game in progress (399 to everyone, and its record
-        written: Session.shutdown), and close every connection."""
+        written: Session.shutdown, with ``termination``), and close every connection."""
         session, self._session = self._session, None
         if session is not None:
-            session.shutdown(asyncio.get_running_loop().time())
+            session.shutdown(asyncio.get_running_loop().time(), termination)
         if self._server is not None:
             self._server.close()
         for conn in list(self._connections):

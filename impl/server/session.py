@@ -445,14 +445,15 @@ class Session:
                 best = ent.seated + wait
         return best
 
-    def shutdown(self, now: float) -> None:
+    def shutdown(self, now: float, termination: Termination = Termination.SHUTDOWN) -> None:
         """The server is stopping: a game in progress is aborted with 399 to everyone
-        and recorded (termination ``shutdown``, no result); a game still seating has
-        nothing to record and its connections are just closed by the server."""
+        and recorded (``termination``: ``shutdown``, or ``adjudication`` when a
+        match runner ends it, impl/apps/games.py), no result; a game still seating
+        has nothing to record and its connections are just closed by the server."""
         if self.started is not None and not self.over:
             self.now = now
-            self._log(WARNING, "shutdown")
-            self._aborted(Termination.SHUTDOWN, P.ABORT_REASONS[Termination.SHUTDOWN])
+            self._log(WARNING, "shutdown", termination=termination.value)
+            self._aborted(termination, P.ABORT_REASONS[termination])
 
     # ─── dispatch: (connection state, request kind) → handler or refusal ───────
 

@@ -1,0 +1,66 @@
+"""Adjudication by the match runner (impl/apps/games.py ``Adjudication``, issue #41):
+fastchess's and cutechess-cli's draw-by-length and resign-by-score, on the count
+the papers score by; off by default; the record says so (``Termination
+"adjudication"``, an ``Adjudication`` tag), and the players hear a 399 that says why."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from impl import pgn
+from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
+from impl.game import Outcome, Side, Termination
+from tests.support import paths
+from tests.support.terminal import refused
+
+ADJUDGED = Termination.ADJUDICATION
+
+
+def test_a_lead_held_for_the_plies_wins_and_a_long_game_is_drawn() -> None:
+    rules = Adjudication(max_plies=40, margin=5, plies=3)
+    assert rules.verdict(3, [5, 6, 5]) == (Outcome(Side.FIRST, ADJUDGED), "ahead by 5 or more for 3 plies")
+    assert rules.verdict(4, [0, -5, -7, -5])[0] == Outcome(Side.SECOND, ADJUDGED)  # type: ignore[index]
+    assert rules.verdict(3, [5, 4, 5]) is None  # not held
+    assert rules.verdict(2, [9, 9]) is None  # not yet for long enough
+    assert rules.verdict(40, [0] * 40) == (Outcome(None, ADJUDGED), "still running after 40 plies")
+    assert Adjudication().verdict(500, [48] * 500) is None  # off by default
+
+
+def test_a_match_adjudicated_by_length_records_draws_the_tools_read(tmp_path: Path) -> None:
+    options = MatchOptions("gothello", 1, adjudication=Adjudication(max_plies=6), records=tmp_path)
+    outcome = play_game((PlayerSpec.parse("random"), PlayerSpec.parse("random --seed 2")), 1, options, 0)
+    assert outcome.result == Outcome(None, ADJUDGED) and outcome.adjudicated == "still running after 6 plies"
+    record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
+    assert record.tag("Termination") == "adjudication" and record.result == "1/2-1/2"
+    assert record.tag("Adjudication") == "still running after 6 plies" and len(record.moves) >= 6
+
+
+def test_resign_adjudication_through_the_command(tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "impl.cli", "match", "random", "search --budget 0.01", "--game", "awari"]
+    argv += ["--games", "2", "--resign-margin", "6:4", "--records", str(tmp_path / "r")]
+    argv += ["--json", str(tmp_path / "r.json"), "-q"]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for record in sorted((tmp_path / "r").glob("game-*.pgn")):
+        game = pgn.parse(record.read_text())
+        if game.tag("Termination") == "adjudication":
+            assert game.tag("Adjudication") == "ahead by 6 or more for 4 plies"
+            assert game.outcome.winner is not None
+    assert json.loads((tmp_path / "r.json").read_text())["failures"] == []
+
+
+@pytest.mark.parametrize("value", ["0", "x", "6:0", "49", "6:a"])
+def test_a_bad_resign_margin_is_one_line_and_status_2(value: str, tmp_path: Path) -> None:
+    """Refused before anything is made: no records directory appears."""
+    argv = [sys.executable, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--resign-margin", value]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    done = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert "--resign-margin is M or M:PLIES" in refused(done)
+    assert list(tmp_path.iterdir()) == []
