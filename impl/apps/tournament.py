@@ -10,11 +10,11 @@ player programs there, and returns the game's record (impl/pgn.py), which this
 process writes as ``DIR/game-NNNN.pgn``.  Run again with the same ``--records
 DIR``, the games whose record exists are not played again.
 
-Dask runs the tasks: by default an embedded cluster (one worker in this process,
-``--jobs`` threads; ``--workers N``: N worker processes), or a real one at
-``--scheduler ADDRESS`` whose workers have zreferee and the players installed.
-At most ``--jobs`` games are in flight at once, wherever they run.  ``referee
-match`` is a two-player tournament whose games run in threads here (``execute``).
+By default the games run in ``--jobs`` threads of this process (``play_local``),
+as ``referee match``'s do: Dask is not needed.  Dask runs them with ``--workers
+N`` (an embedded cluster of N worker processes on loopback) or ``--scheduler
+ADDRESS`` (a real one whose workers have zreferee and the players installed).  At
+most ``--jobs`` games are in flight at once, wherever they run (``execute``).
 
 The report names the games that repeat an earlier one move for move; ``--sprt``
 (impl/apps/sprt.py) stops starting games once the test decides; ``--pgnout`` writes
@@ -1162,18 +1162,21 @@ def set_aside(path: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """a round robin or gauntlet among many players, on Dask
+    """a round robin or gauntlet among many players, here or on Dask
 
     Play a round robin (or a gauntlet) among N players: G games per pairing, sides
-    alternating, as Dask tasks; progress, standings, crosstable, ratings, endings and
-    failures; every game's record in DIR.
+    alternating, in threads here or as Dask tasks (--workers, --scheduler); progress,
+    standings, crosstable, ratings, endings and failures; every game's record in DIR.
     """
     what = "referee tournament"
     config = config_of(args)
     hypotheses = hypotheses_of(args, len(config.players), what)
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
+    # Dask only where the games leave this process: by default they are threads here.
+    local = args.workers == 0 and args.scheduler is None
     try:
-        import distributed  # noqa: F401
+        if not local:
+            import distributed  # noqa: F401
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
@@ -1189,7 +1192,6 @@ def run(args: argparse.Namespace) -> int:
     console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
-    local = args.workers == 0 and args.scheduler is None
     try:
         with (
             ended_like_ctrl_c(),
@@ -1199,7 +1201,7 @@ def run(args: argparse.Namespace) -> int:
             token, web_started, web_finished = web
             todo = watched(todo, token)
             started, finished = both(started, web_started), both_finished(finished, web_finished)
-            execute(config, todo, results, directory, args, started, finished, hypotheses, console=console)
+            execute(config, todo, results, directory, args, started, finished, hypotheses, local, console)
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}; run again to resume",

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import re
 import shlex
 import signal
@@ -30,6 +31,7 @@ from impl.apps import sprt, tournament
 from impl.apps.ratings import elo, skills
 from impl.apps.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
 from impl.game import Outcome, Side, Termination
+from tests.support import paths
 
 PYTHON = shlex.quote(sys.executable)
 CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
@@ -368,3 +370,22 @@ def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
     status = tournament.sprt_status(paired, h, results)
     assert status.model is sprt.Model.PENTANOMIAL
     assert status.llr == sprt.of_pairs(h, [(1.0, 1.0), (1.0, 1.0)]).llr
+
+
+def test_a_local_tournament_needs_no_dask(tmp_path: Path) -> None:
+    """Threads here by default: with dask and distributed unimportable it still runs;
+    only --workers asks for them (one line, status 2)."""
+    blocked = "import sys; sys.modules['distributed'] = sys.modules['dask'] = None; from impl.cli import main; "
+    argv = ["tournament", "a=random --seed 1", "b=random --seed 2", "c=random --seed 3", "--game", "awari"]
+    argv += ["--games", "2", "--jobs", "2", "-q"]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        code = blocked + f"sys.exit(main({[*argv, *extra]!r}))"
+        return subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+
+    done = run("--records", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 6
+    refused = run("--records", str(tmp_path / "w"), "--workers", "1")
+    assert refused.returncode == 2 and "needs the tournament extra" in refused.stderr
