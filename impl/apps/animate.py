@@ -30,10 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from impl.cli import Parser, UsageError, add_rules_argument, check_rules, subcommand
 from impl.engines import notation
+from impl.engines.port import GameEngine, Refinement
+from impl.engines.registry import get_engine
 from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
 from spec import awari_rules as AR
@@ -152,6 +154,29 @@ def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
     return f"{board or 'empty'}, {score}, {to_move}{seen}  [{many}]", None
 
 
+def refusal(game: str, state: Any, token: str, rules: str) -> str:
+    """The rule that refuses ``token`` in the spec's ``state`` (a move the engine
+    found illegal): Gothello's occupied square or GothelloMove's liberty guard;
+    Awari's own row, a non-empty pit, feeding a starving opponent (Feed), or the
+    rule set's grand-slam rule."""
+    mover = state.to_move.name
+    if game == "gothello":
+        square = (ord(token[0]) - ord("a") + 1, int(token[1]))
+        if notation.GOTHELLO_CELL[dict(state.board)[square]] != ".":
+            return f"{token} is occupied"
+        return f"a stone at {token} would leave its own group no liberty before captures (GothelloMove's guard)"
+    pits = "abcdefABCDEF"  # the spec's PIT order: north's row, then south's
+    own = pits[6:] if mover == "south" else pits[:6]
+    other = "north" if mover == "south" else "south"
+    if token not in own:
+        return f"{token} is not {mover}'s pit ({mover} sows {own[0]}-{own[-1]})"
+    if state.board[pits.index(token)] == 0:
+        return f"pit {token} is empty"
+    if not any(state.board[pits.index(p)] for p in pits if p not in own):
+        return f"{other} has no stones: {mover} must sow a pit that reaches {other}'s row (Feed)"
+    return f"the {rules} rules refuse it: a grand slam, while another move is possible"
+
+
 HELP = """commands:
   <move>          the referee's verdict, then every disjunct that holds, corrected and
                   as written (a written one that differs names its errata)
@@ -175,6 +200,10 @@ class Animator:
     def __init__(self, game: str, rules: str = "paper") -> None:
         self.rules = rules_for(game, rules)
         self.game = game
+        self.engine: GameEngine = get_engine(game, "impl", rules)
+        """The proven fast engine, for the words of a move (its ``describe``) only."""
+        self.refinement = cast(Refinement[Any, Any], self.engine)
+        """Its map from the spec's states (the refinement proofs' abstraction)."""
         self.state: Any = self.rules.initial()
         self.history: list[tuple[Any, tuple[str, list[Any]] | None]] = []
         """The states before, each with the listing made in it."""
@@ -217,17 +246,14 @@ class Animator:
         return HELP.format(example=example, ids=ids, schema=schema).splitlines()
 
     def _show(self, _: str = "") -> list[str]:
-        lines = [f"state: {self.rules.format_state(self.state)}"]
+        return [f"state: {self.rules.format_state(self.state)}", *self._board(self.state)]
+
+    def _board(self, state: Any) -> list[str]:
         if self.game == "awari":
-            lines += notation.render_awari(self.state.board, self.state.score, self.state.to_move)
-        else:
-            cells = {s: notation.GOTHELLO_CELL[v] for (s, v) in self.state.board}
-            board = notation.render_gothello(cells)
-            lines += [f"  {5 - i} {row}" for i, row in enumerate(board)] + [
-                "    abcde",
-                f"  {self.state.to_move.name} to move",
-            ]
-        return lines
+            return notation.render_awari(state.board, state.score, state.to_move)
+        cells = {s: notation.GOTHELLO_CELL[v] for (s, v) in state.board}
+        board = notation.render_gothello(cells)
+        return [f"  {5 - i} {row}" for i, row in enumerate(board)] + ["    abcde", f"  {state.to_move.name} to move"]
 
     def _go(self, state: Any) -> None:
         self.history.append((self.state, self.last))
@@ -281,7 +307,7 @@ class Animator:
             action = self._action(token)
         except ValueError as exc:
             return [str(exc)]
-        lines = self._verdict(action)
+        lines = self._verdict(action, token)
         verdict = self._referee(action)
         afters: list[Any] = []
         for title, (name, disjunction) in (("corrected", self.rules.corrected), ("as written", self.rules.literal)):
@@ -314,13 +340,39 @@ class Animator:
             return None
         return result, after
 
-    def _verdict(self, action: Any) -> list[str]:
+    def _verdict(self, action: Any, token: str) -> list[str]:
+        """The referee's verdict, in words (what the move does, or the rule that
+        refuses it), and the board after it."""
         verdict = self._referee(action)
         if verdict is None:
             return ["referee: cannot step here"]
         result, after = verdict
         under = "" if self.rules.name == "paper" else f" under {self.rules.name}"
-        return [f"referee{under}: result {result}, after: {self.rules.format_state(after)}"]
+        lines = [f"referee{under}: result {result}, after: {self.rules.format_state(after)}"]
+        words = self._words(token)
+        lines.append(f"  {words}")
+        if after != self.state:
+            lines += [f"  {line}" for line in self._board(after)]
+        return lines
+
+    def _words(self, token: str) -> str:
+        """What the move does, from the engine's move description, or why the rules
+        refuse it."""
+        state = self.refinement.from_spec(self.state)
+        move = self.engine.parse_move(token)
+        mover = self.state.to_move.name
+        if self.engine.is_over(state):
+            return "refused: the game is over"
+        if move is None or move not in self.engine.legal_moves(state):
+            return f"refused: {refusal(self.game, self.state, token, self.rules.name)}"
+        d = self.engine.describe(state, move)
+        if self.game == "gothello":
+            if d.passed:
+                return f"{mover} passes"
+            turned = f", turning {', '.join(d.captured)} to {mover}" if d.captured else ", turning nothing"
+            return f"{mover} places at {d.move}{turned}"
+        caught = f", capturing {', '.join(d.captured)} ({d.taken} stones)" if d.captured else ", no capture"
+        return f"{mover} sows {d.sown} stones from {d.move}{caught}; {mover}'s store gains {d.gained}"
 
     def _errata_on(self, schema: str) -> str:
         """The errata of the register (spec/errata.py) on ``schema``: ``load`` shows each."""

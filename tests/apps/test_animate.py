@@ -26,6 +26,11 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         assert "A4: a grand slam is also a NormalMove\nstate: a1 b1 A4 F2, 20/20, south\n" in shown
         assert (  # the verdict first, then the disjuncts; the written ones that differ name their errata
             "referee: result draw, after: empty, 24/24, north, 1 seen\n"
+            "  south sows 2 stones from F, capturing a, b (4 stones); south's store gains 4\n"
+            "         f   e   d   c   b   a\n"
+            "  [24]   0   0   0   0   0   0\n"
+            "         0   0   0   0   0   0 [24]\n"
+            "         A   B   C   D   E   F        north to move\n"
             "AwariRef_corrected (corrected): 1 disjunct holds\n"
             "  1. GrandSlam: result draw\n"
             "     after: empty, 24/24, north, 1 seen\n"
@@ -137,3 +142,43 @@ def test_witness_states_are_the_errata_tests_states() -> None:
     assert a4 is not None and a11 is not None
     assert parse_awari(a4.state) == game({"a": 1, "b": 1, "F": 2, "A": 4}, 20, 20, A.PLAYER.south)
     assert parse_awari(a11.state) == game({"a": 1, "c": 5, "F": 1, "A": 3}, 15, 23, A.PLAYER.south)
+
+
+def words_and_board(game: str, commands: list[str], rules: str = "paper") -> list[str]:
+    animator = Animator(game, rules)
+    lines: list[str] = []
+    for command in commands:
+        lines = animator.command(command)
+    return lines
+
+
+def test_a_move_is_told_in_words_with_the_board_after_it() -> None:
+    lines = words_and_board("awari", ["F"])
+    assert "  south sows 4 stones from F, no capture; south's store gains 0" in lines
+    assert "  [ 0]   4   4   5   5   5   5" in lines and "         4   4   4   4   4   0 [ 0]" in lines
+    captured = words_and_board("awari", ["set a1 b1 c0 d0 e0 f0 A20 B20 C2 D2 E0 F2, 0/0, south", "F"])
+    assert "  south sows 2 stones from F, capturing a, b (4 stones); south's store gains 4" in captured
+    placed = words_and_board("gothello", ["set b c3 b4 d4 w c4 a1, black, history a1", "c5"])
+    assert "  black places at c5, turning c4 to black" in placed, placed
+
+
+@pytest.mark.parametrize(
+    ("game", "commands", "why"),
+    [
+        ("awari", ["a"], "refused: a is not south's pit (south sows A-F)"),
+        ("awari", ["set a0 b4 c4 d4 e4 f8 A4 B4 C4 D4 E4 F4, 0/0, north", "a"], "refused: pit a is empty"),
+        (
+            "awari",
+            ["set a0 b0 c0 d0 e0 f0 A20 B20 C1 D2 E2 F3, 0/0, south", "C"],
+            "refused: north has no stones: south must sow a pit that reaches north's row (Feed)",
+        ),
+        ("gothello", ["step c3", "c3"], "refused: c3 is occupied"),
+        (
+            "gothello",
+            ["set b a2 b1, white, history b1", "a1"],
+            "refused: a stone at a1 would leave its own group no liberty before captures (GothelloMove's guard)",
+        ),
+    ],
+)
+def test_an_illegal_move_is_refused_with_its_rule(game: str, commands: list[str], why: str) -> None:
+    assert f"  {why}" in words_and_board(game, commands)

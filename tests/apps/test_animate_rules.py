@@ -30,6 +30,11 @@ def test_the_grand_slam_witness_under_abapa_is_a_plain_sowing() -> None:
     assert "awari[abapa]> " in out
     assert (
         "referee under abapa: result not_done, after: a2 b2 A4, 20/20, north, 1 seen\n"
+        "  south sows 2 stones from F, no capture; south's store gains 0\n"
+        "         f   e   d   c   b   a\n"
+        "  [20]   0   0   0   0   2   2\n"
+        "         4   0   0   0   0   0 [20]\n"
+        "         A   B   C   D   E   F        north to move\n"
         "AwariRef[abapa] (corrected): 1 disjunct holds\n"
         "  1. SowUnder: result not_done\n"
         "     after: a2 b2 A4, 20/20, north, 1 seen\n"
