@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import itertools
 import json
 import os
 import re
@@ -199,6 +200,8 @@ TAIL_WIDTH = 256
 SUMMARY = "summary: moves="
 KILL_GRACE = 2.0
 """Seconds a program's process group has after SIGTERM before SIGKILL."""
+_LAUNCHES = itertools.count(1)
+"""Numbers the programs launched by this process (their cgroups' names)."""
 _LIVE: set[int] = set()
 """The process groups of the programs launched and not yet ended: killed when
 this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
@@ -234,6 +237,7 @@ class _Launched:
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
         self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
         self._log = log.open("wb") if log is not None else None
+        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}")
         try:
             self.proc = subprocess.Popen(
                 box.wrap(argv, os.getcwd()),
@@ -242,11 +246,13 @@ class _Launched:
                 stderr=subprocess.STDOUT,
                 env=env,
                 start_new_session=True,
-                preexec_fn=box.preexec(),  # a prctl through an already loaded libc: no lock
+                preexec_fn=box.preexec(self.limit),  # a write and a prctl (libc loaded before): no lock
             )
         except OSError:
             if self._log is not None:
                 self._log.close()
+            if self.limit is not None:
+                self.limit.remove()
             raise
         self.group = self.proc.pid  # a new session's leader leads its process group
         _LIVE.add(self.group)
@@ -282,6 +288,8 @@ class _Launched:
         self._reader.join(KILL_GRACE)
         if self._log is not None:
             self._log.close()
+        if self.limit is not None:
+            self.limit.remove()
         return status
 
 

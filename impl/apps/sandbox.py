@@ -86,12 +86,19 @@ class Sandbox:
             return [self.tool, *UNSHARE_OPTIONS, "--", *argv]
         return list(argv)
 
-    def preexec(self) -> Callable[[], None] | None:
-        """What the child runs before the program: without a sandbox, a signal to
-        end it when the launching thread ends (bwrap and unshare do it themselves)."""
-        if self.isolates or _libc() is None:  # loaded here, before the fork
-            return None
-        return _die_with_parent
+    def preexec(self, limit: TaskLimit | None = None) -> Callable[[], None] | None:
+        """What the child runs before the program: it enters its cgroup (``limit``),
+        and without a sandbox takes a signal to end it when the launching thread
+        ends (bwrap and unshare do that themselves)."""
+        dies = not self.isolates and _libc() is not None  # loaded here, before the fork
+
+        def prepare() -> None:
+            if limit is not None:
+                limit.enter()
+            if dies:
+                _die_with_parent()
+
+        return prepare if limit is not None or dies else None
 
 
 NONE = Sandbox("none")
@@ -203,6 +210,57 @@ def choose(asked: str) -> Sandbox:
     if not works(found):
         raise Unavailable(f"--sandbox {asked}: {asked} cannot run a program here (user namespaces refused?)")
     return found
+
+
+TASKS_MAX = 512
+"""Processes and threads one program may have at once (its cgroup's ``pids.max``):
+a fork bomb stops there, and its opponent and the referee keep theirs."""
+CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+"""Where a pids controller may be mounted: cgroup v1's own hierarchy, or v2's."""
+
+
+@dataclass(frozen=True)
+class TaskLimit:
+    """A cgroup of its own for one program, its tasks capped at ``TASKS_MAX``
+    (where this process may make one: as root, with a pids controller)."""
+
+    path: Path
+
+    @classmethod
+    def make(cls, name: str) -> TaskLimit | None:
+        """The cgroup ``name`` under the first pids hierarchy that takes it, None
+        where there is none (not root, no controller: the limit is then missing)."""
+        for root in CGROUP_ROOTS:
+            v1 = root.name == "pids" and (root / "cgroup.procs").exists()
+            if not v1 and not _v2_pids(root):
+                continue
+            path = root / name
+            try:
+                path.mkdir()
+                (path / "pids.max").write_text(f"{TASKS_MAX}\n")
+            except OSError:
+                with contextlib.suppress(OSError):
+                    path.rmdir()
+                continue
+            return cls(path)
+        return None
+
+    def enter(self) -> None:
+        """In the child, before exec: move this process (and so all it starts) in."""
+        with contextlib.suppress(OSError), open(self.path / "cgroup.procs", "w") as procs:
+            procs.write("0")
+
+    def remove(self) -> None:
+        """Once its processes have ended (a cgroup with tasks cannot be removed)."""
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
+
+
+def _v2_pids(root: Path) -> bool:
+    try:
+        return "pids" in (root / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return False
 
 
 def describe(sandbox: Sandbox) -> str:

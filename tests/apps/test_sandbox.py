@@ -77,6 +77,23 @@ print(f"held {{len(held)}} refused {{refused}}", flush=True)
 """
 """Opens as many connections to its game's server as it is let, keeps them, then plays."""
 
+FORKER = f"""
+import os, sys, time
+env = os.environ
+made = 0
+try:
+    for _ in range(2000):
+        if os.fork() == 0:
+            time.sleep(600)
+            os._exit(0)
+        made += 1
+except OSError:
+    pass
+print(f"forked {{made}}", flush=True)
+{PLAY}
+"""
+"""Forks until it cannot (a fork bomb that holds its children), then plays."""
+
 SILENT = """
 import os, socket, time
 env = os.environ
@@ -143,6 +160,23 @@ def test_a_program_that_hogs_connections_cannot_crowd_its_opponent_out(tmp_path:
         assert outcome.result is not None and not outcome.error, outcome
         held = logs_of(tmp_path / str(first))
         assert "held 8 refused 292" in held or "held 7 refused 293" in held, held  # 8 a program, the seat's included
+
+
+def test_a_fork_bomb_stops_at_its_own_task_limit_and_its_opponent_plays(tmp_path: Path) -> None:
+    """Its cgroup caps its tasks (impl/apps/sandbox.py TaskLimit): its forks fail there,
+    its opponent and the referee still start theirs, the game has a result, and the
+    cgroup is gone afterwards with every child."""
+    probe = sandbox.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
+    if probe is None:
+        pytest.skip("no pids cgroup this process may make (not root, or no controller)")
+    probe.remove()
+    forker = script(tmp_path, "forker", FORKER)
+    options = MatchOptions("gothello", 1, timeout=120, sandbox=sandbox.choose("auto"), logs=tmp_path)
+    outcome = play_game((PlayerSpec.parse(forker), PlayerSpec.parse("random")), 1, options, 0)
+    assert outcome.result is not None and not outcome.error, outcome
+    made = int(logs_of(tmp_path).split("forked ")[1].split()[0])
+    assert made < sandbox.TASKS_MAX <= 2000
+    assert not [p for p in Path("/sys/fs/cgroup/pids").glob(f"zreferee-{os.getpid()}-*")]
 
 
 def test_a_silent_program_loses_by_the_idle_rule_and_is_named(tmp_path: Path) -> None:
