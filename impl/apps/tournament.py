@@ -647,9 +647,14 @@ def dask_client(scheduler: str | None, workers: int, jobs: int, dashboard: bool 
     # Every node of the cluster runs an HTTP server, bound to all interfaces unless
     # told otherwise (dashboard_address=None does not disable the scheduler's); tcp
     # even in-process, since an inproc worker's HTTP server cannot take the host.
+    # TLS with a throwaway certificate authority held in memory only: a player program
+    # on this machine can reach the cluster's loopback ports (its sandbox shares the
+    # network), and without it could submit a task — code run outside its sandbox.
+    security = importlib.import_module("distributed.security").Security.temporary()
     loopback = {
         "host": "127.0.0.1",
-        "protocol": "tcp://",
+        "protocol": "tls://",
+        "security": security,
         "dashboard_address": "127.0.0.1:0",
         "scheduler_kwargs": {"dashboard": dashboard},
     }
@@ -659,7 +664,7 @@ def dask_client(scheduler: str | None, workers: int, jobs: int, dashboard: bool 
         )
     else:
         cluster = LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, **loopback)
-    with cluster, Client(cluster) as client:
+    with cluster, Client(cluster, security=security) as client:
         yield client
 
 

@@ -306,7 +306,7 @@ def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int, dashbo
         opened = [a for a in _listening(me) if a not in before]
         for child in me.children(recursive=True):
             opened += _listening(child)
-        assert client.scheduler_info()["address"].startswith("tcp://127.0.0.1:")
+        assert client.scheduler_info()["address"].startswith("tls://127.0.0.1:")  # TLS: programs kept out
     assert opened and all(a.ip in ("127.0.0.1", "::1") for a in opened), opened
 
 
