@@ -57,7 +57,7 @@ from impl.apps.games import (
     play_game,
     sandbox_of,
 )
-from impl.apps.ratings import Elo, Skill, elo, skills
+from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import output_of, read_bounded, why, write_atomic, write_output
 from impl.cli import (
@@ -311,6 +311,12 @@ class Standing:
     def score(self) -> float:
         return self.wins + self.draws / 2
 
+    @property
+    def score_pct(self) -> float:
+        """Points per game in per cent (a draw half a point): cutechess's and
+        fastchess's score, not the share of games won."""
+        return 100 * self.score / max(1, self.games)
+
 
 FORFEITS = (Termination.TIME, Termination.DISCONNECT, Termination.IDLE, Termination.SEAT_THEFT)
 """Games lost by a program's failure rather than on the board: listed as failures."""
@@ -343,6 +349,10 @@ class Summary:
     distinct_elo: Elo | None = None
     """Two players: the Elo of the games that repeat no earlier one, if some do."""
     sprt: Status | None = None
+    ratings: Ratings | None = None
+    """Every player's Elo by maximum likelihood (ratings.py ``bradley_terry``); only when rated."""
+    pentanomial: tuple[int, int, int, int, int] | None = None
+    """Two players: the first's game pairs (games 2k−1 and 2k) by points 0, ½, 1, 1½, 2."""
 
 
 def summarise(
@@ -386,6 +396,8 @@ def summarise(
     if hypotheses is not None:
         test = sprt_status(config, hypotheses, results, final=len(results) == total)
     rating = skills(n, rated) if n > 2 and rate else None
+    by_likelihood = bradley_terry(n, rated) if rate else None
+    pairs = sprt.pentanomial(first_pairs(results)) if n == 2 else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
     return Summary(
@@ -401,6 +413,8 @@ def summarise(
         repeats,
         distinct,
         test,
+        by_likelihood,
+        pairs,
     )
 
 
@@ -465,9 +479,11 @@ def tables(summary: Summary) -> list[Any]:
         ("drawn", "right"),
         ("lost", "right"),
         ("score", "right"),
-        ("%", "right"),
+        ("score %", "right"),
     ):
         standings.add_column(name, justify=justify)  # type: ignore[arg-type]
+    if summary.ratings is not None:
+        standings.add_column("Elo ± 95%", justify="right")
     if summary.skills is not None:
         standings.add_column("rating (mu ± 2σ)", justify="right")
     for rank, s in enumerate(summary.standings, 1):
@@ -479,8 +495,10 @@ def tables(summary: Summary) -> list[Any]:
             str(s.draws),
             str(s.losses),
             f"{s.score:g}",
-            f"{100 * s.score / max(1, s.games):.1f}",
+            f"{s.score_pct:.1f}",
         ]
+        if summary.ratings is not None:
+            row.append(_rating_text(summary.ratings, s.player))
         if summary.skills is not None:
             k = summary.skills[s.player]
             row.append(f"{k.mu:.1f} ± {k.margin:.1f}")
@@ -508,6 +526,10 @@ def tables(summary: Summary) -> list[Any]:
     return out
 
 
+def _rating_text(ratings: Ratings, player: int) -> str:
+    return f"{ratings.elo[player]:+.1f} ± {ratings.margin[player]:.1f}"
+
+
 def _elo_text(e: Elo) -> str:
     margin = "n/a" if e.margin is None else f"± {e.margin:.1f}"
     return f"{e.difference:+.1f} {margin} (95%), LOS {100 * e.los:.1f}%"
@@ -524,6 +546,11 @@ def notes(summary: Summary) -> list[str]:
             line += f" over all {rated} games; {_elo_text(summary.distinct_elo)} over the "
             line += f"{rated - len(summary.duplicates)} distinct ones"
         out.append(line)
+    if summary.ratings is not None and len(summary.labels) == 2:
+        r = summary.ratings
+        each = ", ".join(f"{label} {_rating_text(r, i)}" for i, label in enumerate(summary.labels))
+        prior = "; one virtual draw each against the pool" if r.prior else ""
+        out.append(f"Elo by maximum likelihood (Bradley–Terry, mean 0, 95%{prior}): {each}")
     if summary.duplicates:
         pairs = ", ".join(f"#{game} = #{earlier}" for game, earlier in summary.duplicates)
         out.append(
@@ -532,14 +559,24 @@ def notes(summary: Summary) -> list[str]:
         )
     if summary.sprt is not None:
         out.append(summary.sprt.line())
+    if summary.pentanomial is not None and any(summary.pentanomial):
+        out.append(pentanomial_line(summary.pentanomial))
     return out
+
+
+def pentanomial_line(counts: Sequence[int]) -> str:
+    """fastchess's ``Ptnml(0-2): [a, b, c, d, e]``: the first player's game pairs
+    (games 2k−1 and 2k, colours reversed) by their points 0, ½, 1, 1½ and 2."""
+    return f"Ptnml(0-2): [{', '.join(str(c) for c in counts)}]"
 
 
 def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
     players = []
     for s in summary.standings:
         entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
-        entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score}
+        entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score, "score_pct": s.score_pct}
+        if summary.ratings is not None:
+            entry |= {"elo": summary.ratings.elo[s.player], "elo_margin": summary.ratings.margin[s.player]}
         if summary.skills is not None:
             k = summary.skills[s.player]
             entry |= {"mu": k.mu, "sigma": k.sigma, "margin": k.margin}
@@ -579,6 +616,10 @@ def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> 
             finite = d.difference if math.isfinite(d.difference) else None
             out["elo"]["distinct"] = {"difference": finite, "margin": d.margin, "los": d.los}
     out["duplicates"] = [{"game": game, "same_as": earlier} for game, earlier in summary.duplicates]
+    if summary.ratings is not None:
+        out["ratings"] = {"model": "bradley-terry", "anchor": "mean", "prior": summary.ratings.prior}
+    if summary.pentanomial is not None:
+        out["pentanomial"] = list(summary.pentanomial)
     if summary.sprt is not None:
         out["sprt"] = summary.sprt.as_json()
     return out
@@ -600,7 +641,10 @@ def finite(value: Any) -> Any:
 def as_csv(summary: Summary) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["rank", "player", "games", "wins", "draws", "losses", "score", "mu", "sigma"])
+    # New columns go at the end: a reader that counts columns still finds the old ones.
+    header = ["rank", "player", "games", "wins", "draws", "losses", "score", "mu", "sigma"]
+    writer.writerow([*header, "score_pct", "elo", "elo_margin"])
+    r = summary.ratings
     for rank, s in enumerate(summary.standings, 1):
         k = summary.skills[s.player] if summary.skills is not None else None
         writer.writerow(
@@ -614,6 +658,9 @@ def as_csv(summary: Summary) -> str:
                 s.score,
                 f"{k.mu:.3f}" if k else "",
                 f"{k.sigma:.3f}" if k else "",
+                f"{s.score_pct:.2f}",
+                f"{r.elo[s.player]:.1f}" if r else "",
+                f"{r.margin[s.player]:.1f}" if r else "",
             ]
         )
     return buffer.getvalue()
