@@ -271,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
     directory = tournament.records_directory(args, "match")
-    tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
+    extended = tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
     # The logs and the divergence policy change how a game is run, not which games.
     divergence = OnDivergence(args.on_divergence)
     tasks = [
@@ -284,6 +284,8 @@ def run(args: argparse.Namespace) -> int:
     labels = config.labels
     pair = (labels[0], labels[1])
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
+    if extended is not None:
+        print(f"Extending {directory} from {extended} to {len(tasks)} games", flush=True)
     if results:
         print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded", flush=True)
 

@@ -55,6 +55,7 @@ from impl.apps.games import (
     ended_like_ctrl_c,
     openings_of,
     play_game,
+    read_run_file,
     sandbox_of,
 )
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
@@ -1188,10 +1189,52 @@ def upgrade_run_file(old: Any) -> Any:
 
 def open_records(
     config: Config, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
-) -> None:
+) -> int | None:
     """Make the records directory, or check that it holds this run's: a
-    tournament's (``tournament.json``) or a match's (``name``: ``match.json``)."""
-    claim_records(directory, name, run_identity(config), what, resume=True, upgrade=upgrade_run_file)
+    tournament's (``tournament.json``) or a match's (``name``: ``match.json``).
+    A run of one pairing with fewer games (``extension``) is extended: its run file
+    rewritten with this ``--games``; the number of games it had is returned."""
+    path = directory / name
+    mine = run_identity(config)
+    before = None
+    if path.is_file():
+        old = upgrade_run_file(read_run_file(path, what))
+        before = extension(old, config, f"{what}: {str(directory)!r}")
+        if before is not None:
+            try:
+                write_atomic(path, json.dumps(mine, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+            except OSError as exc:
+                raise UsageError(f"{what}: cannot write {str(path)!r}: {why(exc)}") from None
+    claim_records(directory, name, mine, what, resume=True, upgrade=upgrade_run_file)
+    return before
+
+
+def extension(old: Any, config: Config, where: str) -> int | None:
+    """The games per pairing of run file ``old`` if this run extends it: only
+    ``games`` grew, and the openings of its games are the same (the first
+    ``count`` of ours have its digest: a file's list, or ``--random-openings``
+    drawn in order).  A usage error if it is this run with other games that cannot
+    be extended; None if it is not this run at all (``claim_records`` says so)."""
+    mine = json.loads(json.dumps(run_identity(config)))  # as read back: lists, not tuples
+    if not isinstance(old, dict) or not isinstance(old.get("games"), int) or old["games"] == config.games:
+        return None
+    listed = old.get("openings")
+    if not isinstance(listed, dict) or not isinstance(listed.get("count"), int):
+        return None
+    count = listed["count"]
+    same_openings = count <= len(config.openings) and digest(config.openings[:count]) == listed.get("sha256")
+    rest = {k: v for k, v in old.items() if k not in ("games", "openings")}
+    if rest != {k: v for k, v in mine.items() if k not in ("games", "openings")}:
+        return None
+    had = old["games"]
+    if config.games < had:  # whatever the openings: a run only grows
+        raise UsageError(f"{where} holds a run of {had} games per pairing: --games must be at least {had}")
+    if not same_openings:
+        return None
+    pairings = len(schedule(replace(config, games=1)))
+    if pairings != 1:  # more pairings: each game's number would move
+        raise UsageError(f"{where}: --games can grow only with one pairing (two players), not {pairings}")
+    return int(had)
 
 
 def set_aside(path: Path) -> None:
@@ -1223,7 +1266,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{what}: needs the tournament extra ({install_hint('tournament')}): {exc}") from None
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
-    open_records(config, directory)
+    extended = open_records(config, directory)
     box = sandbox_of(args, what)
     tasks = [replace(t, options=replace(t.options, sandbox=box)) for t in schedule(config)]
     results = load_records(tasks, directory)
@@ -1231,6 +1274,8 @@ def run(args: argparse.Namespace) -> int:
     # No markup: labels are command lines, whose brackets are not rich's; wide
     # tables when written to a file.
     console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
+    if extended is not None and not args.quiet:
+        console.print(f"Extending {directory} from {extended} to {config.games} games per pairing")
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
     local = args.workers == 0 and args.scheduler is None

@@ -190,3 +190,45 @@ def test_cutechess_and_fastchess_lines() -> None:
     assert line.startswith("Games: 12, W-L-D: 7-3-2, Points: 8 (66.67 %), DrawRatio: 16.67 %, LLR: ")
     assert line.endswith(f"LLR: {status.llr:.2f} (-2.94, 2.94) [0.00, 5.00]")
     assert elo_line(elo(6, 0, 4), 0, 10) == "Elo difference: 70.4 +/- 269.5, LOS: 73.6 %, DrawRatio: 0.0 %"
+
+
+def test_a_finished_match_is_extended_with_more_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run again with a larger ``--games``: only the new games are played, all are
+    reported, the run file says the new count; fewer games, or any other field
+    changed, is refused in one line (status 2); with ``--random-openings`` the
+    openings drawn for more games begin with those already played."""
+    records = tmp_path / "r"
+    base = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--records", str(records)]
+    openings = ["--random-openings", "2"]
+    assert cli.main([*base, *openings, "--games", "2"]) == 0
+    first = (records / "game-0001.pgn").read_text()
+    capsys.readouterr()
+    assert cli.main([*base, *openings, "--games", "4", "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Extending" in out and "from 2 to 4 games" in out and "2 of 4 games recorded" in out
+    assert "game   1:" not in out and "game   3:" in out and "Score of random --seed 1 vs random --seed 2:" in out
+    assert (records / "game-0001.pgn").read_text() == first  # not played again
+    assert json.loads((records / "match.json").read_text())["games"] == 4
+    document = json.loads((tmp_path / "r.json").read_text())
+    assert document["played"] == document["total"] == 4 and len(document["games"]) == 4
+    assert sum(p["score"] for p in document["standings"]) == 4
+    for argv, says in (
+        ([*base, *openings, "--games", "2"], "holds a run of 4 games per pairing: --games must be at least 4"),
+        ([*base, *openings, "--games", "6", "--time", "30"], "holds another match's games (match.json differs)"),
+        ([*base, "--games", "6"], "holds another match's games (match.json differs)"),
+    ):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err, err
+    assert json.loads((records / "match.json").read_text())["games"] == 4
+
+
+def test_a_tournament_of_more_pairings_cannot_grow() -> None:
+    """With several pairings each game's number would move: refused, saying why."""
+    old = tournament.Config(("a", "b", "c"), "awari", 2)
+    identity = json.loads(json.dumps(tournament.run_identity(old)))
+    with pytest.raises(cli.UsageError, match="--games can grow only with one pairing"):
+        tournament.extension(identity, tournament.Config(("a", "b", "c"), "awari", 4), "x")
+    assert tournament.extension(identity, tournament.Config(("a", "b", "d"), "awari", 4), "x") is None
+    two = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 2))))
+    assert tournament.extension(two, tournament.Config(("a", "b"), "awari", 5), "x") == 2
