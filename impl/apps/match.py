@@ -215,7 +215,7 @@ EPILOG = (
     'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
     "placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
     "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES); LABEL=PLAYER names it LABEL.  Run again with the same "
-    "--records DIR to resume."
+    "--records DIR to resume, or with a larger --games to extend a finished match."
 )
 
 
