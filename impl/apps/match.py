@@ -268,6 +268,7 @@ def run(args: argparse.Namespace) -> int:
     )
     config = dataclasses.replace(config, event=args.event, rules=args.rules, openings=book, repeat=repeat)
     hypotheses = tournament.hypotheses_of(args, 2, what)
+    anchor = tournament.anchor_of(args, config, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
     directory = tournament.records_directory(args, "match")
@@ -315,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
     except tournament.RecordFailed as exc:  # a full disk, …
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
-    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
+    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
     lines = score_table(list(results.values()), pair, args.game)
     if not args.quiet:  # cutechess-cli's closing lines, for the tools that read them
         wins, draws, losses = _wdl(list(results.values()), 0)

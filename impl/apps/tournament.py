@@ -354,6 +354,8 @@ class Summary:
     """Every player's Elo by maximum likelihood (ratings.py ``bradley_terry``); only when rated."""
     pentanomial: tuple[int, int, int, int, int] | None = None
     """Two players: the first's game pairs (games 2k−1 and 2k) by points 0, ½, 1, 1½, 2."""
+    anchor: int | None = None
+    """The player whose Elo is 0 (``--anchor``); None: the mean is 0."""
 
 
 def summarise(
@@ -362,6 +364,7 @@ def summarise(
     total: int,
     rate: bool = True,
     hypotheses: Hypotheses | None = None,
+    anchor: int | None = None,
 ) -> Summary:
     """Standings, crosstable, endings and failures, and the SPRT of ``hypotheses``;
     the ratings and duplicates too if ``rate`` (the running standings leave them
@@ -397,7 +400,7 @@ def summarise(
     if hypotheses is not None:
         test = sprt_status(config, hypotheses, results, final=len(results) == total)
     rating = skills(n, rated) if n > 2 and rate else None
-    by_likelihood = bradley_terry(n, rated) if rate else None
+    by_likelihood = bradley_terry(n, rated, anchor) if rate else None
     pairs = sprt.pentanomial(first_pairs(results)) if n == 2 else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
@@ -416,6 +419,7 @@ def summarise(
         test,
         by_likelihood,
         pairs,
+        anchor,
     )
 
 
@@ -551,7 +555,8 @@ def notes(summary: Summary) -> list[str]:
         r = summary.ratings
         each = ", ".join(f"{label} {_rating_text(r, i)}" for i, label in enumerate(summary.labels))
         prior = "; one virtual draw each against the pool" if r.prior else ""
-        out.append(f"Elo by maximum likelihood (Bradley–Terry, mean 0, 95%{prior}): {each}")
+        zero = "mean 0" if summary.anchor is None else f"{summary.labels[summary.anchor]} 0"
+        out.append(f"Elo by maximum likelihood (Bradley–Terry, {zero}, 95%{prior}): {each}")
     if summary.duplicates:
         pairs = ", ".join(f"#{game} = #{earlier}" for game, earlier in summary.duplicates)
         out.append(
@@ -618,7 +623,8 @@ def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> 
             out["elo"]["distinct"] = {"difference": finite, "margin": d.margin, "los": d.los}
     out["duplicates"] = [{"game": game, "same_as": earlier} for game, earlier in summary.duplicates]
     if summary.ratings is not None:
-        out["ratings"] = {"model": "bradley-terry", "anchor": "mean", "prior": summary.ratings.prior}
+        anchor = "mean" if summary.anchor is None else summary.labels[summary.anchor]
+        out["ratings"] = {"model": "bradley-terry", "anchor": anchor, "prior": summary.ratings.prior}
     if summary.pentanomial is not None:
         out["pentanomial"] = list(summary.pentanomial)
     if summary.sprt is not None:
@@ -992,6 +998,11 @@ def add_result_options(p: Any) -> None:
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--pgnout", type=Path, metavar="FILE", help="write every game's record into one PGN file")
     p.add_argument(
+        "--anchor",
+        metavar="LABEL",
+        help="the player whose Elo is 0 (its label as shown in the tables; default: the mean is 0)",
+    )
+    p.add_argument(
         "--sprt",
         nargs="+",
         metavar="KEY=X",
@@ -1010,6 +1021,15 @@ def hypotheses_of(args: argparse.Namespace, players: int, what: str) -> Hypothes
         return sprt.parse(args.sprt)
     except ValueError as exc:
         raise UsageError(f"{what}: --sprt: {exc}") from None
+
+
+def anchor_of(args: argparse.Namespace, config: Config, what: str) -> int | None:
+    """``--anchor``'s player by its label in the tables; a usage error if none is."""
+    if getattr(args, "anchor", None) is None:
+        return None
+    if args.anchor not in config.labels:
+        raise UsageError(f"{what}: --anchor: {args.anchor!r} is not a player's label ({', '.join(config.labels)})")
+    return config.labels.index(args.anchor)
 
 
 def check_outputs(args: argparse.Namespace, what: str) -> None:
@@ -1258,6 +1278,7 @@ def run(args: argparse.Namespace) -> int:
     what = "referee tournament"
     config = config_of(args)
     hypotheses = hypotheses_of(args, len(config.players), what)
+    anchor = anchor_of(args, config, what)
     try:
         import distributed  # noqa: F401
         import openskill  # noqa: F401
@@ -1299,7 +1320,7 @@ def run(args: argparse.Namespace) -> int:
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     except OSError as exc:
         return failed(what, f"cannot reach the Dask cluster: {why(exc)}")
-    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
+    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")

@@ -412,3 +412,21 @@ def test_two_players_notes_have_the_likelihood_elo_and_the_pentanomial() -> None
     assert summary.ratings is not None and summary.elo is not None
     assert round(summary.ratings.difference(0, 1)[0], 6) == round(summary.elo.difference, 6)
     assert notes[1].startswith("Elo by maximum likelihood (Bradley–Terry, mean 0, 95%): a +")
+
+
+def test_an_anchor_player_is_rated_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--anchor LABEL``: that player's Elo is 0 with no margin; differences are as
+    with the mean at 0; a label that is no player's is one line and status 2."""
+    config = Config(("a", "b", "c"), "awari", 2)
+    scores = [1.0, 0.0, 0.5, 1.0, 0.0, 0.5]
+    results = [
+        GameResult(t.number, t.round, t.players, s, "move") for t, s in zip(schedule(config), scores, strict=True)
+    ]
+    mean, anchored = summarise(config, results, 6), summarise(config, results, 6, anchor=1)
+    assert mean.ratings is not None and anchored.ratings is not None
+    assert anchored.ratings.elo[1] == 0 and anchored.ratings.margin[1] == 0
+    assert math.isclose(anchored.ratings.elo[0], mean.ratings.elo[0] - mean.ratings.elo[1])
+    assert tournament.as_json(config, anchored, results)["ratings"]["anchor"] == "b"
+    argv = ["tournament", "a=random", "b=random", "--game", "awari", "--anchor", "z", "-q"]
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == "referee tournament: --anchor: 'z' is not a player's label (a, b)\n"
