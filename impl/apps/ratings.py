@@ -144,10 +144,11 @@ def estimable(players: int, pairs: Tally) -> bool:
     return players <= 1 or (reaches_all(beats) and reaches_all(beaten))
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """x with matrix · x = vector (Gaussian elimination with partial pivoting)."""
-    n = len(vector)
-    a = [[*row, v] for row, v in zip(matrix, vector, strict=True)]
+def _eliminate(matrix: list[list[float]], right: list[list[float]]) -> list[list[float]]:
+    """X with matrix · X = right (Gauss–Jordan elimination with partial pivoting;
+    ``right`` holds one column per row of X's columns): O(n³) for any number of them."""
+    n = len(matrix)
+    a = [[*row, *extra] for row, extra in zip(matrix, right, strict=True)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]
@@ -155,13 +156,17 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
             if r != col and a[r][col] != 0:
                 f = a[r][col] / a[col][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
-    return [a[r][n] / a[r][r] for r in range(n)]
+    return [[x / a[r][r] for x in a[r][n:]] for r in range(n)]
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix · x = vector."""
+    return [row[0] for row in _eliminate(matrix, [[v] for v in vector])]
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     n = len(matrix)
-    columns = [_solve(matrix, [1.0 if r == c else 0.0 for r in range(n)]) for c in range(n)]
-    return [[columns[c][r] for c in range(n)] for r in range(n)]
+    return _eliminate(matrix, [[1.0 if r == c else 0.0 for c in range(n)] for r in range(n)])
 
 
 def _p(x: float) -> float:
