@@ -232,3 +232,10 @@ def test_a_tournament_of_more_pairings_cannot_grow() -> None:
     assert tournament.extension(identity, tournament.Config(("a", "b", "d"), "awari", 4), "x") is None
     two = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 2))))
     assert tournament.extension(two, tournament.Config(("a", "b"), "awari", 5), "x") == 2
+    # Openings: the games played keep theirs (a longer list that begins with them), else not this run.
+    book = (("a1",), ("b1",))
+    opened = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 4, openings=book))))
+    longer = tournament.Config(("a", "b"), "awari", 8, openings=(*book, ("c1",), ("d1",)))
+    assert tournament.extension(opened, longer, "x") == 4
+    shuffled = tournament.Config(("a", "b"), "awari", 8, openings=(("b1",), ("a1",), ("c1",), ("d1",)))
+    assert tournament.extension(opened, shuffled, "x") is None
