@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from impl import pgn
 from impl.apps import tournament
 from impl.apps.games import (
     MATCH_FILE,
@@ -36,6 +37,8 @@ from impl.apps.games import (
     sandbox_of,
     writable,
 )
+from impl.apps.ratings import Elo
+from impl.apps.sprt import Status
 from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
 from impl.cli import UsageError, add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, OnDivergence
@@ -133,7 +136,7 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
     played = [r for r in results if r.score is not None]
     lines = [
         f"{game}: {len(results)} games, {len(played)} with a result",
-        f"{'player':<28} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'score':>6} {'win %':>6}"
+        f"{'player':<28} {'games':>5} {'won':>5} {'drawn':>5} {'lost':>5} {'score':>6} {'win %':>6} {'score %':>7}"
         f"  {'as ' + sides[0] + ' W-D-L':>16}  {'as ' + sides[1] + ' W-D-L':>16}",
     ]
     for player in (0, 1):
@@ -146,7 +149,8 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
         label = f"{'AB'[player]} {labels[player]}"[:28]
         lines.append(
             f"{label:<28} {games:>5} {won:>5} {drawn:>5} {lost:>5} {won + drawn / 2:>6g} "
-            f"{100 * won / max(1, games):>6.1f}  {by_side[0]:>16}  {by_side[1]:>16}"
+            f"{100 * won / max(1, games):>6.1f} {100 * (won + drawn / 2) / max(1, games):>7.1f}"
+            f"  {by_side[0]:>16}  {by_side[1]:>16}"
         )
     endings: dict[str, int] = {}
     for r in results:
@@ -159,6 +163,53 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
     return lines
 
 
+# ─── cutechess-cli's and fastchess's lines ─────────────────────────────────────
+
+
+def finished_line(result: GameResult, labels: tuple[str, str], game: str) -> str:
+    """cutechess-cli's ``Finished game N (WHITE vs BLACK): 1-0 {comment}``: the
+    players by PGN colour and the result as the record's ``Result`` (impl/pgn.py:
+    Awari's first mover is White, Gothello's is Black), ``*`` for no result."""
+    by_colour = dict(zip(pgn.COLOURS[game], (labels[result.players[0]], labels[result.players[1]]), strict=True))
+    head = f"Finished game {result.number} ({by_colour['White']} vs {by_colour['Black']}): "
+    if result.score is None:
+        return head + f"{pgn.ABORTED} {{No result}}"
+    winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
+    outcome = Outcome(winner, Termination(result.termination))
+    return head + f"{pgn.result_token(game, outcome)} {{{outcome.describe(SIDES[game])}}}"
+
+
+def score_line(labels: tuple[str, str], wins: int, draws: int, losses: int) -> str:
+    """cutechess-cli's ``Score of A vs B: W - L - D  [score] N`` (A's wins, losses,
+    draws; its points per game to three places; games with a result)."""
+    games = wins + draws + losses
+    score = (wins + draws / 2) / games if games else 0.0
+    return f"Score of {labels[0]} vs {labels[1]}: {wins} - {losses} - {draws}  [{score:.3f}] {games}"
+
+
+def elo_line(e: Elo | None, draws: int, games: int) -> str:
+    """cutechess-cli's closing ``Elo difference: E +/- M, LOS: L %, DrawRatio: D %``."""
+    if e is None:
+        e = Elo(0.0, None, 0.5)
+    margin = "nan" if e.margin is None else f"{e.margin:.1f}"
+    ratio = 100 * draws / max(1, games)
+    return f"Elo difference: {e.difference + 0.0:.1f} +/- {margin}, LOS: {100 * e.los:.1f} %, DrawRatio: {ratio:.1f} %"
+
+
+def sprt_line(wins: int, draws: int, losses: int, status: Status) -> str:
+    """fastchess-style progress of an SPRT after a game: games, W-L-D, points and
+    score %, the draw ratio (draws per game), then the LLR, its bounds and the
+    hypotheses (``LLR: 1.23 (-2.94, 2.94) [0.00, 5.00]``)."""
+    games = wins + draws + losses
+    points = wins + draws / 2
+    h = status.hypotheses
+    return (
+        f"Games: {games}, W-L-D: {wins}-{losses}-{draws}, Points: {points:g} ({100 * points / max(1, games):.2f} %), "
+        f"DrawRatio: {100 * draws / max(1, games):.2f} %, LLR: {status.llr:.2f} ({h.lower:.2f}, {h.upper:.2f}) "
+        f"[{h.elo0:.2f}, {h.elo1:.2f}]"
+    )
+
+
 # ─── referee match ─────────────────────────────────────────────────────────────
 
 
@@ -166,7 +217,7 @@ EPILOG = (
     'A PLAYER is random, search (with options, quoted: "search --budget 0.1") or a command line with the '
     "placeholders {game} {host} {port} {side} {rules} (also in the environment as REFEREE_GAME, REFEREE_HOST, "
     "REFEREE_PORT, REFEREE_SIDE, REFEREE_RULES); LABEL=PLAYER names it LABEL.  Run again with the same "
-    "--records DIR to resume."
+    "--records DIR to resume, or with a larger --games to extend a finished match."
 )
 
 
@@ -221,10 +272,11 @@ def run(args: argparse.Namespace) -> int:
     config = dataclasses.replace(config, event=args.event, rules=args.rules, openings=book, repeat=repeat)
     hypotheses = tournament.hypotheses_of(args, 2, what)
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
+    anchor = tournament.anchor_of(args, config, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
     directory = tournament.records_directory(args, "match")
-    tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
+    extended = tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
     # The logs and the divergence policy change how a game is run, not which games.
     divergence = OnDivergence(args.on_divergence)
     tasks = [
@@ -236,13 +288,23 @@ def run(args: argparse.Namespace) -> int:
     ]
     results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels
+    pair = (labels[0], labels[1])
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
+    if extended is not None:
+        print(f"Extending {directory} from {extended} to {len(tasks)} games", flush=True)
     if results:
         print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded", flush=True)
 
     def finished(task: Task, result: GameResult) -> None:
-        if not args.quiet:
-            print(describe(result, args.game), flush=True)
+        if args.quiet:
+            return
+        done = list(results.values())
+        wins, draws, losses = _wdl(done, 0)
+        lines = [describe(result, args.game), finished_line(result, pair, args.game)]
+        lines.append(score_line(pair, wins, draws, losses))
+        if hypotheses is not None:
+            lines.append(sprt_line(wins, draws, losses, tournament.sprt_status(config, hypotheses, done)))
+        print("\n".join(lines), flush=True)
 
     todo = [t for t in tasks if t.number not in results]
     try:
@@ -259,8 +321,11 @@ def run(args: argparse.Namespace) -> int:
         return 130
     except tournament.RecordFailed as exc:  # a full disk, …
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
-    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
-    lines = score_table(list(results.values()), (labels[0], labels[1]), args.game)
+    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
+    lines = score_table(list(results.values()), pair, args.game)
+    if not args.quiet:  # cutechess-cli's closing lines, for the tools that read them
+        wins, draws, losses = _wdl(list(results.values()), 0)
+        print(elo_line(summary.elo, draws, wins + draws + losses) + "\nFinished match", flush=True)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
     error = tournament.write_outputs(config, summary, list(results.values()), args)
     if error:

@@ -57,9 +57,10 @@ from impl.apps.games import (
     ended_like_ctrl_c,
     openings_of,
     play_game,
+    read_run_file,
     sandbox_of,
 )
-from impl.apps.ratings import Elo, Skill, elo, skills
+from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.atomic import output_of, read_bounded, why, write_atomic, write_output
 from impl.cli import (
@@ -313,6 +314,12 @@ class Standing:
     def score(self) -> float:
         return self.wins + self.draws / 2
 
+    @property
+    def score_pct(self) -> float:
+        """Points per game in per cent (a draw half a point): cutechess's and
+        fastchess's score, not the share of games won."""
+        return 100 * self.score / max(1, self.games)
+
 
 FORFEITS = (Termination.TIME, Termination.DISCONNECT, Termination.IDLE, Termination.SEAT_THEFT)
 """Games lost by a program's failure rather than on the board: listed as failures."""
@@ -345,6 +352,12 @@ class Summary:
     distinct_elo: Elo | None = None
     """Two players: the Elo of the games that repeat no earlier one, if some do."""
     sprt: Status | None = None
+    ratings: Ratings | None = None
+    """Every player's Elo by maximum likelihood (ratings.py ``bradley_terry``); only when rated."""
+    pentanomial: tuple[int, int, int, int, int] | None = None
+    """Two players: the first's game pairs (games 2k−1 and 2k) by points 0, ½, 1, 1½, 2."""
+    anchor: int | None = None
+    """The player whose Elo is 0 (``--anchor``); None: the mean is 0."""
 
 
 def summarise(
@@ -353,6 +366,7 @@ def summarise(
     total: int,
     rate: bool = True,
     hypotheses: Hypotheses | None = None,
+    anchor: int | None = None,
 ) -> Summary:
     """Standings, crosstable, endings and failures, and the SPRT of ``hypotheses``;
     the ratings and duplicates too if ``rate`` (the running standings leave them
@@ -388,6 +402,8 @@ def summarise(
     if hypotheses is not None:
         test = sprt_status(config, hypotheses, results, final=len(results) == total)
     rating = skills(n, rated) if n > 2 and rate else None
+    by_likelihood = bradley_terry(n, rated, anchor) if rate else None
+    pairs = sprt.pentanomial(first_pairs(results)) if n == 2 else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
     endings = Counter(r.termination for r in results)
     return Summary(
@@ -403,6 +419,9 @@ def summarise(
         repeats,
         distinct,
         test,
+        by_likelihood,
+        pairs,
+        anchor,
     )
 
 
@@ -467,9 +486,11 @@ def tables(summary: Summary) -> list[Any]:
         ("drawn", "right"),
         ("lost", "right"),
         ("score", "right"),
-        ("%", "right"),
+        ("score %", "right"),
     ):
         standings.add_column(name, justify=justify)  # type: ignore[arg-type]
+    if summary.ratings is not None:
+        standings.add_column("Elo ± 95%", justify="right")
     if summary.skills is not None:
         standings.add_column("rating (mu ± 2σ)", justify="right")
     for rank, s in enumerate(summary.standings, 1):
@@ -481,8 +502,10 @@ def tables(summary: Summary) -> list[Any]:
             str(s.draws),
             str(s.losses),
             f"{s.score:g}",
-            f"{100 * s.score / max(1, s.games):.1f}",
+            f"{s.score_pct:.1f}",
         ]
+        if summary.ratings is not None:
+            row.append(_rating_text(summary.ratings, s.player))
         if summary.skills is not None:
             k = summary.skills[s.player]
             row.append(f"{k.mu:.1f} ± {k.margin:.1f}")
@@ -510,6 +533,10 @@ def tables(summary: Summary) -> list[Any]:
     return out
 
 
+def _rating_text(ratings: Ratings, player: int) -> str:
+    return f"{ratings.elo[player]:+.1f} ± {ratings.margin[player]:.1f}"
+
+
 def _elo_text(e: Elo) -> str:
     margin = "n/a" if e.margin is None else f"± {e.margin:.1f}"
     return f"{e.difference:+.1f} {margin} (95%), LOS {100 * e.los:.1f}%"
@@ -526,6 +553,12 @@ def notes(summary: Summary) -> list[str]:
             line += f" over all {rated} games; {_elo_text(summary.distinct_elo)} over the "
             line += f"{rated - len(summary.duplicates)} distinct ones"
         out.append(line)
+    if summary.ratings is not None and len(summary.labels) == 2:
+        r = summary.ratings
+        each = ", ".join(f"{label} {_rating_text(r, i)}" for i, label in enumerate(summary.labels))
+        prior = "; one virtual draw each against the pool" if r.prior else ""
+        zero = "mean 0" if summary.anchor is None else f"{summary.labels[summary.anchor]} 0"
+        out.append(f"Elo by maximum likelihood (Bradley–Terry, {zero}, 95%{prior}): {each}")
     if summary.duplicates:
         pairs = ", ".join(f"#{game} = #{earlier}" for game, earlier in summary.duplicates)
         out.append(
@@ -534,14 +567,24 @@ def notes(summary: Summary) -> list[str]:
         )
     if summary.sprt is not None:
         out.append(summary.sprt.line())
+    if summary.pentanomial is not None and any(summary.pentanomial):
+        out.append(pentanomial_line(summary.pentanomial))
     return out
+
+
+def pentanomial_line(counts: Sequence[int]) -> str:
+    """fastchess's ``Ptnml(0-2): [a, b, c, d, e]``: the first player's game pairs
+    (games 2k−1 and 2k, colours reversed) by their points 0, ½, 1, 1½ and 2."""
+    return f"Ptnml(0-2): [{', '.join(str(c) for c in counts)}]"
 
 
 def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
     players = []
     for s in summary.standings:
         entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
-        entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score}
+        entry |= {"wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score, "score_pct": s.score_pct}
+        if summary.ratings is not None:
+            entry |= {"elo": summary.ratings.elo[s.player], "elo_margin": summary.ratings.margin[s.player]}
         if summary.skills is not None:
             k = summary.skills[s.player]
             entry |= {"mu": k.mu, "sigma": k.sigma, "margin": k.margin}
@@ -581,6 +624,11 @@ def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> 
             finite = d.difference if math.isfinite(d.difference) else None
             out["elo"]["distinct"] = {"difference": finite, "margin": d.margin, "los": d.los}
     out["duplicates"] = [{"game": game, "same_as": earlier} for game, earlier in summary.duplicates]
+    if summary.ratings is not None:
+        anchor = "mean" if summary.anchor is None else summary.labels[summary.anchor]
+        out["ratings"] = {"model": "bradley-terry", "anchor": anchor, "prior": summary.ratings.prior}
+    if summary.pentanomial is not None:
+        out["pentanomial"] = list(summary.pentanomial)
     if summary.sprt is not None:
         out["sprt"] = summary.sprt.as_json()
     return out
@@ -602,7 +650,10 @@ def finite(value: Any) -> Any:
 def as_csv(summary: Summary) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["rank", "player", "games", "wins", "draws", "losses", "score", "mu", "sigma"])
+    # New columns go at the end: a reader that counts columns still finds the old ones.
+    header = ["rank", "player", "games", "wins", "draws", "losses", "score", "mu", "sigma"]
+    writer.writerow([*header, "score_pct", "elo", "elo_margin"])
+    r = summary.ratings
     for rank, s in enumerate(summary.standings, 1):
         k = summary.skills[s.player] if summary.skills is not None else None
         writer.writerow(
@@ -616,6 +667,9 @@ def as_csv(summary: Summary) -> str:
                 s.score,
                 f"{k.mu:.3f}" if k else "",
                 f"{k.sigma:.3f}" if k else "",
+                f"{s.score_pct:.2f}",
+                f"{r.elo[s.player]:.1f}" if r else "",
+                f"{r.margin[s.player]:.1f}" if r else "",
             ]
         )
     return buffer.getvalue()
@@ -952,6 +1006,11 @@ def add_result_options(p: Any) -> None:
     p.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
     p.add_argument("--pgnout", type=Path, metavar="FILE", help="write every game's record into one PGN file")
     p.add_argument(
+        "--anchor",
+        metavar="LABEL",
+        help="the player whose Elo is 0 (its label as shown in the tables; default: the mean is 0)",
+    )
+    p.add_argument(
         "--sprt",
         nargs="+",
         metavar="KEY=X",
@@ -970,6 +1029,15 @@ def hypotheses_of(args: argparse.Namespace, players: int, what: str) -> Hypothes
         return sprt.parse(args.sprt)
     except ValueError as exc:
         raise UsageError(f"{what}: --sprt: {exc}") from None
+
+
+def anchor_of(args: argparse.Namespace, config: Config, what: str) -> int | None:
+    """``--anchor``'s player by its label in the tables; a usage error if none is."""
+    if getattr(args, "anchor", None) is None:
+        return None
+    if args.anchor not in config.labels:
+        raise UsageError(f"{what}: --anchor: {args.anchor!r} is not a player's label ({', '.join(config.labels)})")
+    return config.labels.index(args.anchor)
 
 
 def check_outputs(args: argparse.Namespace, what: str) -> None:
@@ -1149,10 +1217,52 @@ def upgrade_run_file(old: Any) -> Any:
 
 def open_records(
     config: Config, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
-) -> None:
+) -> int | None:
     """Make the records directory, or check that it holds this run's: a
-    tournament's (``tournament.json``) or a match's (``name``: ``match.json``)."""
-    claim_records(directory, name, run_identity(config), what, resume=True, upgrade=upgrade_run_file)
+    tournament's (``tournament.json``) or a match's (``name``: ``match.json``).
+    A run of one pairing with fewer games (``extension``) is extended: its run file
+    rewritten with this ``--games``; the number of games it had is returned."""
+    path = directory / name
+    mine = run_identity(config)
+    before = None
+    if path.is_file():
+        old = upgrade_run_file(read_run_file(path, what))
+        before = extension(old, config, f"{what}: {str(directory)!r}")
+        if before is not None:
+            try:
+                write_atomic(path, json.dumps(mine, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+            except OSError as exc:
+                raise UsageError(f"{what}: cannot write {str(path)!r}: {why(exc)}") from None
+    claim_records(directory, name, mine, what, resume=True, upgrade=upgrade_run_file)
+    return before
+
+
+def extension(old: Any, config: Config, where: str) -> int | None:
+    """The games per pairing of run file ``old`` if this run extends it: only
+    ``games`` grew, and the openings of its games are the same (the first
+    ``count`` of ours have its digest: a file's list, or ``--random-openings``
+    drawn in order).  A usage error if it is this run with other games that cannot
+    be extended; None if it is not this run at all (``claim_records`` says so)."""
+    mine = json.loads(json.dumps(run_identity(config)))  # as read back: lists, not tuples
+    if not isinstance(old, dict) or not isinstance(old.get("games"), int) or old["games"] == config.games:
+        return None
+    listed = old.get("openings")
+    if not isinstance(listed, dict) or not isinstance(listed.get("count"), int):
+        return None
+    count = listed["count"]
+    same_openings = count <= len(config.openings) and digest(config.openings[:count]) == listed.get("sha256")
+    rest = {k: v for k, v in old.items() if k not in ("games", "openings")}
+    if rest != {k: v for k, v in mine.items() if k not in ("games", "openings")}:
+        return None
+    had = old["games"]
+    if config.games < had:  # whatever the openings: a run only grows
+        raise UsageError(f"{where} holds a run of {had} games per pairing: --games must be at least {had}")
+    if not same_openings:
+        return None
+    pairings = len(schedule(replace(config, games=1)))
+    if pairings != 1:  # more pairings: each game's number would move
+        raise UsageError(f"{where}: --games can grow only with one pairing (two players), not {pairings}")
+    return int(had)
 
 
 def set_aside(path: Path) -> None:
@@ -1179,6 +1289,7 @@ def run(args: argparse.Namespace) -> int:
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
     # Dask only where the games leave this process: by default they are threads here.
     local = args.workers == 0 and args.scheduler is None
+    anchor = anchor_of(args, config, what)
     try:
         if not local:
             import distributed  # noqa: F401
@@ -1188,13 +1299,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{what}: needs the tournament extra ({install_hint('tournament')}): {exc}") from None
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
-    open_records(config, directory)
+    extended = open_records(config, directory)
     tasks = [replace(t, options=replace(t.options, sandbox=box, adjudication=rules)) for t in schedule(config)]
     results = load_records(tasks, directory)
     todo = [t for t in tasks if t.number not in results]
     # No markup: labels are command lines, whose brackets are not rich's; wide
     # tables when written to a file.
     console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
+    if extended is not None and not args.quiet:
+        console.print(f"Extending {directory} from {extended} to {config.games} games per pairing")
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
     try:
@@ -1217,7 +1330,7 @@ def run(args: argparse.Namespace) -> int:
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     except OSError as exc:
         return failed(what, f"cannot reach the Dask cluster: {why(exc)}")
-    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses)
+    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")

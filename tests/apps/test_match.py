@@ -65,15 +65,25 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
     assert out[1] == "B = rnd"
-    assert out[2].startswith("game   1: A (south) vs B (north): south wins ") and out[3].startswith(
+    # Each game: our line, then cutechess-cli's two (a tool that reads them finds them).
+    assert out[2].startswith("game   1: A (south) vs B (north): south wins ") and out[5].startswith(
         "game   2: A (north) vs B (south): north wins "
     )
-    assert all(re.fullmatch(r"\d+-\d+", line.split()[-1]) for line in out[2:4])  # the stores at the end
-    assert out[4] == "awari: 2 games, 2 with a result"
-    assert out[6].split()[-4:] == ["1-0-0", "(100%)", "1-0-0", "(100%)"]  # search won both, one per side
-    assert out[7].startswith("B rnd ")
-    assert out[-3].startswith("A search: ") and "nodes/s, depth median" in out[-3]
-    assert out[-2] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
+    assert all(re.fullmatch(r"\d+-\d+", out[i].split()[-1]) for i in (2, 5))  # the stores at the end
+    assert out[3] == f"Finished game 1 ({a} vs rnd): 1-0 {{south wins on the board}}"
+    assert out[4] == f"Score of {a} vs rnd: 1 - 0 - 0  [1.000] 1"
+    assert out[6] == f"Finished game 2 (rnd vs {a}): 0-1 {{north wins on the board}}"
+    assert out[7] == f"Score of {a} vs rnd: 2 - 0 - 0  [1.000] 2"
+    assert out[8:10] == ["Elo difference: inf +/- nan, LOS: 92.1 %, DrawRatio: 0.0 %", "Finished match"]
+    assert out[10] == "awari: 2 games, 2 with a result"
+    assert "win % score %" in out[11]  # won per game, and points per game
+    assert out[12].split()[-6:] == ["100.0", "100.0", "1-0-0", "(100%)", "1-0-0", "(100%)"]  # won both, one per side
+    assert out[13].startswith("B rnd ")
+    assert out[-5].startswith("A search: ") and "nodes/s, depth median" in out[-5]
+    assert out[-4] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
+    # Both won: no maximum of the likelihood, so BayesElo's virtual draws.
+    assert out[-3].startswith("Elo by maximum likelihood (Bradley–Terry, mean 0, 95%; one virtual draw each")
+    assert out[-2] == "Ptnml(0-2): [0, 0, 0, 0, 1]"  # games 1 and 2, one pair: two points of two
     # The records directory is claimed by match.json: by default a new one, here in the working directory.
     (records,) = tmp_path.glob("match-*")
     assert out[-1] == f"records: {records.name}"
@@ -158,3 +168,74 @@ def test_match_and_tournament_help_name_the_shared_options() -> None:
         done = subprocess.run([sys.executable, "-m", "impl.cli", command, "--help"], capture_output=True, text=True)
         assert done.returncode == 0 and not done.stderr, done.stderr
         assert all(option in done.stdout for option in ("--sprt KEY=X", "--pgnout FILE", "--json FILE", "--records"))
+
+
+def test_cutechess_and_fastchess_lines() -> None:
+    """``Finished game`` names the players by PGN colour (Gothello's first mover is
+    Black) with the record's result token; ``Score of``; the per-game SPRT line."""
+    from impl.apps import sprt
+    from impl.apps.match import elo_line, finished_line, score_line, sprt_line
+    from impl.apps.ratings import elo
+
+    won = tournament.GameResult(3, "1.3", (1, 0), 1.0, "move")  # B moved first and won
+    assert finished_line(won, ("A", "B"), "gothello") == "Finished game 3 (A vs B): 0-1 {black wins on the board}"
+    assert finished_line(won, ("A", "B"), "awari") == "Finished game 3 (B vs A): 1-0 {south wins on the board}"
+    drawn = tournament.GameResult(4, "1.4", (0, 1), 0.5, "move")
+    assert finished_line(drawn, ("A", "B"), "awari").endswith(": 1/2-1/2 {draw on the board}")
+    none = tournament.GameResult(5, "1.5", (0, 1), None, "no result", "crashed")
+    assert finished_line(none, ("A", "B"), "awari") == "Finished game 5 (A vs B): * {No result}"
+    assert score_line(("A", "B"), 7, 2, 3) == "Score of A vs B: 7 - 3 - 2  [0.667] 12"
+    status = sprt.of_games(sprt.Hypotheses(0, 5), [1.0] * 7 + [0.5] * 2 + [0.0] * 3)
+    line = sprt_line(7, 2, 3, status)
+    assert line.startswith("Games: 12, W-L-D: 7-3-2, Points: 8 (66.67 %), DrawRatio: 16.67 %, LLR: ")
+    assert line.endswith(f"LLR: {status.llr:.2f} (-2.94, 2.94) [0.00, 5.00]")
+    assert elo_line(elo(6, 0, 4), 0, 10) == "Elo difference: 70.4 +/- 269.5, LOS: 73.6 %, DrawRatio: 0.0 %"
+
+
+def test_a_finished_match_is_extended_with_more_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run again with a larger ``--games``: only the new games are played, all are
+    reported, the run file says the new count; fewer games, or any other field
+    changed, is refused in one line (status 2); with ``--random-openings`` the
+    openings drawn for more games begin with those already played."""
+    records = tmp_path / "r"
+    base = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--records", str(records)]
+    openings = ["--random-openings", "2"]
+    assert cli.main([*base, *openings, "--games", "2"]) == 0
+    first = (records / "game-0001.pgn").read_text()
+    capsys.readouterr()
+    assert cli.main([*base, *openings, "--games", "4", "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Extending" in out and "from 2 to 4 games" in out and "2 of 4 games recorded" in out
+    assert "game   1:" not in out and "game   3:" in out and "Score of random --seed 1 vs random --seed 2:" in out
+    assert (records / "game-0001.pgn").read_text() == first  # not played again
+    assert json.loads((records / "match.json").read_text())["games"] == 4
+    document = json.loads((tmp_path / "r.json").read_text())
+    assert document["played"] == document["total"] == 4 and len(document["games"]) == 4
+    assert sum(p["score"] for p in document["standings"]) == 4
+    for argv, says in (
+        ([*base, *openings, "--games", "2"], "holds a run of 4 games per pairing: --games must be at least 4"),
+        ([*base, *openings, "--games", "6", "--time", "30"], "holds another match's games (match.json differs)"),
+        ([*base, "--games", "6"], "holds another match's games (match.json differs)"),
+    ):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err, err
+    assert json.loads((records / "match.json").read_text())["games"] == 4
+
+
+def test_a_tournament_of_more_pairings_cannot_grow() -> None:
+    """With several pairings each game's number would move: refused, saying why."""
+    old = tournament.Config(("a", "b", "c"), "awari", 2)
+    identity = json.loads(json.dumps(tournament.run_identity(old)))
+    with pytest.raises(cli.UsageError, match="--games can grow only with one pairing"):
+        tournament.extension(identity, tournament.Config(("a", "b", "c"), "awari", 4), "x")
+    assert tournament.extension(identity, tournament.Config(("a", "b", "d"), "awari", 4), "x") is None
+    two = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 2))))
+    assert tournament.extension(two, tournament.Config(("a", "b"), "awari", 5), "x") == 2
+    # Openings: the games played keep theirs (a longer list that begins with them), else not this run.
+    book = (("a1",), ("b1",))
+    opened = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 4, openings=book))))
+    longer = tournament.Config(("a", "b"), "awari", 8, openings=(*book, ("c1",), ("d1",)))
+    assert tournament.extension(opened, longer, "x") == 4
+    shuffled = tournament.Config(("a", "b"), "awari", 8, openings=(("b1",), ("a1",), ("c1",), ("d1",)))
+    assert tournament.extension(opened, shuffled, "x") is None

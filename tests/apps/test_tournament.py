@@ -389,3 +389,65 @@ def test_a_local_tournament_needs_no_dask(tmp_path: Path) -> None:
     assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 6
     refused = run("--records", str(tmp_path / "w"), "--workers", "1")
     assert refused.returncode == 2 and "needs the tournament extra" in refused.stderr
+
+
+def test_four_players_standings_have_score_percent_and_elo_by_likelihood() -> None:
+    """The standings: ``score %`` (points per game) and ``Elo ± 95%`` (ratings.py
+    ``bradley_terry``) beside openskill's; the CSV and JSON carry both."""
+    config = Config(("a", "b", "c", "d"), "awari", 4)
+    scores = {0: 1.0, 1: 0.5, 2: 0.0, 3: 1.0}
+    results = [GameResult(t.number, t.round, t.players, scores[t.number % 4], "move") for t in schedule(config)]
+    summary = summarise(config, results, len(results))
+    assert summary.ratings is not None and summary.skills is not None and summary.pentanomial is None
+    assert abs(sum(summary.ratings.elo)) < 1e-6
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(tournament.tables(summary)[0])
+    text = console.export_text()
+    assert "score %" in text and "Elo ± 95%" in text and "rating (mu ± 2σ)" in text
+    first = summary.standings[0]
+    assert f"{first.score_pct:.1f}" in text and f"{summary.ratings.elo[first.player]:+.1f} ± " in text
+    rows = tournament.as_csv(summary).splitlines()
+    assert rows[0] == "rank,player,games,wins,draws,losses,score,mu,sigma,score_pct,elo,elo_margin"
+    cells = rows[1].split(",")
+    assert float(cells[9]) == round(first.score_pct, 2) and float(cells[10]) == round(
+        summary.ratings.elo[first.player], 1
+    )
+    document = tournament.as_json(config, summary, results)
+    assert document["ratings"] == {"model": "bradley-terry", "anchor": "mean", "prior": summary.ratings.prior}
+    entry = document["standings"][0]
+    assert entry["score_pct"] == first.score_pct and entry["elo_margin"] == summary.ratings.margin[first.player]
+
+
+def test_two_players_notes_have_the_likelihood_elo_and_the_pentanomial() -> None:
+    config = Config(("a", "b"), "gothello", 6)
+    scores = [1.0, 0.0, 0.5, 0.5, 1.0, 1.0]  # the first mover's: a, a, draw, draw, a, b win
+    results = [
+        GameResult(t.number, t.round, t.players, s, "move") for t, s in zip(schedule(config), scores, strict=True)
+    ]
+    summary = summarise(config, results, 6)
+    assert summary.pentanomial == (0, 0, 2, 0, 1)  # pairs (1, 1), (½, ½), (1, 0) for a: 2, 1, 1 points
+    notes = tournament.notes(summary)
+    assert notes[-1] == "Ptnml(0-2): [0, 0, 2, 0, 1]"
+    assert summary.ratings is not None and summary.elo is not None
+    assert round(summary.ratings.difference(0, 1)[0], 6) == round(summary.elo.difference, 6)
+    assert notes[1].startswith("Elo by maximum likelihood (Bradley–Terry, mean 0, 95%): a +")
+
+
+def test_an_anchor_player_is_rated_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--anchor LABEL``: that player's Elo is 0 with no margin; differences are as
+    with the mean at 0; a label that is no player's is one line and status 2."""
+    config = Config(("a", "b", "c"), "awari", 2)
+    scores = [1.0, 0.0, 0.5, 1.0, 0.0, 0.5]
+    results = [
+        GameResult(t.number, t.round, t.players, s, "move") for t, s in zip(schedule(config), scores, strict=True)
+    ]
+    mean, anchored = summarise(config, results, 6), summarise(config, results, 6, anchor=1)
+    assert mean.ratings is not None and anchored.ratings is not None
+    assert anchored.ratings.elo[1] == 0 and anchored.ratings.margin[1] == 0
+    assert math.isclose(anchored.ratings.elo[0], mean.ratings.elo[0] - mean.ratings.elo[1])
+    assert tournament.as_json(config, anchored, results)["ratings"]["anchor"] == "b"
+    argv = ["tournament", "a=random", "b=random", "--game", "awari", "--anchor", "z", "-q"]
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == "referee tournament: --anchor: 'z' is not a player's label (a, b)\n"

@@ -449,7 +449,10 @@ function fixed(x, digits) {
 
 function renderStandings(data) {
   const rated = data.standings.some((p) => p.mu !== undefined);
+  const likely = data.standings.some((p) => p.elo !== undefined);
   document.querySelector("#standings th.rating").hidden = !rated;
+  document.querySelector("#standings th.elo").hidden = !likely;
+  const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
   const rows = data.standings.map((p, i) =>
     h(
       "tr",
@@ -462,6 +465,7 @@ function renderStandings(data) {
       h("td", { class: "num" }, p.losses),
       h("td", { class: "num score" }, p.score),
       h("td", { class: "num" }, (100 * p.score / Math.max(1, p.games)).toFixed(1)),
+      ...(likely ? [h("td", { class: "num" }, `${signed(p.elo)} ± ${p.elo_margin.toFixed(1)}`)] : []),
       ...(rated ? [h("td", { class: "num" }, `${p.mu.toFixed(1)} ± ${p.margin.toFixed(1)}`)] : []),
     ),
   );
