@@ -122,7 +122,7 @@ def test_a_tournament_game_maps_to_its_record_and_its_labels(tmp_path: Path) -> 
     assert view.record_of("awari-x-1") is None
     info = ServerInfo("awari-3", "awari", "Awari", 3, "127.0.0.1", 0, "impl", None, False, ("south", "north"))
     view._games[info.key] = info
-    view.snapshot = SimpleNamespace(running=(SimpleNamespace(number=3, labels=("alpha", "beta")),))  # type: ignore[assignment]
+    view.snapshot = SimpleNamespace(running=(SimpleNamespace(number=3, labels=("alpha", "beta")),))
     assert view.labels("awari-3") == ("alpha", "beta")
     view.snapshot = None  # the task finished: its labels stay known
     assert view.labels("awari-3") == ("alpha", "beta")
