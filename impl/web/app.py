@@ -25,7 +25,7 @@ JSON (the same data the pages draw):
     /api/games/{id}         one game: players, moves, board, clocks, result
     /api/games/{id}/frames  the board before the first move and after each
     /api/records            the record files, newest first
-    /api/records/{name}     one record: its headers, moves and frames
+    /api/records/{name}     one record: its tags as written, the fields shown, moves and frames
 
 Live updates are server-sent events (text/event-stream), one-way by construction:
 

@@ -7,6 +7,7 @@ players to their labels in the standings."""
 
 from __future__ import annotations
 
+import argparse
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,8 +18,9 @@ import aiohttp
 from impl import pgn
 from impl.engines.registry import get_engine
 from impl.web import archive
+from impl.web.child import make_view
 from impl.web.feed import ServerInfo
-from impl.web.hub import HubLimits
+from impl.web.hub import Ended, HubLimits
 from impl.web.tourney import TournamentView
 from tests.support.netclient import run, seat_players
 from tests.support.webclient import Referee, play_one, watched
@@ -127,3 +129,14 @@ def test_a_tournament_game_maps_to_its_record_and_its_labels(tmp_path: Path) -> 
     view.snapshot = None  # the task finished: its labels stay known
     assert view.labels("awari-3") == ("alpha", "beta")
     assert view.labels("awari-4") is None
+
+
+def test_the_web_process_names_records_by_the_referees_process_id(tmp_path: Path) -> None:
+    """In its own process (impl/web/child.py) the view makes record names with the
+    referee's process id (``--parent``), the one ``write_record`` puts in them."""
+    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=4242, live=False)
+    view = make_view(args)
+    assert view.referee_pid == 4242
+    view.hub.forgotten["gothello-1-7"] = Ended("gothello", 1, 7, 1_700_000_000.0)
+    assert view.record_of("gothello-1-7") == "gothello-1-20231114T221320Z-4242-7.pgn"
+    assert view.record_of("gothello-1-8") is None
