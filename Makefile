@@ -137,13 +137,14 @@ browser: $(STAMP)
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
-BROWSER_TESTS = tests/web/test_browser.py tests/web/test_story_browser.py
+BROWSER_TESTS = tests/web/test_browser.py tests/web/test_story_browser.py tests/web/test_layout.py
 
 test-browser: browser
 	$(PY) -m pytest $(BROWSER_TESTS)
 
 # The screenshots the docs show, taken by the browser tests: the list, live games,
-# a tournament, a finished game (rule set, final score), a phone's width, the TV page.
+# a tournament (wide and on a phone), a finished game (rule set, final score), a phone's width,
+# the TV page at 1280×720 (tests/web/test_layout.py, which also measures the layouts).
 screenshots: browser
 	WEB_SCREENSHOTS=docs $(PY) -m pytest $(BROWSER_TESTS)
 

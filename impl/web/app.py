@@ -5,7 +5,8 @@ still runs it beside servers in one loop, as the in-process tests do).
 Pages (plain HTML and one small script, impl/web/static/):
 
     /                       every server of the process, its game, the last finished games, the records
-    /game/{id}              one game, drawn live; replayable once finished
+    /game/{id}              one game, drawn live; replayable once finished (a game
+                            no longer kept: 303 to its record, when the directory has it)
     /record/{name}          a finished game from the record directory, replayable
     /tv/{key}               one server's games in turn, in large type for a projector
     /tv                     redirects to /tv/{key} of the first server playing (else the first)
@@ -24,7 +25,7 @@ JSON (the same data the pages draw):
     /api/games/{id}         one game: players, moves, board, clocks, result
     /api/games/{id}/frames  the board before the first move and after each
     /api/records            the record files, newest first
-    /api/records/{name}     one record: its headers, moves and frames
+    /api/records/{name}     one record: its tags as written, the fields shown, moves and frames
 
 Live updates are server-sent events (text/event-stream), one-way by construction:
 
@@ -59,13 +60,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
@@ -261,7 +265,7 @@ class WebView:
         self.web_limits = web_limits or WebLimits()
         self.max_connections = self.web_limits.max_connections or 1
         self.game_servers: list[GameServer] = []
-        self.hub = Hub(self._describe, limits, records=record_dir is not None)
+        self.hub = Hub(self._describe, limits, records=record_dir is not None, labels=self.labels)
         self.tap = SessionTap(self.hub)
         self._known: dict[int, ServerInfo] = {}
         self._runner: web.AppRunner | None = None
@@ -283,10 +287,18 @@ class WebView:
         self.admission = Admission(self.web_limits.clients)
         self._record_locks: dict[str, asyncio.Lock] = {}
         """Address group → its turn in the record queue (one request of a client at a time)."""
+        self.referee_pid = os.getpid()
+        """The process that writes the records (its id is in their names): this
+        one, or the referee's when the view runs in a process of its own (child.py)."""
 
     def session_hook(self, session: Session) -> None:
         """For ``ServerConfig.session_hooks`` of every server this view shows."""
         self.tap.hook(session)
+
+    def labels(self, key: str) -> tuple[str, str] | None:
+        """The players of server ``key``'s game as a tournament's standings name
+        them (TournamentView); None here: a server's players have their names."""
+        return None
 
     def attach(self, servers: Sequence[GameServer]) -> None:
         self.game_servers = list(servers)
@@ -453,10 +465,29 @@ class WebView:
         return page
 
     async def page_game(self, request: web.Request) -> web.StreamResponse:
+        """The game's page; a finished game no longer kept in memory redirects
+        (303) to its record's page when the record directory has it."""
         gid = request.match_info["id"]
-        if gid not in self.hub.games:
-            raise _missing("no such game", f"No game {gid!r} here: only those in progress and the last finished.")
-        return _html(PAGES["game.html"])
+        if gid in self.hub.games:
+            return _html(PAGES["game.html"])
+        name, archive = self.record_of(gid), self.archive
+        if name is not None and archive is not None:
+            await self._record_turn(request)
+            if await asyncio.get_running_loop().run_in_executor(self._records_thread, archive.exists, name):
+                raise web.HTTPSeeOther(f"/record/{quote(name, safe='')}")
+        raise _missing("no such game", f"No game {gid!r} here: only those in progress and the last finished.")
+
+    def record_of(self, gid: str) -> str | None:
+        """The name of the record file of game ``gid``, a finished game the hub no
+        longer keeps (hub.Hub.forgotten), as ``referee serve --record`` writes it
+        (impl/server/server.py ``write_record``: the game, its server, its end in
+        UTC, the referee's process id, its number); None if the hub does not
+        remember the game.  A name, not a file: the caller looks for it."""
+        ended = self.hub.forgotten.get(gid)
+        if ended is None:
+            return None
+        stamp = datetime.fromtimestamp(ended.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
+        return f"{ended.game}-{ended.server}-{stamp}-{self.referee_pid}-{ended.game_no}.pgn"
 
     async def page_record(self, request: web.Request) -> web.StreamResponse:
         """The record's page, if the record directory has the file (looked up in

@@ -2,8 +2,11 @@
 back and replayed through an engine for the page.
 
 A record is PGN-style (impl/pgn.py; docs/protocol.md, "Game records"); the
-page gets its tags in the shape of the older ``Key: value`` records, which are
-still read (``Game: …`` header lines, a blank line, then ``1 c3``, ``1 ... d4``).
+older ``Key: value`` records are still read (``Game: …`` header lines, a blank
+line, then ``1 c3``, ``1 ... d4``).  The JSON gives a record's tags as the file
+writes them (``tags``: name → value, in file order) and, beside them, what the
+pages need whatever the format (``record_fields``: the players' names by side,
+the result with its plain words, the time control, server, number, end).
 
 Everything here runs off the event loop, in the web view's one records thread
 (``Archive``), and is bounded (issue #28: a listing once read 200 MiB on the
@@ -41,6 +44,7 @@ from impl import pgn
 from impl.atomic import why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
+from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
@@ -91,6 +95,9 @@ class Record:
     empty for the older records, which have none."""
     time: tuple[float, float] | None = None
     """The time control (``TimeControl``), None without clocks or in older records."""
+    tags: tuple[tuple[str, str], ...] = ()
+    """The tags as the file writes them, in its order (``headers`` are their
+    older records' shape, which the page's fields are read from)."""
 
     def header(self, key: str, default: str = "") -> str:
         return next((v for k, v in self.headers if k == key), default)
@@ -126,9 +133,10 @@ def checked_record(name: str, text: str) -> Record:
             raise RecordError(_short(exc)) from None
         plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
         headers = _legacy_headers(game)  # checks the TimeControl tag: game.time reads it
-        return Record(name, headers, plies, tuple(p.clock for p in game.plies), game.time)
+        return Record(name, headers, plies, tuple(p.clock for p in game.plies), game.time, game.tags)
     head, _, body = text.partition("\n\n")
-    record = Record(name, _key_value_headers(head), tuple(line.strip() for line in body.splitlines() if line.strip()))
+    written = _key_value_headers(head)
+    record = Record(name, written, tuple(line.strip() for line in body.splitlines() if line.strip()), tags=written)
     if record.game not in GAMES:
         raise RecordError("no Game header naming awari or gothello")
     return record
@@ -204,8 +212,8 @@ def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
     if len(lines) > MAX_TAGS:
         raise RecordError(f"more than {MAX_TAGS} tags")
     plies: int | None = None
+    tags: list[tuple[str, str]] = []
     if tags_text.startswith("["):
-        tags = []
         for line in lines:
             match = _TAG.match(line.strip())
             if match is None:
@@ -221,6 +229,7 @@ def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
             plies = sum(1 for t in tokens if t[0] not in "{;" and not t.endswith(".") and t not in _NOT_MOVES)
     else:
         headers = _key_value_headers(tags_text)
+        tags = list(headers)
         if dict(headers).get("Game", "").lower() not in GAMES:
             raise RecordError("no Game header naming awari or gothello")
         if complete:
@@ -231,15 +240,87 @@ def summarize(name: str, head: bytes, complete: bool) -> dict[str, Any]:
         rules = pgn.engine_rules(game, dict(headers).get("Rules", ""))
     except pgn.PgnError as exc:
         raise RecordError(_short(exc)) from None
+    score = score_of(game, shown.get("Score", ""))
     return {
         "name": name,
         "game": game,
         "rules": rules,
         "engine": shown.get("Engine"),
-        "headers": shown,
+        "tags": tags_json((k, _cut(v)) for k, v in tags),
+        **record_fields(game, shown),
         "plies": plies,
-        "score": score_of(game, shown.get("Score", "")),
+        "score": score,
     }
+
+
+def tags_json(tags: Iterable[tuple[str, str]]) -> dict[str, str | list[str]]:
+    """The tags as written, name → value in file order; a name the file repeats
+    (``Divergence``) has the list of its values."""
+    out: dict[str, str | list[str]] = {}
+    for key, value in tags:
+        if key not in out:
+            out[key] = value
+        else:
+            before = out[key]
+            out[key] = [*before, value] if isinstance(before, list) else [before, value]
+    return out
+
+
+def _unquoted(name: str) -> str:
+    """A name of the older records' shape (``_quoted``) as sent."""
+    if len(name) >= 2 and name[0] == name[-1] == '"':
+        return name[1:-1].replace('""', '"')
+    return name
+
+
+def outcome_words(sides: tuple[str, str], result: str, termination: str) -> tuple[int | None, str]:
+    """The winner's index and the result in plain words (impl.game.Outcome.describe:
+    ``south wins on the board``), from a record's ``Result`` in words (``south
+    wins``, ``draw``, ``aborted``) and its ``Termination``; the words as given
+    when they are not a result of ours."""
+    winner = next((i for i, s in enumerate(sides) if result == f"{s} wins"), None)
+    try:
+        how = Termination(termination or Termination.MOVE.value)
+    except ValueError:
+        return winner, f"{result} ({termination})"
+    if result == "aborted" and not how.aborted:
+        return None, f"aborted ({how.value})"
+    return winner, Outcome(None if winner is None else Side(winner), how).describe(sides)
+
+
+def record_fields(game: str, headers: dict[str, str]) -> dict[str, Any]:
+    """What the pages show of a record, from its tags in the older records' shape
+    (``_legacy_headers``): ``names`` by side (as sent, unquoted), ``sides``,
+    ``result`` in the shape of a live game's (hub.over_json: ``result``,
+    ``termination``, ``winner``, ``words``, ``ended``), ``time``, ``server`` and
+    ``number`` (strings as written, or None)."""
+    sides = VOCABULARIES[game].sides
+    result, termination = headers.get("Result", ""), headers.get("Termination", "")
+    winner, words = outcome_words(sides, result, termination)
+    time = headers.get("Time", "none")
+    parts = time.split()
+    return {
+        "sides": list(sides),
+        "names": [_unquoted(headers.get(s.capitalize(), "")) for s in sides],
+        "result": {
+            "result": result,
+            "termination": termination,
+            "winner": winner,
+            "words": words,
+            "ended": headers.get("Ended"),
+        },
+        "time": [float(t) for t in parts] if len(parts) == 2 and all(_is_number(t) for t in parts) else None,
+        "server": headers.get("Server"),
+        "number": headers.get("Number"),
+    }
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def score_of(game: str, text: str) -> dict[str, int] | None:
@@ -473,10 +554,13 @@ class Archive:
 
 
 def record_json(record: Record) -> dict[str, Any]:
+    """A record's page without its frames: ``tags`` as the file writes them, and
+    the fields the page shows (``record_fields``)."""
     return {
         "name": record.name,
         "game": record.game,
-        "headers": dict(record.headers),
+        "tags": tags_json(record.tags),
+        **record_fields(record.game, dict(record.headers)),
         "plies": list(record.plies),
         "moves": record.moves,
     }

@@ -63,7 +63,9 @@ def make_view(args: argparse.Namespace) -> WebView:
         from .tourney import TournamentView
 
         return TournamentView(args.host, args.port, args.record, args.live)
-    return ServeView(args.host, args.port, args.record)
+    view = ServeView(args.host, args.port, args.record)
+    view.referee_pid = args.parent  # the referee writes the records, named with its process id
+    return view
 
 
 def apply(view: WebView, message: tuple[Any, ...]) -> None:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from impl.log import utc
 
@@ -46,6 +46,9 @@ class HubLimits:
     """Viewers at once, over all streams; more are refused (503)."""
     keep_finished: int = 20
     """Finished games kept in memory for the list and for replay."""
+    keep_forgotten: int = 50_000
+    """Finished games no longer kept whose end is remembered (``Ended``, some 200
+    bytes each), so that their pages can redirect to their records."""
     interval: float = 0.2
     """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
     list_interval: float = 0.5
@@ -60,6 +63,16 @@ class HubLimits:
     catch_up: int = 8
     """A viewer more messages behind than this (a game moving faster than it is
     drawn) gets one snapshot of the game instead of them."""
+
+
+class Ended(NamedTuple):
+    """A finished game the hub no longer keeps: what names its record file
+    (impl/server/server.py ``write_record``: game, server, end time, game number)."""
+
+    game: str
+    server: int
+    game_no: int
+    ended: float
 
 
 Write = Callable[[bytes], bool]
@@ -176,8 +189,9 @@ class Game:
     the game ends, and its rule set and engine with it)."""
 
 
-def _identity_json(game: Game) -> dict[str, Any]:
-    """What names a game in a snapshot and in the list: the same for its whole life."""
+def _identity_json(game: Game, labels: tuple[str, str] | None = None) -> dict[str, Any]:
+    """What names a game in a snapshot and in the list: the same for its whole
+    life (``labels``: the players as a tournament's standings name them, once known)."""
     begun = game.begun
     return {
         "id": game.id,
@@ -186,6 +200,7 @@ def _identity_json(game: Game) -> dict[str, Any]:
         "game_no": begun.game_no,
         "sides": list(begun.sides),
         "names": list(begun.names),
+        "labels": list(labels) if labels else None,
         "started": utc(begun.started),
     }
 
@@ -222,10 +237,19 @@ def score_json(view: BoardView) -> dict[str, int]:
     return dict(view.counts)
 
 
-def over_json(over: GameOver | None) -> dict[str, Any] | None:
+def over_json(over: GameOver | None, sides: tuple[str, str]) -> dict[str, Any] | None:
+    """The result: the record's words (``result``, ``termination``), the winner's
+    index and the plain words of impl.game.Outcome.describe (``words``: ``south
+    wins on the board``)."""
     if over is None:
         return None
-    return {"result": over.result, "termination": over.termination, "winner": over.winner, "ended": utc(over.ended)}
+    return {
+        "result": over.result,
+        "termination": over.termination,
+        "winner": over.winner,
+        "words": over.outcome.describe(sides),
+        "ended": utc(over.ended),
+    }
 
 
 def full_moves(plies: int, to_move: int | None) -> int:
@@ -241,8 +265,11 @@ class Hub:
         servers: Callable[[], Sequence[ServerInfo]] = tuple,
         limits: HubLimits | None = None,
         records: bool = False,
+        labels: Callable[[str], tuple[str, str] | None] = lambda key: None,
     ) -> None:
         self._servers = servers
+        self._labels = labels
+        """Server key → the players' labels (a tournament's standings), if it has them."""
         self.limits = limits or HubLimits()
         self.records = records
         """Whether a record directory is served (the list page links to it)."""
@@ -251,6 +278,10 @@ class Hub:
         """Server key → id of its game in progress."""
         self.finished: deque[str] = deque()
         """Ids of the finished games kept, newest first."""
+        self.forgotten: OrderedDict[str, Ended] = OrderedDict()
+        """Finished games no longer kept, by id, oldest first (at most
+        ``HubLimits.keep_forgotten``): how each ended, which names its record file
+        (the web view redirects their pages to their records)."""
         self._channels: dict[str, Channel] = {}
         self._list = Channel(None)
         self._list_due = False
@@ -346,7 +377,13 @@ class Hub:
             del self.live[game.begun.server]
         self.finished.appendleft(game.id)
         while len(self.finished) > self.limits.keep_finished:
-            self.games.pop(self.finished.pop(), None)
+            gone = self.games.pop(self.finished.pop(), None)
+            if gone is not None and gone.over is not None:
+                record = gone.over.record
+                self.forgotten[gone.id] = Ended(record.game, record.server, record.game_no, record.ended)
+                self.forgotten.move_to_end(gone.id)
+                while len(self.forgotten) > self.limits.keep_forgotten:
+                    self.forgotten.popitem(last=False)
 
     def _entry(self, game: Game, event: FeedEvent, plies: int) -> Entry:
         """The event as its game's viewers get it; ``plies`` counts the moves up to
@@ -368,7 +405,7 @@ class Hub:
         if isinstance(event, ClocksChanged):
             return Entry(lambda: sse("clock", {"id": game.id, "note": event.note, **clocks_now(event)}))
         assert isinstance(event, GameOver)
-        final, result = game.position, over_json(event)
+        final, result = game.position, over_json(event, game.begun.sides)
         body = {"id": game.id, "result": result}
 
         def over() -> bytes:
@@ -387,7 +424,7 @@ class Hub:
         if start:
             moves, position, clocks, to_move, over, note = [], game.begun.position, game.begun.clocks, 0, None, ""
         return {
-            **_identity_json(game),
+            **_identity_json(game, self._labels(game.begun.server)),
             "server_no": info.server if info else None,
             "port": info.port if info else None,
             "rules": info.rules if info else None,
@@ -399,7 +436,7 @@ class Hub:
             "board": board_json(position.board),
             "clocks": clocks_json(clocks, now),
             "note": note,
-            "result": over_json(over),
+            "result": over_json(over, game.begun.sides),
             "score": score_json(position.board) if over is not None else None,
             "live": over is None,
         }
@@ -411,14 +448,14 @@ class Hub:
         """A line of the list; ``server``: the game's server now, if it is still there."""
         info = game.info or server
         return {
-            **_identity_json(game),
+            **_identity_json(game, self._labels(game.begun.server)),
             "rules": info.rules if info else None,
             "engine": info.engine if info else None,
             "plies": len(game.moves),
             "number": full_moves(len(game.moves), game.to_move),
             "to_move": game.to_move,
             "clocks": clocks_json(game.clocks, now) if game.over is None else None,
-            "result": over_json(game.over),
+            "result": over_json(game.over, game.begun.sides),
             "score": score_json(game.position.board) if game.over is not None else None,
         }
 

@@ -59,6 +59,17 @@ class Standings(Protocol):
         ...
 
 
+class _Running(Protocol):
+    """A game under way as the tournament's snapshot has it (impl/apps/tournament.py
+    ``Task``): its number and its players' labels, first mover's first."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def labels(self) -> tuple[str, str]: ...
+
+
 VIEWS: dict[str, TournamentView | TournamentLink] = {}
 """The live views of this process by token (``MatchOptions.live``): a Dask worker
 process has none, and plays its games unseen."""
@@ -100,6 +111,8 @@ class TournamentView(WebView):
         """The last snapshot's JSON, made in the encoder thread."""
         self._games: dict[str, ServerInfo] = {}
         """Server key → the game's private server; on the view's loop."""
+        self._labels: dict[int, tuple[str, str]] = {}
+        """Game number → its players' labels in the standings, as seen running."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
         self._error: OSError | None = None
@@ -166,7 +179,33 @@ class TournamentView(WebView):
         if len(self._games) > 4 * self.hub.limits.keep_finished:
             kept = {g.begun.server for g in self.hub.games.values()} | set(self.hub.live)
             self._games = {k: v for k, v in self._games.items() if k in kept}
+            numbers = {v.server for v in self._games.values()}
+            self._labels = {n: v for n, v in self._labels.items() if n in numbers}
         return list(self._games.values())
+
+    def labels(self, key: str) -> tuple[str, str] | None:
+        """The labels the standings give the players of game ``key`` (its private
+        server's key), read off the snapshot's running games (the program's name
+        a player sends is often the same for all: ``search``, ``mine``)."""
+        info = self._games.get(key)
+        if info is None:
+            return None
+        running: tuple[_Running, ...] = getattr(self.snapshot, "running", ())
+        for task in running:
+            if task.number not in self._labels:
+                self._labels[task.number] = (str(task.labels[0]), str(task.labels[1]))
+        return self._labels.get(info.server)
+
+    def record_of(self, gid: str) -> str | None:
+        """A tournament's or match's game ``gid`` (``<game>-<number>-<n>``) has its
+        record as ``game-<number>.pgn`` (impl/apps/tournament.py ``record_name``)."""
+        from impl.apps.tournament import record_name
+
+        key = gid.rpartition("-")[0]
+        number = key.rpartition("-")[2]
+        if not (number.isascii() and number.isdigit() and len(number) < 10):
+            return None
+        return record_name(int(number))
 
     def fed(self, kind: str, value: Any) -> None:
         """A message of the tournament's link (in the web process): a game's

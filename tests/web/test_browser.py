@@ -90,7 +90,9 @@ def test_list_and_game_pages_follow_real_games(tmp_path: Path) -> None:
             if pause_from and plies >= pause_from and (await page.query_selector("#board .captured") or plies > 30):
                 return
         await page.wait_for_selector("#result:not([hidden])", timeout=10_000)
-        assert (await page.inner_text("#result")).startswith(result_text(referee) + " (move)")
+        words = result_text(referee).replace(" wins", " wins on the board").replace("draw", "draw on the board")
+        # "Black wins on the board, 14–11": impl.game.Outcome.describe's words and the counts
+        assert (await page.inner_text("#result")).startswith(words.capitalize() + ", ")
 
     async def scenario() -> None:
         async with (
@@ -200,6 +202,8 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
             await page.click(f'.card[data-game="{running["id"]}"] a.watch')  # the running game's own page
             await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
             assert (await page.inner_text("#subtitle")).startswith("tournament game 3 · rules: paper · engine: impl")
+            shown = await page.eval_on_selector_all("#players .name", "ns => ns.map(n => n.firstChild.textContent)")
+            assert shown == [running["first"], running["second"]]  # the standings' labels, not the programs' names
             assert errors == []
 
     with live_view(argv) as (proc, base, _):

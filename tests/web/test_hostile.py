@@ -191,11 +191,11 @@ def test_hostile_files_are_flagged_and_good_ones_listed(tmp_path: Path, monkeypa
                 entries = {r["name"]: r for r in body["records"]}
                 assert set(entries) == {p.name for p in tmp_path.iterdir()}
                 for name in ("good.pgn", LONG, SCRIPT, "illegal.pgn"):
-                    assert entries[name]["headers"]["Black"] == '"ann"' and entries[name]["plies"] == 3, name
-                assert entries["names.pgn"]["headers"]["Black"] == '"' + "unlabelled-" * 4 + '"'
-                assert entries["names.pgn"]["headers"]["White"] == '"Åsa 碁"'
+                    assert entries[name]["tags"]["Black"] == "ann" and entries[name]["plies"] == 3, name
+                assert entries["names.pgn"]["tags"]["Black"] == "unlabelled-" * 4
+                assert entries["names.pgn"]["tags"]["White"] == "Åsa 碁"
                 status, page = await get_json(http, f"{base}/api/records/names.pgn")
-                assert status == 200 and page["headers"]["White"] == '"Åsa 碁"' and len(page["frames"]) == 4
+                assert status == 200 and page["tags"]["White"] == "Åsa 碁" and len(page["frames"]) == 4
                 flagged = {name: r["flagged"] for name, r in entries.items() if "flagged" in r}
                 assert set(flagged) == {"unchecked.pgn", "garbage.pgn", "huge.pgn", "notes.txt"}
                 assert "Unchecked" in flagged["unchecked.pgn"] and "UTF-8" in flagged["garbage.pgn"]
@@ -267,7 +267,7 @@ def test_a_repeated_listing_reads_no_file(tmp_path: Path, monkeypatch: pytest.Mo
                 (tmp_path / "good.pgn").write_text(record_text(("Event", "changed")))
                 status, body = await get_json(http, f"{base}/api/records")
                 assert status == 200 and reads == ["good.pgn"]
-                assert {r["name"]: r for r in body["records"]}["good.pgn"]["headers"]["Event"] == "changed"
+                assert {r["name"]: r for r in body["records"]}["good.pgn"]["tags"]["Event"] == "changed"
                 reads.clear()
                 for _ in range(2):
                     assert (await get_json(http, f"{base}/api/records/good.pgn"))[0] == 200
@@ -283,7 +283,7 @@ def test_a_long_head_is_cut_at_a_line_not_inside_a_character() -> None:
     head = text.encode()[: archive.HEAD_BYTES]
     assert head[-1] >= 0x80  # the cut falls inside an é
     entry = archive.summarize("x.pgn", head, complete=False)
-    assert entry["headers"]["Black"] == '"ann"' and entry["plies"] is None
+    assert entry["tags"]["Black"] == "ann" and entry["plies"] is None
 
 
 def client_from(address: str) -> aiohttp.ClientSession:

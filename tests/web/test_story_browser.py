@@ -6,7 +6,8 @@ set and the engine apart, the final score, and in replay the clocks of each fram
 no script error; the TV page follows one server from game to game.
 
 ``WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR (``make screenshots`` writes
-docs/): web-finished.png, web-phone.png, web-tv.png."""
+docs/): web-finished.png, web-phone.png (web-tv.png is tests/web/test_layout.py's,
+at 1280×720)."""
 
 from __future__ import annotations
 
@@ -210,7 +211,6 @@ def test_a_missing_game_or_record_is_a_readable_page(tmp_path: Path) -> None:
 def test_the_tv_page_follows_a_server_from_game_to_game(tmp_path: Path) -> None:
     """``/tv`` (held one second at each result): the first game drawn live, its
     result and stone count, then the second game of the same server."""
-    shots = shots_dir(tmp_path)
     errors: list[str] = []
 
     async def scenario() -> None:
@@ -239,7 +239,6 @@ def test_the_tv_page_follows_a_server_from_game_to_game(tmp_path: Path) -> None:
             await play_out(second, referee, plies=7)
             await page.wait_for_selector('body[data-plies="7"]:not([data-result])', timeout=WAIT)
             assert "erin" in await page.inner_text("#players")
-            await page.screenshot(path=str(shots / "web-tv.png"))
             for client in second:
                 await client.close()
 

@@ -325,8 +325,8 @@ def test_finished_games_replay_from_the_record_directory(tmp_path: Path) -> None
                 name = records[0]["name"]
                 async with http.get(f"{base}/api/records/{name}") as response:
                     record = await response.json()
-                assert record["moves"] == referee.tokens and records[0]["headers"] == record["headers"]
-                assert record["headers"]["White"] == '"b""o""b"'
+                assert record["moves"] == referee.tokens and records[0]["tags"] == record["tags"]
+                assert record["tags"]["White"] == 'b"o"b' and record["names"] == ["ann", 'b"o"b']
                 assert len(record["frames"]) == len(referee.tokens) + 1
                 assert_board(record["frames"][-1], referee)
                 (tmp_path / "notes.txt").write_text("not a record\n")

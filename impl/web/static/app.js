@@ -33,8 +33,34 @@ function clockText(secs) {
   return `${m}:${r < 100 ? "0" : ""}${Math.floor(r / 10)}.${r % 10}`;
 }
 
+// A player as shown: the tournament's label when the view has it (the standings'
+// name), else the name the program sent.
+function who(g, i) {
+  return (g.labels && g.labels[i]) || g.names[i] || "?";
+}
+
 function players(g) {
-  return g.sides.map((side, i) => `${g.names[i] || "?"} (${side})`).join(" – ");
+  return g.sides.map((side, i) => `${who(g, i)} (${side})`).join(" – ");
+}
+
+// The result in plain words (impl.game.Outcome.describe, sent as result.words),
+// with the final counts, the winner's first: "South wins on the board, 27–21".
+function resultText(g) {
+  const r = g.result;
+  if (!r) return "";
+  const words = r.words || `${r.result} (${r.termination})`;
+  let text = words.charAt(0).toUpperCase() + words.slice(1);
+  if (g.score && !/^aborted/.test(words)) {
+    const first = r.winner === 1 ? 1 : 0;
+    const n = (i) => g.score[g.sides[i]];
+    if (n(0) !== undefined && n(1) !== undefined) text += `, ${n(first)}–${n(1 - first)}`;
+  }
+  return text;
+}
+
+// The running count of a side on a board: Awari's store, Gothello's stones.
+function countText(game, n) {
+  return game === "awari" ? `store ${n}` : `${n} stone${n === 1 ? "" : "s"}`;
 }
 
 // The final score by side (hub.score_json): Awari's stores, Gothello's stones;
@@ -155,14 +181,14 @@ function renderServers(data) {
       "tr",
       { "data-server": srv.key, "data-game": g ? g.id : "" },
       h("td", {}, srv.title),
-      h("td", {}, srv.server),
-      h("td", {}, srv.port),
-      h("td", { class: "rules" }, srv.rules),
-      h("td", { class: "engine" }, srv.engine),
-      h("td", {}, timeControls(srv.time)),
-      h("td", {}, g ? players(g) : "waiting for players"),
-      h("td", { class: "num" }, g ? g.number : ""),
-      h("td", {}, g && g.to_move !== null ? g.sides[g.to_move] : ""),
+      h("td", { class: "opt" }, srv.server),
+      h("td", { class: "opt" }, srv.port),
+      h("td", { class: "rules opt" }, srv.rules),
+      h("td", { class: "engine opt" }, srv.engine),
+      h("td", { class: "opt" }, timeControls(srv.time)),
+      h("td", { class: "players" }, g ? players(g) : "waiting for players"),
+      h("td", { class: "num opt" }, g ? g.number : ""),
+      h("td", { class: "opt" }, g && g.to_move !== null ? g.sides[g.to_move] : ""),
       clockCell,
       h("td", {}, g ? h("a", { href: `/game/${g.id}`, class: "watch" }, "watch") : ""),
     );
@@ -174,15 +200,15 @@ function renderServers(data) {
       "tr",
       { "data-game": g.id },
       h("td", {}, g.game === "awari" ? "Awari" : "Gothello"),
-      h("td", {}, g.server.split("-").pop()),
-      h("td", {}, g.game_no),
-      h("td", { class: "rules" }, g.rules ?? ""),
-      h("td", { class: "engine" }, g.engine ?? ""),
-      h("td", {}, players(g)),
-      h("td", { class: "num" }, g.plies),
-      h("td", {}, `${g.result.result} (${g.result.termination})`),
-      h("td", { class: "score" }, scoreText(g.game, g.score, false)),
-      h("td", {}, g.result.ended.replace("T", " ").slice(0, 19)),
+      h("td", { class: "opt" }, g.server.split("-").pop()),
+      h("td", { class: "opt" }, g.game_no),
+      h("td", { class: "rules opt" }, g.rules ?? ""),
+      h("td", { class: "engine opt" }, g.engine ?? ""),
+      h("td", { class: "players" }, players(g)),
+      h("td", { class: "num opt" }, g.plies),
+      h("td", { class: "outcome" }, resultText(g)),
+      h("td", { class: "score opt" }, scoreText(g.game, g.score, false)),
+      h("td", { class: "opt" }, g.result.ended.replace("T", " ").slice(0, 19)),
       h("td", {}, h("a", { href: `/game/${g.id}` }, "replay")),
     ),
   );
@@ -208,22 +234,20 @@ function loadRecords() {
             h("td", {}, ""),
           );
         }
-        const hd = r.headers;
-        const sides = r.game === "awari" ? ["South", "North"] : ["Black", "White"];
-        const who = sides.map((k) => `${(hd[k] || '""').replace(/^"|"$/g, "") || "?"} (${k.toLowerCase()})`).join(" – ");
+        const g = { ...r, labels: null };  // the record's fields (archive.record_fields)
         return h(
           "tr",
           { "data-record": r.name },
           h("td", {}, r.game === "awari" ? "Awari" : "Gothello"),
-          h("td", {}, hd.Server || ""),
-          h("td", {}, hd.Number || ""),
-          h("td", { class: "rules" }, r.rules),
-          h("td", { class: "engine" }, r.engine ?? ""),
-          h("td", {}, who),
-          h("td", { class: "num" }, r.plies ?? ""),
-          h("td", {}, `${hd.Result || ""} (${hd.Termination || ""})`),
-          h("td", { class: "score" }, scoreText(r.game, r.score, false)),
-          h("td", {}, (hd.Ended || "").replace("T", " ").slice(0, 19)),
+          h("td", { class: "opt" }, r.server ?? ""),
+          h("td", { class: "opt" }, r.number ?? ""),
+          h("td", { class: "rules opt" }, r.rules),
+          h("td", { class: "engine opt" }, r.engine ?? ""),
+          h("td", { class: "players" }, players(g)),
+          h("td", { class: "num opt" }, r.plies ?? ""),
+          h("td", { class: "outcome" }, resultText(g)),
+          h("td", { class: "score opt" }, scoreText(r.game, r.score, false)),
+          h("td", { class: "opt" }, (r.result.ended || "").replace("T", " ").slice(0, 19)),
           h("td", {}, h("a", { href: `/record/${encodeURIComponent(r.name)}` }, "replay")),
         );
       });
@@ -246,15 +270,50 @@ function initList() {
 
 const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0 };
 
+// The players, each with the side, the name (the label, and the program's name
+// beside it when they differ), the running count (Awari's store, Gothello's
+// stones: countText), and the clock; the side to move marked ●, the winner ★.
 function renderPlayers(g) {
   const box = document.getElementById("players");
+  const winner = g.result ? g.result.winner : null;
   const rows = g.sides.map((side, i) => {
     const clock = h("span", { class: "clock", id: `clock-${i}` });
-    const mark = h("span", { class: "turn" }, g.to_move === i ? "●" : "");
-    return h("div", { class: `player ${g.to_move === i ? "moving" : ""}`, "data-side": side }, mark,
-      h("span", { class: "side" }, side), h("span", { class: "name" }, g.names[i] || "?"), clock);
+    const won = winner === i;
+    const mark = h("span", { class: won ? "turn won" : "turn" }, won ? "★" : g.to_move === i ? "●" : "");
+    const name = h("span", { class: "name" }, who(g, i));
+    if (g.labels && g.labels[i] && g.names[i] && g.names[i] !== g.labels[i]) {
+      name.append(h("span", { class: "program" }, ` ${g.names[i]}`));
+    }
+    if (won) name.append(h("span", { class: "badge" }, "winner"));
+    const count = h("span", { class: "count", id: `count-${i}`, "data-side": side });
+    const classes = ["player", g.to_move === i ? "moving" : "", won ? "winner" : ""].filter(Boolean);
+    return h("div", { class: classes.join(" "), "data-side": side }, mark, h("span", { class: "side" }, side), name,
+      count, clock);
   });
   box.replaceChildren(...rows);
+  showCounts(g.board);
+}
+
+// The counts of the board shown (the live one, or a replay's frame).
+function showCounts(board) {
+  for (const i of [0, 1]) {
+    const node = document.getElementById(`count-${i}`);
+    if (!node || !board) continue;
+    const n = board.counts[node.dataset.side];
+    node.textContent = countText(board.game, n);
+    node.dataset.count = n;
+  }
+}
+
+// The move list's box scrolled (itself, never the page) so that the current move
+// is in view: the last one live, the frame's in a replay.
+function followMove(td) {
+  const box = td && td.closest(".right");
+  if (!box || box.scrollHeight <= box.clientHeight) return;
+  const shown = box.getBoundingClientRect();
+  const cell = td.getBoundingClientRect();
+  if (cell.top < shown.top) box.scrollTop -= shown.top - cell.top + 8;
+  else if (cell.bottom > shown.bottom) box.scrollTop += cell.bottom - shown.bottom + 8;
 }
 
 function showClocks() {
@@ -279,8 +338,12 @@ function renderMoves(moves) {
   }
   body.replaceChildren(...rows);
   document.body.dataset.plies = moves.length;
-  const last = body.querySelector("td.mv:last-of-type");
-  if (last && !view.frames) last.scrollIntoView({ block: "nearest" });
+  const cells = body.querySelectorAll("td.mv");
+  const last = cells[cells.length - 1];
+  if (last && !view.frames) {
+    last.classList.add("current");
+    followMove(last);
+  }
 }
 
 function statusText(g) {
@@ -308,7 +371,7 @@ function renderGame(g) {
   const result = document.getElementById("result");
   result.hidden = !g.result;
   if (g.result) {
-    result.textContent = `${g.result.result} (${g.result.termination})`;
+    result.textContent = resultText(g);
     document.body.dataset.result = g.result.result;
   }
   const score = document.getElementById("score");
@@ -333,11 +396,17 @@ function showFrame(i) {
   const frames = view.frames;
   view.frame = Math.max(0, Math.min(frames.length - 1, i));
   drawBoard(document.getElementById("board"), frames[view.frame]);
+  showCounts(frames[view.frame]);
   document.getElementById("slider").value = view.frame;
   document.getElementById("frame").textContent = `${view.frame} / ${frames.length - 1}`;
+  let current = null;
   document.querySelectorAll("#moves td.mv").forEach((td) => {
-    td.classList.toggle("current", Number(td.dataset.index) === view.frame);
+    const here = Number(td.dataset.index) === view.frame;
+    td.classList.toggle("current", here);
+    if (here) current = td;
   });
+  if (current) followMove(current);
+  else if (view.frame === 0) document.querySelector("#moves").closest(".right").scrollTop = 0;
   document.body.dataset.frame = view.frame;
   if (view.frameClocks) {  // the clocks as they were at this frame, standing
     view.clocks = { left: view.frameClocks[view.frame], running: null, at: 0 };
@@ -419,16 +488,13 @@ function initRecord(name) {
     .then((r) => r.json())
     .then((rec) => {
       if (!rec.frames) return why(rec.flagged || rec.error);
-      const hd = rec.headers;
-      const sides = rec.game === "awari" ? ["south", "north"] : ["black", "white"];
-      const names = sides.map((k) => (hd[k[0].toUpperCase() + k.slice(1)] || "").replace(/^"|"$/g, "").replace(/""/g, '"'));
+      // The tags as written are rec.tags; the page reads the fields made of them (archive.record_fields).
       const moves = rec.moves.map((move, i) => ({ ply: rec.plies[i], move, side: i % 2 }));
-      const time = hd.Time && hd.Time !== "none" ? hd.Time.split(" ").map(Number) : null;
       renderGame({
-        id: rec.name, record: rec.name, game: rec.game, game_no: hd.Number, server_no: hd.Server, port: null,
-        rules: rec.rules, engine: rec.engine || "?", time, sides, names, moves, board: rec.frames[rec.frames.length - 1],
-        clocks: null, to_move: null, number: 0, note: "", result: { result: hd.Result, termination: hd.Termination },
-        score: rec.score,
+        id: rec.name, record: rec.name, game: rec.game, game_no: rec.number ?? "?", server_no: rec.server, port: null,
+        rules: rec.rules, engine: rec.engine || "?", time: rec.time, sides: rec.sides, names: rec.names, labels: null,
+        moves, board: rec.frames[rec.frames.length - 1], clocks: null, to_move: null, number: 0, note: "",
+        result: rec.result, score: rec.score,
       });
       startReplay(rec.frames, rec.clocks);
     })
@@ -458,14 +524,14 @@ function renderStandings(data) {
       "tr",
       { "data-player": p.player },
       h("td", { class: "num" }, i + 1),
-      h("td", {}, p.player),
-      h("td", { class: "num" }, p.games),
+      h("td", { class: "players" }, p.player),
+      h("td", { class: "num opt" }, p.games),
       h("td", { class: "num" }, p.wins),
-      h("td", { class: "num" }, p.draws),
-      h("td", { class: "num" }, p.losses),
+      h("td", { class: "num opt" }, p.draws),
+      h("td", { class: "num opt" }, p.losses),
       h("td", { class: "num score" }, p.score),
-      h("td", { class: "num" }, (100 * p.score / Math.max(1, p.games)).toFixed(1)),
-      ...(likely ? [h("td", { class: "num" }, `${signed(p.elo)} ± ${p.elo_margin.toFixed(1)}`)] : []),
+      h("td", { class: "num opt" }, (100 * p.score / Math.max(1, p.games)).toFixed(1)),
+      ...(likely ? [h("td", { class: "num opt" }, `${signed(p.elo)} ± ${p.elo_margin.toFixed(1)}`)] : []),
       ...(rated ? [h("td", { class: "num" }, `${p.mu.toFixed(1)} ± ${p.margin.toFixed(1)}`)] : []),
     ),
   );
@@ -492,7 +558,7 @@ function renderCrosstable(data) {
       const c = (data.crosstable[me] || {})[them];
       return h("td", {}, i === j ? "—" : c ? `${c.score}/${c.games}` : "");
     });
-    return h("tr", {}, h("td", {}, `${i + 1} ${me}`), ...cells);
+    return h("tr", {}, h("td", { class: "players" }, `${i + 1} ${me}`), ...cells);
   });
   document.querySelector("#crosstable").classList.add("cross");
   document.querySelector("#crosstable tbody").replaceChildren(...rows);
@@ -549,11 +615,11 @@ function renderGames(data) {
         "tr",
         { "data-number": g.number },
         h("td", { class: "num" }, g.number),
-        h("td", {}, g.round),
-        h("td", {}, g.first),
-        h("td", {}, g.second),
-        h("td", {}, g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`),
-        h("td", {}, g.termination),
+        h("td", { class: "opt" }, g.round),
+        h("td", { class: "players" }, g.first),
+        h("td", { class: "players" }, g.second),
+        h("td", { class: "outcome" }, g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`),
+        h("td", { class: "opt" }, g.termination),
         h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
       ),
     );
@@ -608,7 +674,7 @@ function renderTv(g) {
   document.getElementById("status").textContent = g.result ? `${g.moves.length} plies` : statusText(g);
   const result = document.getElementById("result");
   result.hidden = !g.result;
-  result.textContent = g.result ? `${g.result.result} (${g.result.termination})` : "";
+  result.textContent = resultText(g);
   if (g.result) document.body.dataset.result = g.result.result;
   else delete document.body.dataset.result;
   const score = document.getElementById("score");
