@@ -328,7 +328,9 @@ def check_events(setup: M.Setup, events: Sequence[Event], engine: GameEngine | N
         if ev.direction in ("open", "in", "bad", "leave"):
             settled = [c for c in cands if c.settled()]
             if not settled:
-                return Verdict(False, f"line {ev.number}: {ev.direction} on {ev.conn} while {_owed(cands)}", frozenset(rows))
+                return Verdict(
+                    False, f"line {ev.number}: {ev.direction} on {ev.conn} while {_owed(cands)}", frozenset(rows)
+                )
             before, pending, consumed = settled, ev, []
             cands = _dedupe([n for c in settled for n in _input(c, ev)])
             rows.update(c.model.last for c in cands if c.model.last)
