@@ -205,7 +205,11 @@ def make_server(
     kept: list[Transcript] = []
     hooks: tuple[Callable[[Session], None], ...] = ()
     if TRANSCRIBE[0]:
-        hooks = (lambda session: None if record(session, keep=kept) else None,)
+
+        def transcribe(session: Session) -> None:
+            record(session, keep=kept)
+
+        hooks = (transcribe,)
     spec = ServerConfig(
         settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir, session_hooks=hooks
     )
