@@ -316,56 +316,76 @@ def _dedupe(cands: list[_Cand]) -> list[_Cand]:
     return list(seen.values())[:64]
 
 
-def check_events(setup: M.Setup, events: Sequence[Event], engine: GameEngine | None = None) -> Verdict:
-    """Replay ``events`` against the model; the first one it does not allow, or OK."""
-    rules = EngineRules(engine if engine is not None else get_engine(setup.game, "impl", setup.rules))
-    cands = [_Cand(M.Referee.new(setup, rules))]
-    before: list[_Cand] = []
-    pending: Event | None = None
-    consumed: list[Event] = []
-    rows: set[str] = set()
-    for ev in events:
+class Replay:
+    """The model fed a transcript's events one by one: ``feed`` returns None, or the
+    difference at that event.  ``models`` are the readings still possible (more than
+    one while a ``player ?`` or a timeout is not yet told apart)."""
+
+    def __init__(self, setup: M.Setup, engine: GameEngine | None = None) -> None:
+        self.rules = EngineRules(engine if engine is not None else get_engine(setup.game, "impl", setup.rules))
+        self.cands = [_Cand(M.Referee.new(setup, self.rules))]
+        self.rows: set[str] = set()
+        self._before: list[_Cand] = []
+        self._pending: Event | None = None
+        self._consumed: list[Event] = []
+
+    @property
+    def models(self) -> list[M.Referee]:
+        return [c.model for c in self.cands]
+
+    def feed(self, ev: Event) -> str | None:
+        cands = self.cands
         if ev.direction in ("open", "in", "bad", "leave"):
             settled = [c for c in cands if c.settled()]
             if not settled:
-                return Verdict(
-                    False, f"line {ev.number}: {ev.direction} on {ev.conn} while {_owed(cands)}", frozenset(rows)
-                )
-            before, pending, consumed = settled, ev, []
-            cands = _dedupe([n for c in settled for n in _input(c, ev)])
-            rows.update(c.model.last for c in cands if c.model.last)
-            continue
+                return f"line {ev.number}: {ev.direction} on {ev.conn} while {_owed(cands)}"
+            self._before, self._pending, self._consumed = settled, ev, []
+            self.cands = _dedupe([n for c in settled for n in _input(c, ev)])
+            self.rows.update(c.model.last for c in self.cands if c.model.last)
+            return None
         line = M.CLOSE if ev.direction == "close" else ev.line
         assert line is not None
         taken = [n for c in cands if (n := c.take(ev.conn, line)) is not None]
         if not taken:
             # Time alone may have acted: since the last input, or before it was handled.
-            alt = [c.owe(out) for s in cands if s.settled() for _, m, out in s.model.timeouts() for c in [_Cand(m)]]
-            if pending is not None:
-                for s in before:
+            alt = [_Cand(m).owe(out) for s in cands if s.settled() for _, m, out in s.model.timeouts()]
+            if self._pending is not None:
+                for s in self._before:
                     for _, m, out in s.model.timeouts():
-                        for c in _input(_Cand(m).owe(out), pending):
-                            for old in consumed:
-                                c = c.take(old.conn, M.CLOSE if old.direction == "close" else old.line or "")  # type: ignore[assignment]
-                                if c is None:
-                                    break
-                            if c is not None:
-                                alt.append(c)
+                        for c in _input(_Cand(m).owe(out), self._pending):
+                            replayed: _Cand | None = c
+                            for old in self._consumed:
+                                old_line = M.CLOSE if old.direction == "close" else old.line or ""
+                                replayed = replayed.take(old.conn, old_line) if replayed is not None else None
+                            if replayed is not None:
+                                alt.append(replayed)
             taken = [n for c in alt if (n := c.take(ev.conn, line)) is not None]
             if not taken:
                 allowed = sorted({_shown(q[0]) for c in cands for conn, q in c.owed if conn == ev.conn})
                 what = " or ".join(repr(a) for a in allowed) if allowed else "nothing"
-                return Verdict(
-                    False,
+                return (
                     f"line {ev.number}: connection {ev.conn} got {_shown(line)!r}; the model allowed {what}"
-                    f" (after {cands[0].model.last or 'no request'})",
-                    frozenset(rows),
+                    f" (after {cands[0].model.last or 'no request'})"
                 )
-        consumed.append(ev)
-        cands = _dedupe(taken)
-    if not any(c.settled() for c in cands):
-        return Verdict(False, f"end of transcript while {_owed(cands)}", frozenset(rows))
-    return Verdict(True, "OK", frozenset(rows))
+        self._consumed.append(ev)
+        self.cands = _dedupe(taken)
+        return None
+
+    def finish(self) -> str | None:
+        if not any(c.settled() for c in self.cands):
+            return f"end of transcript while {_owed(self.cands)}"
+        return None
+
+
+def check_events(setup: M.Setup, events: Sequence[Event], engine: GameEngine | None = None) -> Verdict:
+    """Replay ``events`` against the model; the first one it does not allow, or OK."""
+    replay = Replay(setup, engine)
+    for ev in events:
+        problem = replay.feed(ev)
+        if problem is not None:
+            return Verdict(False, problem, frozenset(replay.rows))
+    problem = replay.finish()
+    return Verdict(problem is None, problem or "OK", frozenset(replay.rows))
 
 
 def _owed(cands: list[_Cand]) -> str:
