@@ -33,6 +33,7 @@ COMMAND_MODULES: list[str] = [
     "impl.apps.terminal",  # referee client, referee play
     "impl.apps.animate",  # referee spec
     "impl.apps.check",  # referee check
+    "impl.apps.compliance",  # referee compliance
 ]
 
 
