@@ -7,7 +7,7 @@ tables alike: Table 1 the greeting, 2 the seat request, 3 its responses, 4 the
 configuration messages, 5 the roles, 6 and 7 the requests in play, 8 their responses to
 the mover, 9 the status messages to everyone, (Gothello) 10 the observers' display.
 Where the papers are silent this model says what docs/protocol.md decided, and where the
-papers and the server part, spec/errata.py records it (``P…`` ids, protocol kind).
+papers and the server part, spec/errata.py records it (its protocol errata).
 
 The machine is ``Referee``: a frozen value.  Its inputs are ``join`` (a connection
 opens), ``receive`` (a request line), ``refuse_line`` (a line the framing refused:
@@ -73,7 +73,7 @@ FIRST, SECOND = 0, 1
 
 class State(Enum):
     """A connection's state: the papers' ``cstate`` (initial | seated | playing |
-    done), an observer's seated and playing made one state (erratum P1)."""
+    done), an observer's seated and playing made one state (errata A23, G29)."""
 
     INITIAL = "initial"
     SEATED = "seated"
@@ -232,7 +232,7 @@ def parse_version(text: str) -> tuple[int, ...] | None:
 
 
 def version_accepted(version: tuple[int, ...]) -> bool:
-    """No greater than ours, component by component, missing components 0 (erratum P3)."""
+    """No greater than ours, component by component, missing components 0 (erratum G13)."""
     width = max(len(version), len(VERSION))
     pad = (0,) * width
     return (version + pad)[:width] <= (VERSION + pad)[:width]
@@ -258,7 +258,7 @@ def quoted(name: str) -> str:
 @ensure(lambda plies, result: result >= 1 and (result - 1) * 2 <= plies <= (result - 1) * 2 + 1)
 def serial(plies: int) -> int:
     """The <n> of the next move after ``plies`` moves: the full-move number, both
-    players' k-th moves carrying k (Tables 6 and 9; erratum P2, the papers say ply)."""
+    players' k-th moves carrying k (Tables 6 and 9; errata A16, G12: the papers say ply)."""
     return plies // 2 + 1
 
 
@@ -549,7 +549,7 @@ class Referee:
         return self.rules.to_move(self.position)
 
     def _display(self) -> list[str]:
-        """Table 10: 380/381, 382 and the board lines (Awari's: our extension, erratum P5)."""
+        """Table 10: 380/381, 382 and the board lines (Awari's: our extension, erratum A20)."""
         n = (self.plies + 1) // 2 if self.over and self.ended_by_move else serial(self.plies)
         letter = "." if self.over else self.words.letters[self.mover()]
         head = f"381 {n} {SECS} {SECS} {letter}" if self.setup.timed else f"380 {n} {letter}"
@@ -608,7 +608,7 @@ class Referee:
         return model, [(cid, greeting(self.words, self.setup.rules, len(self.setup.opening)))]
 
     def leave(self, cid: int) -> tuple[Referee, list[Out]]:
-        """The connection closed: a player in play loses (391/392, erratum P4)."""
+        """The connection closed: a player in play loses (391/392, errata A25, G20)."""
         ent = self.entity(cid)
         if ent is None or ent.state is _S.DONE:
             return self, []
@@ -817,14 +817,14 @@ class Referee:
         return done, [(ent.id, f"{code} Move {text} accepted, {person}"), *out]
 
     def _resign(self, ent: Entity, act: Action) -> tuple[Referee, list[Out]]:
-        """204 to the resigner, 327/328 to everyone: either player, at any time (erratum P6)."""
+        """204 to the resigner, 327/328 to everyone: either player, at any time (errata A24, G30)."""
         assert ent.side is not None
         model, out = self._end(1 - ent.side, [resigned(self.words, ent.side)])
         return model, [(ent.id, "204 Resignation accepted"), *out]
 
     def _offer_draw(self, ent: Entity, act: Action) -> tuple[Referee, list[Out]]:
         """Awari: "a draw may be offered by a player whose turn it is to move; if
-        rejected it may not be offered again until the next move" (erratum P7)."""
+        rejected it may not be offered again until the next move" (erratum A19)."""
         side = ent.side
         assert side is not None
         if self.offer is not None:
