@@ -211,3 +211,33 @@ def test_random_sessions_validate_and_reach_every_row() -> None:
             run(lambda game=game, seed=seed: random_session(game, seed, 200, report))  # type: ignore[misc]
     assert report.sessions == 2 * SESSIONS
     assert ALL_ROWS - report.rows == set(), "rows never reached"
+
+
+def test_referee_serve_transcript_then_referee_check(tmp_path: Path) -> None:
+    """The command line end to end: a server writing transcripts, two of our players,
+    and ``referee check`` on what was written."""
+    import subprocess
+    import sys
+
+    referee = [sys.executable, "-m", "impl.cli"]
+    server = subprocess.Popen(
+        [*referee, "serve", "awari", "--port", "0", "--time", "60", "--transcript", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert server.stdout is not None
+        port = server.stdout.readline().split(" listens on ")[1].split()[0].rsplit(":", 1)[1]
+        players = [
+            subprocess.Popen([*referee, "player", "random", "awari", "--port", port, "--quiet"], cwd=ROOT)
+            for _ in range(2)
+        ]
+        assert [p.wait(60) for p in players] == [0, 0]
+        assert server.wait(60) == 0
+    finally:
+        server.kill()
+    (written,) = tmp_path.glob("awari-0-*.jsonl")
+    done = subprocess.run([*referee, "check", str(written)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (done.returncode, done.stdout) == (0, f"{written}: OK\n")
