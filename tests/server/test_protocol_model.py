@@ -36,32 +36,51 @@ from tests.support.sessions import ALL_ROWS, Report, random_session
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def differences(table: dict[tuple[S.Conn, S.Req], S.Step]) -> list[str]:
+    """Every difference between the session's ``table`` (and ``TRIGGERS``) and the model's."""
+    found = []
+    session_rows = {(c.value, r.value): step for (c, r), step in table.items()}
+    model_rows = {(row.state.value, row.request.value): row for row in M.ROWS}
+    for key in sorted(session_rows.keys() - model_rows.keys()):
+        found.append(f"{key}: in the session's TABLE, not in the model")
+    for key in sorted(model_rows.keys() - session_rows.keys()):
+        found.append(f"{key}: in the model, not in the session's TABLE")
+    for key in sorted(session_rows.keys() & model_rows.keys()):
+        step, row = session_rows[key], model_rows[key]
+        if {c.value for c in step.next} != {s.value for s in row.next}:
+            found.append(f"{key}: next states differ")
+        if isinstance(step.run, P.Refused):
+            if row.refusal != step.run.text or step.run.code not in row.codes:
+                found.append(f"{key}: refusal {step.run} vs {sorted(row.codes)} {row.refusal!r}")
+        elif row.refusal is not None:
+            found.append(f"{key}: the model refuses, the session runs {step.run}")
+    for trigger, (sources, to) in S.TRIGGERS.items():
+        m_sources, m_to = M.TRIGGERS[M.Trigger(trigger.value)]
+        if {c.value for c in sources} != {s.value for s in m_sources} or to.value != m_to.value:
+            found.append(f"trigger {trigger.value} differs")
+    return found
+
+
 def test_model_table_is_the_sessions() -> None:
     """States, requests, triggers and every row: the same, or the difference named."""
     assert [c.value for c in S.Conn] == [s.value for s in M.State]
     assert {r.value for r in S.Req} == {r.value for r in M.Request}
     assert {t.value for t in S.Trigger} == {t.value for t in M.Trigger}
-    differences = []
-    session_rows = {(c.value, r.value): step for (c, r), step in S.TABLE.items()}
-    model_rows = {(row.state.value, row.request.value): row for row in M.ROWS}
-    for key in sorted(session_rows.keys() - model_rows.keys()):
-        differences.append(f"{key}: in the session's TABLE, not in the model")
-    for key in sorted(model_rows.keys() - session_rows.keys()):
-        differences.append(f"{key}: in the model, not in the session's TABLE")
-    for key in sorted(session_rows.keys() & model_rows.keys()):
-        step, row = session_rows[key], model_rows[key]
-        if {c.value for c in step.next} != {s.value for s in row.next}:
-            differences.append(f"{key}: next states differ")
-        if isinstance(step.run, P.Refused):
-            if row.refusal != step.run.text or step.run.code not in row.codes:
-                differences.append(f"{key}: refusal {step.run} vs {sorted(row.codes)} {row.refusal!r}")
-        elif row.refusal is not None:
-            differences.append(f"{key}: the model refuses, the session runs {step.run}")
-    for trigger, (sources, to) in S.TRIGGERS.items():
-        m_sources, m_to = M.TRIGGERS[M.Trigger(trigger.value)]
-        if {c.value for c in sources} != {s.value for s in m_sources} or to.value != m_to.value:
-            differences.append(f"trigger {trigger.value} differs")
-    assert differences == []
+    assert differences(S.TABLE) == []
+
+
+def test_a_changed_table_is_named() -> None:
+    """The comparison sees a row gone, a refusal reworded, a next state added."""
+    table = dict(S.TABLE)
+    del table[(S.Conn.NEW, S.Req.BAD_LINE)]
+    table[(S.Conn.WAITING, S.Req.MOVE)] = S.Step(P.Refused(291, "Wait"), frozenset({S.Conn.WAITING}))
+    step = table[(S.Conn.PLAYING, S.Req.RESIGN)]
+    table[(S.Conn.PLAYING, S.Req.RESIGN)] = S.Step(step.run, frozenset({S.Conn.DONE, S.Conn.PLAYING}))
+    assert differences(table) == [
+        "('initial', 'bad line'): in the model, not in the session's TABLE",
+        "('playing', 'resign'): next states differ",
+        "('seated', 'move'): refusal Refused(code=291, text='Wait') vs [291] 'The game has not started'",
+    ]
 
 
 def test_every_code_is_in_the_message_index() -> None:
