@@ -34,6 +34,8 @@ COMMAND_MODULES: list[str] = [
     "impl.apps.watch",  # referee watch
     "impl.apps.terminal",  # referee client, referee play
     "impl.apps.animate",  # referee spec
+    "impl.apps.check",  # referee check
+    "impl.apps.compliance",  # referee compliance
 ]
 
 

@@ -402,6 +402,21 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "test_compat.py::test_legacy_libraries_play_whole_games",
     ),
     _pg("G25", "the 382 board lines", "test_play.py::test_moves_200_then_311_312_to_everyone"),
+    _pa(
+        "A23",
+        "connection states",
+        "test_protocol_model.py::test_model_table_is_the_sessions",
+        "test_protocol_model.py::test_random_sessions_validate_and_reach_every_row",
+    ),
+    _pa("A24", "resignation", "test_play.py::test_resign_204_327_328_at_any_time"),
+    _pa("A25", "a player disconnects", "test_play.py::test_player_disconnect_391_392_loses"),
+    _pg(
+        "G29",
+        "connection states",
+        "test_protocol_model.py::test_model_table_is_the_sessions",
+        "test_protocol_model.py::test_random_sessions_validate_and_reach_every_row",
+    ),
+    _pg("G30", "resignation", "test_play.py::test_resign_204_327_328_at_any_time"),
 )
 """Every erratum, in the order of proofs/ERRATA.md."""
 

@@ -222,3 +222,20 @@ def test_the_readers_check_sees_a_spec_import(tmp_path: Path) -> None:
     sneaky.write_text("def f():\n    from spec.awari import Sow_Capture\n    import impl.engines.awari as a\n")
     seen = rules_and_impl_imports("impl.web.views", sneaky)
     assert {m for m in seen if _reaches(m, RULES_AND_PACKINGS)} == {"spec.awari", "impl.engines.awari"}
+
+
+def test_the_spec_imports_nothing_of_impl() -> None:
+    """spec/ (the rules and the protocol's model) stands alone: the server is checked
+    against it, never the other way round.  ``python -m spec`` (spec/__main__.py) is
+    only the door to the animator, a command of impl/apps."""
+    for path in sorted(p for p in SPEC.rglob("*.py") if p.name != "__main__.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and node.level == 0
+                else []
+            )
+            assert not any(n == "impl" or n.startswith("impl.") for n in names), f"{path.name} imports {names}"

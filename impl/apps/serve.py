@@ -125,6 +125,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also serve the live web view on this port (0: any free port; needs the web extra)",
     )
     p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
+    p.add_argument(
+        "--transcript",
+        type=Path,
+        metavar="DIR",
+        help="write each game's lines, both ways, as JSON lines in DIR (referee check reads them)",
+    )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
 
@@ -248,6 +254,16 @@ def _reachable(host: str) -> str:
     return "localhost" if host in ANY_HOST else host
 
 
+def transcribing(directory: Path) -> Callable[[Session], None]:
+    """The session hook of ``--transcript DIR`` (impl/server/transcript.py)."""
+    from impl.server.transcript import record
+
+    def hook(session: Session) -> None:
+        record(session, directory)
+
+    return hook
+
+
 def run(args: argparse.Namespace) -> int:
     """run referee servers
 
@@ -258,7 +274,11 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(config.log_level)
     fdbudget.raise_limit()  # before the caps are sized from it
     web = web_view(config)
-    servers = servers_of(config, (web.session_hook,) if web is not None else ())
+    hooks: tuple[Callable[[Session], None], ...] = (web.session_hook,) if web is not None else ()
+    if args.transcript is not None:
+        check_writable(args.transcript)
+        hooks += (transcribing(args.transcript),)
+    servers = servers_of(config, hooks)
 
     def ready() -> None:
         if not args.quiet:

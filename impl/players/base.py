@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from impl.client import Client, Result
+from impl.client import Client, MoveRefused, Result
 
 log = logging.getLogger("referee.player")
 
@@ -29,9 +29,27 @@ def play(client: Client, player: Player) -> Result:
         if client.must_answer_draw:
             client.answer_draw(player.accept_draw(client))
         else:
-            client.move(player.choose(client))
+            move(client, player.choose(client))
         client.wait()
     return client.result
+
+
+def move(client: Client, choice: str) -> None:
+    """Play ``choice``; if the server refuses it (291/299: its rules and ours
+    disagree, or it refuses a move to test us), another legal move, each at most
+    once, as the papers let a refused player try again (``referee compliance``)."""
+    refused: set[str] = set()
+    while True:
+        try:
+            client.move(choice)
+            return
+        except MoveRefused as exc:
+            log.warning("move %s refused: %s", choice, exc)
+            refused.add(choice)
+            others = [m for m in client.legal_moves() if m not in refused]
+            if not others:
+                raise
+            choice = others[0]
 
 
 def move_budget(client: Client, default: float) -> float:

@@ -24,9 +24,16 @@ from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.bench import candidates
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import Settings
+from impl.server.session import Session, Settings
+from impl.server.transcript import Transcript, check_lines, record
 
 T = TypeVar("T")
+TRANSCRIBED: dict[int, list[Transcript]] = {}
+"""Each transcribed server's transcripts (by ``id`` of the server), checked as it stops."""
+TRANSCRIBE = [True]
+"""Whether ``serving`` transcribes its games and checks them against the protocol's
+model (spec/protocol.py) when it stops: on for every socket test but those that switch
+it off (tests/server/conftest.py)."""
 TIMEOUT = 10.0
 """Seconds any single read may take before a test fails."""
 
@@ -195,8 +202,28 @@ def make_server(
     config = config if config is not None else CONFIG_MESSAGES[game]
     settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits())
     net = net or NetLimits(close_grace=1.0)
-    spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir)
-    return GameServer(spec, engine if engine is not None else get_engine(game, kind or _kind))
+    kept: list[Transcript] = []
+    hooks: tuple[Callable[[Session], None], ...] = ()
+    if TRANSCRIBE[0]:
+
+        def transcribe(session: Session) -> None:
+            record(session, keep=kept)
+
+        hooks = (transcribe,)
+    spec = ServerConfig(
+        settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir, session_hooks=hooks
+    )
+    server = GameServer(spec, engine if engine is not None else get_engine(game, kind or _kind))
+    if TRANSCRIBE[0]:
+        TRANSCRIBED[id(server)] = kept
+    return server
+
+
+def check_transcripts(server: GameServer) -> None:
+    """Every game ``server`` hosted, replayed against the protocol's model."""
+    for transcript in TRANSCRIBED.pop(id(server), []):
+        verdict = check_lines(transcript.lines)
+        assert verdict.ok, verdict.message + "\n" + "\n".join(transcript.lines[-40:])
 
 
 @asynccontextmanager
@@ -208,6 +235,7 @@ async def serving(game: str, kind: str | None = None, **options: Any) -> AsyncIt
         yield server
     finally:
         await server.stop()
+    check_transcripts(server)
 
 
 def on_server(

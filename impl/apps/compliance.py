@@ -1,0 +1,331 @@
+"""``referee compliance "CMD {host} {port} {side}" --game G``: a player program against
+scripted referees.
+
+Each scenario listens on a free port of 127.0.0.1, starts the program with ``{host}``,
+``{port}`` and ``{side}`` (the paper's side word) filled in, and referees it with the
+protocol's model (spec/protocol.py) as the server: the program's lines are the model's
+input, the model's output its lines.  The opponent is a second, virtual connection of
+the same model, playing random legal moves — or, as the scenario says, offering a draw
+(Awari), resigning or disconnecting.  One scenario refuses the program's first move
+with ``291 Illegal move`` and expects another.  Every behaviour gets one line, PASS or
+FAIL with what was expected and what came; the exit status is 0 if all pass, 1 if not,
+2 for a command that cannot be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from impl.cli import UsageError, seconds, subcommand
+from impl.engines.registry import get_engine
+from impl.server.transcript import EngineRules
+from spec import protocol as M
+
+READ_TIMEOUT = 10.0
+"""Seconds the program may take for any one line, and to exit after the game."""
+
+
+def add_command(subparsers: Any) -> None:
+    p = subcommand(subparsers, "compliance", run)
+    p.add_argument("command", metavar="CMD", help='the player\'s command line, e.g. "python p.py {host} {port} {side}"')
+    p.add_argument("--game", choices=["awari", "gothello"], required=True)
+    p.add_argument("--seed", type=int, default=1, help="the virtual opponent's moves (default 1)")
+    p.add_argument(
+        "--timeout",
+        type=seconds,
+        default=READ_TIMEOUT,
+        metavar="SECS",
+        help="for any one line, and to exit (default 10)",
+    )
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    side: int
+    """The program's side (0: the first player)."""
+    timed: bool = False
+    draw_offer_at: int | None = None
+    """The opponent's move number at which it offers a draw instead (Awari)."""
+    resign_at: int | None = None
+    leave_at: int | None = None
+    refuse_first: bool = False
+    max_plies: int = 400
+
+
+@dataclass
+class Result:
+    checks: list[tuple[str, bool, str]] = field(default_factory=list)
+
+    def check(self, name: str, ok: bool, detail: str = "") -> None:
+        self.checks.append((name, ok, detail))
+
+
+class Session:
+    """One scripted referee for one run of the program."""
+
+    def __init__(self, game: str, scenario: Scenario, rng: random.Random) -> None:
+        self.game, self.scenario, self.rng = game, scenario, rng
+        self.rules = EngineRules(get_engine(game))
+        setup = M.Setup(game, timed=scenario.timed, config_messages="all" if game == "awari" else "observers")
+        self.model = M.Referee.new(setup, self.rules)
+        self.words = setup.words
+        self.sent: list[str] = []
+        self.got: list[str] = []
+        self.refusals: list[tuple[str, str]] = []
+        """(the program's line, the refusal it got)."""
+        self.writer: asyncio.StreamWriter | None = None
+        self.opponent_plies = 0
+        self.offer_at: int | None = None
+        """How many lines the program had sent when the opponent offered a draw."""
+
+    def out(self, outs: list[M.Out]) -> None:
+        assert self.writer is not None
+        for conn, line in outs:
+            if conn != 1 or line == M.CLOSE:
+                continue
+            text = line.replace(M.SECS, "300")
+            self.sent.append(text)
+            self.writer.write((text + "\r\n").encode("ascii"))
+
+    def feed(self, conn: int, line: str, pick: Callable[[M.Referee], bool] = lambda m: True) -> list[M.Out]:
+        branches = self.model.receive(conn, line)
+        chosen = next((b for b in branches if pick(b[0])), branches[0])
+        self.model = chosen[0]
+        return chosen[1]
+
+    def opponent_line(self) -> str:
+        s, other = self.scenario, 1 - self.scenario.side
+        self.opponent_plies += 1
+        if s.resign_at == self.opponent_plies:
+            return "resign"
+        if s.draw_offer_at == self.opponent_plies and not self.model.refused:
+            self.offer_at = len(self.got)
+            return "draw?"
+        engine = self.rules.engine
+        moves = [engine.format_move(m) for m in engine.legal_moves(self.model.position)]
+        return f"{M.serial_text(M.serial(self.model.plies), other)} {self.rng.choice(moves)}"
+
+
+TIMEOUT = [READ_TIMEOUT]
+
+
+async def _line(reader: asyncio.StreamReader) -> str | None:
+    raw = await asyncio.wait_for(reader.readline(), TIMEOUT[0])
+    if not raw:
+        return None
+    return raw.decode("ascii", "replace").rstrip("\r\n")
+
+
+async def play(command: str, game: str, scenario: Scenario, seed: int) -> tuple[Session, int | None, str]:
+    """Run the program against one scripted referee: the session, the program's exit
+    status (None: it did not exit), and why the run stopped early ('' if it did not)."""
+    session = Session(game, scenario, random.Random(seed))
+    connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await connected.put((reader, writer))
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    words = M.WORDS[game]
+    argv = shlex.split(command.format(host="127.0.0.1", port=port, side=words.sides[scenario.side]))
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+    )
+    stopped = ""
+    try:
+        stopped = await _referee(session, connected, scenario)
+    except TimeoutError:
+        stopped = f"no line from the program within {TIMEOUT[0]:g} s"
+    except (ConnectionError, OSError) as exc:
+        stopped = f"connection failed: {exc}"
+    finally:
+        if session.writer is not None:
+            session.writer.close()
+        server.close()
+    try:
+        status: int | None = await asyncio.wait_for(proc.wait(), TIMEOUT[0])
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        status = None
+    return session, status, stopped
+
+
+async def _referee(
+    session: Session,
+    connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]],
+    scenario: Scenario,
+) -> str:
+    reader, writer = await asyncio.wait_for(connected.get(), TIMEOUT[0])
+    session.writer = writer
+    model, me, other = session.model, scenario.side, 1 - scenario.side
+    session.model, outs = model.join(1)
+    session.out(outs)
+    line = await _line(reader)
+    if line is None:
+        return "the program closed before its seat request"
+    session.got.append(line)
+    session.out(session.feed(1, line, lambda m: (e := m.entity(1)) is not None and e.side in (None, me)))
+    ent = session.model.entity(1)
+    if ent is None or ent.state is not M.State.SEATED:
+        return "not seated"
+    session.model, _ = session.model.join(2)
+    session.out(session.feed(2, f"0.9.1 player {session.words.sides[other]}"))
+    await writer.drain()
+    refused_once = False
+    plies = 0
+    while not session.model.over and plies < scenario.max_plies:
+        m = session.model
+        opponent_acts = (m.offer is None and m.mover() == other) or m.offer == me
+        if m.offer == me:
+            outs = session.feed(2, "nodraw")
+        elif opponent_acts:
+            if scenario.leave_at == session.opponent_plies + 1:
+                session.model, outs = m.leave(2)
+                session.opponent_plies += 1
+            else:
+                outs = session.feed(2, session.opponent_line())
+            plies += 1
+        else:
+            line = await _line(reader)
+            if line is None:
+                return "the program closed its connection during the game"
+            session.got.append(line)
+            if scenario.refuse_first and not refused_once and M.action(session.words, line) is not None:
+                refused_once = True
+                act = M.action(session.words, line)
+                if act is not None and act.request is M.Request.MOVE:
+                    text = f"291 Illegal move {act.token}"
+                    session.sent.append(text)
+                    session.refusals.append((line, text))
+                    writer.write((text + "\r\n").encode("ascii"))
+                    await writer.drain()
+                    continue
+            outs = session.feed(1, line)
+            mine = [o for c, o in outs if c == 1]
+            if mine and mine[0][:1] == "2" and mine[0][:2] == "29":
+                session.refusals.append((line, mine[0]))
+                if len(session.refusals) > 8:
+                    session.out(outs)
+                    return "refused more than 8 times"
+            else:
+                plies += 1
+        session.out(outs)
+        await writer.drain()
+    await writer.drain()
+    writer.close()
+    return ""
+
+
+def _grade(game: str, scenario: Scenario, session: Session, status: int | None, stopped: str, result: Result) -> None:
+    w = M.WORDS[game]
+    side = w.sides[scenario.side]
+    got = session.got
+    if not got:
+        result.check(
+            f"{scenario.name}: seat request", False, f"expected '0.9.1 player {side}', got nothing ({stopped})"
+        )
+        return
+    seat = M.seat_request(w, got[0])
+    ok = isinstance(seat, M.SeatRequest) and seat.seat in (M.Seat(scenario.side), M.Seat.EITHER)
+    result.check(
+        f"{scenario.name}: greeting read, seat request", ok, f"expected '0.9.1 player {side}' or '? ', got {got[0]!r}"
+    )
+    for line, refusal in session.refusals:
+        if refusal.startswith("291 Illegal move") and scenario.refuse_first and (line, refusal) == session.refusals[0]:
+            continue
+        what = "serial number" if "serial" in refusal else "ellipses" if "Ellipses" in refusal else "request"
+        result.check(f"{scenario.name}: {what}", False, f"sent {line!r}, refused {refusal!r}")
+    clean = not stopped and not [
+        r for r in session.refusals if not (scenario.refuse_first and r == session.refusals[0])
+    ]
+    if scenario.refuse_first:
+        retried = len(got) > 2 and session.refusals[:1] != [] and got.index(session.refusals[0][0]) + 1 < len(got)
+        result.check(
+            f"{scenario.name}: illegal move refused, another sent",
+            retried,
+            f"expected a move after 291, {stopped or 'got none'}",
+        )
+    if scenario.draw_offer_at is not None and session.offer_at is not None:
+        after = got[session.offer_at : session.offer_at + 1]
+        answered = after != [] and after[0].strip() in ("draw", "nodraw")
+        result.check(
+            f"{scenario.name}: draw offer answered",
+            answered,
+            f"expected 'draw' or 'nodraw' after 331/332, got {after[0] if after else 'nothing'!r}",
+        )
+    moves = [g for g in got[1:] if (a := M.action(w, g)) is not None and a.request is M.Request.MOVE]
+    if scenario.side == M.SECOND and moves:
+        result.check(
+            f"{scenario.name}: serials and ellipses (...) as {side}",
+            all(" ... " in f" {g} " for g in moves if g.strip() != "pass") and clean,
+            f"expected '<n> ... <move>', got {next((g for g in moves if ' ... ' not in f' {g} '), moves[-1])!r}",
+        )
+    elif moves:
+        result.check(f"{scenario.name}: serials as {side}", clean, f"expected '<n> <move>', {stopped or 'refused'}")
+    result.check(
+        f"{scenario.name}: game played to its end",
+        not stopped and session.model.over,
+        stopped or "the game did not end",
+    )
+    result.check(
+        f"{scenario.name}: clean exit after the final status", status == 0, f"expected exit status 0, got {status}"
+    )
+
+
+def scenarios(game: str) -> list[Scenario]:
+    found = [
+        Scenario("first player", M.FIRST),
+        Scenario("second player", M.SECOND),
+        Scenario("time controls", M.SECOND, timed=True, max_plies=30, resign_at=8),
+        Scenario("illegal move refused", M.FIRST, refuse_first=True, resign_at=4),
+        Scenario("opponent resigns", M.FIRST, resign_at=3),
+        Scenario("opponent disconnects", M.SECOND, leave_at=3),
+    ]
+    if game == "awari":
+        found.append(Scenario("draw offer", M.FIRST, draw_offer_at=2, resign_at=5))
+    return found
+
+
+async def check_player(command: str, game: str, seed: int = 1) -> Result:
+    result = Result()
+    for n, scenario in enumerate(scenarios(game)):
+        session, status, stopped = await play(command, game, scenario, seed + n)
+        _grade(game, scenario, session, status, stopped, result)
+    return result
+
+
+def run(args: argparse.Namespace) -> int:
+    """check a player program against scripted referees
+
+    Run the player command (with {host}, {port} and {side} filled in) against referees
+    scripted by the protocol's model (spec/protocol.py), as both sides: the seat
+    request, move formats, serials, the second player's ellipses, clock messages, a
+    draw offer (Awari), an illegal move refused and retried, the opponent resigning
+    or disconnecting, the final status and a clean exit. One PASS/FAIL line per
+    behaviour; exit status 0 if all pass, 1 if any fails.
+    """
+    try:
+        argv = shlex.split(args.command.format(host="127.0.0.1", port=0, side="x"))
+    except (ValueError, KeyError, IndexError) as exc:
+        raise UsageError(f"referee compliance: bad command {args.command!r}: {exc}") from None
+    if not argv:
+        raise UsageError("referee compliance: empty command")
+    TIMEOUT[0] = args.timeout
+    try:
+        result = asyncio.run(check_player(args.command, args.game, args.seed))
+    except (FileNotFoundError, PermissionError) as exc:
+        raise UsageError(f"referee compliance: cannot run {argv[0]}: {exc.strerror}") from None
+    for name, ok, detail in result.checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}" + ("" if ok else f": {detail}"))
+    failed = sum(1 for _, ok, _ in result.checks if not ok)
+    print(f"{len(result.checks) - failed}/{len(result.checks)} passed")
+    return 1 if failed else 0
