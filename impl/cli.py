@@ -32,6 +32,7 @@ COMMAND_MODULES: list[str] = [
     "impl.apps.watch",  # referee watch
     "impl.apps.terminal",  # referee client, referee play
     "impl.apps.animate",  # referee spec
+    "impl.apps.tablebase",  # referee tablebase
 ]
 
 

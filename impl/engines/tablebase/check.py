@@ -17,16 +17,14 @@ Each returns the list of differences (empty when the check passes), each a line.
 
 from __future__ import annotations
 
-import mmap
-from pathlib import Path
-
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
 
-from . import ckernel, kernel, store
+from . import ckernel, kernel
 from .build import slam_rule
 from .index import Board, boards, rank, unrank
+from .probe import Table
 
 Margin = int
 MAX_DIFFERENCES = 20
@@ -34,24 +32,6 @@ MAX_DIFFERENCES = 20
 
 def _signed(v: int) -> int:
     return v - 256 if v > 127 else v
-
-
-class Table:
-    """Built levels, memory-mapped: ``value(board)`` is the mover's margin."""
-
-    def __init__(self, folder: Path, rules: AR.AwariRules, stones: int) -> None:
-        self.rules = rules
-        self.name = AR.canonical_name(rules)
-        self.stones = stones
-        self.levels: list[mmap.mmap] = [
-            store.open_level(store.level_path(folder, self.name, n), self.name, n) for n in range(stones + 1)
-        ]
-
-    def at(self, n: int, r: int) -> Margin:
-        return _signed(self.levels[n][store.HEADER_SIZE + r])
-
-    def value(self, pits: Board) -> Margin:
-        return self.at(sum(pits), rank(pits))
 
 
 # ─── The proven engine's view of a table board ─────────────────────────────────
