@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,12 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--jobs", type=positive, default=1, help="build: worker processes (default 1)")
     p.add_argument(
         "--spec-stones", type=_stones, default=4, help="check: solve boards of ≤ N stones on the spec too (default 4)"
+    )
+    p.add_argument(
+        "--history-stones",
+        type=_stones,
+        default=0,
+        help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off)",
     )
     add_rules_argument(p)
 
@@ -71,11 +78,14 @@ def run(args: argparse.Namespace) -> int:
     except store.TableError as exc:
         return failed("referee tablebase", str(exc))
     status = 0
-    for name, differences in (
+    checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("kernel = proven engine", lambda: check.kernel_vs_engine(rules, min(args.stones, 8))),
         ("Bellman on the proven engine", lambda: check.bellman(table)),
         ("the spec's solve", lambda: check.check_spec(table, min(args.stones, args.spec_stones))),
-    ):
+    ]
+    if args.history_stones:
+        checks.append(("the referee's game", lambda: check.check_history(table, min(args.stones, args.history_stones))))
+    for name, differences in checks:
         start = time.perf_counter()
         found = differences()
         print(f"{name}: {'ok' if not found else f'{len(found)}+ differences'} ({time.perf_counter() - start:.1f} s)")
