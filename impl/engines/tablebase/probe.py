@@ -167,11 +167,28 @@ def move_values(table: Table, state: AwariState) -> dict[A.PIT, int]:
 
 
 def best_move(table: Table, state: AwariState) -> A.PIT | None:
-    """A move that keeps the entry (the first in pit order), where the entry is trusted."""
+    """A move that keeps the entry, where the entry is trusted.  Among those, one that
+    captures or ends the game first, then one to a position not seen before: the
+    table holds values, not distances, and a move that only keeps the value can go
+    round a cycle without ever cashing it (docs/tablebases.md, "Left to do")."""
     if not trusted(table, state):
         return None
     values = move_values(table, state)
-    return max(values, key=lambda pit: values[pit]) if values else None
+    if not values:
+        return None
+    best = max(values.values())
+    from impl.engines.awari import engine_for
+
+    engine = engine_for(table.rules)
+    stones = sum(board_of(state))
+
+    def progress(pit: A.PIT) -> tuple[int, int]:
+        _, after = engine.apply(state, pit)
+        cashed = engine.is_over(after) or sum(board_of(after)) < stones
+        fresh = after[:3] not in state[3]
+        return int(cashed), int(fresh)
+
+    return max((pit for pit in values if values[pit] == best), key=progress)
 
 
 @dataclass(frozen=True)
