@@ -33,6 +33,7 @@ COMMAND_MODULES: list[str] = [
     "impl.apps.terminal",  # referee client, referee play
     "impl.apps.animate",  # referee spec
     "impl.apps.tablebase",  # referee tablebase
+    "impl.apps.analyse",  # referee analyse
 ]
 
 
