@@ -75,14 +75,15 @@ def _address(buffer: mmap.mmap, offset: int = 0) -> int:
 _LEVEL: dict[str, object] = {}
 
 
-def _sweep(lo: int, hi: int) -> int:
-    """One sweep of the current level's ranks [lo, hi) by the C kernel; the changes."""
+def _sweep(lo: int, hi: int, backward: bool = False) -> int:
+    """One sweep of the current level's ranks [lo, hi) by the C kernel (from hi down
+    if ``backward``: measured, alternating directions doubles the sweeps); the changes."""
     lib = ckernel.load()
     assert lib is not None
     n, gs, bug = _LEVEL["n"], _LEVEL["gs"], _LEVEL["bug"]
     w, lose, lowers = _LEVEL["w"], _LEVEL["l"], _LEVEL["lowers"]
     assert isinstance(w, mmap.mmap) and isinstance(lose, mmap.mmap)
-    return int(lib.tb_sweep(n, gs, bug, _address(w), _address(lose), lowers, lo, hi))
+    return int(lib.tb_sweep(n, gs, bug, _address(w), _address(lose), lowers, lo, hi, int(backward)))
 
 
 def _solve_c(n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int) -> tuple[bytes, int]:

@@ -53,7 +53,7 @@ def load() -> ctypes.CDLL | None:
     lib.tb_level_size.restype = i64
     lib.tb_options.argtypes = [i32, i32, i32, i64, ctypes.POINTER(i32), ctypes.POINTER(i32), ctypes.POINTER(i64)]
     lib.tb_options.restype = i32
-    lib.tb_sweep.argtypes = [i32, i32, i32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64, i64]
+    lib.tb_sweep.argtypes = [i32, i32, i32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64, i64, i32]
     lib.tb_sweep.restype = i64
     lib.tb_margins.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64]
     lib.tb_margins.restype = None

@@ -48,13 +48,16 @@ static void unrank(int64_t r, int n, int *p) {
     p[11] = n + 10 - prev;
 }
 
+/* Sow: laps of the 11 other pits at once, then the rest one by one. */
 static int sow(const int *p, int j, int *a) {
-    memcpy(a, p, 12 * sizeof(int));
-    int n = a[j], q = j;
+    int n = p[j], laps = n / 11, rest = n % 11;
+    for (int q = 0; q < 12; q++) a[q] = p[q] + laps;
     a[j] = 0;
-    for (int i = 0; i < n; i++) {
-        q = (q + 1) % 12;
-        if (q == j) q = (q + 1) % 12;
+    int q = j;
+    if (rest == 0) return j == 0 ? 11 : j - 1; /* whole laps end just before the origin */
+    for (int i = 0; i < rest; i++) {
+        q = q == 11 ? 0 : q + 1;
+        if (q == j) q = q == 11 ? 0 : q + 1;
         a[q]++;
     }
     return q;
@@ -135,11 +138,14 @@ int tb_options(int n, int gs, int bug, int64_t r, int *term, int *value, int64_t
 }
 
 /* One Gauss-Seidel sweep of kernel.py's solve_level over ranks [lo, hi): W and L
- * only grow.  lower[m] is level m's table (m < n).  The changes made. */
-int64_t tb_sweep(int n, int gs, int bug, uint8_t *W, uint8_t *L, int8_t *const *lower, int64_t lo, int64_t hi) {
+ * only grow; ``backward`` runs the ranks from hi down.  lower[m] is level m's table (m < n).
+ * The changes made. */
+int64_t tb_sweep(int n, int gs, int bug, uint8_t *W, uint8_t *L, int8_t *const *lower, int64_t lo, int64_t hi,
+                 int backward) {
     init();
     int64_t changes = 0, out[24];
-    for (int64_t r = lo; r < hi; r++) {
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t r = backward ? hi - 1 - (i - lo) : i;
         int term, value;
         int count = tb_options(n, gs, bug, r, &term, &value, out);
         int w = 0, least = 127;
