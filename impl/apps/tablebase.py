@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"building {AR.canonical_name(rules)} tables of 0 … {args.stones} stones in {args.out} ({kernel})")
         start = time.perf_counter()
         try:
-            build.build(args.out, rules, args.stones, args.jobs, build.print_report)
+            build.build(args.out, rules, args.stones, args.jobs, build.print_report, on_sweep=build.print_sweep)
         except OSError as exc:
             return failed("referee tablebase", why(exc))
         print(f"done in {time.perf_counter() - start:.1f} s")

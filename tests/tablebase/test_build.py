@@ -74,3 +74,15 @@ def test_a_file_of_other_rules_is_refused(tmp_path: Path) -> None:
 def test_rules_whose_result_is_not_a_margin_are_refused(tmp_path: Path, rules: str) -> None:
     with pytest.raises(build.UnsupportedRules):
         build.build(tmp_path, AR.parse_rules(rules), 2)
+
+
+def test_worker_processes_build_the_same_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Level 8 (75,582 boards) is split among 2 forked workers sharing its arrays."""
+    build.build(tmp_path / "one", PAPER, 8)
+    sweeps: list[tuple[int, int]] = []
+    monkeypatch.setattr(build, "SWEEP_REPORT_FROM", 50_000)
+    build.build(tmp_path / "two", PAPER, 8, jobs=2, on_sweep=lambda n, s, c, t: sweeps.append((n, c)))
+    one = store.level_path(tmp_path / "one", "paper", 8).read_bytes()
+    two = store.level_path(tmp_path / "two", "paper", 8).read_bytes()
+    assert one[store.HEADER_SIZE :] == two[store.HEADER_SIZE :]
+    assert sweeps and {n for n, _ in sweeps} == {8} and sweeps[-1][1] == 0

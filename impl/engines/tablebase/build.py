@@ -86,17 +86,32 @@ def _sweep(lo: int, hi: int, backward: bool = False) -> int:
     return int(lib.tb_sweep(n, gs, bug, _address(w), _address(lose), lowers, lo, hi, int(backward)))
 
 
-def _solve_c(n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int) -> tuple[bytes, int]:
+SweepReport = Callable[[int, int, int, float], None]
+"""(level, sweep, changes, seconds so far): a big level's progress, sweep by sweep."""
+SWEEP_REPORT_FROM = 1_000_000
+"""Levels of at least this many boards report each sweep."""
+
+
+def _solve_c(
+    n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int, on_sweep: SweepReport | None = None
+) -> tuple[bytes, int]:
     size = level_size(n)
     w, lose = mmap.mmap(-1, size), mmap.mmap(-1, size)
     pointers = (ctypes.c_void_p * max(n, 1))(*(_address(m, store.HEADER_SIZE) for m in lowers))
     _LEVEL.update(n=n, gs=gs, bug=bug, w=w, l=lose, lowers=pointers)
     sweeps = 0
+    start = time.perf_counter()
+
+    def done(changes: int) -> bool:
+        if on_sweep is not None and size >= SWEEP_REPORT_FROM:
+            on_sweep(n, sweeps, changes, time.perf_counter() - start)
+        return changes == 0
+
     try:
         if jobs <= 1 or size < 50_000:
             while True:
                 sweeps += 1
-                if _sweep(0, size) == 0:
+                if done(_sweep(0, size)):
                     break
         else:
             step = -(-size // (4 * jobs))
@@ -104,7 +119,7 @@ def _solve_c(n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int) -> t
             with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
                 while True:
                     sweeps += 1
-                    if sum(pool.map(_sweep, *zip(*ranges, strict=True))) == 0:
+                    if done(sum(pool.map(_sweep, *zip(*ranges, strict=True)))):
                         break
         values = _difference(w, lose)
     finally:
@@ -137,6 +152,7 @@ def build(
     report: Callable[[LevelReport], None] | None = None,
     bug: int = kernel.NO_BUG,
     use_c: bool = True,
+    on_sweep: SweepReport | None = None,
 ) -> list[Path]:
     """Build (or resume) the table of ``rules`` for 0 … ``stones`` stones in ``folder``;
     the level files' paths."""
@@ -159,7 +175,7 @@ def build(
             pass
         start = time.perf_counter()
         if lib is not None:
-            values, sweeps = _solve_c(n, gs, lowers, bug, jobs)
+            values, sweeps = _solve_c(n, gs, lowers, bug, jobs, on_sweep)
         else:
             values, sweeps = _solve_python(n, gs, lowers, bug)
         seconds = time.perf_counter() - start
@@ -173,3 +189,7 @@ def build(
 
 def print_report(line: LevelReport) -> None:
     print(line.line(), file=sys.stderr, flush=True)
+
+
+def print_sweep(n: int, sweep: int, changes: int, seconds: float) -> None:
+    print(f"level {n:2d}: sweep {sweep}, {changes:,} entries raised, {seconds:.1f} s", file=sys.stderr, flush=True)
