@@ -127,6 +127,34 @@ def _solve_c(
     return values, sweeps
 
 
+def distances(n: int, gs: int, lowers: list[mmap.mmap], values: bytes) -> bytes:
+    """Each board's distance (two bytes, little-endian): the fewest plies within which
+    the side ahead forces its margin — the first step of Jacobi iteration of the
+    level's equations whose W (L) reaches the entry — and 0 where the entry is 0.
+    Along a line where the side ahead always moves to a board of smaller distance and
+    the same value, no position repeats (docs/tablebases.md, "The perfect player")."""
+    lib = ckernel.load()
+    assert lib is not None
+    size = level_size(n)
+    pointers = (ctypes.c_void_p * max(n, 1))(*(_address(m, store.HEADER_SIZE) for m in lowers))
+    arrays = [mmap.mmap(-1, size) for _ in range(4)]
+    entry = mmap.mmap(-1, size)
+    entry[:] = values
+    rank = mmap.mmap(-1, 2 * size)
+    step = 0
+    while True:
+        step += 1
+        w0, l0, w1, l1 = arrays
+        changes = lib.tb_jacobi(n, gs, _address(w0), _address(l0), _address(w1), _address(l1), pointers, 0, size)
+        lib.tb_ranks(_address(entry), _address(w1), _address(l1), _address(rank), step, size)
+        arrays = [w1, l1, w0, l0]
+        if changes == 0:
+            break
+        if step >= 65_535:
+            raise RuntimeError(f"level {n}: distances beyond 65,535 plies")
+    return rank[:]
+
+
 def _difference(w: mmap.mmap, lose: mmap.mmap) -> bytes:
     """The margins W - L, byte by byte (mod 256), by the C kernel."""
     lib = ckernel.load()
@@ -166,7 +194,10 @@ def build(
     for n in range(stones + 1):
         path = store.level_path(folder, name, n)
         try:
-            lowers.append(store.open_level(path, name, n, verify=True))
+            kept = store.open_level(path, name, n, verify=True)
+            if lib is not None:
+                store.open_level(store.level_path(folder, name, n, "dist"), name, n, verify=True, width=2).close()
+            lowers.append(kept)
             paths.append(path)
             if report:
                 report(LevelReport(n, level_size(n), True, 0, 0.0, ""))
@@ -178,6 +209,8 @@ def build(
             values, sweeps = _solve_c(n, gs, lowers, bug, jobs, on_sweep)
         else:
             values, sweeps = _solve_python(n, gs, lowers, bug)
+        if lib is not None and bug == kernel.NO_BUG:
+            store.write(folder, name, n, distances(n, gs, lowers, values), "dist", 2)
         seconds = time.perf_counter() - start
         store.write(folder, name, n, values)
         lowers.append(store.open_level(path, name, n))

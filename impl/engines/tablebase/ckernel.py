@@ -57,6 +57,11 @@ def load() -> ctypes.CDLL | None:
     lib.tb_sweep.restype = i64
     lib.tb_margins.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64]
     lib.tb_margins.restype = None
+    ptr = ctypes.c_void_p
+    lib.tb_jacobi.argtypes = [i32, i32, ptr, ptr, ptr, ptr, ptr, i64, i64]
+    lib.tb_jacobi.restype = i64
+    lib.tb_ranks.argtypes = [ptr, ptr, ptr, ptr, i32, i64]
+    lib.tb_ranks.restype = None
     return lib
 
 

@@ -13,6 +13,7 @@
 #define PLANT_CAPTURE 1
 #define PLANT_INDEX 2
 #define PLANT_SLAM 3
+#define NO_BUG_FLAG 0
 
 static int64_t binom[64][13];
 static int ready = 0;
@@ -176,4 +177,49 @@ int64_t tb_sweep(int n, int gs, int bug, uint8_t *W, uint8_t *L, int8_t *const *
 /* The margins W - L of a solved level (one of the two is 0), into out. */
 void tb_margins(const uint8_t *W, const uint8_t *L, uint8_t *out, int64_t size) {
     for (int64_t r = 0; r < size; r++) out[r] = (uint8_t)(W[r] - L[r]);
+}
+
+/* One Jacobi step of solve_level's equations: W1, L1 from W0, L0 (every board from
+ * the previous step's values), over ranks [lo, hi).  After k steps W (L) is the
+ * margin the mover (the opponent) forces within k plies.  The changes. */
+int64_t tb_jacobi(int n, int gs, const uint8_t *W0, const uint8_t *L0, uint8_t *W1, uint8_t *L1,
+                  int8_t *const *lower, int64_t lo, int64_t hi) {
+    init();
+    int64_t changes = 0, out[24];
+    for (int64_t r = lo; r < hi; r++) {
+        int term, value;
+        int count = tb_options(n, gs, NO_BUG_FLAG, r, &term, &value, out);
+        int w = 0, least = 127;
+        if (term) {
+            if (value > w) w = value;
+            if (-value < least) least = -value;
+        }
+        for (int i = 0; i < count; i++) {
+            int64_t v = out[4 * i + 1], m = out[4 * i + 2], cr = out[4 * i + 3];
+            if (m < n) {
+                int t = m < 0 ? (int)v : (int)v - lower[m][cr];
+                if (t > w) w = t;
+                if (-t < least) least = -t;
+            } else {
+                if (L0[cr] > w) w = L0[cr];
+                if (W0[cr] < least) least = W0[cr];
+            }
+        }
+        if (least < 0) least = 0;
+        if (w < W0[r]) w = W0[r];
+        if (least < L0[r]) least = L0[r];
+        if (w != W0[r] || least != L0[r]) changes++;
+        W1[r] = (uint8_t)w;
+        L1[r] = (uint8_t)least;
+    }
+    return changes;
+}
+
+/* Distances: rank[r] = k for each board whose final margin E (a signed byte) the
+ * step-k values W, L first reach (W >= E > 0 or L >= -E > 0), rank[r] still 0. */
+void tb_ranks(const int8_t *E, const uint8_t *W, const uint8_t *L, uint16_t *rank, int k, int64_t size) {
+    for (int64_t r = 0; r < size; r++) {
+        if (rank[r]) continue;
+        if ((E[r] > 0 && W[r] >= E[r]) || (E[r] < 0 && L[r] >= -E[r])) rank[r] = (uint16_t)k;
+    }
 }

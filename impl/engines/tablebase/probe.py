@@ -15,6 +15,7 @@ adjudicates or advises.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 from collections import deque
 from dataclasses import dataclass
@@ -48,6 +49,12 @@ class Table:
         self.levels: list[mmap.mmap] = [
             store.open_level(store.level_path(folder, self.name, n), self.name, n) for n in range(stones + 1)
         ]
+        self.distances: list[mmap.mmap] | None = None
+        with contextlib.suppress(store.TableError):  # built without the C kernel: values only
+            self.distances = [
+                store.open_level(store.level_path(folder, self.name, n, "dist"), self.name, n, width=2)
+                for n in range(stones + 1)
+            ]
 
     @classmethod
     def found(cls, folder: Path, rules: AR.AwariRules) -> Table:
@@ -67,6 +74,13 @@ class Table:
     def value(self, pits: Board) -> int:
         """The entry of a board (mover's row first)."""
         return self.at(sum(pits), rank(pits))
+
+    def distance(self, pits: Board) -> int | None:
+        """The plies within which the side ahead forces the entry (None: no distances)."""
+        if self.distances is None:
+            return None
+        at = store.HEADER_SIZE + 2 * rank(pits)
+        return int.from_bytes(self.distances[sum(pits)][at : at + 2], "little")
 
     def covers(self, pits: Board) -> bool:
         return sum(pits) <= self.stones
@@ -166,12 +180,14 @@ def move_values(table: Table, state: AwariState) -> dict[A.PIT, int]:
     return values
 
 
-def best_move(table: Table, state: AwariState) -> A.PIT | None:
-    """A move that keeps the entry, where the entry is trusted.  Among those, one that
-    captures or ends the game first, then one to a position not seen before: the
-    table holds values, not distances, and a move that only keeps the value can go
-    round a cycle without ever cashing it (docs/tablebases.md, "Left to do")."""
-    if not trusted(table, state):
+def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT | None:
+    """A move that keeps the entry, where the entry is trusted (``checked``: the caller
+    knows it is).  Ahead (entry > 0), one that cashes it — ends the game or captures —
+    or else goes to the board of least distance, which is less than this one's: such
+    a line never repeats a position.  Without distances, a cashing move first, then
+    one to a position not seen before (which may go round a cycle without cashing:
+    docs/tablebases.md, "The perfect player")."""
+    if not checked and not trusted(table, state):
         return None
     values = move_values(table, state)
     if not values:
@@ -182,11 +198,15 @@ def best_move(table: Table, state: AwariState) -> A.PIT | None:
     engine = engine_for(table.rules)
     stones = sum(board_of(state))
 
-    def progress(pit: A.PIT) -> tuple[int, int]:
-        _, after = engine.apply(state, pit)
+    bare = (state[0], state[1], state[2] & 0x10000, frozenset[tuple[int, int, int]]())  # the table's game
+
+    def progress(pit: A.PIT) -> tuple[int, int, int]:
+        _, after = engine.apply(bare, pit)  # in the real game a repetition would look like cashing
         cashed = engine.is_over(after) or sum(board_of(after)) < stones
-        fresh = after[:3] not in state[3]
-        return int(cashed), int(fresh)
+        distance = 0 if cashed else table.distance(board_of(after)) or 0
+        _, real = engine.apply(state, pit)
+        fresh = real[:3] not in state[3]
+        return int(cashed), -distance, int(fresh)
 
     return max((pit for pit in values if values[pit] == best), key=progress)
 

@@ -2,8 +2,10 @@
 
 A file is a 512-byte header — ``ZRTB`` and a version byte, then one line of JSON
 (game, rules, n, format, boards, sha256 of the values, the fingerprint of the code
-that built them) padded with spaces — then the values: one signed byte per board,
-the side to move's margin, in rank order (index.py).  Written atomically (a temporary
+that built them, bytes a board) padded with spaces — then the values: one signed byte
+per board, the side to move's margin, in rank order (index.py).  A ``.dist`` file
+beside it, in the same format, holds each board's distance (two bytes, little-endian):
+the plies within which the side ahead forces its margin (build.py, ``distances``).  Written atomically (a temporary
 file in the same folder, fsynced, then ``os.replace``); read by ``mmap``.
 """
 
@@ -51,34 +53,37 @@ class Header:
     boards: int
     sha256: str
     fingerprint: str
+    width: int = 1
+    """Bytes a board: 1 for the margins (``.tb``), 2 for the distances (``.dist``)."""
 
 
-def level_path(folder: Path, rules: str, n: int) -> Path:
+def level_path(folder: Path, rules: str, n: int, kind: str = "tb") -> Path:
     """Where level n of a rule set's table lives (the rule set's canonical name, with
     its commas and equals signs made file-name safe)."""
     safe = rules.replace(",", "+").replace("=", "-")
-    return folder / f"awari-{safe}-{n:02d}.tb"
+    return folder / f"awari-{safe}-{n:02d}.{kind}"
 
 
-def encode(rules: str, n: int, values: bytes) -> bytes:
+def encode(rules: str, n: int, values: bytes, width: int = 1) -> bytes:
     """A level file's bytes."""
-    if len(values) != level_size(n):
-        raise TableError(f"level {n} has {level_size(n)} boards, not {len(values)}")
-    header = Header("awari", rules, n, FORMAT, len(values), hashlib.sha256(values).hexdigest(), fingerprint())
+    if len(values) != level_size(n) * width:
+        raise TableError(f"level {n} has {level_size(n)} boards, not {len(values) // width}")
+    digest = hashlib.sha256(values).hexdigest()
+    header = Header("awari", rules, n, FORMAT, level_size(n), digest, fingerprint(), width)
     text = MAGIC + bytes([FORMAT]) + json.dumps(header.__dict__, sort_keys=True).encode() + b"\n"
     if len(text) > HEADER_SIZE:
         raise TableError("header too long")
     return text.ljust(HEADER_SIZE, b" ") + values
 
 
-def write(folder: Path, rules: str, n: int, values: bytes) -> Path:
+def write(folder: Path, rules: str, n: int, values: bytes, kind: str = "tb", width: int = 1) -> Path:
     """Write level n atomically: a same-folder temporary file, fsynced, renamed."""
-    path = level_path(folder, rules, n)
+    path = level_path(folder, rules, n, kind)
     folder.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(encode(rules, n, values))
+            f.write(encode(rules, n, values, width))
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, path)
@@ -104,16 +109,16 @@ def read_header(path: Path) -> Header:
         raise TableError(f"{path}: a damaged header ({exc})") from None
 
 
-def open_level(path: Path, rules: str, n: int, verify: bool = False) -> mmap.mmap:
+def open_level(path: Path, rules: str, n: int, verify: bool = False, width: int = 1) -> mmap.mmap:
     """Level n's values, memory-mapped (copy-on-write, so that ctypes can take their
     address; nothing is written back), after checking the header names this game, rule
     set, level, size and code — and with ``verify`` the values' checksum."""
     header = read_header(path)
-    expected = ("awari", rules, n, level_size(n), fingerprint())
-    found = (header.game, header.rules, header.n, header.boards, header.fingerprint)
+    expected = ("awari", rules, n, level_size(n), fingerprint(), width)
+    found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width)
     if found != expected:
         raise TableError(f"{path}: built for {found}, not {expected}")
-    if path.stat().st_size != HEADER_SIZE + header.boards:
+    if path.stat().st_size != HEADER_SIZE + header.boards * width:
         raise TableError(f"{path}: truncated")
     with path.open("rb") as f:
         m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
