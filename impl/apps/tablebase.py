@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("kernel = proven engine", lambda: check.kernel_vs_engine(rules, min(args.stones, 8))),
         ("Bellman on the proven engine", lambda: check.bellman(table)),
+        ("distances make progress", lambda: check.check_distances(table)),
         ("the spec's solve", lambda: check.check_spec(table, min(args.stones, args.spec_stones))),
     ]
     if args.history_stones:

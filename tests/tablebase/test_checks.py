@@ -28,6 +28,11 @@ def test_every_entry_satisfies_bellman_on_the_proven_engine(tables: dict[str, Ta
     assert check.bellman(tables[name]) == []
 
 
+@pytest.mark.parametrize("name", ["paper", "olympiad-1990"])
+def test_distances_make_progress(tables: dict[str, Table], name: str) -> None:
+    assert check.check_distances(tables[name]) == []
+
+
 def _check(folder: Path, rules: str, *extra: str) -> subprocess.CompletedProcess[str]:
     """``referee tablebase check`` without the spec's contracts (their cost is the
     spec solve's whole time; the proofs run the spec so too)."""

@@ -136,6 +136,36 @@ def bellman(table: Table, stones: int | None = None) -> list[str]:
     return bad
 
 
+def check_distances(table: Table, stones: int | None = None) -> list[str]:
+    """The distances make progress, moves recomputed by the proven engine: a board
+    whose mover is ahead (entry > 0, distance d) has a move worth the entry that ends
+    the game, captures, or reaches a board of distance < d; a board whose mover is
+    behind has every move worth the entry reaching a board of distance < d, or
+    ending the game or capturing."""
+    from impl.engines.registry import get_engine
+
+    if table.distances is None:
+        return ["no distances"]
+    engine = get_engine("awari", "impl", table.rules)
+    bad: list[str] = []
+    for n in range(table.stones + 1 if stones is None else stones + 1):
+        for pits in boards(n):
+            entry, d = table.value(pits), table.distance(pits) or 0
+            ended, moves = engine_moves(engine, pits)
+            if ended is not None or entry == 0:
+                continue
+            keeping = [
+                after is None or sum(after) < n or (table.distance(after) or 0) < d
+                for _, taken, after, margin in moves
+                if (margin if after is None else taken - table.value(after)) == entry
+            ]
+            if not keeping or (entry > 0 and not any(keeping)) or (entry < 0 and not all(keeping)):
+                bad.append(f"{pits}: entry {entry}, distance {d}: no progress")
+                if len(bad) >= MAX_DIFFERENCES:
+                    return bad
+    return bad
+
+
 # ─── The spec's solve ──────────────────────────────────────────────────────────
 
 
