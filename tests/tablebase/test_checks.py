@@ -19,6 +19,10 @@ def test_the_kernel_equals_the_proven_engine(rules: str) -> None:
     assert check.kernel_vs_engine(AR.parse_rules(rules), 6) == []
 
 
+def test_the_kernel_equals_the_proven_engine_on_every_board_of_8_stones() -> None:
+    assert check.kernel_vs_engine(AR.PAPER, 8) == []
+
+
 def test_the_python_kernel_equals_the_proven_engine() -> None:
     assert check.kernel_vs_engine(AR.parse_rules("abapa"), 4, use_c=False) == []
 
