@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from impl.engines.tablebase import check
-from impl.engines.tablebase.probe import Outcome, Table, adjudicate, best_move, move_values, state_of, trusted
+from impl.engines.tablebase.probe import (
+    Outcome,
+    Table,
+    adjudicate,
+    adjudicate_board,
+    best_move,
+    move_values,
+    state_of,
+    trusted,
+)
 from spec import awari as A
 
 N, S = A.PLAYER.north, A.PLAYER.south
@@ -85,3 +94,8 @@ def test_the_best_move_keeps_the_entry(tables: dict[str, Table]) -> None:
         state = state_of(game(board, (22, 48 - 22 - sum(board))))
         move = best_move(table, state)
         assert move is not None and move_values(table, state)[move] == table.value(board)
+
+
+def test_adjudicate_from_the_pieces(tables: dict[str, Table]) -> None:
+    table = tables["olympiad-1990"]
+    assert adjudicate_board(CYCLE, (22, 24), N, table) == adjudicate(game(CYCLE, (22, 24)), table) == Outcome(S, -2)

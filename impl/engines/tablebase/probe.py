@@ -239,3 +239,16 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table) -> Outcome | None:
     other = A.PLAYER.south if me == A.PLAYER.north else A.PLAYER.north
     winner = me if final > 0 else other if final < 0 else None
     return Outcome(winner, final if me == A.PLAYER.north else -final)
+
+
+def adjudicate_board(
+    board: A.BOARD,
+    stores: tuple[int, int],
+    to_move: A.PLAYER,
+    table: Table,
+    positions: frozenset[A.AwariBoard] = frozenset(),
+) -> Outcome | None:
+    """``adjudicate`` from the pieces: the twelve pits in the spec's order (north's a–f,
+    then south's A–F), the stores (north, south), the side to move, and the game's
+    positions so far (the spec's AwariBoard values; none: nothing can repeat)."""
+    return adjudicate(A.AwariGame(board=board, score=stores, to_move=to_move, positions=positions), table)
