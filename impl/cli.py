@@ -36,6 +36,8 @@ COMMAND_MODULES: list[str] = [
     "impl.apps.animate",  # referee spec
     "impl.apps.check",  # referee check
     "impl.apps.compliance",  # referee compliance
+    "impl.apps.tablebase",  # referee tablebase
+    "impl.apps.analyse",  # referee analyse
 ]
 
 

@@ -183,6 +183,30 @@ PLANTS: tuple[Plant, ...] = (
         steps=(AWARI_ENCODING, AWARI_THEOREMS),
         tests=("tests/spec/test_contract_strength.py",),
     ),
+    Plant(
+        "tablebase-c-captures-four",
+        "the C tablebase kernel captures a pit of 4 too",
+        "impl/engines/tablebase/kernel.c",
+        "(a[q] == 2 || a[q] == 3 || (bug == PLANT_CAPTURE && a[q] == 4))",
+        "(a[q] == 2 || a[q] == 3 || a[q] == 4)",
+        tests=("tests/tablebase/test_checks.py",),
+    ),
+    Plant(
+        "tablebase-c-rank-off-by-one",
+        "the C tablebase kernel ranks boards with the bars one place off",
+        "impl/engines/tablebase/kernel.c",
+        "for (int k = 1; k < 12; k++) { c += p[k - 1] + 1; r += binom[c][k]; }",
+        "for (int k = 1; k < 12; k++) { c += p[k - 1] + 1; r += binom[c][k] + (k == 11); }",
+        tests=("tests/tablebase/test_checks.py",),
+    ),
+    Plant(
+        "tablebase-python-slam-taken",
+        "the Python tablebase kernel lets a grand slam be sown under (a) while another move feeds",
+        "impl/engines/tablebase/kernel.py",
+        "if gs == GS_A and feeders and bug != PLANT_SLAM:",
+        "if gs == GS_A and feeders and bug == PLANT_SLAM:",
+        tests=("tests/tablebase/test_checks.py",),
+    ),
 )
 
 

@@ -1,5 +1,6 @@
-"""Computer players for both games: ``random`` and ``search``, played through the
-client library by ``base.play``; ``referee player`` runs one (players/cli.py)."""
+"""Computer players for both games: ``random``, ``search`` and ``perfect`` (an Awari
+endgame table where it is trusted, the search elsewhere), played through the client
+library by ``base.play``; ``referee player`` runs one (players/cli.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable
 
 from .base import Player, play
 from .openspiel_player import OpenSpielMCTSPlayer
+from .perfect_player import PerfectPlayer
 from .random_player import RandomPlayer
 from .search_player import SearchPlayer
 
@@ -14,6 +16,7 @@ PLAYERS: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
     "search": SearchPlayer,
     "openspiel-mcts": OpenSpielMCTSPlayer,
+    "perfect": PerfectPlayer,
 }
 
-__all__ = ["PLAYERS", "OpenSpielMCTSPlayer", "Player", "RandomPlayer", "SearchPlayer", "play"]
+__all__ = ["PLAYERS", "OpenSpielMCTSPlayer", "PerfectPlayer", "Player", "RandomPlayer", "SearchPlayer", "play"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
@@ -15,6 +16,7 @@ from impl.protocol import VOCABULARIES, quote_name
 from . import PLAYERS
 from .base import Player, log, play
 from .openspiel_player import OpenSpielMCTSPlayer
+from .perfect_player import PerfectPlayer
 from .search_player import DEFAULT_BUDGET, SearchPlayer
 
 SERVER_SILENCE = 3600.0
@@ -66,11 +68,18 @@ def add_command(subparsers: Any) -> None:
         help=f"give up on a server silent for SECS (default {SERVER_SILENCE:g}: longer than any wait the server "
         "itself allows)",
     )
+    p.add_argument(
+        "--tb", type=Path, help="perfect: the Awari tables' folder (referee tablebase build; docs/tablebases.md)"
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     add_rules_argument(p, None)
 
 
-def make_player(kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64) -> Player:
+def make_player(
+    kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64, tables: Path | None = None
+) -> Player:
+    if kind == "perfect":
+        return PerfectPlayer(tables, budget, depth)
     if kind == "search":
         return SearchPlayer(budget, depth)
     if kind == "openspiel-mcts":
@@ -102,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     check_rules("referee player", args.game, args.rules or "paper")
     if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, "abapa")):
         raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
-    player = make_player(args.kind, args.budget, args.seed, args.depth)
+    player = make_player(args.kind, args.budget, args.seed, args.depth, args.tb)
     try:
         with Client.connect(
             args.game, args.host, args.server, args.port, rules=args.rules, timeout=args.timeout

@@ -1,0 +1,96 @@
+"""``referee tablebase build|check awari``: Awari endgame tables (issue #39;
+docs/tablebases.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from impl.atomic import why
+from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand
+from impl.engines.tablebase import build, check, ckernel, store
+from impl.engines.tablebase.probe import Table
+from spec import awari_rules as AR
+
+
+def _stones(text: str) -> int:
+    value = count(text)
+    if value > build.MAX_STONES:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {build.MAX_STONES} stones")
+    return value
+
+
+def add_command(subparsers: Any) -> None:
+    p = subcommand(subparsers, "tablebase", run)
+    p.add_argument("action", choices=["build", "check"], help="build the levels, or check built ones")
+    p.add_argument("game", help="awari (Gothello has no tables)")
+    p.add_argument("--stones", type=_stones, required=True, help=f"levels 0 … N stones (N ≤ {build.MAX_STONES})")
+    p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
+    p.add_argument("--jobs", type=positive, default=1, help="build: worker processes (default 1)")
+    p.add_argument(
+        "--spec-stones", type=_stones, default=4, help="check: solve boards of ≤ N stones on the spec too (default 4)"
+    )
+    p.add_argument(
+        "--history-stones",
+        type=_stones,
+        default=0,
+        help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off)",
+    )
+    add_rules_argument(p)
+
+
+def _rules(args: argparse.Namespace) -> AR.AwariRules:
+    if args.game != "awari":
+        raise UsageError(f"referee tablebase: no tables for {args.game}; only awari")
+    rules = AR.parse_rules(args.rules)
+    try:
+        build.slam_rule(rules)
+    except build.UnsupportedRules as exc:
+        raise UsageError(f"referee tablebase: {exc}") from None
+    return rules
+
+
+def run(args: argparse.Namespace) -> int:
+    """build or check Awari endgame tables
+
+    build: for every board of 0 … N stones, the side to move's perfect-play margin on
+    the stones of the board, one file per stone count in --out (resumable: valid levels
+    are kept). check: the kernel against the proven engine, every entry's Bellman
+    equation on that engine, and the spec's own solve of the small levels.
+    """
+    rules = _rules(args)
+    if args.action == "build":
+        kernel = "C" if ckernel.load() is not None else "Python (no C compiler: slow beyond ~8 stones)"
+        print(f"building {AR.canonical_name(rules)} tables of 0 … {args.stones} stones in {args.out} ({kernel})")
+        start = time.perf_counter()
+        try:
+            build.build(args.out, rules, args.stones, args.jobs, build.print_report, on_sweep=build.print_sweep)
+        except OSError as exc:
+            return failed("referee tablebase", why(exc))
+        print(f"done in {time.perf_counter() - start:.1f} s")
+        return 0
+    try:
+        table = Table(args.out, rules, args.stones)
+    except store.TableError as exc:
+        return failed("referee tablebase", str(exc))
+    status = 0
+    checks: list[tuple[str, Callable[[], list[str]]]] = [
+        ("kernel = proven engine", lambda: check.kernel_vs_engine(rules, min(args.stones, 8))),
+        ("Bellman on the proven engine", lambda: check.bellman(table)),
+        ("distances make progress", lambda: check.check_distances(table)),
+        ("the spec's solve", lambda: check.check_spec(table, min(args.stones, args.spec_stones))),
+    ]
+    if args.history_stones:
+        checks.append(("the referee's game", lambda: check.check_history(table, min(args.stones, args.history_stones))))
+    for name, differences in checks:
+        start = time.perf_counter()
+        found = differences()
+        print(f"{name}: {'ok' if not found else f'{len(found)}+ differences'} ({time.perf_counter() - start:.1f} s)")
+        for line in found[:5]:
+            print(f"  {line}", file=sys.stderr)
+        status = status or (1 if found else 0)
+    return status

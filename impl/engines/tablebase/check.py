@@ -1,0 +1,312 @@
+"""The checks of a table, each independent of the builder's kernel where it can be:
+
+* ``kernel_vs_engine`` — on every board of ≤ N stones the kernel's moves, captures
+  and child ranks equal the proven fast engine's (``get_engine("awari", "impl", rules)``);
+* ``bellman`` — every entry of the built levels equals the best over its moves,
+  the moves and their children recomputed by that engine, never by the kernel;
+* ``spec_values`` — the table's game solved afresh on the spec's own referee
+  (``get_engine("awari", "spec", rules)``), by a different algorithm (per margin
+  threshold, a worklist retrograde over the predecessor graph), for every board of
+  ≤ N stones; ``check_spec`` compares it with the table;
+* ``history_minimax`` — the game as the referee plays it, the positions set and the
+  repetition rule included, searched exhaustively from every board of ≤ N stones:
+  where the rule set scores a repetition as uncounted the table must equal it.
+
+Each returns the list of differences (empty when the check passes), each a line.
+"""
+
+from __future__ import annotations
+
+from spec import awari as A
+from spec import awari_rules as AR
+from spec import result as R
+
+from . import ckernel, kernel
+from .build import slam_rule
+from .index import Board, boards, rank, unrank
+from .probe import Table
+
+Margin = int
+MAX_DIFFERENCES = 20
+
+
+def _signed(v: int) -> int:
+    return v - 256 if v > 127 else v
+
+
+# ─── The proven engine's view of a table board ─────────────────────────────────
+
+
+def _packed(row: Board) -> int:
+    return sum(p << (8 * j) for j, p in enumerate(row))
+
+
+def _unpacked(row: int) -> Board:
+    return tuple(row >> (8 * j) & 255 for j in range(6))
+
+
+EngineMove = tuple[int, int, Board | None, Margin]
+"""(pit, stones captured, the board after seen by its mover or None if the game
+ended, the mover's final margin if it ended else 0)."""
+
+
+def engine_moves(engine: object, pits: Board) -> tuple[Margin | None, list[EngineMove]]:
+    """A table board through the proven engine: north to move with stores 0/0 and no
+    positions (the table's game: no repetition), its value if the game is over at the
+    start of the turn, else its moves."""
+    from impl.engines.awari import ImplAwari, RulesAwari
+
+    assert isinstance(engine, ImplAwari | RulesAwari)
+    state = (_packed(pits[:6]), _packed(pits[6:]), 0, frozenset[tuple[int, int, int]]())
+    if engine.is_over(state):
+        _, after = engine.apply(state, A.PIT.a)
+        return (after[2] & 255) - (after[2] >> 8 & 255), []
+    found: list[EngineMove] = []
+    for pit in engine.legal_moves(state):
+        _, after = engine.apply(state, pit)
+        meta = after[2]
+        north, south = meta & 255, meta >> 8 & 255
+        if engine.is_over(after) or (not after[0] and not after[1]):
+            found.append((int(pit), engine.describe(state, pit).taken, None, north - south))
+        else:
+            found.append((int(pit), north, _unpacked(after[0]) + _unpacked(after[1]), 0))
+    return None, found
+
+
+def _kernel_options(n: int, r: int, gs: int, bug: int, use_c: bool) -> tuple[int | None, list[kernel.Option]]:
+    lib = ckernel.load() if use_c else None
+    if lib is not None:
+        return ckernel.options(lib, n, gs, bug, r)
+    return kernel.options(unrank(r, n), gs, bug)
+
+
+def kernel_vs_engine(rules: AR.AwariRules, stones: int, bug: int = kernel.NO_BUG, use_c: bool = True) -> list[str]:
+    """The kernel against the proven engine on every board of ≤ ``stones`` stones: the
+    same start-of-turn ending and value, the same legal pits, the same captures, and
+    each child's rank that of the engine's board after (or, where the engine's move
+    ends the game, the same final margin)."""
+    from impl.engines.registry import get_engine
+
+    engine = get_engine("awari", "impl", rules)
+    gs = slam_rule(rules)
+    bad: list[str] = []
+    for n in range(stones + 1):
+        for r, pits in enumerate(boards(n)):
+            ended, kmoves = _kernel_options(n, r, gs, bug, use_c)
+            e_ended, emoves = engine_moves(engine, pits)
+            if ended != e_ended or [m[0] for m in kmoves] != [m[0] for m in emoves]:
+                bad.append(
+                    f"{pits}: kernel {ended} {[m[0] for m in kmoves]}, engine {e_ended} {[m[0] for m in emoves]}"
+                )
+            else:
+                for (pit, v, m, cr), (_, taken, after, margin) in zip(kmoves, emoves, strict=True):
+                    if after is not None:
+                        ok = m >= 0 and v == taken and (m, cr) == (sum(after), rank(after))
+                    elif m < 0:
+                        ok = v == margin
+                    else:  # the engine ended the game at the child's turn: the kernel sees the child
+                        child_end, _ = _kernel_options(m, cr, gs, bug, use_c)
+                        ok = v == taken and child_end is not None and v - child_end == margin
+                    if not ok:
+                        bad.append(f"{pits} pit {pit}: kernel {(v, m, cr)}, engine {(taken, after, margin)}")
+            if len(bad) >= MAX_DIFFERENCES:
+                return bad
+    return bad
+
+
+def bellman(table: Table, stones: int | None = None) -> list[str]:
+    """Every entry of levels 0 … stones equals its Bellman value — the start-of-turn
+    ending's, or the best over the engine's moves of the final margin or the stones
+    captured less the child's entry — its moves recomputed by the proven engine."""
+    from impl.engines.registry import get_engine
+
+    engine = get_engine("awari", "impl", table.rules)
+    bad: list[str] = []
+    for n in range(table.stones + 1 if stones is None else stones + 1):
+        for r, pits in enumerate(boards(n)):
+            ended, moves = engine_moves(engine, pits)
+            if ended is None:
+                ended = max(
+                    margin if after is None else taken - table.value(after) for _, taken, after, margin in moves
+                )
+            if table.at(n, r) != ended:
+                bad.append(f"{pits}: table {table.at(n, r)}, Bellman {ended}")
+                if len(bad) >= MAX_DIFFERENCES:
+                    return bad
+    return bad
+
+
+def check_distances(table: Table, stones: int | None = None) -> list[str]:
+    """The distances make progress, moves recomputed by the proven engine: a board
+    whose mover is ahead (entry > 0, distance d) has a move worth the entry that ends
+    the game, captures, or reaches a board of distance < d; a board whose mover is
+    behind has every move worth the entry reaching a board of distance < d, or
+    ending the game or capturing."""
+    from impl.engines.registry import get_engine
+
+    if table.distances is None:
+        return ["no distances"]
+    engine = get_engine("awari", "impl", table.rules)
+    bad: list[str] = []
+    for n in range(table.stones + 1 if stones is None else stones + 1):
+        for pits in boards(n):
+            entry, d = table.value(pits), table.distance(pits) or 0
+            ended, moves = engine_moves(engine, pits)
+            if ended is not None or entry == 0:
+                continue
+            keeping = [
+                after is None or sum(after) < n or (table.distance(after) or 0) < d
+                for _, taken, after, margin in moves
+                if (margin if after is None else taken - table.value(after)) == entry
+            ]
+            if not keeping or (entry > 0 and not any(keeping)) or (entry < 0 and not all(keeping)):
+                bad.append(f"{pits}: entry {entry}, distance {d}: no progress")
+                if len(bad) >= MAX_DIFFERENCES:
+                    return bad
+    return bad
+
+
+# ─── The spec's solve ──────────────────────────────────────────────────────────
+
+
+def _spec_state(pits: Board) -> A.AwariGame:
+    """A table board as a spec state: north to move, stores 24 - n (north) and 24
+    (south), so that the 48 stones are all there (AwariGame's invariant) and no store
+    reaches 25 in the move to come (the table's game has no WinMargin)."""
+    n = sum(pits)
+    return A.AwariGame(board=tuple(pits), score=(24 - n, 24), to_move=A.PLAYER.north, positions=frozenset())
+
+
+def spec_moves(rules: AR.AwariRules, pits: Board) -> tuple[Margin | None, list[tuple[int, Board | None, Margin]]]:
+    """A board through the spec's referee (spec/awari_rules.py ``referee``): its value
+    if over at the start of the turn, else per legal move (stones captured, the board
+    after from its mover or None if the move ended the game, the final margin then).
+    Margins are what the stores gained, from ``_spec_state``'s stores."""
+    g = _spec_state(pits)
+
+    def gains(after: A.AwariGame) -> tuple[int, Margin]:
+        mine, theirs = after.score[0] - g.score[0], after.score[1] - g.score[1]
+        return mine, mine - theirs
+
+    if AR.game_over(rules, g):
+        _, after = AR.referee(rules, g, A.PIT.a)
+        return gains(after)[1], []
+    found: list[tuple[int, Board | None, Margin]] = []
+    for pit in AR.legal_moves(rules, g):
+        result, after = AR.referee(rules, g, pit)
+        taken, margin = gains(after)
+        if result != R.not_done:
+            found.append((taken, None, margin))
+        else:
+            found.append((taken, tuple(after.board[6:]) + tuple(after.board[:6]), 0))
+    return None, found
+
+
+def spec_values(rules: AR.AwariRules, stones: int) -> dict[Board, Margin]:
+    """The table's game solved on the spec: for each margin threshold t ≥ 1, the boards
+    whose mover forces a final margin ≥ t (``wins``) or ≤ -t (``loses``) by worklist
+    retrograde with predecessor counts — not the builder's sweeps."""
+    value: dict[Board, Margin] = {}
+    for n in range(stones + 1):
+        level = boards(n)
+        terms: dict[Board, list[Margin]] = {}
+        kids: dict[Board, list[Board]] = {}
+        parents: dict[Board, list[Board]] = {b: [] for b in level}
+        for b in level:
+            ended, moves = spec_moves(rules, b)
+            terms[b] = [ended] if ended is not None else []
+            kids[b] = []
+            for taken, after, margin in moves:
+                if after is None:
+                    terms[b].append(margin)
+                elif sum(after) < n:
+                    terms[b].append(taken - value[after])
+                else:
+                    kids[b].append(after)
+                    parents[after].append(b)
+        best = dict.fromkeys(level, 0)
+        for t in range(1, n + 1):
+            wins = {b for b in level if any(m >= t for m in terms[b])}
+            loses = {b for b in level if not kids[b] and all(m <= -t for m in terms[b])}
+            pending = {b: len(kids[b]) for b in level if all(m <= -t for m in terms[b]) and b not in loses}
+            work = list(wins | loses)
+            while work:
+                c = work.pop()
+                for p in parents[c]:
+                    if p in wins or p in loses:
+                        continue
+                    if c in loses:
+                        wins.add(p)
+                        work.append(p)
+                    elif p in pending:
+                        pending[p] -= 1
+                        if pending[p] == 0:
+                            loses.add(p)
+                            work.append(p)
+            for b in wins:
+                best[b] = t
+            for b in loses:
+                best[b] = -t
+        value.update(best)
+    return value
+
+
+def check_spec(table: Table, stones: int) -> list[str]:
+    """The table equals the spec's solve on every board of ≤ ``stones`` stones."""
+    solved = spec_values(table.rules, stones)
+    return [f"{b}: table {table.value(b)}, spec {v}" for b, v in solved.items() if table.value(b) != v][
+        :MAX_DIFFERENCES
+    ]
+
+
+def history_outcome(rules: AR.AwariRules, pits: Board, north_store: int) -> int:
+    """The game as the referee plays it — the positions set growing, a repetition
+    ending it as the rule set says, a store of 25 ending it (WinMargin) — searched
+    exhaustively from ``pits`` with north to move, north's store ``north_store`` and
+    south's the rest of the 48, no positions yet: 1, 0 or -1 as north wins, draws or
+    loses under perfect play."""
+
+    def search(g: A.AwariGame) -> int:
+        """+1 / 0 / -1: g.to_move wins, draws, loses."""
+        me = int(g.to_move)
+        if AR.game_over(rules, g):
+            _, final = AR.referee(rules, g, A.PIT.a)
+            return _sign(final.score[me] - final.score[1 - me])
+        best = -1
+        for pit in AR.legal_moves(rules, g):
+            result, after = AR.referee(rules, g, pit)
+            v = _sign(after.score[me] - after.score[1 - me]) if result != R.not_done else -search(after)
+            best = max(best, v)
+            if best == 1:
+                break
+        return best
+
+    south = 48 - sum(pits) - north_store
+    return search(A.AwariGame(tuple(pits), (north_store, south), A.PLAYER.north, frozenset()))
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def outcome_of(value: Margin, mine: int, theirs: int) -> int:
+    """1, 0 or -1, the mover wins, draws or loses, from its entry and the stores
+    (docs/tablebases.md, "Stores"): the sign of mine - theirs + value."""
+    return _sign(mine - theirs + value)
+
+
+def check_history(table: Table, stones: int) -> list[str]:
+    """The referee's own game (``history_outcome``) from every board of 1 … ``stones``
+    stones and every split of the stores ends as the entry says (``outcome_of``):
+    docs/tablebases.md says under which rule sets this must hold."""
+    bad = []
+    for n in range(1, stones + 1):
+        for pits in boards(n):
+            for north in range(0, 49 - n):
+                real = history_outcome(table.rules, pits, north)
+                said = outcome_of(table.value(pits), north, 48 - n - north)
+                if real != said:
+                    bad.append(f"{pits} stores {north}/{48 - n - north}: referee {real}, table says {said}")
+                    if len(bad) >= MAX_DIFFERENCES:
+                        return bad
+    return bad

@@ -1,0 +1,254 @@
+"""Reading a table in a game: the entry of a position, whether it may be trusted
+there, the best move by it, and ``adjudicate``.
+
+A game's position is the engine's packed state (impl/engines/awari.py: mine, theirs,
+meta, positions) or the spec's AwariGame.  Its table board is the mover's row then
+the opponent's (``index``), its stores are left aside: the entry is the margin the
+mover gains on the n stones of the board (docs/tablebases.md, "What an entry means").
+
+**Where an entry is exact** (docs/tablebases.md, "Repetition"): under a rule set
+that leaves the stones of a repeated position uncounted, for a position none of whose
+earlier positions with the same stones and stores can be reached again from it by
+moves that capture nothing.  Elsewhere ``trusted`` is False and nothing here
+adjudicates or advises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec import awari as A
+from spec import awari_rules as AR
+
+from . import kernel, store
+from .build import slam_rule
+from .index import Board, rank
+
+AwariState = tuple[int, int, int, frozenset[tuple[int, int, int]]]
+REACH_LIMIT = 500_000
+"""Boards a repetition search visits before it gives up (and the entry is not trusted)."""
+
+
+def _signed(v: int) -> int:
+    return v - 256 if v > 127 else v
+
+
+class Table:
+    """The levels 0 … ``stones`` of a rule set's table in ``folder``, memory-mapped
+    (store.TableError if one is missing or not this rule set's)."""
+
+    def __init__(self, folder: Path, rules: AR.AwariRules, stones: int) -> None:
+        self.rules = rules
+        self.name = AR.canonical_name(rules)
+        self.stones = stones
+        self.gs = slam_rule(rules)
+        self.levels: list[mmap.mmap] = [
+            store.open_level(store.level_path(folder, self.name, n), self.name, n) for n in range(stones + 1)
+        ]
+        self.distances: list[mmap.mmap] | None = None
+        with contextlib.suppress(store.TableError):  # built without the C kernel: values only
+            self.distances = [
+                store.open_level(store.level_path(folder, self.name, n, "dist"), self.name, n, width=2)
+                for n in range(stones + 1)
+            ]
+
+    @classmethod
+    def found(cls, folder: Path, rules: AR.AwariRules) -> Table:
+        """Every consecutive level from 0 present in ``folder``."""
+        name = AR.canonical_name(rules)
+        n = -1
+        while store.level_path(folder, name, n + 1).exists():
+            n += 1
+        if n < 0:
+            raise store.TableError(f"{folder}: no {name} table")
+        return cls(folder, rules, n)
+
+    def at(self, n: int, r: int) -> int:
+        """The entry of the board of n stones and rank r."""
+        return _signed(self.levels[n][store.HEADER_SIZE + r])
+
+    def value(self, pits: Board) -> int:
+        """The entry of a board (mover's row first)."""
+        return self.at(sum(pits), rank(pits))
+
+    def distance(self, pits: Board) -> int | None:
+        """The plies within which the side ahead forces the entry (None: no distances)."""
+        if self.distances is None:
+            return None
+        at = store.HEADER_SIZE + 2 * rank(pits)
+        return int.from_bytes(self.distances[sum(pits)][at : at + 2], "little")
+
+    def covers(self, pits: Board) -> bool:
+        return sum(pits) <= self.stones
+
+
+# ─── Positions ─────────────────────────────────────────────────────────────────
+
+
+def _row(packed: int) -> Board:
+    return tuple(packed >> (8 * j) & 255 for j in range(6))
+
+
+def board_of(state: AwariState) -> Board:
+    """A packed state's table board: the mover's row, then the opponent's."""
+    return _row(state[0]) + _row(state[1])
+
+
+def stores_of(state: AwariState) -> tuple[int, int]:
+    """(the mover's store, the opponent's)."""
+    meta = state[2]
+    north, south = meta & 255, meta >> 8 & 255
+    return (north, south) if meta >> 16 == 0 else (south, north)
+
+
+def state_of(game: A.AwariGame) -> AwariState:
+    """The spec's AwariGame as the engine's packed state."""
+    from impl.engines.awari import ImplAwari
+
+    return ImplAwari().from_spec(game)
+
+
+def may_repeat(state: AwariState, gs: int) -> bool:
+    """Some earlier position with this board's stones and these stores (the only ones
+    that can come again: captures only lower the stones, and the stores then change)
+    can be reached from here by moves that capture nothing — or the search gave up."""
+    _, _, meta, positions = state
+    n = sum(board_of(state))
+    earlier = {
+        _row(m) + _row(t) for (m, t, e) in positions if e & 0xFFFF == meta & 0xFFFF and sum(_row(m) + _row(t)) == n
+    }
+    if not earlier:
+        return False
+    start = board_of(state)
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        board = queue.popleft()
+        if board in earlier:
+            return True
+        if len(seen) > REACH_LIMIT:
+            return True
+        _, moves = kernel.options(board, gs)
+        for pit, captured, m, _ in moves:
+            if m == n and captured == 0:
+                after, last = kernel.sow(board, pit)
+                kernel.capture(after, last, gs)
+                child = tuple(after[6:] + after[:6])
+                if child not in seen:
+                    seen.add(child)
+                    queue.append(child)
+    return False
+
+
+def trusted(table: Table, state: AwariState) -> bool:
+    """The entry of this position is its exact value in the game being played: the
+    board is in the table, the rule set scores a repetition as uncounted, and no
+    earlier position can come again (``may_repeat``)."""
+    return (
+        table.covers(board_of(state))
+        and table.rules.repetition == AR.RepetitionRule.UNCOUNTED
+        and not may_repeat(state, table.gs)
+    )
+
+
+# ─── Moves and adjudication ────────────────────────────────────────────────────
+
+
+def move_values(table: Table, state: AwariState) -> dict[A.PIT, int]:
+    """Each legal move's margin for the mover by the table: the final margin of a move
+    that ends the game, else the stones it captures less the entry after it.  The
+    moves come from the proven engine."""
+    from impl.engines.awari import engine_for
+
+    engine = engine_for(table.rules)
+    values: dict[A.PIT, int] = {}
+    me = state[2] >> 16
+    bare = (state[0], state[1], me << 16, frozenset[tuple[int, int, int]]())  # stores 0/0, no history: the table's game
+    for pit in engine.legal_moves(state):
+        _, after = engine.apply(bare, pit)
+        meta = after[2]
+        gained = (meta & 255) - (meta >> 8 & 255)
+        gained = gained if me == 0 else -gained
+        if engine.is_over(after) or (not after[0] and not after[1]):
+            values[pit] = gained
+        else:
+            values[pit] = gained - table.value(board_of(after))
+    return values
+
+
+def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT | None:
+    """A move that keeps the entry, where the entry is trusted (``checked``: the caller
+    knows it is).  Ahead (entry > 0), one that cashes it — ends the game or captures —
+    or else goes to the board of least distance, which is less than this one's: such
+    a line never repeats a position.  Without distances, a cashing move first, then
+    one to a position not seen before (which may go round a cycle without cashing:
+    docs/tablebases.md, "The perfect player")."""
+    if not checked and not trusted(table, state):
+        return None
+    values = move_values(table, state)
+    if not values:
+        return None
+    best = max(values.values())
+    from impl.engines.awari import engine_for
+
+    engine = engine_for(table.rules)
+    stones = sum(board_of(state))
+
+    bare = (state[0], state[1], state[2] & 0x10000, frozenset[tuple[int, int, int]]())  # the table's game
+
+    def progress(pit: A.PIT) -> tuple[int, int, int]:
+        _, after = engine.apply(bare, pit)  # in the real game a repetition would look like cashing
+        cashed = engine.is_over(after) or sum(board_of(after)) < stones
+        distance = 0 if cashed else table.distance(board_of(after)) or 0
+        _, real = engine.apply(state, pit)
+        fresh = real[:3] not in state[3]
+        return int(cashed), -distance, int(fresh)
+
+    return max((pit for pit in values if values[pit] == best), key=progress)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An adjudicated game: the winner (None: a draw) and the final difference of the
+    stores, north's less south's, under perfect play (docs/tablebases.md, "Stores")."""
+
+    winner: A.PLAYER | None
+    difference: int
+
+
+def adjudicate(game: A.AwariGame | AwariState, table: Table) -> Outcome | None:
+    """The result of perfect play from a position of a real game (its stores and all
+    48 stones there), or None where the table does not decide it: the board not in
+    the table, the game over, another rule set's, or the entry not trusted (``trusted``).
+    The mover's final store difference is its stores' difference plus the entry."""
+    state = state_of(game) if isinstance(game, A.AwariGame) else game
+    board = board_of(state)
+    mine, theirs = stores_of(state)
+    if mine + theirs + sum(board) != 48 or not trusted(table, state):
+        return None
+    from impl.engines.awari import engine_for
+
+    if engine_for(table.rules).is_over(state):
+        return None
+    final = mine - theirs + table.value(board)
+    me = A.PLAYER.north if state[2] >> 16 == 0 else A.PLAYER.south
+    other = A.PLAYER.south if me == A.PLAYER.north else A.PLAYER.north
+    winner = me if final > 0 else other if final < 0 else None
+    return Outcome(winner, final if me == A.PLAYER.north else -final)
+
+
+def adjudicate_board(
+    board: A.BOARD,
+    stores: tuple[int, int],
+    to_move: A.PLAYER,
+    table: Table,
+    positions: frozenset[A.AwariBoard] = frozenset(),
+) -> Outcome | None:
+    """``adjudicate`` from the pieces: the twelve pits in the spec's order (north's a–f,
+    then south's A–F), the stores (north, south), the side to move, and the game's
+    positions so far (the spec's AwariBoard values; none: nothing can repeat)."""
+    return adjudicate(A.AwariGame(board=board, score=stores, to_move=to_move, positions=positions), table)

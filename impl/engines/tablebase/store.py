@@ -1,0 +1,128 @@
+"""Level files: one per stone count, ``awari-<rules>-<n>.tb``.
+
+A file is a 512-byte header — ``ZRTB`` and a version byte, then one line of JSON
+(game, rules, n, format, boards, sha256 of the values, the fingerprint of the code
+that built them, bytes a board) padded with spaces — then the values: one signed byte
+per board, the side to move's margin, in rank order (index.py).  A ``.dist`` file
+beside it, in the same format, holds each board's distance (two bytes, little-endian):
+the plies within which the side ahead forces its margin (build.py, ``distances``).  Written atomically (a temporary
+file in the same folder, fsynced, then ``os.replace``); read by ``mmap``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .index import level_size
+
+MAGIC = b"ZRTB"
+FORMAT = 1
+HEADER_SIZE = 512
+_CODE = ("index.py", "kernel.py", "kernel.c")
+
+
+class TableError(ValueError):
+    """A level file that is missing, damaged or of other rules or code."""
+
+
+@cache
+def fingerprint() -> str:
+    """sha256 (first 16 hex digits) of the builder's rules and solver: a table built
+    by other code is rebuilt, not trusted."""
+    h = hashlib.sha256()
+    for name in _CODE:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Header:
+    """A level file's header."""
+
+    game: str
+    rules: str
+    n: int
+    format: int
+    boards: int
+    sha256: str
+    fingerprint: str
+    width: int = 1
+    """Bytes a board: 1 for the margins (``.tb``), 2 for the distances (``.dist``)."""
+
+
+def level_path(folder: Path, rules: str, n: int, kind: str = "tb") -> Path:
+    """Where level n of a rule set's table lives (the rule set's canonical name, with
+    its commas and equals signs made file-name safe)."""
+    safe = rules.replace(",", "+").replace("=", "-")
+    return folder / f"awari-{safe}-{n:02d}.{kind}"
+
+
+def encode(rules: str, n: int, values: bytes, width: int = 1) -> bytes:
+    """A level file's bytes."""
+    if len(values) != level_size(n) * width:
+        raise TableError(f"level {n} has {level_size(n)} boards, not {len(values) // width}")
+    digest = hashlib.sha256(values).hexdigest()
+    header = Header("awari", rules, n, FORMAT, level_size(n), digest, fingerprint(), width)
+    text = MAGIC + bytes([FORMAT]) + json.dumps(header.__dict__, sort_keys=True).encode() + b"\n"
+    if len(text) > HEADER_SIZE:
+        raise TableError("header too long")
+    return text.ljust(HEADER_SIZE, b" ") + values
+
+
+def write(folder: Path, rules: str, n: int, values: bytes, kind: str = "tb", width: int = 1) -> Path:
+    """Write level n atomically: a same-folder temporary file, fsynced, renamed."""
+    path = level_path(folder, rules, n, kind)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(encode(rules, n, values, width))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_header(path: Path) -> Header:
+    """A level file's header (TableError if it is not one)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(HEADER_SIZE)
+    except OSError as exc:
+        raise TableError(f"{path}: {exc.strerror}") from None
+    if len(head) < HEADER_SIZE or not head.startswith(MAGIC) or head[4] != FORMAT:
+        raise TableError(f"{path}: not a format-{FORMAT} table file")
+    try:
+        fields = json.loads(head[5:].decode())
+        return Header(**fields)
+    except (ValueError, TypeError) as exc:
+        raise TableError(f"{path}: a damaged header ({exc})") from None
+
+
+def open_level(path: Path, rules: str, n: int, verify: bool = False, width: int = 1) -> mmap.mmap:
+    """Level n's values, memory-mapped (copy-on-write, so that ctypes can take their
+    address; nothing is written back), after checking the header names this game, rule
+    set, level, size and code — and with ``verify`` the values' checksum."""
+    header = read_header(path)
+    expected = ("awari", rules, n, level_size(n), fingerprint(), width)
+    found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width)
+    if found != expected:
+        raise TableError(f"{path}: built for {found}, not {expected}")
+    if path.stat().st_size != HEADER_SIZE + header.boards * width:
+        raise TableError(f"{path}: truncated")
+    with path.open("rb") as f:
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+    if verify and hashlib.sha256(m[HEADER_SIZE:]).hexdigest() != header.sha256:
+        m.close()
+        raise TableError(f"{path}: checksum mismatch")
+    return m

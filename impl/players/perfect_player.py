@@ -1,0 +1,68 @@
+"""The perfect player: an Awari endgame table's move where the table holds the
+position and its entry is trusted there (impl/engines/tablebase/probe.py: a rule set
+that leaves a repetition's stones uncounted, and no earlier position can come again),
+and from then on for the rest of the game, following the table's distances; the
+search player's move everywhere else (docs/tablebases.md, "The perfect player")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from impl.client import Client
+from impl.engines.tablebase import store
+from impl.engines.tablebase.build import UnsupportedRules
+from impl.engines.tablebase.probe import Table, best_move, board_of, trusted
+
+from .base import log, move_budget
+from .search_player import DEFAULT_BUDGET, SearchPlayer
+
+
+class PerfectPlayer:
+    name = "perfect"
+
+    def __init__(self, tables: Path | None = None, budget: float = DEFAULT_BUDGET, max_depth: int = 64) -> None:
+        self.folder = tables
+        self.search = SearchPlayer(budget, max_depth)
+        self.budget = budget
+        self.table: Table | None = None
+        self.looked = False
+        self.from_table = 0
+        self.anchored = False
+        """Every move of ours since a trusted table position was the table's: our line
+        since then cannot repeat, nor reach what came before it (docs/tablebases.md)."""
+
+    def _table(self, engine: object) -> Table | None:
+        """The table of the game's rule set in the folder, opened once (None: none)."""
+        if not self.looked and self.folder is not None:
+            self.looked = True
+            from spec import awari_rules as AR
+
+            rules = getattr(engine, "rules", AR.PAPER)
+            try:
+                self.table = Table.found(self.folder, rules)
+            except (store.TableError, UnsupportedRules) as exc:
+                log.info("perfect: no table, searching everywhere (%s)", exc)
+        return self.table
+
+    def think(self, game: str, state: Any, budget: float, engine: object = None) -> str:
+        """The move: the table's where it is trusted (distances needed: without them
+        the table's moves may cycle), else the search's."""
+        table = self._table(engine) if game == "awari" else None
+        usable = table is not None and table.covers(board_of(state)) and table.distances is not None
+        if table is not None and usable and (self.anchored or trusted(table, state)):
+            move = best_move(table, state, checked=True)
+            if move is not None:
+                self.anchored = True
+                self.from_table += 1
+                return move.name
+        self.anchored = False
+        return self.search.think(game, state, budget, engine)[0]
+
+    def choose(self, client: Client) -> str:
+        token = self.think(client.game, client.state, move_budget(client, self.budget), client.engine)
+        log.info("move %d: %s (%d from the table so far)", client.serial, token, self.from_table)
+        return token
+
+    def accept_draw(self, client: Client) -> bool:
+        return self.search.accept_draw(client)
