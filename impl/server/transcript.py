@@ -131,14 +131,14 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
         transcript.note(tap.number, "open")
         return join(tap, now)
 
-    def received(ent: Entity, line: str | LineError, now: float) -> None:
+    def received(ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
         if isinstance(ent.peer, _Tap):
             session.now = now
             if isinstance(line, LineError):
                 transcript.note(ent.peer.number, "bad", line.value)
             else:
                 transcript.note(ent.peer.number, "in", line)
-        receive(ent, line, now)
+        receive(ent, line, now, arrived)
 
     def left(ent: Entity, now: float) -> None:
         if isinstance(ent.peer, _Tap) and not ent.peer.closed:  # the server's own drop is its close
