@@ -1,15 +1,17 @@
-"""Who holds a seat: the process group behind a player's loopback TCP connection.
+"""Who holds a connection: the process tree (or group) behind a loopback TCP connection.
 
 ``referee match`` and ``referee tournament`` launch one program per side, each in
-its own session and process group (impl/apps/match.py).  When a player takes a seat,
-the private server gives the client's ``address:port``; on Linux the socket with
-that local address and the server's port as remote port is found in
-``/proc/net/tcp`` (or ``tcp6``), its inode among the descriptors
-(``/proc/<pid>/fd``) of the processes of the launched programs' groups.  A seat
-held by the other program's group is stolen; one held by neither is foreign.
+its sandbox, session and process group (impl/apps/games.py, sandbox.py).  As a
+connection is made to a game's private server, its client ``address:port`` is
+looked up: on Linux the socket with that local address and the server's port as
+remote port is found in ``/proc/net/tcp`` (or ``tcp6``), and its inode among the
+descriptors (``/proc/<pid>/fd``) of the runner's own process (``REFEREE``, its
+observer) and of the processes below each launched program (``owner``; in a PID
+namespace nothing a program starts leaves its tree), or of its process group
+(``holders``, without a sandbox).  A connection held by none of them is refused.
 
-Without ``/proc`` (``available()`` is False) the match falls back on the order of
-launches (impl/apps/match.py).
+Without ``/proc`` (``available()`` is False) the match falls back on the seat's
+token and the order of launches (impl/apps/games.py ``SeatGuard``).
 """
 
 from __future__ import annotations
@@ -68,15 +70,21 @@ def socket_inode(client: tuple[str, int], server_port: int, proc: Path = PROC) -
     return None
 
 
-def process_group(pid: int, proc: Path = PROC) -> int | None:
-    """The process group of ``pid`` (field 5 of /proc/<pid>/stat), None if gone."""
+def _stat(pid: int, field: int, proc: Path) -> int | None:
+    """Field ``field`` (1-based, a number after the command name) of /proc/<pid>/stat,
+    None if the process is gone."""
     try:
         stat = (proc / str(pid) / "stat").read_text()
     except OSError:
         return None
     # The command name (field 2) is in parentheses and may hold spaces and ')'.
     rest = stat.rpartition(")")[2].split()
-    return int(rest[2]) if len(rest) > 2 else None
+    return int(rest[field - 3]) if len(rest) > field - 3 else None
+
+
+def process_group(pid: int, proc: Path = PROC) -> int | None:
+    """The process group of ``pid`` (field 5 of /proc/<pid>/stat), None if gone."""
+    return _stat(pid, 5, proc)
 
 
 def pids(proc: Path = PROC) -> Iterator[int]:
@@ -128,12 +136,7 @@ REFEREE = -1
 
 def parent(pid: int, proc: Path = PROC) -> int | None:
     """The parent of ``pid`` (field 4 of /proc/<pid>/stat), None if gone."""
-    try:
-        stat = (proc / str(pid) / "stat").read_text()
-    except OSError:
-        return None
-    rest = stat.rpartition(")")[2].split()
-    return int(rest[1]) if len(rest) > 1 else None
+    return _stat(pid, 4, proc)
 
 
 def descendants(roots: Mapping[int, int], proc: Path = PROC) -> dict[int, int]:
