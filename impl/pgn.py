@@ -171,6 +171,11 @@ class PgnGame:
 # ─── writing ───────────────────────────────────────────────────────────────────
 
 
+def record_name(number: int) -> str:
+    """Game ``number``'s record in a match's or tournament's records directory."""
+    return f"game-{number:04d}.pgn"
+
+
 def result_token(game: str, outcome: Outcome) -> str:
     """PGN's ``Result``: White's score first (``COLOURS``), ``*`` if aborted."""
     if outcome.termination.aborted:

@@ -213,11 +213,17 @@ progress have their programs killed and are recorded as nothing, to be played
 again on resuming."""
 
 
+_LIMITS: set[sandboxes.TaskLimit] = set()
+"""The cgroups of the programs launched and not yet ended (killed with them)."""
+
+
 @atexit.register
 def _end_all() -> None:
     for group in list(_LIVE):
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
+    for limit in list(_LIMITS):  # what left its group, or a sandbox not yet ended
+        limit.kill()
 
 
 def interrupt() -> None:
@@ -238,6 +244,8 @@ class _Launched:
         self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
         self._log = log.open("wb") if log is not None else None
         self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}")
+        if self.limit is not None:
+            _LIMITS.add(self.limit)
         try:
             self.proc = subprocess.Popen(
                 box.wrap(argv, os.getcwd()),
@@ -251,8 +259,7 @@ class _Launched:
         except OSError:
             if self._log is not None:
                 self._log.close()
-            if self.limit is not None:
-                self.limit.remove()
+            self._release()
             raise
         self.group = self.proc.pid  # a new session's leader leads its process group
         _LIVE.add(self.group)
@@ -288,9 +295,14 @@ class _Launched:
         self._reader.join(KILL_GRACE)
         if self._log is not None:
             self._log.close()
+        self._release()
+        return status
+
+    def _release(self) -> None:
+        """Kill whatever of the program is left in its cgroup, and remove the cgroup."""
         if self.limit is not None:
             self.limit.remove()
-        return status
+            _LIMITS.discard(self.limit)
 
 
 def _end_group(group: int) -> None:
@@ -474,7 +486,7 @@ def play_game(
                 record, tags = _rejudged(record, outcome.result, tags | judged)
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
-        write_atomic(options.records / f"game-{number:04d}.pgn", outcome.record, overwrite=False)
+        write_atomic(options.records / pgn.record_name(number), outcome.record, overwrite=False)
     return outcome
 
 

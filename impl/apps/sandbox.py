@@ -49,6 +49,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,16 +88,21 @@ class Sandbox:
         return list(argv)
 
     def preexec(self, limit: TaskLimit | None = None) -> Callable[[], None] | None:
-        """What the child runs before the program: it enters its cgroup (``limit``),
-        and without a sandbox takes a signal to end it when the launching thread
-        ends (bwrap and unshare do that themselves)."""
-        dies = not self.isolates and _libc() is not None  # loaded here, before the fork
+        """What the child runs before the program: it enters its cgroup (``limit``)
+        and takes SIGKILL for when the launching thread ends (PR_SET_PDEATHSIG)."""
+        # From the fork on, not from when bwrap or unshare gets to it: a runner killed
+        # in between would leave the sandbox running.  (Neither tool is set-user-ID
+        # here, so the signal survives the exec.)
+        dies = _libc() is not None  # loaded here, before the fork
+        runner = os.getpid()
 
         def prepare() -> None:
             if limit is not None:
                 limit.enter()
             if dies:
                 _die_with_parent()
+                if os.getppid() != runner:  # the runner died before the prctl
+                    os._exit(1)
 
         return prepare if limit is not None or dies else None
 
@@ -215,6 +221,8 @@ def choose(asked: str) -> Sandbox:
 TASKS_MAX = 512
 """Processes and threads one program may have at once (its cgroup's ``pids.max``):
 a fork bomb stops there, and its opponent and the referee keep theirs."""
+REMOVE_WAIT = 5.0
+"""Seconds a cgroup's removal waits for its killed processes to be gone."""
 CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 """Where a pids controller may be mounted: cgroup v1's own hierarchy, or v2's."""
 
@@ -242,6 +250,7 @@ class TaskLimit:
                 with contextlib.suppress(OSError):
                     path.rmdir()
                 continue
+            reap_on_exit(root)
             return cls(path)
         return None
 
@@ -250,10 +259,65 @@ class TaskLimit:
         with contextlib.suppress(OSError), open(self.path / "cgroup.procs", "w") as procs:
             procs.write("0")
 
-    def remove(self) -> None:
-        """Once its processes have ended (a cgroup with tasks cannot be removed)."""
+    def kill(self) -> int:
+        """SIGKILL to every process in it (a program's whole tree, whatever session
+        or group its processes moved to); how many there were."""
+        try:
+            pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return 0
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        return len(pids)
+
+    def remove(self, wait: float = REMOVE_WAIT) -> None:
+        """Kill what is left in it and remove it, once its processes are gone (a
+        cgroup with tasks cannot be removed; SIGKILL's delivery takes a moment)."""
+        deadline = time.monotonic() + wait
+        while self.kill() and time.monotonic() < deadline:
+            time.sleep(0.01)
         with contextlib.suppress(OSError):
             self.path.rmdir()
+
+
+_REAPER: list[subprocess.Popen[bytes]] = []
+"""This process's reaper, once it has a cgroup (``reap_on_exit``)."""
+
+
+def reap_on_exit(root: Path) -> None:
+    """Start, once, a reaper for this process's cgroups under ``root``: a process in a
+    session of its own, deaf to the terminal's and the runner's signals, waiting
+    for the end of a pipe only this process holds.  However this process ends
+    (kill -9 included), the pipe closes and the reaper kills every process left in
+    its cgroups and removes them: a sandbox still being set up when the runner
+    died (bwrap's own parent-death signal not yet armed) ends too."""
+    if _REAPER:
+        return
+    code = (
+        "import signal,sys\n"
+        "for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)\n"
+        "sys.stdin.buffer.read()\n"
+        "from impl.apps.sandbox import reap\n"
+        f"reap({str(root)!r}, {os.getpid()})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    _REAPER.append(
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
+        )
+    )
+
+
+def reap(root: str, runner: int) -> None:
+    """The reaper's work: kill and remove the runner's cgroups (``zreferee-RUNNER-*``)."""
+    for path in Path(root).glob(f"zreferee-{runner}-*"):
+        TaskLimit(path).remove()
 
 
 def _v2_pids(root: Path) -> bool:

@@ -860,11 +860,6 @@ def add_web_arguments(p: Any) -> None:
 # ─── the live view's standings (impl/web/tourney.py shows them) ────────────────
 
 
-def record_name(number: int) -> str:
-    """A game's record in the tournament's directory (impl/apps/tournament.py ``execute``)."""
-    return f"game-{number:04d}.pgn"
-
-
 def state_json(
     config: Config,
     results: Sequence[GameResult],
@@ -878,7 +873,7 @@ def state_json(
     out: dict[str, Any] = finite(as_json(config, summary, results))  # the view's JSON has no Infinity either
     recorded = {r.number for r in results if r.record}
     for game in out["games"]:
-        game["record"] = record_name(game["number"]) if game["number"] in recorded else None
+        game["record"] = pgn.record_name(game["number"]) if game["number"] in recorded else None
     out["labels"] = summary.labels
     out["progress"] = {
         "played": summary.played,
@@ -1089,7 +1084,7 @@ def load_records(
     results: dict[int, GameResult] = {}
     try:
         for task in tasks:
-            path = directory / record_name(task.number)
+            path = directory / pgn.record_name(task.number)
             if path.exists():
                 text = read_bounded(path, MAX_RECORD).decode("utf-8", errors="replace")
                 done = from_record(task, text)
@@ -1131,7 +1126,7 @@ def execute(
             return
         if result.record:
             try:
-                write_atomic(directory / record_name(task.number), result.record, overwrite=False)
+                write_atomic(directory / pgn.record_name(task.number), result.record, overwrite=False)
             except OSError as exc:
                 raise RecordFailed(f"cannot write the record of game {task.number}: {why(exc)}") from None
         results[task.number] = result

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from impl import pgn
 from impl.server.session import Session
 
 from .app import WebView
@@ -198,14 +199,13 @@ class TournamentView(WebView):
 
     def record_of(self, gid: str) -> str | None:
         """A tournament's or match's game ``gid`` (``<game>-<number>-<n>``) has its
-        record as ``game-<number>.pgn`` (impl/apps/tournament.py ``record_name``)."""
-        from impl.apps.tournament import record_name
+        record as ``game-<number>.pgn`` (impl/pgn.py ``record_name``)."""
 
         key = gid.rpartition("-")[0]
         number = key.rpartition("-")[2]
         if not (number.isascii() and number.isdigit() and len(number) < 10):
             return None
-        return record_name(int(number))
+        return pgn.record_name(int(number))
 
     def fed(self, kind: str, value: Any) -> None:
         """A message of the tournament's link (in the web process): a game's

@@ -239,9 +239,10 @@ def until_none_marked(marker: str, tries: int = 500) -> list[int]:
 @pytest.mark.parametrize("kind", ["auto", "none"])
 def test_a_programs_children_end_with_its_game(tmp_path: Path, kind: str) -> None:
     """The program starts a child in a session of its own that would sleep for 10
-    minutes, then plays: in a sandbox the child is gone once the game has been
-    played; without one (its own session: outside the program's group) it is not
-    ended by the game — the limit docs/tournaments.md names — and is ended here."""
+    minutes, then plays: in a sandbox, or in the program's cgroup, the child is gone
+    once the game has been played; with neither (its own session: outside the
+    program's group) it is not ended by the game — the limit docs/tournaments.md
+    names — and is ended here."""
     script = tmp_path / "spawner.py"
     script.write_text(SPAWNER)
     marker = f"marker-{tmp_path.name}-{kind}"
@@ -252,8 +253,11 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path, kind: str) -> Non
     left = until_none_marked(marker)
     for pid in left:
         psutil.Process(pid).kill()
-    if options.sandbox is not None and options.sandbox.isolates:
-        assert left == []
+    limited = sandbox.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
+    if limited is not None:
+        limited.remove()
+    if (options.sandbox is not None and options.sandbox.isolates) or limited is not None:
+        assert left == []  # its PID namespace, or its cgroup, ended it
     else:
         assert len(left) == 1, left
 
