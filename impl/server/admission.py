@@ -29,14 +29,14 @@ from enum import Enum
 from .net import TokenBucket
 
 
-def address_group(host: str, ipv4_bits: int = 32, ipv6_bits: int = 64) -> str:
+def address_group(host: str, ipv4_bits: int = 32, ipv6_bits: int = 64, unreadable: str | None = None) -> str:
     """The group ``host`` is counted in: its network at the prefix length for its
     family, as ``address/bits`` (the address itself at /32 or /128).  A host that is
-    no IP address (a Unix socket's ``?``) is its own group."""
+    no IP address (a Unix socket's ``?``) is its own group, or ``unreadable``'s."""
     try:
         address = ipaddress.ip_address(host.split("%", 1)[0])  # a scope id (fe80::1%eth0) is no part of it
     except ValueError:
-        return host
+        return host if unreadable is None else unreadable
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     bits = ipv4_bits if isinstance(address, ipaddress.IPv4Address) else ipv6_bits

@@ -18,10 +18,12 @@ the seconds the client is told to wait (``Retry-After``).
 
 from __future__ import annotations
 
-import ipaddress
 import math
 from dataclasses import dataclass
 from enum import Enum
+
+from impl.server.admission import address_group
+from impl.server.net import TokenBucket
 
 
 @dataclass(frozen=True)
@@ -68,27 +70,17 @@ BUSY_WAIT = 2
 def group(address: str | None) -> str:
     """The client an address belongs to: IPv4 (and IPv4-mapped IPv6) by address,
     IPv6 by /64; anything unreadable (a Unix socket, None) is one group, ``?``."""
-    if not address:
-        return "?"
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return "?"
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
-    return str(ip)
+    return address_group(address, unreadable="?") if address else "?"
 
 
 class Client:
-    """One group's counters and token bucket (``tokens`` as of ``stamp``)."""
+    """One group's counters and its token bucket of requests."""
 
-    __slots__ = ("connections", "in_flight", "records", "stamp", "tokens")
+    __slots__ = ("bucket", "connections", "in_flight", "records")
 
-    def __init__(self, tokens: float, stamp: float) -> None:
+    def __init__(self, bucket: TokenBucket) -> None:
         self.connections = self.in_flight = self.records = 0
-        self.tokens, self.stamp = tokens, stamp
+        self.bucket = bucket
 
     @property
     def idle(self) -> bool:
@@ -108,7 +100,7 @@ class Admission:
         if client is None:
             if len(self.clients) >= self._sweep_at:
                 self.sweep(now)
-            client = self.clients[key] = Client(self.limits.burst, now)
+            client = self.clients[key] = Client(TokenBucket.full(self.limits.rate, self.limits.burst, now))
         return client
 
     def sweep(self, now: float) -> None:
@@ -116,16 +108,14 @@ class Admission:
         ``now`` (they would start afresh as they are).  Run as the table doubles,
         so its cost is constant per client on average."""
         full = self.limits.burst
-        self.clients = {
-            k: c for k, c in self.clients.items() if not c.idle or c.tokens + (now - c.stamp) * self.limits.rate < full
-        }
+        self.clients = {k: c for k, c in self.clients.items() if not c.idle or c.bucket.level_at(now) < full}
         self._sweep_at = max(SWEEP_FROM, 2 * len(self.clients))
 
     def _forget(self, key: str) -> None:
         # Kept while its bucket is not full again, even with nothing open: a client
         # reconnecting for each request must not start with a full bucket each time.
         client = self.clients.get(key)
-        if client is not None and client.idle and client.tokens >= self.limits.burst:
+        if client is not None and client.idle and client.bucket.level >= self.limits.burst:
             del self.clients[key]
 
     # ─── connections ───────────────────────────────────────────────────────────
@@ -152,15 +142,14 @@ class Admission:
         RATE when its bucket is empty, BUSY over its requests in progress."""
         client = self._client(key, now)
         limits = self.limits
-        client.tokens = min(limits.burst, client.tokens + (now - client.stamp) * limits.rate)
-        client.stamp = now
-        if client.tokens < 1.0:
+        client.bucket = client.bucket.take(0.0, now)  # refilled to now
+        if client.bucket.level < 1.0:
             self._forget(key)
-            return Decision(Verdict.RATE, max(1, math.ceil((1.0 - client.tokens) / limits.rate)))
+            return Decision(Verdict.RATE, max(1, math.ceil((1.0 - client.bucket.level) / limits.rate)))
         if client.in_flight >= limits.in_flight:
             self._forget(key)
             return Decision(Verdict.BUSY, BUSY_WAIT)
-        client.tokens -= 1.0
+        client.bucket = client.bucket.take(1.0, now)
         client.in_flight += 1
         return ADMITTED
 
