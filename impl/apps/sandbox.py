@@ -41,8 +41,6 @@ sandbox, one that called ``setsid`` or was orphaned included, stays below it.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import os
 import shutil
@@ -54,12 +52,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from impl.cli import die_with_parent, libc
+
 KINDS = ("auto", "bwrap", "unshare", "none")
 """The choices of ``--sandbox``."""
 PROBE_TIMEOUT = 10.0
 """Seconds the one trial run of a sandbox may take (``works``)."""
-PR_SET_PDEATHSIG = 1
-"""prctl(2)'s option: the signal a process gets when the thread that forked it ends."""
 
 
 @dataclass(frozen=True)
@@ -93,16 +91,14 @@ class Sandbox:
         # From the fork on, not from when bwrap or unshare gets to it: a runner killed
         # in between would leave the sandbox running.  (Neither tool is set-user-ID
         # here, so the signal survives the exec.)
-        dies = _libc() is not None  # loaded here, before the fork
+        dies = libc() is not None  # loaded here, before the fork
         runner = os.getpid()
 
         def prepare() -> None:
             if limit is not None:
                 limit.enter()
             if dies:
-                _die_with_parent()
-                if os.getppid() != runner:  # the runner died before the prctl
-                    os._exit(1)
+                die_with_parent(runner, 1)
 
         return prepare if limit is not None or dies else None
 
@@ -152,21 +148,6 @@ def _under(path: str, directory: str) -> bool:
 
 def _shares(shared: tuple[str, ...]) -> list[str]:
     return [word for path in shared for word in ("--bind", path, path)]
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGKILL when the thread that started it ends."""
-    libc = _libc()
-    if libc is not None:
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-@functools.cache
-def _libc() -> ctypes.CDLL | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    name = ctypes.util.find_library("c")
-    return ctypes.CDLL(name, use_errno=True) if name else None
 
 
 def candidate(kind: str) -> Sandbox | None:

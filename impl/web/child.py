@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ctypes
 import logging
 import os
 import pickle
 import signal
 import socket
-import sys
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from impl.cli import die_with_parent
 from impl.log import event, setup_logging
 from impl.server import fdbudget
 
@@ -33,18 +32,6 @@ from .link import HEADER, MAX_MESSAGE, frame
 
 NICE = 10
 """Added to the web process's niceness: the referee's games come first for the CPU."""
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """On Linux, the kernel kills this process when the referee dies (even by
-    SIGKILL); if it already has, exit now."""
-    if sys.platform.startswith("linux"):
-        with suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(0)
 
 
 class ServeView(WebView):
@@ -130,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
-    die_with_parent(args.parent)
+    die_with_parent(args.parent, 0)  # the referee has gone already: nothing to serve
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee's Ctrl-C; the feed's end stops this one
     with suppress(OSError):
         os.nice(NICE)
