@@ -239,7 +239,7 @@ class _Launched:
     thread into a bounded tail, and copied whole to ``log`` if given."""
 
     def __init__(self, argv: list[str], env: dict[str, str], log: Path | None, box: Sandbox = sandboxes.NONE) -> None:
-        self.argv, self.box = argv, box
+        self.argv = argv
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
         self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
         self._log = log.open("wb") if log is not None else None
@@ -406,16 +406,12 @@ class SeatGuard:
             self.roots[player] = pid
             self._lock.notify_all()
 
-    def _launches(self) -> dict[int, int]:
-        """Both launches, once noted: a program can connect before its launcher's
-        thread, starved on a busy machine, has noted its pid."""
+    def _launches(self, count: int = 2) -> dict[int, int]:
+        """The launches, once ``count`` of them are noted: a program can connect (or
+        take its seat) before its launcher's thread, starved on a busy machine, has
+        noted its pid."""
         with self._lock:
-            self._lock.wait_for(lambda: len(self.roots) == 2, timeout=LAUNCH_WAIT)
-            return dict(self.roots)
-
-    def _first_launch(self) -> dict[int, int]:
-        with self._lock:
-            self._lock.wait_for(lambda: bool(self.roots), timeout=LAUNCH_WAIT)
+            self._lock.wait_for(lambda: len(self.roots) >= count, timeout=LAUNCH_WAIT)
             return dict(self.roots)
 
     def owner_of(self, address: str) -> str | None:
@@ -428,37 +424,33 @@ class SeatGuard:
                 found = min(held) if held else None
         except (OSError, ValueError):  # /proc not as expected: nobody's
             found = None
-        if found is None:
-            with self._lock:
-                self.refused += 1
-            return None
         with self._lock:
-            self.owners[address] = found
-        return "referee" if found == seats.REFEREE else "AB"[found]
+            if found is None:
+                self.refused += 1
+            else:
+                self.owners[address] = found
+        return None if found is None else "referee" if found == seats.REFEREE else "AB"[found]
 
     def on_seat(self, side: int, address: str, name: str = "") -> None:
         rightful = self.first ^ side
-        with self._lock:
-            roots = dict(self.roots)
-            owner = self.owners.get(address)
-        if name in self.tokens:  # a secret only the player's program was given
-            held = frozenset({self.tokens.index(name)})
-        elif not self.by_proc and not roots:
-            # No program exists before the first launch, but its seat can come before
-            # its starved launcher thread has noted it: wait for that note.
-            roots = self._first_launch()
-        if name in self.tokens:
-            pass
-        elif self.by_proc:
-            held = frozenset() if owner is None or owner == seats.REFEREE else frozenset({owner})
-        elif len(roots) < 2:
-            held = frozenset(roots)  # the first program's, or before any launch nobody's
-        else:
-            held = frozenset({rightful})  # the weaker check cannot tell: trusted
+        held = self._held(rightful, address, name)
         if held != {rightful}:
             with self._lock:
                 self.thefts.append(Theft(side, held - {rightful}))
         self.seated.set()
+
+    def _held(self, rightful: int, address: str, name: str) -> frozenset[int]:
+        """The players whose programs hold the seat taken from ``address`` under ``name``."""
+        if name in self.tokens:  # a secret only the player's program was given
+            return frozenset({self.tokens.index(name)})
+        if self.by_proc:
+            with self._lock:
+                owner = self.owners.get(address)  # noted as it connected
+            return frozenset() if owner is None or owner == seats.REFEREE else frozenset({owner})
+        roots = self._launches(1)  # no program exists before the first launch
+        if len(roots) < 2:
+            return frozenset(roots)  # the first program's, or without any launch nobody's
+        return frozenset({rightful})  # the weaker check cannot tell: trusted
 
 
 def play_game(
