@@ -181,9 +181,10 @@ def test_a_fork_bomb_stops_at_its_own_task_limit_and_its_opponent_plays(tmp_path
 
 def test_a_silent_program_loses_by_the_idle_rule_and_is_named(tmp_path: Path) -> None:
     """Without a clock, the private server's idle bound is a third of the game's
-    timeout: the silent program loses (idle) before the game times out."""
+    timeout (10 s of 30: room for a loaded machine to seat both players first): the
+    silent program loses (idle) before the game times out."""
     silent = script(tmp_path, "silent", SILENT)
-    options = MatchOptions("gothello", 1, timeout=6, sandbox=sandbox.choose("auto"))
+    options = MatchOptions("gothello", 1, timeout=30, sandbox=sandbox.choose("auto"))
     outcome = play_game((PlayerSpec.parse(silent), PlayerSpec.parse("random")), 1, options, 0)
     assert outcome.result is not None and outcome.winner() == 1, outcome
     assert pgn.parse(outcome.record).tag("Termination") == Termination.IDLE  # the server's record says why
