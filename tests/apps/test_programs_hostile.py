@@ -183,8 +183,11 @@ def test_without_a_sandbox_a_connection_of_no_launched_program_is_refused(tmp_pa
     different from a stranger: its connection is refused ("Not a program of this
     game"), the game has no result, and the program that sent it is blamed."""
     specs = (PlayerSpec.parse(DETACHED), PlayerSpec.parse("random"))
-    outcome = play_game(specs, 1, MatchOptions("gothello", 1, timeout=60, sandbox=sandbox.NONE), 0)
+    options = MatchOptions("gothello", 1, timeout=60, sandbox=sandbox.NONE, logs=tmp_path)
+    outcome = play_game(specs, 1, options, 0)
     assert outcome.result is None and outcome.culprits == [0], outcome
+    refused = "".join(p.read_text(errors="replace") for p in tmp_path.glob("*-A-*.log"))
+    assert "199 Not a program of this game" in refused, refused
 
 
 def test_in_a_sandbox_a_child_in_a_session_of_its_own_plays_for_its_program(tmp_path: Path) -> None:

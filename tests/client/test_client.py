@@ -198,7 +198,9 @@ def test_a_server_stopped_mid_game_is_reported_as_such_with_no_result() -> None:
 
 def test_an_unknown_399_is_the_referee_failing() -> None:
     assert W.Aborted("Unknown problem: a bad day, game aborted").termination is Termination.ERROR
-    assert W.Aborted.because("the fast engine and the spec disagree").termination is Termination.DIVERGENCE
+    for termination, reason in W.ABORT_REASONS.items():  # each of this referee's reasons names its termination
+        assert W.Aborted.because(reason).termination is termination
+    assert set(W.ABORT_REASONS) == {Termination.SHUTDOWN, Termination.DIVERGENCE, Termination.ADJUDICATION}
 
 
 def test_ports_by_server_number() -> None:
