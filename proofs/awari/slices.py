@@ -15,9 +15,10 @@ Dask cluster of ``--jobs`` worker processes (default), on a real cluster given
 
 Every run proves every slice it is given and reports only what it proved: that is
 what ``make proofs`` runs.  Each verdict is also written to ``CACHE``, the *verdict
-cache*, with what makes it checkable — the *fingerprint* of the code the proof runs
-(module names and their syntax trees without docstrings, so a comment, a docstring
-or a moved file that keeps its module name reopens nothing), z3's and Python's
+cache*, with what makes it checkable — the functions the proof ran and the
+*fingerprint* of what it read (proofs/fingerprint.py: module names and syntax trees
+without docstrings, without the bodies of functions it never ran; so a comment, a
+docstring, a moved file or a function the proof does not call reopens nothing), z3's and Python's
 versions, the slice's result, the command and the commit.  Only ``--cache`` reads it:
 the slices it holds as proven under the current fingerprint are skipped.  It is a
 convenience, never evidence: to trust it, rerun without ``--cache``; to rebuild it,
@@ -31,10 +32,8 @@ how long the whole step would take on W workers (a projection, not a measurement
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import functools
-import hashlib
 import heapq
 import json
 import os
@@ -44,8 +43,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -54,6 +54,8 @@ import z3
 from impl.atomic import write_atomic
 from impl.cli import quiet_on_a_closed_pipe
 from proofs import cluster
+from proofs import fingerprint as F
+from proofs.fingerprint import module_name
 
 if TYPE_CHECKING:  # refinement builds its statements on import: loaded only where a slice is listed
     from proofs.awari.refinement import Slice
@@ -84,18 +86,6 @@ print(json.dumps([f.relative_to(root).as_posix() for f in files if f.is_relative
 """
 
 
-def module_name(path: str) -> str:
-    """``impl/engines/awari.py`` → ``impl.engines.awari``; a package's ``__init__.py`` → the package."""
-    parts = path.removesuffix(".py").split("/")
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def module_path(name: str, root: Path | None = None) -> Path:
-    """The source file of module ``name`` under ``root`` (ROOT unless given)."""
-    base = (ROOT if root is None else root).joinpath(*name.split("."))
-    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-
-
 def sources() -> list[str]:
     """The modules a slice's proof runs, by name: the engine and every module of this
     repository that proofs.awari.refinement imports (the statement, the spec and its
@@ -106,56 +96,64 @@ def sources() -> list[str]:
     return sorted({ENGINE, *map(module_name, paths)})
 
 
-class _NoDocstrings(ast.NodeTransformer):
-    """Drops every statement that is a bare string: the docstrings of modules, classes
-    and functions and the attribute docstrings this repository writes under
-    assignments — none of them is run by the proof."""
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
-        body = getattr(node, "body", None)
-        if isinstance(body, list):
-            kept = [
-                s
-                for s in body
-                if not (
-                    isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
-                )
-            ]
-            node.body = kept or [ast.Pass()]  # type: ignore[attr-defined]
-        return node
-
-
-def normalised(source: str) -> str:
-    """What a module means to the proof: its syntax tree without docstrings, comments,
-    line numbers or layout (``ast.dump`` omits positions)."""
-    return ast.dump(_NoDocstrings().visit(ast.parse(source)))
-
-
-PYTHON: Final = "{}.{}".format(*sys.version_info)
-"""The version whose syntax trees the fingerprint hashes (their form changes between minor versions)."""
-
-
-def fingerprint(modules: Sequence[str] | None = None, root: Path | None = None) -> str:
-    """sha256 over z3's and Python's versions and, for each module (``sources()``
-    unless given; their files under ``root``, ROOT unless given), its name and
-    normalised syntax tree: equal fingerprints, the same proof."""
-    h = hashlib.sha256(f"z3 {z3.get_version_string()}\0python {PYTHON}\0".encode())
-    for name in sorted(sources() if modules is None else modules):
-        h.update(name.encode() + b"\0" + normalised(module_path(name, root).read_text()).encode() + b"\0")
-    return h.hexdigest()[:16]
+def fingerprint(
+    modules: Sequence[str] | None = None, root: Path | None = None, reads: Iterable[str] | None = None
+) -> str:
+    """proofs/fingerprint.py's ``fingerprint`` of ``modules`` (``sources()`` unless
+    given) and the functions ``reads`` a slice's proof ran (every one if None)."""
+    return F.fingerprint(sources() if modules is None else modules, root, reads)
 
 
 _fingerprints = functools.cache(fingerprint)
 _parsing = threading.Lock()
 
 
-def _worker_fingerprint(modules: tuple[str, ...]) -> str:
-    """``fingerprint(modules)``, computed once by a worker for every slice it proves;
-    one thread at a time (CPython 3.11's ast.parse is not thread-safe: concurrent calls
-    raise SystemError)."""
+def _worker_fingerprint(modules: tuple[str, ...], reads: frozenset[str] | None) -> str:
+    """``fingerprint(modules, reads=reads)``, computed once by a worker for each set of
+    reads; one thread at a time (CPython 3.11's ast.parse is not thread-safe:
+    concurrent calls raise SystemError)."""
     with _parsing:
-        return _fingerprints(modules)
+        return _fingerprints(modules, None, reads)
+
+
+def reads_of(row: Record) -> frozenset[str] | None:
+    """The functions a verdict's proof ran, None for a verdict recorded without them
+    (its fingerprint is of the whole modules)."""
+    reads = row.get("reads")
+    return frozenset(reads) if isinstance(reads, list) else None
+
+
+@dataclass(frozen=True)
+class Code:
+    """The code as it is, as the verdicts see it: the modules a slice's proof imports."""
+
+    modules: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The whole modules' fingerprint: what a run prints as its code's name."""
+        return _worker_fingerprint(self.modules, None)
+
+    def __call__(self, row: Record) -> bool:
+        """Whether a verdict is of this code: its fingerprint is that of the modules
+        and the functions its proof read, as they are now (proofs/fingerprint.py)."""
+        return bool(row["fingerprint"] == _worker_fingerprint(self.modules, reads_of(row)))
+
+
+Holds: TypeAlias = "str | Code"
+"""Which verdicts are of the code as it is: those carrying a fingerprint, or those
+``Code`` accepts."""
+
+
+def _test(holds: Holds) -> Callable[[Record], bool]:
+    if isinstance(holds, str):
+        fp = holds
+        return lambda row: bool(row["fingerprint"] == fp)
+    return holds
+
+
+def _label(holds: Holds) -> str:
+    return holds if isinstance(holds, str) else holds.label
 
 
 def every_slice() -> list[Slice]:
@@ -225,22 +223,23 @@ def read_cache(path: Path | None = None) -> list[Record]:
     return verdicts
 
 
-def compacted(records: Sequence[Record], fp: str) -> list[Record]:
-    """The last verdict of each slice under the fingerprint ``fp``; the rows of other
-    fingerprints are stale (the code they proved is gone) and dropped."""
-    last = {key(r): r for r in records if r["fingerprint"] == fp}
+def compacted(records: Sequence[Record], holds: Holds) -> list[Record]:
+    """The last verdict of each slice that ``holds`` for the code as it is; the others
+    are stale (the code they proved is gone) and dropped."""
+    test = _test(holds)
+    last = {key(r): r for r in records if test(r)}
     return sorted(last.values(), key=lambda r: (r["mover"], r["pit"], -1 if r["n"] is None else r["n"]))
 
 
-def write_cache(records: Sequence[Record], fp: str, path: Path | None = None) -> None:
-    """Replace the cache, atomically, by its header and ``compacted(records, fp)``."""
-    rows = [ABOUT, *compacted(records, fp)]
+def write_cache(records: Sequence[Record], holds: Holds, path: Path | None = None) -> None:
+    """Replace the cache, atomically, by its header and ``compacted(records, holds)``."""
+    rows = [ABOUT, *compacted(records, holds)]
     write_atomic(CACHE if path is None else path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
-def judged(records: Sequence[Record], fp: str, verdict: str) -> set[Slice]:
-    """The slices whose last verdict under the fingerprint ``fp`` is ``verdict``."""
-    return {key(r) for r in compacted(records, fp) if r["verdict"] == verdict}
+def judged(records: Sequence[Record], holds: Holds, verdict: str) -> set[Slice]:
+    """The slices whose last verdict that ``holds`` is ``verdict``."""
+    return {key(r) for r in compacted(records, holds) if r["verdict"] == verdict}
 
 
 CODE: Final = (":(glob)spec/**/*.py", ":(glob)impl/**/*.py", ":(glob)proofs/**/*.py")
@@ -262,12 +261,22 @@ def commit() -> str:
 
 
 def run_one(s: Slice, timeout: float) -> Record:
-    """Prove one slice in a fresh process (its own z3 context), within ``timeout``."""
+    """Prove one slice in a fresh process (its own z3 context), within ``timeout``,
+    recording the functions the proof runs, its import included (``reads``: the
+    fingerprint's part of the code, proofs/fingerprint.py)."""
     mover, m, n = s
-    code = (
-        f"from proofs.awari.refinement import apply_slice; print(apply_slice({mover}, {m}, {n!r})); "
-        "import resource; r = resource.getrusage(resource.RUSAGE_SELF); print(round(r.ru_utime + r.ru_stime, 1))"
+    code = "\n".join(
+        (
+            "import resource",
+            "from proofs.fingerprint import Reads",
+            "with Reads() as reads:",
+            "    from proofs.awari.refinement import apply_slice",
+            f"    paths = apply_slice({mover}, {m}, {n!r})",
+            "r = resource.getrusage(resource.RUSAGE_SELF)",
+            "print(reads.text() or '-', paths, round(r.ru_utime + r.ru_stime, 1), sep='\\n')",
+        )
     )
+    reads: list[str] | None = None  # unknown unless the proof ended: the whole modules count
     start = time.perf_counter()
     try:
         done = subprocess.run(
@@ -281,9 +290,10 @@ def run_one(s: Slice, timeout: float) -> Record:
     except subprocess.TimeoutExpired:
         verdict, paths, cpu, detail = "timeout", None, None, f"no verdict within {timeout:.0f} s"
     else:
-        lines, cpu = done.stdout.split(), None
-        if done.returncode == 0 and len(lines) >= 2 and lines[-2].isdigit():
+        lines, cpu = done.stdout.splitlines(), None
+        if done.returncode == 0 and len(lines) >= 3 and lines[-2].isdigit():
             verdict, paths, cpu, detail = "proven", int(lines[-2]), float(lines[-1]), ""
+            reads = sorted(F.parse_reads(lines[-3]))
         else:
             last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
             verdict, paths, detail = ("failed" if "AssertionError" in last else "error"), None, last
@@ -297,6 +307,7 @@ def run_one(s: Slice, timeout: float) -> Record:
         "seconds": round(time.perf_counter() - start, 1),
         "cpu": cpu,
         "detail": detail,
+        **({} if reads is None else {"reads": reads}),
     }
 
 
@@ -308,10 +319,10 @@ def prove(task: Task) -> Record:
     """A cluster's task: prove the slice, and say under which fingerprint the worker's
     own copy of the code proved it (a worker at another commit is caught by it)."""
     s, timeout, modules = task
-    fp = _worker_fingerprint(modules)  # first: a worker without this code spends nothing on it
+    r = run_one(s, timeout)
     return {
-        **run_one(s, timeout),
-        "fingerprint": fp,
+        **r,
+        "fingerprint": _worker_fingerprint(modules, reads_of(r)),
         "z3": z3.get_version_string(),
         "python": platform.python_version(),
         "host": platform.node(),
@@ -358,9 +369,10 @@ def in_threads(jobs: int, tasks: Sequence[Task], keep_going: Callable[[], bool])
                     yield _failed_task(s, e)
 
 
-def status(records: Sequence[Record], fp: str, what: str = "slices proven") -> str:
-    """How many slices hold under the current fingerprint, and what the rest are."""
-    current = {key(r): r for r in compacted(records, fp)}
+def status(records: Sequence[Record], holds: Holds, what: str = "slices proven") -> str:
+    """How many slices hold for the code as it is, and what the rest are."""
+    current = {key(r): r for r in compacted(records, holds)}
+    fp = _label(holds)
     slices = every_slice()
     by_verdict: dict[str, list[Slice]] = {}
     for s in slices:
@@ -375,11 +387,12 @@ def status(records: Sequence[Record], fp: str, what: str = "slices proven") -> s
     return "\n".join(lines)
 
 
-def cache_status(records: Sequence[Record], fp: str) -> str:
+def cache_status(records: Sequence[Record], holds: Holds) -> str:
     """``--status``: what the cache holds for the code as it is, and for other code."""
-    stale = len({key(r) for r in records if r["fingerprint"] != fp})
-    commits = sorted({r.get("commit", "?") for r in compacted(records, fp)})
-    lines = [status(records, fp, "slices cached as proven for this code")]
+    test = _test(holds)
+    stale = len({key(r) for r in records if not test(r)})
+    commits = sorted({r.get("commit", "?") for r in compacted(records, holds)})
+    lines = [status(records, holds, "slices cached as proven for this code")]
     if commits:
         lines.append(
             f"  proven at: {', '.join(c[:12] + ('+changes' if c.endswith('+changes') else '') for c in commits)}"
@@ -401,12 +414,13 @@ def makespan(seconds: Sequence[float], workers: int) -> float:
     return max(free)
 
 
-def projection(records: Sequence[Record], fp: str, workers: Sequence[int]) -> str:
+def projection(records: Sequence[Record], holds: Holds, workers: Sequence[int]) -> str:
     """``--projection``: the step's wall time on each count of workers, projected from
     the CPU seconds the cached proven slices took (their wall seconds for rows
     without the ``cpu`` field), in ``make proofs``' order (smallest stone counts first) and
     longest first, beside the bound max(total / W, longest)."""
-    proven = [r for r in compacted(records, fp) if r["verdict"] == "proven"]
+    proven = [r for r in compacted(records, holds) if r["verdict"] == "proven"]
+    fp = _label(holds)
     if not proven:
         return f"fingerprint {fp}: no slice cached as proven for this code; nothing to project from"
     timed = sum(r.get("cpu") is not None for r in proven)  # wall seconds swell with the machine's load; CPU does not
@@ -477,18 +491,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.retry and not args.cache:
         parser.error("--retry is for --cache")
     modules = tuple(sources())
-    fp = fingerprint(modules)
+    code = Code(modules)
+    fp = code.label
     cached = read_cache()
     if args.status:
         with quiet_on_a_closed_pipe():  # `--status | head`
-            print(cache_status(cached, fp))
+            print(cache_status(cached, code))
         return 0
     if args.projection:
         with quiet_on_a_closed_pipe():
-            print(projection(cached, fp, args.projection))
+            print(projection(cached, code, args.projection))
         return 0
     skip = (
-        judged(cached, fp, "proven") | (set() if args.retry else judged(cached, fp, "timeout")) if args.cache else set()
+        judged(cached, code, "proven") | (set() if args.retry else judged(cached, code, "timeout"))
+        if args.cache
+        else set()
     )
     todo = [s for s in every_slice() if s not in skip]
     if args.counts:
@@ -512,32 +529,33 @@ def main(argv: list[str] | None = None) -> int:
     with cluster.dask_client(args.scheduler, args.jobs) if not args.no_cluster else _nothing() as client:
         results = in_threads(args.jobs, tasks, keep_going) if client is None else on_cluster(client, tasks, keep_going)
         for r in results:
-            if r.get("fingerprint", fp) != fp:  # a worker's code is not this code: its verdict is not this proof's
+            ours = _worker_fingerprint(modules, reads_of(r))
+            if r.get("fingerprint", ours) != ours:  # a worker's code is not this code: its verdict is not this proof's
                 r = {
                     **r,
                     "verdict": "error",
-                    "detail": f"the worker's code has fingerprint {r['fingerprint']}, not {fp}",
+                    "detail": f"the worker's code has fingerprint {r['fingerprint']}, not {ours}",
                 }
-            r = {**r, "fingerprint": fp, **stamp, "date": time.strftime("%Y-%m-%d")}
+            r = {**r, "fingerprint": ours, **stamp, "date": time.strftime("%Y-%m-%d")}
             mine.append(r)
             failed += r["verdict"] in ("failed", "error")
             cached = [*cached, r]
-            cache_error = cache_error or _keep(cached, fp)
+            cache_error = cache_error or _keep(cached, code)
             print(
                 f"{len(mine):3}/{len(todo)} {r['verdict']:8} {r['seconds']:7.1f} s  {name(key(r))}  {r['detail']}",
                 flush=True,
             )
     judged_now = [*read_cache(), *mine] if args.cache else mine
-    print(status(judged_now, fp))
-    missing = len(every_slice()) - len(judged(judged_now, fp, "proven"))
+    print(status(judged_now, code))
+    missing = len(every_slice()) - len(judged(judged_now, code, "proven"))
     return 1 if failed or (args.complete and missing) else 0
 
 
-def _keep(records: Sequence[Record], fp: str) -> str:
+def _keep(records: Sequence[Record], holds: Holds) -> str:
     """Write the cache (``write_cache``); if it cannot be, say so once on stderr and
     give back why: the proof goes on, it never needed the cache."""
     try:
-        write_cache(records, fp)
+        write_cache(records, holds)
     except OSError as exc:
         why = exc.strerror or str(exc)
         print(f"verdict cache {CACHE}: not written ({why}); the proof goes on without it", file=sys.stderr)

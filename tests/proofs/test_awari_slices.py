@@ -67,8 +67,7 @@ def _fake_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Any) -> Non
     the fingerprint "fp"."""
     monkeypatch.setattr(L, "CACHE", tmp_path / "verdict-cache.jsonl")
     monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
-    monkeypatch.setattr(L, "fingerprint", lambda modules=None, root=None: "fp")
-    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules: "fp")
+    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules, reads: "fp")
     monkeypatch.setattr(L, "run_one", run)
 
 
@@ -113,16 +112,20 @@ def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
 
 
 def test_a_proven_slice_records_its_provers_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The prover prints its paths, then its own CPU seconds: both are kept, so a
-    projection does not depend on how loaded the machine was."""
+    """The prover prints the functions it ran, its paths, then its own CPU seconds: all
+    are kept, so a projection does not depend on how loaded the machine was, and the
+    verdict's fingerprint covers what the proof read."""
     import subprocess
 
     def done(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        return subprocess.CompletedProcess(args, 0, stdout="13\n41.5\n", stderr="")
+        return subprocess.CompletedProcess(
+            args, 0, stdout="spec.awari:Sow,impl.engines.awari:apply\n13\n41.5\n", stderr=""
+        )
 
     monkeypatch.setattr(subprocess, "run", done)
     r = L.run_one((1, 8, 10), timeout=60)
     assert (r["verdict"], r["paths"], r["cpu"]) == ("proven", 13, 41.5)
+    assert r["reads"] == ["impl.engines.awari:apply", "spec.awari:Sow"]
 
 
 def test_makespan_deals_each_task_to_the_first_free_worker() -> None:

@@ -41,8 +41,8 @@ def test_the_cluster_and_the_thread_pool_give_the_same_verdicts(client: Any) -> 
     assert sorted(map(L.key, on_dask)) == sorted(SAMPLE)
     assert _verdicts(on_dask) == _verdicts(in_threads), [r["detail"] for r in [*on_dask, *in_threads]]
     assert {v for v, _ in _verdicts(on_dask).values()} == {"proven"}
-    fp = L.fingerprint(modules)
-    assert {r["fingerprint"] for r in on_dask} == {fp}  # each worker hashed its own copy of the code
+    for r in on_dask:  # each worker hashed its own copy of the code, and the functions the proof ran
+        assert r["reads"] and r["fingerprint"] == L.fingerprint(modules, reads=r["reads"])
 
 
 def test_a_failing_task_is_reported_with_its_slice_named(client: Any) -> None:
@@ -66,12 +66,14 @@ def test_as_done_yields_each_result_or_exception_and_stops_submitting(client: An
 def test_a_worker_at_other_code_proves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(L, "CACHE", tmp_path / "verdict-cache.jsonl")
     monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
-    monkeypatch.setattr(L, "fingerprint", lambda modules=None, root=None: "here")
-    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules: "there")
+    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules, reads: "here")
     monkeypatch.setattr(
         L,
-        "run_one",
-        lambda s, t: {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0},
+        "prove",
+        lambda task: {
+            **{"mover": task[0][0], "pit": task[0][1], "n": task[0][2], "verdict": "proven", "paths": 1},
+            **{"seconds": 0, "fingerprint": "there"},
+        },
     )
     assert L.main(["--no-cluster", "--counts", "48"]) == 1
     (r, *_) = L.read_cache()

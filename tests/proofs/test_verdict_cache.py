@@ -65,7 +65,7 @@ def test_the_status_command_reads_the_cache_and_proves_nothing(
 ) -> None:
     monkeypatch.setattr(L, "CACHE", tmp_path / "verdict-cache.jsonl")
     monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
-    monkeypatch.setattr(L, "fingerprint", lambda modules=None, root=None: "fp")
+    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules, reads: "fp")
     monkeypatch.setattr(L, "run_one", lambda s, t: pytest.fail("--status proved a slice"))
     L.write_cache([_record(s, "proven", "fp") for s in L.every_slice()], "fp")
     assert L.main(["--status"]) == 0
@@ -108,8 +108,7 @@ def test_a_corrupt_or_unwritable_cache_stops_no_proof(
     holds, and goes on when the cache cannot be written (here it is a directory)."""
     monkeypatch.setattr(L, "CACHE", tmp_path / "verdict-cache.jsonl")
     monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
-    monkeypatch.setattr(L, "fingerprint", lambda modules=None, root=None: "fp")
-    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules: "fp")
+    monkeypatch.setattr(L, "_worker_fingerprint", lambda modules, reads: "fp")
 
     def proven(s: Slice, timeout: float) -> dict[str, Any]:
         return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0.1, "detail": ""}
