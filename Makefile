@@ -87,7 +87,7 @@ verify-deep: lint typecheck browser crosscheck
 # cluster of SCHEDULER=tcp://HOST:PORT (proofs/README.md §8.5).
 SCHEDULER ?=
 proofs: $(STAMP)
-	$(PY) -m proofs.manifest --run full --jobs $(JOBS) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+	$(PY) -m proofs.manifest --run full --jobs $(JOBS) --record $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 # Planted bugs (proofs/planted.py): each one edited into a scratch copy, the bounded
 # proof steps and tests expected to catch it run against the copy; exit 1 on a miss.

@@ -9,8 +9,12 @@ here and tests/proofs/test_manifest.py checks that proofs/README.md shows this t
     python -m proofs.manifest --list bounded|full  print the commands
     python -m proofs.manifest --table              print the README's table
 
-Times are wall-clock seconds measured on the 2-core development machine (proofs/README.md
-says under which load); a step's time is its last measured figure, not a limit.  Steps
+                                  [--record]     write the figures into proofs/measured.json
+
+Each step says its expected result (``Step.expect``): a step passes when it exits 0
+and its output shows that result.  The figures — wall and CPU seconds, the load, the
+date and commit — are data in proofs/measured.json, written by ``--record`` (make
+proofs records its run), never a limit.  Steps
 of proofs/awari/refinement*.py and proofs/gothello/refinement*.py join STEPS as more
 entries (one ``Step`` each); nothing else needs to change.
 """
@@ -18,15 +22,19 @@ entries (one ``Step`` each); nothing else needs to change.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Final, Literal
 
+from impl.atomic import write_output
 from impl.cli import quiet_on_a_closed_pipe
 from proofs.cluster import scheduler_address
 
@@ -45,9 +53,12 @@ class Step:
     of the same module replaces it); full: in ``make proofs`` only."""
     scope: str
     trusts: str
-    seconds: int
-    measured: str = "idle, earlier run"
-    """Under which conditions ``seconds`` was measured ("under load": other jobs sharing the machine)."""
+    expect: tuple[str, ...] = ("OK",)
+    """The step's expected result: text each of which some line of its output must
+    contain, besides its exit status 0 — its verdict line and, where the run is
+    deterministic, its counts of cases, so that a step that checks less than it did
+    fails too (as TLA+ Examples' manifest records each model's expected result and
+    state count).  ``--run … --record`` prints each step's result lines."""
     contracts: bool = True
     """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
     cluster: bool = False
@@ -79,23 +90,6 @@ Z3_CHECKED = (
 )
 SPEC = "spec/ as executable Python"
 REFINE = "z3 5.4; the engines' operators dispatched to proofs/symbolic.py's Sym; the z3 statements of the spec"
-CLEAN_RUN = "make proofs on a clean clone, steps 2 at a time, load 3–4, 2026-11-26"
-"""When the figures of the full run were taken (each step beside another one)."""
-VERIFY_RUN = "idle, make verify on a clean clone, 2026-11-24"
-"""When the figures of the bounded-only steps were taken."""
-SLICES_SECONDS = 4300
-"""Wall time of all 600 slices proven afresh on 2 processes."""
-SLICES_MEASURED = (
-    "all 600 slices proven afresh on the code before the re-floor of impl/: 8 678 CPU-s, ≈ 72 min on 2 processes "
-    "(384 slices 2026-11-25, load 2–3; 216 on 2026-11-26, idle); on the moved code 226 of 600 so far, "
-    "none failed (proofs/README.md §8.1)"
-)
-TODAY = "idle, make verify on a clean clone, 2026-11-26 (a slow day for the machine: README, 'On a fresh machine')"
-"""When the bounded figures of the steps changed on 2026-11-26 were taken."""
-BOUNDED_AWARI_SECONDS = 236
-BOUNDED_AWARI_MEASURED = TODAY + "; 22 s before the engine-bug slices and the statement checks"
-BOUNDED_GOTHELLO_SECONDS = 60
-BOUNDED_GOTHELLO_MEASURED = TODAY + "; 11 s before the capture region and the statement checks"
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -106,8 +100,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "61 of 69 targets (all but spec.z's direct ones and the wrapped Awari referee), 10 s CPU a condition",
         CROSSHAIR,
-        2319,
-        CLEAN_RUN,
     ),
     Step(
         "CrossHair diffbehavior, impl vs spec",
@@ -116,8 +108,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "5 pairs, 60 s CPU a pair (canary 20 s)",
         CROSSHAIR,
-        291,
-        CLEAN_RUN,
     ),
     Step(
         "hypothesis-crosshair backend",
@@ -126,8 +116,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "the differential properties, 10 examples each, no example database",
         CROSSHAIR + "; hypothesis 6.170",
-        99,
-        CLEAN_RUN,
     ),
     Step(
         "GothelloTurn well-founded, literal errata (z3)",
@@ -138,8 +126,6 @@ STEPS: tuple[Step, ...] = (
         "(proofs/gothello/encoding_check.py: every square's adjacency and capture directions, 30 witness boards "
         "× 2 sides × 2 histories, groups on 10 boards), the placement laws' adjacency by coordinates",
         Z3_CHECKED,
-        163,
-        TODAY + "; 183 CPU-s at load 6–14 the same day, of which the encoding check ≈ 10",
     ),
     Step(
         "AwariRef corrected well-founded (z3)",
@@ -149,8 +135,6 @@ STEPS: tuple[Step, ...] = (
         "every AwariBoard (Σ = 48), both sides, 12 actions, every positions set; first the encoding ≡ spec "
         "check at --stones 0, AwariBoard's predicate on its 60 edge cases and the 40 witnesses (≈ 7 CPU-s)",
         Z3_CHECKED,
-        88,
-        TODAY + "; 84 CPU-s at load ≈ 8 the same day, encoding check ≈ 7 (26 s before it, idle)",
     ),
     Step(
         "Awari encoding ≡ spec",
@@ -161,8 +145,7 @@ STEPS: tuple[Step, ...] = (
         "positions ∅/{θ}/{P'} (504 cases); AwariBoard's predicate ≡ the encoding's on 60 edge cases (totals "
         "46–50, a pit or a score of −1); 40 targeted witnesses (chains, laps, grand slam)",
         SPEC + "; z3 model evaluation",
-        2,
-        VERIFY_RUN,
+        expect=("504 cases (boards of ≤ 0 stones)", "60 AwariBoard predicate cases, 40 targeted witnesses", "OK"),
     ),
     Step(
         "Awari encoding ≡ spec",
@@ -171,8 +154,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 1 stone, as above (7 416 cases); the 60 predicate cases and 40 targeted witnesses",
         SPEC + "; z3 model evaluation",
-        19,
-        CLEAN_RUN,
     ),
     Step(
         "AwariRef literal + corrected, exhaustive",
@@ -181,9 +162,8 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "boards of ≤ 3 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        12,
-        VERIFY_RUN,
         contracts=False,
+        expect=("literal errata found: A1 A2 A3 A4 A5 A6 A7 A8 A9 A12 A15", "84840 (state, action) cases", "OK"),
     ),
     Step(
         "AwariRef literal + corrected, exhaustive",
@@ -192,8 +172,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        76,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -203,8 +181,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, every score split (checks the band argument)",
         SPEC,
-        10,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -214,8 +190,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, band score splits, contracts on",
         SPEC,
-        34,
-        CLEAN_RUN,
     ),
     Step(
         "AwariRef well-founded under the rule sets, exhaustive",
@@ -225,9 +199,8 @@ STEPS: tuple[Step, ...] = (
         "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones, 2 witness boards of 3, the 384 lap boards, "
         "band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        13,
-        VERIFY_RUN,
         contracts=False,
+        expect=("69456 (state, action) cases", "OK"),
     ),
     Step(
         "AwariRef well-founded under the rule sets, exhaustive",
@@ -237,8 +210,6 @@ STEPS: tuple[Step, ...] = (
         "every named rule set (the paper's through AwariRefUnder): boards of ≤ 4 stones and the 384 lap boards, "
         "band score splits, both sides, positions ∅/{θ}/{P'}",
         SPEC + "; the score-band argument (§1.3)",
-        123,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -249,8 +220,6 @@ STEPS: tuple[Step, ...] = (
         "every named rule set: boards of ≤ 2 stones and 2 witness boards of 3, every score split (checks the band "
         "argument)",
         SPEC,
-        16,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -261,8 +230,6 @@ STEPS: tuple[Step, ...] = (
         "olympiad-1990, olympiad-1994, abapa: boards of ≤ 2 stones and 2 witness boards of 3, band score splits, "
         "contracts on",
         SPEC,
-        76,
-        CLEAN_RUN,
     ),
     Step(
         "spec ≡ impl, Awari",
@@ -271,9 +238,8 @@ STEPS: tuple[Step, ...] = (
         BOUNDED,
         "boards of ≤ 2 stones, every score split, both sides, positions ∅/{θ}/{P'}; 384 lap boards",
         SPEC + "; impl via get_engine",
-        13,
-        VERIFY_RUN,
         contracts=False,
+        expect=("265584 (state, action) cases, 0 differences", "OK"),
     ),
     Step(
         "spec ≡ impl, Awari",
@@ -282,8 +248,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 4 stones, every score split, both sides, positions ∅/{θ}/{P'}; 384 lap boards",
         SPEC + "; impl via get_engine",
-        153,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -293,8 +257,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "boards of ≤ 2 stones, contracts on; 384 lap boards",
         SPEC + "; impl via get_engine",
-        327,
-        CLEAN_RUN,
     ),
     *(
         Step(
@@ -304,8 +266,6 @@ STEPS: tuple[Step, ...] = (
             FULL,
             f"as the paper's at ≤ 2 stones, under the {rules} rule set (spec/awari_rules.py)",
             SPEC + "; impl via get_engine",
-            15,
-            CLEAN_RUN + " (14–17 s for the three sets)",
             contracts=False,
         )
         for rules in ("olympiad-1990", "olympiad-1994", "abapa")
@@ -317,8 +277,6 @@ STEPS: tuple[Step, ...] = (
         FULL,
         "every state within 3 plies of the start, 26 actions each",
         SPEC + "; impl via get_engine",
-        22,
-        CLEAN_RUN,
         contracts=False,
     ),
     Step(
@@ -328,8 +286,7 @@ STEPS: tuple[Step, ...] = (
         BOTH,
         "every state within 2 plies of the start, 26 actions each, contracts on",
         SPEC + "; impl via get_engine",
-        15,
-        CLEAN_RUN,
+        expect=("17628 (state, action) cases, 0 differences", "OK"),
     ),
     Step(
         "impl refines spec, Awari (README §8.1)",
@@ -342,10 +299,9 @@ STEPS: tuple[Step, ...] = (
         "a lap and a capture), every board, every positions set; the referee's statement ≡ spec.awari.referee on "
         "the 40 witnesses (chains, laps of 11/12/22/33, grand slam) and on the empty board and 30 corner states",
         REFINE,
-        BOUNDED_AWARI_SECONDS,
-        BOUNDED_AWARI_MEASURED,
         contracts=False,
         cluster=True,
+        expect=("bounded scope — all hold",),
     ),
     Step(
         "impl refines spec, Awari (README §8.1)",
@@ -358,10 +314,9 @@ STEPS: tuple[Step, ...] = (
         "300 corner states; "
         "apply on the other 587 slices of the own pits: the next step",
         REFINE,
-        304,
-        CLEAN_RUN + ", in 2 processes (280 s on 2026-11-25)",
         contracts=False,
         cluster=True,
+        expect=("full scope — all hold",),
     ),
     Step(
         "impl refines spec, Awari: apply on every slice (README §8.1)",
@@ -373,10 +328,9 @@ STEPS: tuple[Step, ...] = (
         "cluster of 2 workers: no verdict is read from the verdict cache proofs/awari/verdict-cache.jsonl, "
         "which only --cache reads",
         REFINE,
-        SLICES_SECONDS,
-        SLICES_MEASURED,
         contracts=False,
         cluster=True,
+        expect=("600 of 600 slices proven",),
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -390,10 +344,9 @@ STEPS: tuple[Step, ...] = (
         "and is_over on every board and side, the empty history; the referee's statement ≡ spec.gothello.referee "
         "on 60 witness states and every board within a1–b2 (810 cases)",
         REFINE,
-        BOUNDED_GOTHELLO_SECONDS,
-        BOUNDED_GOTHELLO_MEASURED,
         contracts=False,
         cluster=True,
+        expect=("bounded scope — all hold",),
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -405,10 +358,9 @@ STEPS: tuple[Step, ...] = (
         "apply on all 26 actions, legal_moves and is_over, every board, side and history; the referee's "
         "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases)",
         REFINE,
-        3231,
-        CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",
         contracts=False,
         cluster=True,
+        expect=("full scope — all hold",),
     ),
 )
 
@@ -417,53 +369,175 @@ def steps(run: Run) -> list[Step]:
     return [s for s in STEPS if run in s.runs]
 
 
+MEASURED: Final = Path(__file__).resolve().parent / "measured.json"
+"""The steps' last measured figures, as data: by command, the wall and CPU seconds,
+the machine's mean load while the step ran, the date and commit; and each whole run's."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One step's (or one run's) last measured figure."""
+
+    seconds: float
+    cpu: float | None = None
+    """CPU seconds of the step's processes (its own and those it waited for)."""
+    load: float | None = None
+    """The 1-minute load average, the mean of its values at the start and the end."""
+    date: str = ""
+    commit: str = ""
+    note: str = ""
+    """For a figure carried over from prose: under which conditions it was taken."""
+
+    def text(self) -> str:
+        where = [f"{self.cpu:.0f} CPU-s"] if self.cpu is not None else []
+        where += [f"load {self.load:.1f}"] if self.load is not None else []
+        where += [self.date] if self.date else []
+        where += [self.note] if self.note else []
+        return f"≈ {self.seconds:.0f} s ({', '.join(where)})" if where else f"≈ {self.seconds:.0f} s"
+
+
+def read_measured(path: Path | None = None) -> dict[str, Any]:
+    """The figures file (empty sections if it is absent or unreadable: figures are
+    reporting, never a reason a proof fails)."""
+    try:
+        data = json.loads((MEASURED if path is None else path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    return {"steps": data.get("steps", {}), "runs": data.get("runs", {}), "about": data.get("about", "")}
+
+
+def figure(row: Any) -> Figure | None:
+    if not isinstance(row, dict) or not isinstance(row.get("seconds"), int | float):
+        return None
+    known = {k: row[k] for k in ("seconds", "cpu", "load", "date", "commit", "note") if k in row}
+    return Figure(**known)
+
+
+def figures(path: Path | None = None) -> dict[str, Figure]:
+    """Each step's last figure, by command (a step never measured has none)."""
+    return {c: f for c, row in read_measured(path)["steps"].items() if (f := figure(row)) is not None}
+
+
 def table() -> str:
     """The README's proof table: one row per step, in run order."""
     rows = [
-        "| step | command | make verify | make proofs | scope | trusts | time |",
-        "|---|---|---|---|---|---|---|",
+        "| step | command | make verify | make proofs | scope | trusts | expected | last measured |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    known = figures()
     for s in STEPS:
         mark = {True: "✓", False: ""}
+        f = known.get(s.command)
+        expected = "; ".join(f"`{e}`" for e in s.expect)
         rows.append(
             f"| {s.name} | `{s.command}` | {mark['bounded' in s.runs]} | {mark['full' in s.runs]} "
-            f"| {s.scope} | {s.trusts} | ≈ {s.seconds} s ({s.measured}) |"
+            f"| {s.scope} | {s.trusts} | {expected} | {f.text() if f else 'not measured'} |"
         )
-    sums = {run: sum(s.seconds for s in STEPS if run in s.runs) for run in ("bounded", "full")}
-    rows += [
-        "",
-        f"The steps' last measured times add up to ≈ {sums['full'] / 60:.0f} min for `make proofs` and "
-        f"≈ {sums['bounded'] / 60:.0f} min for `make verify`'s proof steps (each list runs two steps at a time; "
-        "§8.4 says what a whole run of `make proofs` takes).",
-    ]
+    runs = read_measured()["runs"]
+    rows.append("")
+    for run in ("full", "bounded"):
+        whole = figure(runs.get(run))
+        what = "`make proofs`" if run == "full" else "`make verify`'s proof steps"
+        rows.append(
+            f"A whole {run} run ({what}), last measured: {whole.text()}."
+            if whole
+            else f"A whole {run} run ({what}): not yet measured as a whole."
+        )
     return "\n".join(rows)
 
 
-def _run_one(s: Step, quiet: bool, scheduler: str | None = None) -> tuple[float, int, str]:
-    """Run one step: (seconds, exit status, its output when ``quiet``, else "")."""
-    t0 = time.perf_counter()
+def missing(step: Step, output: str) -> list[str]:
+    """The parts of the step's expected result its output lacks."""
+    lines = output.splitlines()
+    return [e for e in step.expect if not any(e in line for line in lines)]
+
+
+RESULT: Final = re.compile(r"\bcases\b|\bpaths\b|\bproven\b|\berrata found\b|^OK$|all hold|^FAIL")
+
+
+def results(output: str) -> list[str]:
+    """The lines of a step's output that state its result (its counts and verdict)."""
+    return [line.strip() for line in output.splitlines() if RESULT.search(line.strip())]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seconds: float
+    cpu: float
+    load: float
+    code: int
+    output: str
+
+
+def _run_one(s: Step, stream: bool, scheduler: str | None = None) -> Outcome:
+    """Run one step, its output kept (and passed through as it comes when
+    ``stream``); its CPU seconds from the kernel's account of the process (``wait4``)."""
+    t0, load0 = time.perf_counter(), os.getloadavg()[0]
     env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
-    if not quiet:  # one step at a time: its output goes straight through
-        code = subprocess.run(s.argv_on(scheduler), env=env, check=False).returncode
-        return time.perf_counter() - t0, code, ""
-    done = subprocess.run(
-        s.argv_on(scheduler), env=env, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    child = subprocess.Popen(
+        s.argv_on(scheduler), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
     )
-    return time.perf_counter() - t0, done.returncode, done.stdout
+    assert child.stdout is not None
+    kept: list[str] = []
+    for line in child.stdout:
+        kept.append(line)
+        if stream:
+            print(line, end="", flush=True)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    load = (load0 + os.getloadavg()[0]) / 2
+    cpu = usage.ru_utime + usage.ru_stime
+    return Outcome(time.perf_counter() - t0, cpu, load, child.returncode, "".join(kept))
 
 
-def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None = None) -> int:
+def _commit() -> str:
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], check=False).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return done.stdout.strip() + ("+changes" if dirty else "")
+
+
+def record(outcomes: dict[Step, Outcome], run: Run, whole: Outcome | None, path: Path | None = None) -> None:
+    """Write the figures of the steps that passed (and of the whole run, if every step
+    ran and passed) into the figures file, atomically."""
+    data = read_measured(path)
+    stamp = {"date": time.strftime("%Y-%m-%d"), "commit": _commit()}
+    for s, o in outcomes.items():
+        if o.code == 0 and not missing(s, o.output):
+            data["steps"][s.command] = {
+                "seconds": round(o.seconds, 1),
+                "cpu": round(o.cpu, 1),
+                "load": round(o.load, 1),
+                **stamp,
+                "result": results(o.output),
+            }
+    if whole is not None:
+        data["runs"][run] = {
+            "seconds": round(whole.seconds),
+            "cpu": round(whole.cpu),
+            "load": round(whole.load, 1),
+            **stamp,
+        }
+    write_output(MEASURED if path is None else path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None = None, keep: bool = False) -> int:
     """Run the steps, ``jobs`` at a time; the first failure ends the run (no step
-    starts after it) unless ``keep_going``.  The steps that run tasks on Dask send
-    them to the cluster at ``scheduler``, if given, instead of an embedded one.  One at a time, each step's output goes
-    straight through; several at a time, the longest start first (by their last
-    measured time) and each step's output is printed whole when it ends."""
-    start = time.perf_counter()
+    starts after it) unless ``keep_going``.  A step fails on a non-zero exit status or
+    an output lacking its expected result.  The steps that run tasks on Dask send them
+    to the cluster at ``scheduler``, if given, instead of an embedded one.  One at a
+    time, each step's output goes straight through; several at a time, the longest
+    start first (by their last figures) and each step's output is printed whole when it
+    ends.  ``keep`` records the figures (``record``)."""
+    start, load0 = time.perf_counter(), os.getloadavg()[0]
     todo = steps(run)
+    known = figures()
     if jobs > 1:
-        todo.sort(key=lambda s: -s.seconds)
+        todo.sort(key=lambda s: -(known[s.command].seconds if s.command in known else 0.0))
     failed: list[str] = []
-    timings: dict[Step, tuple[float, int]] = {}
+    outcomes: dict[Step, Outcome] = {}
     lock = threading.Lock()
 
     def one(s: Step) -> None:
@@ -471,23 +545,37 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None =
             return
         if jobs == 1:
             print(f"\n=== {s.name}: {s.command}", flush=True)
-        seconds, code, output = _run_one(s, quiet=jobs > 1, scheduler=scheduler)
+        o = _run_one(s, stream=jobs == 1, scheduler=scheduler)
+        lacking = missing(s, o.output) if o.code == 0 else []
         with lock:
             if jobs > 1:
-                print(f"\n=== {s.name}: {s.command}\n{output}", end="", flush=True)
-            timings[s] = seconds, code
-            if code != 0:
+                print(f"\n=== {s.name}: {s.command}\n{o.output}", end="", flush=True)
+            for e in lacking:
+                print(f"FAILED: the output lacks the expected result {e!r}", flush=True)
+            outcomes[s] = o
+            if o.code != 0 or lacking:
                 failed.append(s.command)
 
     with ThreadPoolExecutor(jobs) as pool:
         list(pool.map(one, todo))
     print(f"\n=== {run} proof steps ({jobs} at a time)")
     for s in steps(run):
-        if s in timings:
-            seconds, code = timings[s]
-            print(f"  {'ok  ' if code == 0 else 'FAIL'} {seconds:7.1f} s  (expected ≈ {s.seconds} s)  {s.command}")
-    print(f"  total {time.perf_counter() - start:.1f} s")
+        if s in outcomes:
+            o = outcomes[s]
+            before = f"last ≈ {known[s.command].seconds:.0f} s" if s.command in known else "not measured before"
+            verdict = "ok  " if s.command not in failed else "FAIL"
+            print(f"  {verdict} {o.seconds:7.1f} s  {o.cpu:7.1f} CPU-s  ({before})  {s.command}")
+    seconds = time.perf_counter() - start
+    print(f"  total {seconds:.1f} s")
     print("OK" if not failed else f"FAILED: {', '.join(failed)}")
+    if keep:
+        complete = not failed and len(outcomes) == len(todo)
+        cpu = sum(o.cpu for o in outcomes.values())
+        whole = Outcome(seconds, cpu, (load0 + os.getloadavg()[0]) / 2, 0, "") if complete else None
+        record(outcomes, run, whole)
+        print(
+            f"figures recorded in {MEASURED.name}" + ("" if complete else " (steps that passed; no whole-run figure)")
+        )
     return 1 if failed else 0
 
 
@@ -498,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--list", choices=("bounded", "full"), help="print the commands")
     what.add_argument("--table", action="store_true", help="print the README's table")
     parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
+    parser.add_argument(
+        "--record", action="store_true", help=f"write the measured figures into proofs/{MEASURED.name} (make proofs)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="steps run at once (default 1)")
     parser.add_argument(
         "--scheduler",
@@ -516,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
             for s in steps(args.list):
                 print(s.command)
         return 0
-    return run_steps(args.run, args.keep_going, args.jobs, args.scheduler)
+    return run_steps(args.run, args.keep_going, args.jobs, args.scheduler, args.record)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,11 @@ shows it, and every runnable proof module is in it."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+from pathlib import Path
+
+import pytest
 
 from proofs import manifest
 from tests.support import paths
@@ -46,3 +50,44 @@ def test_every_runnable_proof_module_is_a_step() -> None:
 def test_the_full_run_covers_every_bounded_module() -> None:
     """make proofs runs every module that make verify runs, at a scope at least as large."""
     assert {s.module for s in manifest.steps("bounded")} <= {s.module for s in manifest.steps("full")}
+
+
+def test_every_step_states_its_expected_result() -> None:
+    for step in manifest.STEPS:
+        assert step.expect and all(step.expect), step.command
+    commands = [s.command for s in manifest.STEPS]
+    assert len(commands) == len(set(commands))  # the figures are keyed by command
+
+
+def _zen(expect: tuple[str, ...]) -> manifest.Step:
+    """A step that runs ``python -m this`` (it prints the Zen of Python)."""
+    return manifest.Step("zen", "this", (), manifest.BOUNDED, "the Zen", "nothing", expect=expect)
+
+
+def test_a_step_fails_unless_its_output_shows_its_expected_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exit status 0 is not enough: a step whose output lacks its expected result (a
+    count that shrank, a verdict line that changed) fails the run; a passing run with
+    --record writes each step's figures and the whole run's."""
+    figures = tmp_path / "measured.json"
+    monkeypatch.setattr(manifest, "MEASURED", figures)
+    monkeypatch.setattr(manifest, "STEPS", (_zen(("Beautiful is better than ugly.", "Namespaces")),))
+    assert manifest.run_steps("bounded", keep_going=False, keep=True) == 0
+    data = json.loads(figures.read_text())
+    row = data["steps"]["python -m this"]
+    assert row["seconds"] > 0 and row["cpu"] >= 0 and row["load"] >= 0 and row["commit"]
+    assert data["runs"]["bounded"]["seconds"] >= 0
+    assert "last measured" in manifest.table() and "CPU-s" in manifest.table()
+    monkeypatch.setattr(manifest, "STEPS", (_zen(("Beautiful is better than ugly.", "12345 cases")),))
+    capsys.readouterr()
+    assert manifest.run_steps("bounded", keep_going=False, keep=True) == 1
+    out = capsys.readouterr().out
+    assert "FAILED: the output lacks the expected result '12345 cases'" in out
+    assert json.loads(figures.read_text())["runs"]["bounded"] == data["runs"]["bounded"]  # no whole run recorded
+
+
+def test_result_lines_are_the_counts_and_verdicts() -> None:
+    output = "encoding ≡ spec: 504 cases in 6.1 s\nnoise\n  literal errata found: A1 A2\nOK\n"
+    assert manifest.results(output) == ["encoding ≡ spec: 504 cases in 6.1 s", "literal errata found: A1 A2", "OK"]
+    assert manifest.missing(_zen(("504 cases", "OK", "600 of 600")), output) == ["600 of 600"]
