@@ -25,7 +25,7 @@ import queue
 import re
 import sys
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -79,7 +79,7 @@ class Runner:
         keep_going: Callable[[], bool] = lambda: True,
         started: Callable[[T], None] = lambda task: None,
         key: Callable[[T], str] = lambda task: "",
-    ) -> Iterator[tuple[T, R | Exception]]:
+    ) -> Generator[tuple[T, R | Exception], None, None]:
         """``run(task)`` for each task, in the order given, at most ``limit`` (the
         capacity unless given) in flight; each (task, its result or the exception it
         raised) as it completes — those completing together in the order given.
