@@ -58,10 +58,16 @@ class Runner:
     one argument, getting a future back.  Made by ``threads``, ``processes`` or ``dask``."""
 
     def __init__(
-        self, submit: Callable[[Callable[[Any], Any], Any, str], _Handle], capacity: Callable[[], int], link: str = ""
+        self,
+        submit: Callable[[Callable[[Any], Any], Any, str], _Handle],
+        capacity: Callable[[], int],
+        address: str = "",
+        link: str = "",
     ) -> None:
         self._submit = submit
         self._capacity = capacity
+        self.address = address
+        """The Dask scheduler's address; else empty."""
         self.dashboard_link = link
         """The Dask client's dashboard address (served only if asked for); else empty."""
 
@@ -216,7 +222,8 @@ def _on_dask(client: Any) -> Runner:
         handle: _Handle = client.submit(target, task, pure=False, **named)
         return handle
 
-    return Runner(submit, lambda: int(sum(client.nthreads().values())), str(client.dashboard_link or ""))
+    address, link = str(client.scheduler_info()["address"]), str(client.dashboard_link or "")
+    return Runner(submit, lambda: int(sum(client.nthreads().values())), address, link)
 
 
 def _named(run: Callable[[Any], Any]) -> Callable[[Any], Any]:

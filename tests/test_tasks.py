@@ -112,7 +112,7 @@ def test_an_interrupt_cancels_the_rest() -> None:
 
 def test_the_embedded_cluster_speaks_tls_on_loopback() -> None:
     with tasks.dask(None, 0, 2) as r:
-        assert r.capacity == 2 and r.dashboard_link.startswith("http://127.0.0.1:")
+        assert r.capacity == 2 and r.address.startswith("tls://127.0.0.1:")
         assert list(r.as_done(square, [3], key=lambda n: f"square-{n}")) == [(3, 9)]
 
 

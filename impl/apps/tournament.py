@@ -10,7 +10,7 @@ player programs there, and returns the game's record (impl/pgn.py), which this
 process writes as ``DIR/game-NNNN.pgn``.  Run again with the same ``--records
 DIR``, the games whose record exists are not played again.
 
-By default the games run in ``--jobs`` threads of this process (``play_local``),
+By default the games run in ``--jobs`` threads of this process (impl/tasks.py),
 as ``referee match``'s do: Dask is not needed.  Dask runs them with ``--workers
 N`` (an embedded cluster of N worker processes on loopback) or ``--scheduler
 ADDRESS`` (a real one whose workers have zreferee and the players installed).  At
@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib
 import io
 import json
-import logging
 import math
 import os
 import re
@@ -36,13 +34,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from impl import pgn
+from impl import tasks as runners
 from impl.apps import sprt
 from impl.apps.games import (
     INTERRUPTED,
@@ -678,120 +676,36 @@ def as_csv(summary: Summary) -> str:
 # ─── running ───────────────────────────────────────────────────────────────────
 
 
-def _distributed() -> Any:
-    """Dask distributed, untyped: its calls are not annotated."""
-    return importlib.import_module("distributed")
-
-
-@contextmanager
-def dask_client(scheduler: str | None, workers: int, jobs: int, dashboard: bool = False) -> Iterator[Any]:
-    """A Dask client: of the cluster at ``scheduler``, else of an embedded local
-    cluster (``workers`` processes, or 0: threads of this process) whose scheduler,
-    workers and nannies listen on 127.0.0.1 only, with a dashboard (on 127.0.0.1)
-    only if ``dashboard``."""
-    dask = _distributed()
-    Client, LocalCluster = dask.Client, dask.LocalCluster
-
-    if scheduler is not None:
-        with Client(scheduler, timeout="10s") as client:
-            yield client
-        return
-    # The embedded cluster's workers log a task cancelled by Ctrl-C as a warning: noise here.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
-    # Every node of the cluster runs an HTTP server, bound to all interfaces unless
-    # told otherwise (dashboard_address=None does not disable the scheduler's); tcp
-    # even in-process, since an inproc worker's HTTP server cannot take the host.
-    # TLS with a throwaway certificate authority held in memory only: a player program
-    # on this machine can reach the cluster's loopback ports (its sandbox shares the
-    # network), and without it could submit a task — code run outside its sandbox.
-    security = importlib.import_module("distributed.security").Security.temporary()
-    loopback = {
-        "host": "127.0.0.1",
-        "protocol": "tls://",
-        "security": security,
-        "dashboard_address": "127.0.0.1:0",
-        "scheduler_kwargs": {"dashboard": dashboard},
-    }
-    if workers:
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=max(1, -(-jobs // workers)), processes=True, **loopback
-        )
-    else:
-        cluster = LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, **loopback)
-    with cluster, Client(cluster, security=security) as client:
-        yield client
-
-
 def play(
+    runner: runners.Runner,
     tasks: Sequence[Task],
-    client: Any,
     jobs: int,
     started: Callable[[Task], None],
     finished: Callable[[Task, GameResult], None],
     stop: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Run ``tasks`` on the Dask client, at most ``jobs`` in flight; once ``stop()``
-    (the SPRT has decided) no more are submitted, and those running finish."""
-    as_completed = _distributed().as_completed
-
-    pending = list(reversed(tasks))
-    by_key: dict[str, Task] = {}
-    running = as_completed()
-
-    def submit() -> None:
-        task = pending.pop()
-        future = client.submit(run_task, task, pure=False, key=f"game-{task.number:04d}-{time.time_ns()}")
-        by_key[future.key] = task
-        running.add(future)
-        started(task)
-
-    for _ in range(min(jobs, len(pending))):
-        submit()
-    for future in running:
-        task = by_key.pop(future.key)
-        try:
-            result: GameResult = future.result()
-        except Exception as exc:  # the task itself failed: a failure of the game, never silent
-            result = _failed(task, exc)
-        finished(task, result)
-        if pending and not stop():
-            submit()
+    """Run ``tasks`` on ``runner``, at most ``jobs`` in flight; once ``stop()`` (the
+    SPRT has decided) no more are submitted, and those running finish."""
+    for task, outcome in runner.as_done(
+        run_task, tasks, jobs, keep_going=lambda: not stop(), started=started, key=lambda t: f"game-{t.number:04d}"
+    ):
+        # a task that itself failed is a failure of the game, never silent
+        finished(task, _failed(task, outcome) if isinstance(outcome, Exception) else outcome)
 
 
 def _failed(task: Task, exc: Exception) -> GameResult:
     return GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
 
 
-def play_local(
-    tasks: Sequence[Task],
-    jobs: int,
-    started: Callable[[Task], None],
-    finished: Callable[[Task, GameResult], None],
-    stop: Callable[[], bool] = lambda: False,
-) -> None:
-    """``play`` without Dask: threads of this process (``referee match``)."""
-    pending = list(reversed(tasks))
-    running: dict[Future[GameResult], Task] = {}
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-
-        def submit() -> None:
-            task = pending.pop()
-            running[pool.submit(run_task, task)] = task
-            started(task)
-
-        for _ in range(min(jobs, len(pending))):
-            submit()
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: running[f].number):
-                task = running.pop(future)
-                try:
-                    result = future.result()
-                except Exception as exc:
-                    result = _failed(task, exc)
-                finished(task, result)
-                if pending and not stop():
-                    submit()
+def runner_of(args: argparse.Namespace, local: bool) -> AbstractContextManager[runners.Runner]:
+    """Where the games run: ``--jobs`` threads here if ``local``, else on Dask — the
+    cluster at ``--scheduler``, or an embedded one of ``--workers`` processes sharing
+    the ``--jobs`` threads."""
+    if local:
+        return runners.threads(args.jobs)
+    workers, dashboard = args.workers, getattr(args, "dashboard", False)
+    per_worker = max(1, -(-args.jobs // workers)) if workers else args.jobs
+    return runners.dask(args.scheduler, workers, per_worker, dashboard=dashboard)
 
 
 EPILOG = (
@@ -819,7 +733,7 @@ def add_command(subparsers: Any) -> None:
     )
     p.add_argument(
         "--scheduler",
-        type=scheduler_address,
+        type=runners.scheduler_address,
         metavar="ADDRESS",
         help="a Dask scheduler (tcp://host:8786) instead of a local cluster",
     )
@@ -1137,24 +1051,10 @@ def execute(
 
     if not todo or stop():
         return
-    if local:
-        play_local(todo, args.jobs, started, record, stop)
-        return
-    dashboard = getattr(args, "dashboard", False)
-    with dask_client(args.scheduler, args.workers, args.jobs, dashboard) as client:
-        if dashboard and console is not None and not args.quiet:
-            console.print(f"Dask dashboard: {client.dashboard_link}")
-        play(todo, client, args.jobs, started, record, stop)
-
-
-ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}")
-
-
-def scheduler_address(text: str) -> str:
-    """A Dask scheduler's address: ``[tcp://|tls://]HOST:PORT``."""
-    if not ADDRESS.fullmatch(text) or not 0 < int(text.rsplit(":", 1)[1]) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a scheduler address (tcp://HOST:PORT)")
-    return text
+    with runner_of(args, local) as runner:
+        if getattr(args, "dashboard", False) and console is not None and not args.quiet:
+            console.print(f"Dask dashboard: {runner.dashboard_link}")
+        play(runner, todo, args.jobs, started, record, stop)
 
 
 def config_of(args: argparse.Namespace) -> Config:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from impl import atomic, cli, pgn
+from impl import atomic, cli, pgn, tasks
 from impl.apps import games, sandbox, seats, tournament
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from tests.support import paths
@@ -307,13 +307,13 @@ def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int, dashbo
     """Threads or worker processes, with or without the dashboard (then on loopback too)."""
     me = psutil.Process()
     before = set(_listening(me))
-    with tournament.dask_client(None, workers, 1, dashboard) as client:
-        assert client.submit(abs, -3).result() == 3
-        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    with tasks.dask(None, workers, 1, dashboard=dashboard) as runner:
+        assert list(runner.as_done(abs, [-3])) == [(-3, 3)]
+        assert runner.dashboard_link.startswith("http://127.0.0.1:")
         opened = [a for a in _listening(me) if a not in before]
         for child in me.children(recursive=True):
             opened += _listening(child)
-        assert client.scheduler_info()["address"].startswith("tls://127.0.0.1:")  # TLS: programs kept out
+        assert runner.address.startswith("tls://127.0.0.1:")  # TLS: programs kept out
     assert opened and all(a.ip in ("127.0.0.1", "::1") for a in opened), opened
 
 
