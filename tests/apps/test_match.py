@@ -146,7 +146,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
         real(path, text)
 
     real = atomic.write_output
-    monkeypatch.setattr(tournament, "write_output", full)
+    monkeypatch.setattr(tournament.outputs, "write_output", full)
     argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
     argv += [
         "--records",

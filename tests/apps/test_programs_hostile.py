@@ -391,7 +391,7 @@ def test_a_full_disk_is_reported_as_such_not_as_the_dask_cluster(
 
     argv = ["tournament", *_players("a", "b"), "--game", "gothello", "--games", "1", "--jobs", "1", "-q"]
     argv += ["--records", str(tmp_path)]
-    monkeypatch.setattr(tournament, "write_atomic", full)
+    monkeypatch.setattr(tournament.play, "write_atomic", full)
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert err == "referee tournament: cannot write the record of game 1: the disk is full; 0 of 1 games recorded\n"
@@ -408,7 +408,7 @@ def test_a_match_whose_record_cannot_be_written_says_why_in_one_line(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data, **options)
 
-    monkeypatch.setattr(tournament, "write_atomic", full)
+    monkeypatch.setattr(tournament.play, "write_atomic", full)
     argv = ["match", "random", "random", "--game", "gothello", "--games", "1", "--records", str(tmp_path / "r")]
     assert cli.main(argv) == 1
     err = capsys.readouterr().err

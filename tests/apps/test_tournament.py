@@ -283,7 +283,7 @@ def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
     """Two games at once, every game won by the first player: H1 is accepted at
     the sixth result (elo1 = 100), when game 7 is already running; it finishes
     and counts, and game 8 never starts (threads here, or the embedded Dask)."""
-    monkeypatch.setattr(tournament, "run_task", lambda task: _stubbed(task.number, task.players))
+    monkeypatch.setattr(tournament.play, "run_task", lambda task: _stubbed(task.number, task.players))
     config = Config(("a", "b"), "awari", 20)
     tasks = schedule(config)
     results: dict[int, GameResult] = {}
