@@ -1,6 +1,6 @@
 """Playing one game between two player programs through a private referee server
 (impl/client/local.py): what ``referee match`` (impl/apps/match.py) and ``referee
-tournament`` (impl/apps/tournament.py) share — the players (``PlayerSpec``), how a
+tournament`` (impl/apps/tournament/) share — the players (``PlayerSpec``), how a
 game is run (``MatchOptions``, ``play_game``: launch the programs, guard their seats,
 observe the game, end their process groups), the openings' options, and the
 records directory's claim.  Neither command is imported here: both import this.

@@ -1,6 +1,6 @@
 """``referee match PLAYER_A PLAYER_B --game G --games N``: N games between two player
 programs through a real referee server, sides alternating, and the score table.
-It is a two-player ``referee tournament`` (impl/apps/tournament.py: the same schedule,
+It is a two-player ``referee tournament`` (impl/apps/tournament/: the same schedule,
 records directory, resuming, Elo and LOS, ``--sprt``, ``--json``, ``--pgnout``)
 whose games run in threads of this process rather than on Dask.  The players and
 how one game is played (placeholders, environment, logs) are impl/apps/games.py's.

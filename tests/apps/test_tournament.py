@@ -1,4 +1,4 @@
-"""``referee tournament`` (impl/apps/tournament.py) and its ratings (impl/apps/ratings.py):
+"""``referee tournament`` (impl/apps/tournament/) and its ratings (impl/apps/ratings.py):
 the schedule, Elo with margin and LOS, openskill for many players, a real
 tournament on an embedded Dask cluster with a command-line player, its records
 replayed move for move, resuming, failures reported by name, the SPRT stopping
