@@ -30,7 +30,7 @@ Here are the names its callers use (``add_command`` and ``run`` for impl/cli.py)
 from __future__ import annotations
 
 from impl.apps.tournament.command import add_command, add_records_arguments, add_web_arguments, records_directory, run
-from impl.apps.tournament.config import CONFIG, GAUNTLET, ROUND_ROBIN, Config, RecordFailed, split_label
+from impl.apps.tournament.config import CONFIG, GAUNTLET, ROUND_ROBIN, RecordFailed, TournamentConfig, split_label
 from impl.apps.tournament.live import Snapshot, both_finished, live_view, state_json, watched
 from impl.apps.tournament.outputs import (
     add_result_options,
@@ -51,11 +51,11 @@ __all__ = [
     "CONFIG",
     "GAUNTLET",
     "ROUND_ROBIN",
-    "Config",
     "GameResult",
     "RecordFailed",
     "Snapshot",
     "Task",
+    "TournamentConfig",
     "add_command",
     "add_records_arguments",
     "add_result_options",

@@ -12,6 +12,7 @@ from typing import Any
 
 from impl import tasks as runners
 from impl.apps.games import (
+    GameTerms,
     add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
@@ -21,7 +22,7 @@ from impl.apps.games import (
     openings_of,
     sandbox_of,
 )
-from impl.apps.tournament.config import GAUNTLET, ROUND_ROBIN, Config, RecordFailed, split_label
+from impl.apps.tournament.config import GAUNTLET, ROUND_ROBIN, RecordFailed, TournamentConfig, split_label
 from impl.apps.tournament.live import both, both_finished, live_view, progress, watched
 from impl.apps.tournament.outputs import add_result_options, anchor_of, check_outputs, hypotheses_of, write_outputs
 from impl.apps.tournament.play import execute
@@ -55,8 +56,12 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--games", type=positive, default=2, metavar="G", help="games per pairing (default 2)")
     p.add_argument("--gauntlet", action="store_true", help="the first player against each other, not all pairs")
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
-    p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
-    p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    p.add_argument(
+        "--timeout", type=seconds, default=GameTerms.timeout, help="seconds a game may last (default %(default)g)"
+    )
+    p.add_argument(
+        "--engine", choices=KINDS, default=GameTerms.engine, help="the referee's rules engine (default %(default)s)"
+    )
     add_rules_argument(p)
     add_records_arguments(p, "tournament")
     p.add_argument(
@@ -105,7 +110,7 @@ def add_web_arguments(p: Any) -> None:
     p.add_argument("--web-host", default="127.0.0.1", metavar="HOST", help="address of --web (default 127.0.0.1)")
 
 
-def config_of(args: argparse.Namespace) -> Config:
+def config_of(args: argparse.Namespace) -> TournamentConfig:
     what = "referee tournament"
     if len(args.players) < 2:
         raise UsageError(f"{what}: at least two players")
@@ -123,18 +128,18 @@ def config_of(args: argparse.Namespace) -> Config:
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
     openings, repeat = openings_of(args, what, args.games)
-    return Config(
+    return TournamentConfig(
         tuple(args.players),
         args.game,
         args.games,
         mode,
-        clocks,
-        args.engine,
-        args.timeout,
         args.event,
-        args.rules,
         openings,
         repeat,
+        time=clocks,
+        timeout=args.timeout,
+        engine=args.engine,
+        rules=args.rules,
     )
 
 

@@ -1,4 +1,4 @@
-"""What makes a tournament (``Config``): its players and their labels, the game and its terms,
+"""What makes a tournament (``TournamentConfig``): its players and their labels, the game and its terms,
 the openings; and the run's one failure that stops it (``RecordFailed``)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from impl.apps.games import GameTerms
 from impl.engines.openings import Opening
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
@@ -20,8 +21,9 @@ class RecordFailed(Exception):
 
 
 @dataclass(frozen=True)
-class Config:
-    """What makes a tournament: a records directory holds the games of one."""
+class TournamentConfig(GameTerms):
+    """What makes a tournament: a records directory holds the games of one.  The
+    terms of its games (clocks, timeout, engine, rules) are keywords (``GameTerms``)."""
 
     players: tuple[str, ...]
     """The player specs as given."""
@@ -29,12 +31,7 @@ class Config:
     games: int
     """Games per pairing."""
     mode: str = ROUND_ROBIN
-    time: tuple[float, float] | None = None
-    engine: str = "impl"
-    timeout: float = 600.0
     event: str = "referee tournament"
-    rules: str = "paper"
-    """The Awari rule set every game is played under (spec/awari_rules.py)."""
     openings: tuple[Opening, ...] = ()
     """The openings the referee plays first, in the order used (impl/engines/openings.py)."""
     repeat: bool = False

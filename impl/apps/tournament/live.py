@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from impl import pgn
 from impl.apps.sprt import Hypotheses
-from impl.apps.tournament.config import Config
+from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.outputs import as_json, finite
 from impl.apps.tournament.schedule import GameResult, Task, result_text
 from impl.apps.tournament.summary import summarise, tables
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def state_json(
-    config: Config,
+    config: TournamentConfig,
     results: Sequence[GameResult],
     total: int,
     running: Sequence[Task],
@@ -55,7 +55,7 @@ def state_json(
 class Snapshot:
     """The tournament at one moment: what ``state_json`` is made of."""
 
-    config: Config
+    config: TournamentConfig
     results: tuple[GameResult, ...]
     total: int
     running: tuple[Task, ...]
@@ -73,7 +73,7 @@ class Watch:
     def __init__(
         self,
         view: TournamentLink,
-        config: Config,
+        config: TournamentConfig,
         total: int,
         results: dict[int, GameResult],
         hypotheses: Hypotheses | None,
@@ -105,7 +105,7 @@ Finished = Callable[[Task, GameResult], None]
 def live_view(
     args: argparse.Namespace,
     what: str,
-    config: Config,
+    config: TournamentConfig,
     total: int,
     results: dict[int, GameResult],
     directory: Path,
@@ -163,7 +163,7 @@ def both_finished(first: Finished, second: Finished) -> Finished:
 @contextmanager
 def progress(
     console: Any,
-    config: Config,
+    config: TournamentConfig,
     tasks: Sequence[Task],
     results: dict[int, GameResult],
     quiet: bool,

@@ -16,14 +16,14 @@ from typing import Any
 from impl import pgn
 from impl.apps import sprt
 from impl.apps.sprt import Hypotheses
-from impl.apps.tournament.config import Config
+from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.schedule import GameResult
 from impl.apps.tournament.summary import Summary
 from impl.atomic import output_of, why, write_output
 from impl.cli import UsageError
 
 
-def as_json(config: Config, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
+def as_json(config: TournamentConfig, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
     players = []
     for s in summary.standings:
         entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
@@ -151,7 +151,7 @@ def hypotheses_of(args: argparse.Namespace, players: int, what: str) -> Hypothes
         raise UsageError(f"{what}: --sprt: {exc}") from None
 
 
-def anchor_of(args: argparse.Namespace, config: Config, what: str) -> int | None:
+def anchor_of(args: argparse.Namespace, config: TournamentConfig, what: str) -> int | None:
     """``--anchor``'s player by its label in the tables; a usage error if none is."""
     if getattr(args, "anchor", None) is None:
         return None
@@ -178,7 +178,9 @@ def pgn_file(results: Sequence[GameResult]) -> str:
     return pgn.export([r.record for r in sorted(results, key=lambda r: r.number) if r.record])
 
 
-def write_outputs(config: Config, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace) -> str:
+def write_outputs(
+    config: TournamentConfig, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace
+) -> str:
     """``--json``, ``--csv``, ``--pgnout``, each written by impl/atomic.py's rule
     (``write_output``); what could not be."""
     outputs: tuple[tuple[Path | None, Callable[[], str]], ...] = (

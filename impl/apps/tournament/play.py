@@ -13,7 +13,7 @@ from impl import pgn
 from impl import tasks as runners
 from impl.apps.games import INTERRUPTED, PlayerSpec, play_game
 from impl.apps.sprt import Hypotheses
-from impl.apps.tournament.config import Config, RecordFailed
+from impl.apps.tournament.config import RecordFailed, TournamentConfig
 from impl.apps.tournament.schedule import GameResult, Task, score_of
 from impl.apps.tournament.summary import decided
 from impl.atomic import why, write_atomic
@@ -88,7 +88,7 @@ def runner_of(args: argparse.Namespace, local: bool) -> AbstractContextManager[r
 
 
 def execute(
-    config: Config,
+    config: TournamentConfig,
     todo: Sequence[Task],
     results: dict[int, GameResult],
     directory: Path,

@@ -12,7 +12,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps.games import claim_records, read_run_file
-from impl.apps.tournament.config import CONFIG, Config
+from impl.apps.tournament.config import CONFIG, TournamentConfig
 from impl.apps.tournament.schedule import GameResult, Task, schedule, score_of
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError
@@ -88,11 +88,17 @@ def load_records(
     return results
 
 
-def run_identity(config: Config) -> dict[str, Any]:
+RUN_FILE = ("players", "game", "games", "mode", "time", "engine", "timeout", "event", "rules", "openings", "repeat")
+"""The run file's keys in the order it has always written them (a new field of the
+configuration must be placed here: ``index`` refuses one that is not)."""
+
+
+def run_identity(config: TournamentConfig) -> dict[str, Any]:
     """What a run file holds: ``config``, its openings as their count and digest
     (impl/engines/openings.py ``digest``) rather than the list, which could make a
     run file of megabytes."""
-    mine = asdict(config)
+    fields = asdict(config)
+    mine = {name: fields[name] for name in sorted(fields, key=RUN_FILE.index)}
     mine["time"] = list(config.time) if config.time else None
     mine["openings"] = {"count": len(config.openings), "sha256": digest(config.openings)}
     return mine
@@ -109,7 +115,7 @@ def upgrade_run_file(old: Any) -> Any:
 
 
 def open_records(
-    config: Config, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
+    config: TournamentConfig, directory: Path, what: str = "referee tournament: --records", name: str = CONFIG
 ) -> int | None:
     """Make the records directory, or check that it holds this run's: a
     tournament's (``tournament.json``) or a match's (``name``: ``match.json``).
@@ -130,7 +136,7 @@ def open_records(
     return before
 
 
-def extension(old: Any, config: Config, where: str) -> int | None:
+def extension(old: Any, config: TournamentConfig, where: str) -> int | None:
     """The games per pairing of run file ``old`` if this run extends it: only
     ``games`` grew, and the openings of its games are the same (the first
     ``count`` of ours have its digest: a file's list, or ``--random-openings``

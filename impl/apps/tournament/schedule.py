@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from impl.apps.games import MatchOptions
-from impl.apps.tournament.config import GAUNTLET, Config
+from impl.apps.tournament.config import GAUNTLET, TournamentConfig
 from impl.engines.openings import Opening, nth_opening
 
 
@@ -52,7 +52,7 @@ class GameResult:
         return self.players[1] if self.score == 1 else self.players[0]
 
 
-def schedule(config: Config) -> list[Task]:
+def schedule(config: TournamentConfig) -> list[Task]:
     """Every game: each pairing's games in turn, the pairing's first player
     moving first in its odd-numbered games.  With openings, each pairing plays
     them in order: with ``repeat`` its games 2k-1 and 2k play opening k, colours
@@ -63,9 +63,7 @@ def schedule(config: Config) -> list[Task]:
         if config.mode == GAUNTLET
         else [(i, j) for i in range(n) for j in range(i + 1, n)]
     )
-    options = MatchOptions(
-        config.game, 1, config.time, config.timeout, engine=config.engine, event=config.event, rules=config.rules
-    )
+    options = MatchOptions(config.game, 1, event=config.event, **config.terms())
     labels = config.labels
     tasks: list[Task] = []
     for p, (i, j) in enumerate(pairs):
@@ -85,7 +83,7 @@ def schedule(config: Config) -> list[Task]:
     return tasks
 
 
-def opening_of(config: Config, game: int) -> Opening:
+def opening_of(config: TournamentConfig, game: int) -> Opening:
     """The opening of a pairing's ``game``-th game (from 0)."""
     return nth_opening(config.openings, config.repeat, game)
 

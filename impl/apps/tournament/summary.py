@@ -12,7 +12,7 @@ from impl import pgn
 from impl.apps import sprt
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
-from impl.apps.tournament.config import Config
+from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.schedule import GameResult
 from impl.game import Termination
 
@@ -77,7 +77,7 @@ class Summary:
 
 
 def summarise(
-    config: Config,
+    config: TournamentConfig,
     results: Sequence[GameResult],
     total: int,
     rate: bool = True,
@@ -147,7 +147,9 @@ def first_scores(results: Sequence[GameResult]) -> list[float]:
     return [r.score if r.players[0] == 0 else 1 - r.score for r in ordered if r.score is not None]
 
 
-def sprt_status(config: Config, hypotheses: Hypotheses, results: Sequence[GameResult], final: bool = False) -> Status:
+def sprt_status(
+    config: TournamentConfig, hypotheses: Hypotheses, results: Sequence[GameResult], final: bool = False
+) -> Status:
     """The SPRT on these results: pentanomial on opening pairs when each opening is
     played twice with colours reversed (``--repeat``), as fishtest does; trinomial on
     games otherwise."""
@@ -294,7 +296,7 @@ def pentanomial_line(counts: Sequence[int]) -> str:
     return f"Ptnml(0-2): [{', '.join(str(c) for c in counts)}]"
 
 
-def decided(config: Config, results: dict[int, GameResult], hypotheses: Hypotheses | None) -> bool:
+def decided(config: TournamentConfig, results: dict[int, GameResult], hypotheses: Hypotheses | None) -> bool:
     """Whether the SPRT has accepted H0 or H1 on these results."""
     if hypotheses is None:
         return False
