@@ -151,19 +151,19 @@ def processes(jobs: int) -> Iterator[Runner]:
             pool.shutdown(cancel_futures=True)
 
 
-def distributed() -> Any:
+def _distributed() -> Any:
     """Dask distributed, untyped: its calls are not annotated."""
     return importlib.import_module("distributed")
 
 
-def call(target: tuple[str, str], task: Any) -> Any:
+def _call(target: tuple[str, str], task: Any) -> Any:
     """``module.function(task)`` for ``target = (module, function)``: a task a worker
     finds by name, whichever module the caller ran as ``__main__``."""
     module, function = target
     return getattr(importlib.import_module(module), function)(task)
 
 
-def by_name(run: Callable[[T], R]) -> tuple[str, str]:
+def _by_name(run: Callable[[T], R]) -> tuple[str, str]:
     """The (module, function) a worker imports for the module-level function ``run``;
     a ``python -m`` module's own functions are named by its import name."""
     module = run.__module__
@@ -188,7 +188,7 @@ def dask(
     ``workers`` processes of ``threads_per_worker`` threads, or with 0 workers that
     many threads of this process — whose scheduler, workers and nannies listen on
     127.0.0.1 only over TLS, with a dashboard (on 127.0.0.1) only if ``dashboard``."""
-    d = distributed()
+    d = _distributed()
     if scheduler is not None:
         with d.Client(scheduler, timeout="10s") as client:
             yield _on_dask(client)
@@ -227,4 +227,4 @@ def _on_dask(client: Any) -> Runner:
 
 
 def _named(run: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return functools.partial(call, by_name(run))
+    return functools.partial(_call, _by_name(run))
