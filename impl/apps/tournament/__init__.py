@@ -1,7 +1,7 @@
 """``referee tournament PLAYER PLAYER … --game G``: a round robin (or a gauntlet:
 the first player against each other) of G games per pairing, sides alternating,
-run as independent tasks on Dask distributed, with progress, standings, a
-crosstable, ratings, endings and failures, and every game's record.
+run as independent tasks, with progress, standings, a crosstable, ratings,
+endings and failures, and every game's record.
 
 The players are ``referee match``'s (impl/apps/match.py): ours by name with options, or
 any command line with ``{game} {host} {port} {side}``.  Each game is one task:
