@@ -36,7 +36,7 @@ from typing import Any, Final, Literal
 
 from impl.atomic import write_output
 from impl.cli import quiet_on_a_closed_pipe
-from proofs.cluster import scheduler_address
+from impl.tasks import scheduler_address
 
 Run = Literal["bounded", "full"]
 
@@ -62,7 +62,7 @@ class Step:
     contracts: bool = True
     """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
     cluster: bool = False
-    """The step runs independent tasks on Dask and takes ``--scheduler`` (proofs/cluster.py)."""
+    """The step runs independent tasks on Dask and takes ``--scheduler`` (impl/tasks.py)."""
 
     @property
     def argv(self) -> list[str]:

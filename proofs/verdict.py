@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
-from proofs import cluster
+from impl import tasks as runners
 
 T = TypeVar("T")
 
@@ -63,7 +61,7 @@ def scope_arguments(module: str, doc: str | None, deep: str, argv: list[str] | N
     parser.add_argument("--jobs", type=int, default=2, help="worker processes for the independent tasks (default 2)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--scheduler", type=cluster.scheduler_address, help="a Dask scheduler (tcp://HOST:PORT) for the tasks"
+        "--scheduler", type=runners.scheduler_address, help="a Dask scheduler (tcp://HOST:PORT) for the tasks"
     )
     where.add_argument("--no-cluster", action="store_true", help="a process pool here, not Dask")
     args = parser.parse_args(argv)
@@ -97,39 +95,38 @@ def _run_steps(steps: Sequence[ProofStep], bounded: bool, deep: bool) -> int:
     return 1 if failed else 0
 
 
-_clients: list[Any] = []
-"""The Dask client of ``tasks_on``, while one is open."""
+_runners: list[runners.Runner] = []
+"""The Dask runner of ``tasks_on``, while one is open."""
 
 
 @contextlib.contextmanager
-def tasks_on(scheduler: str | None, workers: int) -> Iterator[Any]:
+def tasks_on(scheduler: str | None, workers: int) -> Iterator[runners.Runner]:
     """Within it, ``in_processes`` sends its tasks to a Dask cluster: the one at
-    ``scheduler``, else an embedded one of ``workers`` processes (proofs/cluster.py)."""
-    with cluster.dask_client(scheduler, workers) as client:
-        _clients.append(client)
+    ``scheduler``, else an embedded one of ``workers`` processes (impl/tasks.py), one
+    task at a time each (z3's context is per process, and one proof at a time keeps a
+    worker's memory that of one proof), with no memory limit (z3 counts it, not the
+    nanny: no restarts for it)."""
+    with runners.dask(scheduler, workers, 1, memory_limit=0) as runner:
+        _runners.append(runner)
         try:
-            yield client
+            yield runner
         finally:
-            _clients.pop()
+            _runners.pop()
 
 
 def in_processes(run: Callable[[T], int], tasks: Sequence[T], jobs: int = 2) -> int:
     """The sum of ``run(task)`` over independent proof tasks: on the Dask cluster of
-    ``tasks_on`` when one is open, else in ``jobs`` processes (spawned: each its own
-    z3 context); ``run`` a module-level function.  A task that raises fails the whole;
-    on the cluster an AssertionError (a refutation) is raised again naming its task."""
-    if _clients and len(tasks) > 1:
+    ``tasks_on`` when one is open, else in ``jobs`` spawned processes (each its own z3
+    context); ``run`` a module-level function.  A task that raises fails the whole;
+    an AssertionError (a refutation) is raised again naming its task."""
+    if len(tasks) <= 1 or (not _runners and jobs <= 1):
+        return sum(map(run, tasks))
+    with contextlib.nullcontext(_runners[-1]) if _runners else runners.processes(jobs) as runner:
         total = 0
-        for task, outcome in cluster.as_done(
-            _clients[-1], functools.partial(cluster.call, cluster.by_name(run)), tasks
-        ):
+        for task, outcome in runner.as_done(run, tasks):
             if isinstance(outcome, AssertionError):
                 raise AssertionError(f"{task!r}: {outcome}") from outcome
-            if isinstance(outcome, BaseException):
+            if isinstance(outcome, Exception):
                 raise outcome
             total += outcome
         return total
-    if jobs <= 1 or len(tasks) <= 1:
-        return sum(map(run, tasks))
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        return sum(pool.imap_unordered(run, tasks))

@@ -236,7 +236,7 @@ def test_the_file_name_is_safe_whatever_the_names(tmp_path: Path, names: tuple[s
 def test_a_label_in_any_script_survives_a_match_record_and_a_tournament_resume(tmp_path: Path) -> None:
     """A real game between two of our players whose labels are long, non-ASCII and
     quoted: its record names them exactly, and a tournament resuming from it
-    recognises the finished game (impl/apps/tournament.py ``from_record``)."""
+    recognises the finished game (impl/apps/tournament/resume.py ``from_record``)."""
     labels = ('Jörg "der Große" \\ ' + "ß" * 40, "名人 random")
     specs = tuple(PlayerSpec(label, PlayerSpec.parse("random --seed 3").template) for label in labels)
     assert len(specs) == 2

@@ -1,6 +1,6 @@
 """Playing one game between two player programs through a private referee server
 (impl/client/local.py): what ``referee match`` (impl/apps/match.py) and ``referee
-tournament`` (impl/apps/tournament.py) share — the players (``PlayerSpec``), how a
+tournament`` (impl/apps/tournament/) share — the players (``PlayerSpec``), how a
 game is run (``MatchOptions``, ``play_game``: launch the programs, guard their seats,
 observe the game, end their process groups), the openings' options, and the
 records directory's claim.  Neither command is imported here: both import this.
@@ -48,7 +48,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,24 +165,39 @@ class GameOutcome:
         return self.first ^ self.result.winner
 
 
-@dataclass(frozen=True)
-class MatchOptions:
-    game: str
-    games: int
+@dataclass(frozen=True, kw_only=True)
+class GameTerms:
+    """The terms every game of a run is played on, which ``referee match``'s options and
+    ``referee tournament``'s configuration share (each default written here once)."""
+
     time: tuple[float, float] | None = None
+    """Each side's clock in seconds, first mover's first; None: no clocks."""
     timeout: float = 600.0
     """Seconds a game may take before its players are killed and it is aborted."""
-    logs: Path | None = None
-    jobs: int = 1
     engine: str = "impl"
     """The referee's rules engine: impl, spec or checked (impl/engines/registry.py)."""
+    rules: str = "paper"
+    """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
+
+    def terms(self) -> dict[str, Any]:
+        """These terms alone, as the keywords of another ``GameTerms``."""
+        return {f.name: getattr(self, f.name) for f in fields(GameTerms)}
+
+
+@dataclass(frozen=True)
+class MatchOptions(GameTerms):
+    """How the games of a run are played: the terms, and this process's part (logs,
+    records, the live view, the sandbox, adjudication)."""
+
+    game: str
+    games: int
+    logs: Path | None = None
+    jobs: int = 1
     on_divergence: OnDivergence = DEFAULTS.on_divergence
     records: Path | None = None
     """Write each game's record here as ``game-NNNN.pgn``."""
     event: str = "referee match"
     """The records' Event tag."""
-    rules: str = "paper"
-    """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
     live: str = ""
     """The token of a live web view of this process that shows the games
     (impl/web/tourney.py); a worker process without it plays them unseen."""

@@ -1,6 +1,6 @@
 """``referee match PLAYER_A PLAYER_B --game G --games N``: N games between two player
 programs through a real referee server, sides alternating, and the score table.
-It is a two-player ``referee tournament`` (impl/apps/tournament.py: the same schedule,
+It is a two-player ``referee tournament`` (impl/apps/tournament/: the same schedule,
 records directory, resuming, Elo and LOS, ``--sprt``, ``--json``, ``--pgnout``)
 whose games run in threads of this process rather than on Dask.  The players and
 how one game is played (placeholders, environment, logs) are impl/apps/games.py's.
@@ -24,6 +24,7 @@ from impl.apps.games import (
     MATCH_FILE,
     SIDES,
     GameOutcome,
+    GameTerms,
     MatchOptions,
     PlayerSpec,
     add_adjudication_arguments,
@@ -230,13 +231,17 @@ def add_command(subparsers: Any) -> None:
         "--games", type=positive, default=2, metavar="N", help="games to play (default 2); A moves first in odd ones"
     )
     p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
-    p.add_argument("--timeout", type=seconds, default=600.0, help="seconds a game may last (default 600)")
+    p.add_argument(
+        "--timeout", type=seconds, default=GameTerms.timeout, help="seconds a game may last (default %(default)g)"
+    )
     p.add_argument("--logs", type=Path, metavar="DIR", help="keep each player's output in DIR")
     add_records_arguments(p, "match", ", as the tournament's")
     add_result_options(p)
     p.add_argument("--jobs", type=positive, default=1, help="games played at once (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="print the table only")
-    p.add_argument("--engine", choices=KINDS, default="impl", help="the referee's rules engine (default impl)")
+    p.add_argument(
+        "--engine", choices=KINDS, default=GameTerms.engine, help="the referee's rules engine (default %(default)s)"
+    )
     add_rules_argument(p)
     p.add_argument(
         "--on-divergence",
@@ -266,10 +271,19 @@ def run(args: argparse.Namespace) -> int:
         checked_player(tournament.split_label(text)[1], which)
     book, repeat = openings_of(args, what, args.games)
     clocks = (args.time[0], args.time[-1]) if args.time else None
-    config = tournament.Config(
-        players, args.game, args.games, tournament.ROUND_ROBIN, clocks, args.engine, args.timeout
+    config = tournament.TournamentConfig(
+        players,
+        args.game,
+        args.games,
+        tournament.ROUND_ROBIN,
+        args.event,
+        book,
+        repeat,
+        time=clocks,
+        timeout=args.timeout,
+        engine=args.engine,
+        rules=args.rules,
     )
-    config = dataclasses.replace(config, event=args.event, rules=args.rules, openings=book, repeat=repeat)
     hypotheses = tournament.hypotheses_of(args, 2, what)
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
     anchor = tournament.anchor_of(args, config, what)

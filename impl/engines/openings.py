@@ -7,7 +7,7 @@ numbers them (``1 c3 1 ... d4``, docs/protocol.md Tables 6 and 9; ``1.`` is read
 as ``1``); ``#`` starts a comment, blank lines are skipped.  An opening is valid
 when every move is legal in turn and none ends the game.  The server plays it
 (impl/server/session.py); a tournament plays each with colours reversed
-(impl/apps/tournament.py).  Everything here is pure: no I/O but ``read_openings``.
+(impl/apps/tournament/schedule.py).  Everything here is pure: no I/O but ``read_openings``.
 
 A file is bounded: at most ``MAX_BYTES`` bytes and ``MAX_OPENINGS`` openings, and
 only a regular file is read (a FIFO or ``/dev/zero`` is refused, never waited on).

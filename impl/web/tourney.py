@@ -4,7 +4,7 @@ match … --web PORT``): the web view of impl/web/app.py, with the standings at
 tournament's side, starts impl/web/child.py ``--mode tournament`` running a
 ``TournamentView``):
 
-    /api/tournament     as_json of the standings so far (impl/apps/tournament.py: the
+    /api/tournament     as_json of the standings so far (impl/apps/tournament/outputs.py: the
                         crosstable, Elo ± margin and LOS or openskill ratings, the
                         SPRT), with ``progress`` (played, total, running games),
                         each finished game's ``record`` and each running game's
@@ -52,7 +52,7 @@ STANDINGS_EVERY = 0.5
 
 class Standings(Protocol):
     """The tournament at one moment, as the tournament hands it in (impl/apps/
-    tournament.py ``Snapshot``): this view knows nothing of tournaments but this."""
+    tournament/live.py ``Snapshot``): this view knows nothing of tournaments but this."""
 
     def json(self) -> dict[str, Any]:
         """``/api/tournament`` without the live ids (``progress.running`` lists the
@@ -61,7 +61,7 @@ class Standings(Protocol):
 
 
 class _Running(Protocol):
-    """A game under way as the tournament's snapshot has it (impl/apps/tournament.py
+    """A game under way as the tournament's snapshot has it (impl/apps/tournament/schedule.py
     ``Task``): its number and its players' labels, first mover's first."""
 
     @property

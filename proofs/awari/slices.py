@@ -32,7 +32,6 @@ how long the whole step would take on W workers (a projection, not a measurement
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import heapq
 import json
@@ -44,16 +43,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import z3
 
+from impl import tasks as runners
 from impl.atomic import write_atomic
 from impl.cli import quiet_on_a_closed_pipe
-from proofs import cluster
 from proofs import fingerprint as F
 from proofs.fingerprint import module_name
 
@@ -343,30 +341,11 @@ def _failed_task(s: Slice, e: BaseException) -> Record:
     }
 
 
-def on_cluster(client: Any, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
-    """Each task's record as it completes on the Dask cluster."""
-    for (s, _, _), outcome in cluster.as_done(client, prove, tasks, keep_going=keep_going):
-        yield _failed_task(s, outcome) if isinstance(outcome, BaseException) else outcome
-
-
-def in_threads(jobs: int, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
-    """Each task's record as it completes, ``jobs`` at a time from a thread pool here."""
-    pending = list(reversed(tasks))
-    with ThreadPoolExecutor(jobs) as pool:
-        running: dict[Future[Record], Slice] = {}
-        while pending or running:
-            while pending and len(running) < jobs and keep_going():
-                task = pending.pop()
-                running[pool.submit(prove, task)] = task[0]
-            if not running:
-                return
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for f in done:
-                s = running.pop(f)
-                try:
-                    yield f.result()
-                except Exception as e:
-                    yield _failed_task(s, e)
+def records(runner: runners.Runner, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
+    """Each task's record as it completes on ``runner`` (a task that raised, or whose
+    worker died, is an error record of its slice)."""
+    for (s, _, _), outcome in runner.as_done(prove, tasks, keep_going=keep_going):
+        yield _failed_task(s, outcome) if isinstance(outcome, Exception) else outcome
 
 
 def status(records: Sequence[Record], holds: Holds, what: str = "slices proven") -> str:
@@ -451,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--scheduler",
-        type=cluster.scheduler_address,
+        type=runners.scheduler_address,
         help="a Dask scheduler (tcp://HOST:PORT) instead of a local cluster",
     )
     where.add_argument(
@@ -526,9 +505,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     cache_error = ""  # once the cache cannot be written, the run goes on without it
     print(f"{len(todo)} slices to prove, fingerprint {fp}", flush=True)
-    with cluster.dask_client(args.scheduler, args.jobs) if not args.no_cluster else _nothing() as client:
-        results = in_threads(args.jobs, tasks, keep_going) if client is None else on_cluster(client, tasks, keep_going)
-        for r in results:
+    # Each slice is proven in a subprocess: threads here suffice to wait on them.
+    runs_on = runners.threads(args.jobs) if args.no_cluster else runners.dask(args.scheduler, args.jobs, memory_limit=0)
+    with runs_on as runner:
+        for r in records(runner, tasks, keep_going):
             ours = _worker_fingerprint(modules, reads_of(r))
             if r.get("fingerprint", ours) != ours:  # a worker's code is not this code: its verdict is not this proof's
                 r = {
@@ -561,11 +541,6 @@ def _keep(records: Sequence[Record], holds: Holds) -> str:
         print(f"verdict cache {CACHE}: not written ({why}); the proof goes on without it", file=sys.stderr)
         return why
     return ""
-
-
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
 
 
 if __name__ == "__main__":  # run as proofs.awari.slices, so a worker imports prove by that name

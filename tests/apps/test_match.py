@@ -146,7 +146,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_status_1(
         real(path, text)
 
     real = atomic.write_output
-    monkeypatch.setattr(tournament, "write_output", full)
+    monkeypatch.setattr(tournament.outputs, "write_output", full)
     argv = ["match", "random --seed 1", "random --seed 2", "--game", "gothello", "--games", "1", "-q"]
     argv += [
         "--records",
@@ -225,17 +225,19 @@ def test_a_finished_match_is_extended_with_more_games(tmp_path: Path, capsys: py
 
 def test_a_tournament_of_more_pairings_cannot_grow() -> None:
     """With several pairings each game's number would move: refused, saying why."""
-    old = tournament.Config(("a", "b", "c"), "awari", 2)
+    old = tournament.TournamentConfig(("a", "b", "c"), "awari", 2)
     identity = json.loads(json.dumps(tournament.run_identity(old)))
     with pytest.raises(cli.UsageError, match="--games can grow only with one pairing"):
-        tournament.extension(identity, tournament.Config(("a", "b", "c"), "awari", 4), "x")
-    assert tournament.extension(identity, tournament.Config(("a", "b", "d"), "awari", 4), "x") is None
-    two = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 2))))
-    assert tournament.extension(two, tournament.Config(("a", "b"), "awari", 5), "x") == 2
+        tournament.extension(identity, tournament.TournamentConfig(("a", "b", "c"), "awari", 4), "x")
+    assert tournament.extension(identity, tournament.TournamentConfig(("a", "b", "d"), "awari", 4), "x") is None
+    two = json.loads(json.dumps(tournament.run_identity(tournament.TournamentConfig(("a", "b"), "awari", 2))))
+    assert tournament.extension(two, tournament.TournamentConfig(("a", "b"), "awari", 5), "x") == 2
     # Openings: the games played keep theirs (a longer list that begins with them), else not this run.
     book = (("a1",), ("b1",))
-    opened = json.loads(json.dumps(tournament.run_identity(tournament.Config(("a", "b"), "awari", 4, openings=book))))
-    longer = tournament.Config(("a", "b"), "awari", 8, openings=(*book, ("c1",), ("d1",)))
+    opened = json.loads(
+        json.dumps(tournament.run_identity(tournament.TournamentConfig(("a", "b"), "awari", 4, openings=book)))
+    )
+    longer = tournament.TournamentConfig(("a", "b"), "awari", 8, openings=(*book, ("c1",), ("d1",)))
     assert tournament.extension(opened, longer, "x") == 4
-    shuffled = tournament.Config(("a", "b"), "awari", 8, openings=(("b1",), ("a1",), ("c1",), ("d1",)))
+    shuffled = tournament.TournamentConfig(("a", "b"), "awari", 8, openings=(("b1",), ("a1",), ("c1",), ("d1",)))
     assert tournament.extension(opened, shuffled, "x") is None

@@ -18,7 +18,7 @@ from impl import cli, pgn
 from impl import protocol as P
 from impl.apps import replay
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
-from impl.apps.tournament import Config, from_record, schedule
+from impl.apps.tournament import TournamentConfig, from_record, schedule
 from impl.engines import openings
 from impl.engines.port import GameEngine
 from impl.engines.registry import get_engine
@@ -237,16 +237,16 @@ def test_serve_refuses_a_bad_opening_in_one_line(args: tuple[str, ...], message:
 
 def test_repeat_schedules_each_opening_as_a_pair_with_colours_reversed() -> None:
     book = (("c3",), ("d4",))
-    config = Config(("a", "b", "c"), "gothello", 6, openings=book, repeat=True)
+    config = TournamentConfig(("a", "b", "c"), "gothello", 6, openings=book, repeat=True)
     tasks = schedule(config)
     for pairing in range(3):
         games = tasks[6 * pairing : 6 * pairing + 6]
         assert [t.opening for t in games] == [("c3",), ("c3",), ("d4",), ("d4",), ("c3",), ("c3",)]
         for one, two in zip(games[::2], games[1::2], strict=True):
             assert one.players == two.players[::-1]
-    once = schedule(Config(("a", "b"), "gothello", 3, openings=book, repeat=False))
+    once = schedule(TournamentConfig(("a", "b"), "gothello", 3, openings=book, repeat=False))
     assert [t.opening for t in once] == [("c3",), ("d4",), ("c3",)]
-    assert all(t.opening == () for t in schedule(Config(("a", "b"), "gothello", 2)))
+    assert all(t.opening == () for t in schedule(TournamentConfig(("a", "b"), "gothello", 2)))
 
 
 def test_deterministic_players_from_random_openings_play_no_identical_games(
@@ -318,7 +318,7 @@ def test_a_session_refuses_an_invalid_opening() -> None:
 
 
 def test_a_recorded_game_counts_as_done_only_from_its_own_opening() -> None:
-    config = Config(("a", "b"), "gothello", 2, openings=(("c3",), ("d4",)), repeat=False)
+    config = TournamentConfig(("a", "b"), "gothello", 2, openings=(("c3",), ("d4",)), repeat=False)
     first, _ = schedule(config)
     tags = [("Round", "1.1"), ("Black", "a"), ("White", "b"), ("Game", "gothello"), ("Opening", "c3")]
     record = pgn.build("gothello", tags, ["c3", "a1"], None, Outcome(Side.SECOND, Termination.RESIGNATION))

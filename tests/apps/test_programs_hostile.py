@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from impl import atomic, cli, pgn
+from impl import atomic, cli, pgn, tasks
 from impl.apps import games, sandbox, seats, tournament
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from tests.support import paths
@@ -307,13 +307,13 @@ def test_the_embedded_dask_cluster_listens_on_loopback_only(workers: int, dashbo
     """Threads or worker processes, with or without the dashboard (then on loopback too)."""
     me = psutil.Process()
     before = set(_listening(me))
-    with tournament.dask_client(None, workers, 1, dashboard) as client:
-        assert client.submit(abs, -3).result() == 3
-        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    with tasks.dask(None, workers, 1, dashboard=dashboard) as runner:
+        assert list(runner.as_done(abs, [-3])) == [(-3, 3)]
+        assert runner.dashboard_link.startswith("http://127.0.0.1:")
         opened = [a for a in _listening(me) if a not in before]
         for child in me.children(recursive=True):
             opened += _listening(child)
-        assert client.scheduler_info()["address"].startswith("tls://127.0.0.1:")  # TLS: programs kept out
+        assert runner.address.startswith("tls://127.0.0.1:")  # TLS: programs kept out
     assert opened and all(a.ip in ("127.0.0.1", "::1") for a in opened), opened
 
 
@@ -391,7 +391,7 @@ def test_a_full_disk_is_reported_as_such_not_as_the_dask_cluster(
 
     argv = ["tournament", *_players("a", "b"), "--game", "gothello", "--games", "1", "--jobs", "1", "-q"]
     argv += ["--records", str(tmp_path)]
-    monkeypatch.setattr(tournament, "write_atomic", full)
+    monkeypatch.setattr(tournament.play, "write_atomic", full)
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert err == "referee tournament: cannot write the record of game 1: the disk is full; 0 of 1 games recorded\n"
@@ -408,7 +408,7 @@ def test_a_match_whose_record_cannot_be_written_says_why_in_one_line(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data, **options)
 
-    monkeypatch.setattr(tournament, "write_atomic", full)
+    monkeypatch.setattr(tournament.play, "write_atomic", full)
     argv = ["match", "random", "random", "--game", "gothello", "--games", "1", "--records", str(tmp_path / "r")]
     assert cli.main(argv) == 1
     err = capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""``referee tournament`` (impl/apps/tournament.py) and its ratings (impl/apps/ratings.py):
+"""``referee tournament`` (impl/apps/tournament/) and its ratings (impl/apps/ratings.py):
 the schedule, Elo with margin and LOS, openskill for many players, a real
 tournament on an embedded Dask cluster with a command-line player, its records
 replayed move for move, resuming, failures reported by name, the SPRT stopping
@@ -29,7 +29,7 @@ pytest.importorskip("openskill")
 from impl import cli, pgn
 from impl.apps import sprt, tournament
 from impl.apps.ratings import elo, skills
-from impl.apps.tournament import GAUNTLET, Config, GameResult, first_pairs, first_scores, schedule, summarise
+from impl.apps.tournament import GAUNTLET, GameResult, TournamentConfig, first_pairs, first_scores, schedule, summarise
 from impl.game import Outcome, Side, Termination
 from tests.support import paths
 
@@ -53,18 +53,18 @@ def test_match_and_tournament_name_their_records_after_the_command() -> None:
 
 
 def test_a_round_robin_plays_every_pair_with_sides_alternating() -> None:
-    tasks = schedule(Config(("a", "b", "c", "d"), "awari", 3))
+    tasks = schedule(TournamentConfig(("a", "b", "c", "d"), "awari", 3))
     assert len(tasks) == 6 * 3 and [t.number for t in tasks] == list(range(1, 19))
     pairs = {frozenset(t.players) for t in tasks}
     assert len(pairs) == 6
     first = tasks[:3]
     assert [t.players for t in first] == [(0, 1), (1, 0), (0, 1)] and [t.round for t in first] == ["1.1", "1.2", "1.3"]
-    gauntlet = schedule(Config(("a", "b", "c"), "awari", 2, GAUNTLET))
+    gauntlet = schedule(TournamentConfig(("a", "b", "c"), "awari", 2, GAUNTLET))
     assert [t.players for t in gauntlet] == [(0, 1), (1, 0), (0, 2), (2, 0)]
 
 
 def test_players_are_named_by_label_or_spec_made_distinct() -> None:
-    config = Config(("random", "random", "x", "fast=search --budget=0.1", "search --budget=0.1"), "awari", 1)
+    config = TournamentConfig(("random", "random", "x", "fast=search --budget=0.1", "search --budget=0.1"), "awari", 1)
     assert config.labels == ["random", "random (2)", "x", "fast", "search --budget=0.1"]
     assert config.specs[3:] == ["search --budget=0.1", "search --budget=0.1"]
 
@@ -88,7 +88,7 @@ def test_openskill_ranks_the_stronger_player_higher() -> None:
 
 
 def test_failures_are_reported_by_name() -> None:
-    config = Config(("good", "bad", "slow"), "gothello", 1)
+    config = TournamentConfig(("good", "bad", "slow"), "gothello", 1)
     results = [
         GameResult(1, "1.1", (0, 1), None, "no result", "B exited with 3 before the game started", culprits=(1,)),
         GameResult(2, "2.1", (0, 2), 1.0, "time"),
@@ -283,8 +283,8 @@ def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
     """Two games at once, every game won by the first player: H1 is accepted at
     the sixth result (elo1 = 100), when game 7 is already running; it finishes
     and counts, and game 8 never starts (threads here, or the embedded Dask)."""
-    monkeypatch.setattr(tournament, "run_task", lambda task: _stubbed(task.number, task.players))
-    config = Config(("a", "b"), "awari", 20)
+    monkeypatch.setattr(tournament.play, "run_task", lambda task: _stubbed(task.number, task.players))
+    config = TournamentConfig(("a", "b"), "awari", 20)
     tasks = schedule(config)
     results: dict[int, GameResult] = {}
     started: list[int] = []
@@ -351,12 +351,12 @@ def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:
         GameResult(6, "1.5", (0, 1), 1.0, "resignation", record=same),
         GameResult(7, "1.6", (1, 0), 1.0, "resignation", record=same),
     ]
-    summary = summarise(Config(("a", "b", "c"), "awari", 6), results, 7)
+    summary = summarise(TournamentConfig(("a", "b", "c"), "awari", 6), results, 7)
     assert summary.duplicates == [(6, 1), (7, 2)]
     assert tournament.notes(summary) == [
         "Duplicates: 2 of 6 games repeat earlier games move for move: #6 = #1, #7 = #2 (the ratings count them)"
     ]
-    assert summarise(Config(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []
+    assert summarise(TournamentConfig(("a", "b", "c"), "awari", 6), results, 7, rate=False).duplicates == []
 
 
 def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
@@ -364,7 +364,7 @@ def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
     opening, colours reversed), as fishtest; otherwise the trinomial on games."""
     h = sprt.Hypotheses(0, 100)
     results = [_stubbed(1, (0, 1)), _stubbed(2, (1, 0)), _stubbed(3, (0, 1)), _stubbed(4, (1, 0))]
-    plain = Config(("a", "b"), "awari", 4)
+    plain = TournamentConfig(("a", "b"), "awari", 4)
     paired = replace(plain, openings=(("F",), ("E",)), repeat=True)
     assert tournament.sprt_status(plain, h, results).model is sprt.Model.TRINOMIAL
     status = tournament.sprt_status(paired, h, results)
@@ -394,7 +394,7 @@ def test_a_local_tournament_needs_no_dask(tmp_path: Path) -> None:
 def test_four_players_standings_have_score_percent_and_elo_by_likelihood() -> None:
     """The standings: ``score %`` (points per game) and ``Elo ± 95%`` (ratings.py
     ``bradley_terry``) beside openskill's; the CSV and JSON carry both."""
-    config = Config(("a", "b", "c", "d"), "awari", 4)
+    config = TournamentConfig(("a", "b", "c", "d"), "awari", 4)
     scores = {0: 1.0, 1: 0.5, 2: 0.0, 3: 1.0}
     results = [GameResult(t.number, t.round, t.players, scores[t.number % 4], "move") for t in schedule(config)]
     summary = summarise(config, results, len(results))
@@ -421,7 +421,7 @@ def test_four_players_standings_have_score_percent_and_elo_by_likelihood() -> No
 
 
 def test_two_players_notes_have_the_likelihood_elo_and_the_pentanomial() -> None:
-    config = Config(("a", "b"), "gothello", 6)
+    config = TournamentConfig(("a", "b"), "gothello", 6)
     scores = [1.0, 0.0, 0.5, 0.5, 1.0, 1.0]  # the first mover's: a, a, draw, draw, a, b win
     results = [
         GameResult(t.number, t.round, t.players, s, "move") for t, s in zip(schedule(config), scores, strict=True)
@@ -438,7 +438,7 @@ def test_two_players_notes_have_the_likelihood_elo_and_the_pentanomial() -> None
 def test_an_anchor_player_is_rated_zero(capsys: pytest.CaptureFixture[str]) -> None:
     """``--anchor LABEL``: that player's Elo is 0 with no margin; differences are as
     with the mean at 0; a label that is no player's is one line and status 2."""
-    config = Config(("a", "b", "c"), "awari", 2)
+    config = TournamentConfig(("a", "b", "c"), "awari", 2)
     scores = [1.0, 0.0, 0.5, 1.0, 0.0, 0.5]
     results = [
         GameResult(t.number, t.round, t.players, s, "move") for t, s in zip(schedule(config), scores, strict=True)

@@ -24,8 +24,8 @@ def refuted_unless_even(n: int) -> int:
 
 def test_the_gothello_squares_on_the_cluster_as_in_processes() -> None:
     in_pool = GR.over_squares("legal_bit_refines", SQUARES, CORNER, jobs=2)
-    with verdict.tasks_on(None, 2) as client:
-        assert sum(client.nthreads().values()) == 2
+    with verdict.tasks_on(None, 2) as runner:
+        assert runner.capacity == 2
         on_dask = GR.over_squares("legal_bit_refines", SQUARES, CORNER, jobs=2)
     assert on_dask == in_pool > 0
 
@@ -35,7 +35,7 @@ def test_a_refuted_task_fails_the_step_naming_it() -> None:
         assert verdict.in_processes(refuted_unless_even, [2, 4, 6]) == 12
         with pytest.raises(AssertionError, match=r"^3: 3 is odd$"):
             verdict.in_processes(refuted_unless_even, [2, 3, 4])
-    assert not verdict._clients  # closed with its block
+    assert not verdict._runners  # closed with its block
 
 
 @pytest.mark.parametrize(

@@ -217,13 +217,13 @@ def test_the_tournament_page_fits_a_phone(tmp_path: Path) -> None:
     at 390 px the page is no wider than the window, and each player's name, the
     crosstable's rows and the finished games' replay links are on screen."""
     pytest.importorskip("openskill")
-    from impl.apps.tournament import Config, GameResult, Snapshot, schedule
+    from impl.apps.tournament import GameResult, Snapshot, TournamentConfig, schedule
     from impl.web.tourney import TournamentView
 
     shots = Path(os.environ.get("WEB_SCREENSHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
     specs = ("search --depth 6 --book", "random --seed 1", "./examples/raw_player", "mine")
-    config = Config(specs, "gothello", 2)
+    config = TournamentConfig(specs, "gothello", 2)
     tasks = schedule(config)
     results = tuple(
         GameResult(t.number, t.round, t.players, (1.0, 0.5, 0.0)[t.number % 3], "move", "", f"[Number {t.number}]")

@@ -34,7 +34,7 @@ pytest.importorskip("openskill")
 from impl import pgn
 from impl.apps import sprt
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
-from impl.apps.tournament import Config, GameResult, as_json, schedule, state_json, summarise
+from impl.apps.tournament import GameResult, TournamentConfig, as_json, schedule, state_json, summarise
 from impl.web.feed import ServerInfo
 from impl.web.tourney import VIEWS, TournamentView, hooks
 
@@ -52,7 +52,7 @@ def test_the_state_is_the_summary_with_progress_and_records(players: int) -> Non
     """The standings, crosstable, ratings and SPRT are as_json's of the summary;
     progress counts the games played and lists those running; each game with a
     record links it."""
-    config = Config(tuple(f"p{i}" for i in range(players)), "awari", 6)
+    config = TournamentConfig(tuple(f"p{i}" for i in range(players)), "awari", 6)
     tasks = schedule(config)
     results = [_result(1, tasks[0].players, 1.0), _result(2, tasks[1].players, 0.5), _result(3, tasks[2].players, None)]
     hypotheses = sprt.Hypotheses(0, 50) if players == 2 else None

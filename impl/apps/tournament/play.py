@@ -1,0 +1,125 @@
+"""Playing a tournament's games: each game a task (``run_task``) on the task runner
+(impl/tasks.py) — threads here, or Dask — each result recorded as it comes."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+from impl import pgn
+from impl import tasks as runners
+from impl.apps.games import INTERRUPTED, PlayerSpec, play_game
+from impl.apps.sprt import Hypotheses
+from impl.apps.tournament.config import RecordFailed, TournamentConfig
+from impl.apps.tournament.schedule import GameResult, Task, score_of
+from impl.apps.tournament.summary import decided
+from impl.atomic import why, write_atomic
+
+
+def run_task(task: Task) -> GameResult:
+    """Play one game where this runs (a Dask worker); its result and record.  The
+    specs are parsed here, so that our players run on the worker's Python."""
+    specs = tuple(
+        PlayerSpec(label, PlayerSpec.parse(text).template) for label, text in zip(task.labels, task.specs, strict=True)
+    )
+    # match.py names the players A and B: A is the lower-numbered player here (in
+    # referee match PLAYER_A, whose --logs files say A), whichever moves first;
+    # ``low`` is 1 when the first mover is B.
+    low = 0 if task.players[0] < task.players[1] else 1
+    order = (low, 1 - low)
+    outcome = play_game((specs[order[0]], specs[order[1]]), task.number, task.options, low, task.round, task.opening)
+    summaries = tuple(
+        (task.players[order[p]], line) for p, lines in sorted(outcome.summaries.items()) for line in lines
+    )
+    if outcome.result is None or outcome.error or outcome.result.termination.aborted:
+        error = f"{outcome.error or 'aborted'} (A = {task.labels[order[0]]}, B = {task.labels[order[1]]})"
+        culprits = tuple(task.players[order[c]] for c in outcome.culprits)
+        return GameResult(
+            task.number, task.round, task.players, None, "no result", error, outcome.record, culprits, summaries
+        )
+    thieves = tuple(task.players[order[c]] for c in outcome.culprits) if outcome.theft else ()
+    return GameResult(
+        task.number,
+        task.round,
+        task.players,
+        score_of(outcome.result.winner),
+        outcome.result.termination.value,
+        outcome.theft,
+        outcome.record,
+        thieves,
+        summaries=summaries,
+        counts=outcome.counts,
+    )
+
+
+def play(
+    runner: runners.Runner,
+    tasks: Sequence[Task],
+    jobs: int,
+    started: Callable[[Task], None],
+    finished: Callable[[Task, GameResult], None],
+    stop: Callable[[], bool] = lambda: False,
+) -> None:
+    """Run ``tasks`` on ``runner``, at most ``jobs`` in flight; once ``stop()`` (the
+    SPRT has decided) no more are submitted, and those running finish."""
+    for task, outcome in runner.as_done(
+        run_task, tasks, jobs, keep_going=lambda: not stop(), started=started, key=lambda t: f"game-{t.number:04d}"
+    ):
+        # a task that itself failed is a failure of the game, never silent
+        finished(task, _failed(task, outcome) if isinstance(outcome, Exception) else outcome)
+
+
+def _failed(task: Task, exc: Exception) -> GameResult:
+    return GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
+
+
+def runner_of(args: argparse.Namespace, local: bool) -> AbstractContextManager[runners.Runner]:
+    """Where the games run: ``--jobs`` threads here if ``local``, else on Dask — the
+    cluster at ``--scheduler``, or an embedded one of ``--workers`` processes sharing
+    the ``--jobs`` threads."""
+    if local:
+        return runners.threads(args.jobs)
+    workers, dashboard = args.workers, getattr(args, "dashboard", False)
+    per_worker = max(1, -(-args.jobs // workers)) if workers else args.jobs
+    return runners.dask(args.scheduler, workers, per_worker, dashboard=dashboard)
+
+
+def execute(
+    config: TournamentConfig,
+    todo: Sequence[Task],
+    results: dict[int, GameResult],
+    directory: Path,
+    args: argparse.Namespace,
+    started: Callable[[Task], None],
+    finished: Callable[[Task, GameResult], None],
+    hypotheses: Hypotheses | None = None,
+    local: bool = False,
+    console: Any = None,
+) -> None:
+    """Play ``todo`` (in threads here if ``local``, else on Dask), recording each
+    game's result in ``results`` and its record in ``directory``, until done or
+    the SPRT decides."""
+
+    def record(task: Task, result: GameResult) -> None:
+        if INTERRUPTED.is_set():  # a game cut short by the interruption: played again on resuming
+            return
+        if result.record:
+            try:
+                write_atomic(directory / pgn.record_name(task.number), result.record, overwrite=False)
+            except OSError as exc:
+                raise RecordFailed(f"cannot write the record of game {task.number}: {why(exc)}") from None
+        results[task.number] = result
+        finished(task, result)
+
+    def stop() -> bool:
+        return decided(config, results, hypotheses)
+
+    if not todo or stop():
+        return
+    with runner_of(args, local) as runner:
+        if getattr(args, "dashboard", False) and console is not None and not args.quiet:
+            console.print(f"Dask dashboard: {runner.dashboard_link}")
+        play(runner, todo, args.jobs, started, record, stop)
