@@ -22,7 +22,7 @@ from impl.config import CONFIG_MESSAGES, ConfigMessages, Limits, NetLimits
 from impl.engines.port import KINDS
 from impl.engines.registry import get_engine
 from impl.game import Side
-from impl.server.bench import candidates
+from bench.server import candidates
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Session, Settings
 from impl.server.transcript import Transcript, check_lines, record
