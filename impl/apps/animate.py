@@ -1,4 +1,4 @@
-"""The spec animator: ``referee spec awari|gothello`` (also ``python -m spec``), for
+"""The spec animator: ``referee spec awari|gothello``, for
 consulting the executable Z in the spirit of ProB's animation of Z.
 
 Set up a state in the papers' notation (impl/engines/statetext.py), or load an erratum's
@@ -13,8 +13,8 @@ and go on.  ``help`` lists the commands.
 Why here and not in spec/: spec/ holds the specification and nothing else (every
 name in it is a schema or a Z operator, and its modules are what the proofs and
 CrossHair read); a command shell with parsing, display and a history of states is
-an application of the spec, like the referee.  ``python -m spec`` exists so that
-the spec can be consulted from its own package, and only delegates to this module.
+an application of the spec, like the referee (``python -m spec`` lists the spec's
+modules and points here).
 
 The errata witnesses are the state witnesses of the errata register
 (spec/errata.py), the one list that the tests and proofs/ERRATA.md read too.
@@ -26,13 +26,13 @@ import argparse
 import inspect
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
 from typing import Any, TextIO, cast
 
-from impl.cli import Parser, UsageError, add_rules_argument, check_rules, subcommand
+from impl.cli import add_rules_argument, check_rules, subcommand
 from impl.engines import notation
 from impl.engines.port import GameEngine, Refinement
 from impl.engines.registry import get_engine
@@ -474,14 +474,3 @@ def run(args: argparse.Namespace) -> int:
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "spec", run)
     add_arguments(p)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m spec GAME``."""
-    parser = Parser(prog="python -m spec", description="The spec animator (impl/apps/animate.py).")
-    add_arguments(parser)
-    try:
-        return run(parser.parse_args(argv))
-    except UsageError as exc:
-        print(exc.message, file=sys.stderr)
-        return 2
