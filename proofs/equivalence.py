@@ -27,7 +27,7 @@ from typing import Any
 
 from impl.cli import rules_text
 from impl.engines.registry import get_engine
-from proofs.awari.exhaustive import boards, successor
+from proofs.awari.exhaustive import LAPS, boards, lap_boards, successor
 from spec import awari as A
 from spec import gothello as G
 from spec.contracts import ENABLED as CONTRACTS
@@ -82,24 +82,6 @@ def awari_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Differe
 def awari_work(stones: int) -> Iterator[A.BOARD]:
     for k in range(stones + 1):
         yield from boards(k)
-
-
-LAPS = (11, 12, 17, 22)
-"""Pit sizes that sow a whole lap (11), skip the origin (12), feed every opposing pit
-twice so that the capture may take all it fed (17), and go round twice (22)."""
-
-
-def lap_boards() -> Iterator[A.BOARD]:
-    """Targeted boards beyond the small scope: one pit of each LAPS size, alone, with one
-    more stone in another pit of the same row, or with one stone at either end of the
-    other row."""
-    for j in range(12):
-        row = range(6 * (j // 6), 6 * (j // 6) + 6)
-        other = range(6 - 6 * (j // 6), 12 - 6 * (j // 6))
-        for n in LAPS:
-            extras: list[int | None] = [None, *(q for q in row if q != j), other[0], other[-1]]
-            for q in extras:
-                yield tuple(n if p == j else int(p == q) for p in range(12))
 
 
 def awari_lap_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:
