@@ -41,10 +41,9 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 from bench.server import percentile, stop_process
-from impl.engines.port import GAMES
+from impl.engines.port import GAMES, GameEngine
 
 SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 PAUSE = 0.1
@@ -161,7 +160,7 @@ async def _line(reader: asyncio.StreamReader) -> str:
     return raw.decode("ascii").rstrip("\r\n")
 
 
-async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: list[float], pace: float) -> None:
+async def _game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float], pace: float) -> None:
     """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
     conns = []
     for name in SIDES[game]:
@@ -269,7 +268,7 @@ def record_directory(directory: Path, records: int, hostile: int, seed: int = 1)
     from impl.engines.registry import get_engine
     from impl.game import Outcome, Side, Termination
 
-    engine: Any = get_engine("gothello", "impl")
+    engine = get_engine("gothello", "impl")
     rng, texts = random.Random(seed), []
     for number in range(50):
         state, moves = engine.initial(), list[str]()

@@ -34,7 +34,7 @@ from typing import Any, TextIO, cast
 
 from impl.cli import add_rules_argument, check_rules, subcommand
 from impl.engines import notation
-from impl.engines.port import GameEngine, Refinement
+from impl.engines.port import GameEngine, GameState, Refinement
 from impl.engines.registry import get_engine
 from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
@@ -154,7 +154,7 @@ def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
     return f"{board or 'empty'}, {score}, {to_move}{seen}  [{many}]", None
 
 
-def refusal(game: str, state: Any, token: str, rules: str) -> str:
+def refusal(game: str, state: GameState, token: str, rules: str) -> str:
     """The rule that refuses ``token`` in the spec's ``state`` (a move the engine
     found illegal): Gothello's occupied square or GothelloMove's liberty guard;
     Awari's own row, a non-empty pit, feeding a starving opponent (Feed), or the
@@ -204,8 +204,9 @@ class Animator:
         """The proven fast engine, for the words of a move (its ``describe``) only."""
         self.refinement = cast(Refinement[Any, Any], self.engine)
         """Its map from the spec's states (the refinement proofs' abstraction)."""
-        self.state: Any = self.rules.initial()
-        self.history: list[tuple[Any, tuple[str, list[Any]] | None]] = []
+        self.state: GameState = self.rules.initial()
+        """The spec's state (the spec engine's: AwariGame or GothelloGame)."""
+        self.history: list[tuple[GameState, tuple[str, list[Any]] | None]] = []
         """The states before, each with the listing made in it."""
         self.last: tuple[str, list[Any]] | None = None
         """The last input and the after-states listed for it (None if free)."""
@@ -248,14 +249,14 @@ class Animator:
     def _show(self, _: str = "") -> list[str]:
         return [f"state: {self.rules.format_state(self.state)}", *self._board(self.state)]
 
-    def _board(self, state: Any) -> list[str]:
+    def _board(self, state: GameState) -> list[str]:
         if self.game == "awari":
             return notation.render_awari(state.board, state.score, state.to_move)
         cells = {s: notation.GOTHELLO_CELL[v] for (s, v) in state.board}
         board = notation.render_gothello(cells)
         return [f"  {5 - i} {row}" for i, row in enumerate(board)] + ["    abcde", f"  {state.to_move.name} to move"]
 
-    def _go(self, state: Any) -> None:
+    def _go(self, state: GameState) -> None:
         self.history.append((self.state, self.last))
         self.state, self.last = state, None
 
