@@ -45,8 +45,8 @@ $(SERVE_STAMP): pyproject.toml
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check spec impl tests proofs examples
-	$(VENV)/bin/ruff format --check spec impl tests proofs examples
+	$(VENV)/bin/ruff check spec impl tests proofs examples bench
+	$(VENV)/bin/ruff format --check spec impl tests proofs examples bench
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -160,10 +160,10 @@ mypyc: $(STAMP)
 
 # The engine bench times the mypyc build and the pure-Python sources, so it builds first.
 bench: mypyc
-	$(PY) -m impl.engines.bench
-	$(PY) -m impl.server.bench
-	$(PY) -m impl.server.flood
-	$(PY) -m impl.web.bench
+	$(PY) -m bench.engines
+	$(PY) -m bench.server
+	$(PY) -m bench.flood
+	$(PY) -m bench.web
 
 clean:
 	-test -x $(PY) && $(PY) -m impl.engines._build --clean

@@ -6,7 +6,7 @@ records, its web view and its log level.
 ``Config.from_args`` builds it from ``referee serve``'s parsed arguments (impl/apps/
 serve.py, whose flags take their defaults from ``DEFAULTS``); ``Config.local`` is a
 private server on 127.0.0.1 for ``referee play``, the match runner and the tests
-(impl/client/local.py).  The pieces read it: ``Settings.of`` (impl/server/session.py),
+(impl/server/local.py).  The pieces read it: ``Settings.of`` (impl/server/session.py),
 ``ServerConfig.of`` (impl/server/server.py).  Flags and defaults: docs/protocol.md §1.
 
 This module sits on the bottom floor beside impl/protocol.py: it imports no server,

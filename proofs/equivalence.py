@@ -23,11 +23,12 @@ import sys
 import time
 from collections.abc import Iterator
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from impl.cli import rules_text
+from impl.engines.port import GameEngine, GameState, Refinement
 from impl.engines.registry import get_engine
-from proofs.awari.exhaustive import boards, successor
+from proofs.awari.exhaustive import LAPS, boards, lap_boards, successor
 from spec import awari as A
 from spec import gothello as G
 from spec.contracts import ENABLED as CONTRACTS
@@ -35,18 +36,19 @@ from spec.contracts import ENABLED as CONTRACTS
 Difference = str
 
 
-def compare(spec: Any, impl: Any, state: Any, actions: tuple[Any, ...]) -> list[Difference]:
+def compare(spec: GameEngine, impl: GameEngine, state: GameState, actions: tuple[Any, ...]) -> list[Difference]:
     """Every action from one spec state on both engines."""
+    refines = cast(Refinement[Any, Any], impl)  # every fast engine does (tests/engines/test_engine_interface.py)
     diffs = []
-    here = impl.from_spec(state)
-    if impl.to_spec(here) != state:
+    here = refines.from_spec(state)
+    if refines.to_spec(here) != state:
         return [f"to_spec(from_spec(s)) ≠ s for {state!r}"]
     accepted = []
     for action in actions:
         r1, s1 = spec.apply(state, action)
         r2, s2 = impl.apply(here, action)
-        if r1 != r2 or impl.to_spec(s2) != s1:
-            diffs.append(f"{action!r} in {state!r}: spec {r1} → {s1!r}, impl {r2} → {impl.to_spec(s2)!r}")
+        if r1 != r2 or refines.to_spec(s2) != s1:
+            diffs.append(f"{action!r} in {state!r}: spec {r1} → {s1!r}, impl {r2} → {refines.to_spec(s2)!r}")
         if r1 != A.illegal_move:
             accepted.append(action)
     over = spec.is_over(state)
@@ -82,24 +84,6 @@ def awari_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Differe
 def awari_work(stones: int) -> Iterator[A.BOARD]:
     for k in range(stones + 1):
         yield from boards(k)
-
-
-LAPS = (11, 12, 17, 22)
-"""Pit sizes that sow a whole lap (11), skip the origin (12), feed every opposing pit
-twice so that the capture may take all it fed (17), and go round twice (22)."""
-
-
-def lap_boards() -> Iterator[A.BOARD]:
-    """Targeted boards beyond the small scope: one pit of each LAPS size, alone, with one
-    more stone in another pit of the same row, or with one stone at either end of the
-    other row."""
-    for j in range(12):
-        row = range(6 * (j // 6), 6 * (j // 6) + 6)
-        other = range(6 - 6 * (j // 6), 12 - 6 * (j // 6))
-        for n in LAPS:
-            extras: list[int | None] = [None, *(q for q in row if q != j), other[0], other[-1]]
-            for q in extras:
-                yield tuple(n if p == j else int(p == q) for p in range(12))
 
 
 def awari_lap_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:

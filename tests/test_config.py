@@ -12,8 +12,8 @@ import pytest
 
 from impl import cli
 from impl import protocol as P
-from impl.client.local import LocalServer
 from impl.config import CONFIG_MESSAGES, DEFAULTS, Config, ConfigMessages, Limits, NetLimits, OnDivergence
+from impl.server.local import LocalServer
 from impl.server.server import ServerConfig
 from impl.server.session import Settings
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("awari", "gothello")
+CHECKOUT_ONLY = ("bench", "tests", "proofs", "examples")
+"""Top-level directories of tools that stay in the checkout: none of them is in the wheel."""
 TIMEOUT = 300.0
 """Seconds a step may take on a busy machine before the check gives up on it."""
 
@@ -78,6 +80,9 @@ def build(out: Path, env: dict[str, str]) -> Path:
     missing = sorted(expected_members() - members)
     if missing:
         raise CheckFailed(f"{wheel.name} lacks {len(missing)} files: {', '.join(missing[:10])}")
+    tools = sorted(m for m in members if m.split("/")[0] in CHECKOUT_ONLY)
+    if tools:
+        raise CheckFailed(f"{wheel.name} holds {len(tools)} files of the checkout's tools: {', '.join(tools[:10])}")
     print(f"built {sdist.name} and {wheel.name} ({len(members)} files, none missing)")
     return wheel
 

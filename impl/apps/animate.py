@@ -1,4 +1,4 @@
-"""The spec animator: ``referee spec awari|gothello`` (also ``python -m spec``), for
+"""The spec animator: ``referee spec awari|gothello``, for
 consulting the executable Z in the spirit of ProB's animation of Z.
 
 Set up a state in the papers' notation (impl/engines/statetext.py), or load an erratum's
@@ -13,8 +13,8 @@ and go on.  ``help`` lists the commands.
 Why here and not in spec/: spec/ holds the specification and nothing else (every
 name in it is a schema or a Z operator, and its modules are what the proofs and
 CrossHair read); a command shell with parsing, display and a history of states is
-an application of the spec, like the referee.  ``python -m spec`` exists so that
-the spec can be consulted from its own package, and only delegates to this module.
+an application of the spec, like the referee (``python -m spec`` lists the spec's
+modules and points here).
 
 The errata witnesses are the state witnesses of the errata register
 (spec/errata.py), the one list that the tests and proofs/ERRATA.md read too.
@@ -26,15 +26,15 @@ import argparse
 import inspect
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
 from typing import Any, TextIO, cast
 
-from impl.cli import Parser, UsageError, add_rules_argument, check_rules, subcommand
+from impl.cli import add_rules_argument, check_rules, subcommand
 from impl.engines import notation
-from impl.engines.port import GameEngine, Refinement
+from impl.engines.port import GameEngine, GameState, Refinement
 from impl.engines.registry import get_engine
 from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
 from spec import awari as A
@@ -154,7 +154,7 @@ def describe_after(game: str, outcome: Any) -> tuple[str, Any]:
     return f"{board or 'empty'}, {score}, {to_move}{seen}  [{many}]", None
 
 
-def refusal(game: str, state: Any, token: str, rules: str) -> str:
+def refusal(game: str, state: GameState, token: str, rules: str) -> str:
     """The rule that refuses ``token`` in the spec's ``state`` (a move the engine
     found illegal): Gothello's occupied square or GothelloMove's liberty guard;
     Awari's own row, a non-empty pit, feeding a starving opponent (Feed), or the
@@ -204,8 +204,9 @@ class Animator:
         """The proven fast engine, for the words of a move (its ``describe``) only."""
         self.refinement = cast(Refinement[Any, Any], self.engine)
         """Its map from the spec's states (the refinement proofs' abstraction)."""
-        self.state: Any = self.rules.initial()
-        self.history: list[tuple[Any, tuple[str, list[Any]] | None]] = []
+        self.state: GameState = self.rules.initial()
+        """The spec's state (the spec engine's: AwariGame or GothelloGame)."""
+        self.history: list[tuple[GameState, tuple[str, list[Any]] | None]] = []
         """The states before, each with the listing made in it."""
         self.last: tuple[str, list[Any]] | None = None
         """The last input and the after-states listed for it (None if free)."""
@@ -248,14 +249,14 @@ class Animator:
     def _show(self, _: str = "") -> list[str]:
         return [f"state: {self.rules.format_state(self.state)}", *self._board(self.state)]
 
-    def _board(self, state: Any) -> list[str]:
+    def _board(self, state: GameState) -> list[str]:
         if self.game == "awari":
             return notation.render_awari(state.board, state.score, state.to_move)
         cells = {s: notation.GOTHELLO_CELL[v] for (s, v) in state.board}
         board = notation.render_gothello(cells)
         return [f"  {5 - i} {row}" for i, row in enumerate(board)] + ["    abcde", f"  {state.to_move.name} to move"]
 
-    def _go(self, state: Any) -> None:
+    def _go(self, state: GameState) -> None:
         self.history.append((self.state, self.last))
         self.state, self.last = state, None
 
@@ -474,14 +475,3 @@ def run(args: argparse.Namespace) -> int:
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "spec", run)
     add_arguments(p)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m spec GAME``."""
-    parser = Parser(prog="python -m spec", description="The spec animator (impl/apps/animate.py).")
-    add_arguments(parser)
-    try:
-        return run(parser.parse_args(argv))
-    except UsageError as exc:
-        print(exc.message, file=sys.stderr)
-        return 2

@@ -1,5 +1,5 @@
 """Playing one game between two player programs through a private referee server
-(impl/client/local.py): what ``referee match`` (impl/apps/match.py) and ``referee
+(impl/server/local.py): what ``referee match`` (impl/apps/match.py) and ``referee
 tournament`` (impl/apps/tournament/) share — the players (``PlayerSpec``), how a
 game is run (``MatchOptions``, ``play_game``: launch the programs, guard their seats,
 observe the game, end their process groups), the openings' options, and the
@@ -59,13 +59,13 @@ from impl.apps.sandbox import Sandbox
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
-from impl.client.local import LocalServer
 from impl.config import DEFAULTS, LOCAL_HOST, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
+from impl.server.local import LocalServer
 from impl.server.session import Session
 
 HOST = LOCAL_HOST

@@ -27,7 +27,7 @@ from impl.cli import (
 )
 from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence
 from impl.engines.openings import OpeningError, parse_opening
-from impl.engines.port import GAMES, KINDS
+from impl.engines.port import GAMES, KINDS, GameEngine
 from impl.engines.registry import get_engine
 from impl.log import event, setup_logging
 from impl.server import fdbudget
@@ -159,7 +159,7 @@ def load_engine(game: str, kind: str | None, rules: str = "paper") -> Any:
         return get_engine(game, "spec", rules)
 
 
-def opening_of(config: Config, engine: Any) -> tuple[str, ...]:
+def opening_of(config: Config, engine: GameEngine) -> tuple[str, ...]:
     """``--opening``'s moves checked by the game's engine (impl/engines/openings.py)."""
     if config.opening is None:
         return ()

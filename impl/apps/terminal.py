@@ -27,7 +27,6 @@ from typing import Any, TextIO
 from impl import protocol as W
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
-from impl.client.local import LocalServer
 from impl.config import Config
 from impl.engines.notation import FILES
 from impl.engines.port import KINDS, GameState, MoveDescription
@@ -36,6 +35,7 @@ from impl.players.base import log as player_log
 from impl.players.base import play
 from impl.players.cli import add_connection_arguments, check_side
 from impl.players.search_player import DEFAULT_BUDGET, SearchPlayer
+from impl.server.local import LocalServer
 
 HELP = {
     "awari": "a pit letter sows it: south's pits are A-F, north's a-f (case matters)",

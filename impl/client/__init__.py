@@ -1,8 +1,8 @@
 """A client library for the referee servers of both games (docs/protocol.md):
 ``Client`` to play or observe, the sans-IO ``Follower`` it reads a game's messages
 with, and its errors.  impl/protocol.py holds the
-protocol's lines; ``local.LocalServer`` runs our server in a thread of this process (it is
-the one module here that imports the server)."""
+protocol's lines.  Nothing here imports the server: a server in a thread of this
+process is impl/server/local.py's ``LocalServer``."""
 
 from __future__ import annotations
 

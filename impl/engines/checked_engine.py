@@ -32,9 +32,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
-from .port import Cells, MoveDescription
+from .port import Cells, Engine, GameEngine, GameState, MoveDescription, Refinement
 from .statetext import format_state
 
 LOGGER = logging.getLogger("referee")
@@ -76,17 +76,22 @@ def log_divergence(d: Divergence) -> None:
     LOGGER.error("divergence", extra={"fields": d.fields()})
 
 
+class RefinedEngine(Engine[Any, Any, Any], Refinement[Any, Any], Protocol):
+    """A fast engine with its abstraction function (impl/engines/port.py): what the
+    checked engine steps beside the spec, mapping states across at each step."""
+
+
 @dataclass(frozen=True)
 class CheckedState:
     """The spec's state (the authority), the fast engine's state in step with it, and
     the divergences found by the step that made this state."""
 
-    spec: Any
-    fast: Any
+    spec: GameState
+    fast: GameState
     divergences: tuple[Divergence, ...] = ()
 
 
-def divergences(state: object) -> tuple[Divergence, ...]:
+def divergences(state: GameState) -> tuple[Divergence, ...]:
     """The divergences attached to a state (none for other engines' states)."""
     return state.divergences if isinstance(state, CheckedState) else ()
 
@@ -96,10 +101,13 @@ class CheckedEngine:
 
     kind = "checked"
 
-    def __init__(self, fast: Any, spec: Any, report: Callable[[Divergence], None] | None = log_divergence) -> None:
+    def __init__(
+        self, fast: GameEngine, spec: GameEngine, report: Callable[[Divergence], None] | None = log_divergence
+    ) -> None:
         if fast.game != spec.game:
             raise ValueError(f"a checked engine needs one game, not {fast.game} and {spec.game}")
-        self.fast, self.spec, self.report = fast, spec, report
+        self.fast: RefinedEngine = cast(RefinedEngine, fast)  # every fast engine is one (test_engine_interface)
+        self.spec, self.report = spec, report
         self.game: str = spec.game
         self.players: tuple[Any, Any] = spec.players
         self.count = 0
@@ -107,7 +115,9 @@ class CheckedEngine:
 
     # ─── checking ──────────────────────────────────────────────────────────────
 
-    def _found(self, found: list[Divergence], check: str, spec_state: Any, action: Any, spec: Any, impl: Any) -> None:
+    def _found(
+        self, found: list[Divergence], check: str, spec_state: GameState, action: Any, spec: Any, impl: Any
+    ) -> None:
         text = None if action is None else self.spec.format_move(action)
         d = Divergence(self.game, check, format_state(spec_state), text, _text(spec), _text(impl))
         self.count += 1
@@ -217,5 +227,5 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _moves(engine: Any, moves: tuple[Any, ...]) -> str:
+def _moves(engine: GameEngine, moves: tuple[Any, ...]) -> str:
     return " ".join(engine.format_move(m) for m in moves) or "none"

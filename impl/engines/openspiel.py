@@ -13,9 +13,25 @@ move, the two scores, the twelve houses.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from spec import awari as A
+
+
+class SpielState(Protocol):
+    """What the bridge reads of an OpenSpiel oware state (``pyspiel.State``, untyped)."""
+
+    def observation_string(self, player: int) -> str: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def current_player(self) -> int: ...
+
+    def legal_actions(self) -> Sequence[int]: ...
+
+    def returns(self) -> Sequence[float]: ...
+
 
 SOUTH_FIRST: tuple[A.PLAYER, A.PLAYER] = (A.PLAYER.south, A.PLAYER.north)
 """OpenSpiel's player 0, 1 as ours."""
@@ -41,7 +57,7 @@ def pit_of(player: A.PLAYER, action: int) -> A.PIT:
     return A.PIT(6 * int(player) + action)
 
 
-def position(state: Any) -> tuple[A.BOARD, A.SCORE, A.PLAYER | None]:
+def position(state: SpielState) -> tuple[A.BOARD, A.SCORE, A.PLAYER | None]:
     """(board, score, to_move) of an OpenSpiel oware state, in the spec's terms:
     board indexed by PIT, score by PLAYER (north, south); to_move None once the
     game is over."""
@@ -53,7 +69,7 @@ def position(state: Any) -> tuple[A.BOARD, A.SCORE, A.PLAYER | None]:
     return board, (north, south), to_move
 
 
-def legal_pits(state: Any) -> tuple[A.PIT, ...]:
+def legal_pits(state: SpielState) -> tuple[A.PIT, ...]:
     """The pits OpenSpiel lets the player to move sow, in pit order."""
     if state.is_terminal():
         return ()
@@ -61,7 +77,7 @@ def legal_pits(state: Any) -> tuple[A.PIT, ...]:
     return tuple(sorted(pit_of(player, a) for a in state.legal_actions()))
 
 
-def outcome(state: Any) -> int | None:
+def outcome(state: SpielState) -> int | None:
     """A finished game's winner as OpenSpiel scores it: 1 south, -1 north, 0 draw."""
     if not state.is_terminal():
         return None

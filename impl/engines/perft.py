@@ -50,7 +50,7 @@ from spec import gothello as G
 from spec import result as R
 
 from .checked_engine import CheckedEngine
-from .port import KINDS
+from .port import KINDS, GameEngine, GameState
 from .registry import get_engine
 
 ACTIONS: dict[str, tuple[Any, ...]] = {
@@ -60,7 +60,7 @@ ACTIONS: dict[str, tuple[Any, ...]] = {
 """Every action of each game, in the order of ``legal_moves``."""
 
 
-def perft(engine: Any, state: Any, depth: int) -> int:
+def perft(engine: GameEngine, state: GameState, depth: int) -> int:
     """perft(state, depth) through the engine interface."""
     if depth == 0:
         return 1
@@ -69,7 +69,7 @@ def perft(engine: Any, state: Any, depth: int) -> int:
     return _perft(engine, ACTIONS[engine.game], state, depth)
 
 
-def _perft(engine: Any, actions: Sequence[Any], state: Any, depth: int) -> int:
+def _perft(engine: GameEngine, actions: Sequence[Any], state: GameState, depth: int) -> int:
     """perft of a state where the game goes on (after not_done it always does)."""
     total = 0
     for action in actions:
@@ -83,7 +83,7 @@ def _perft(engine: Any, actions: Sequence[Any], state: Any, depth: int) -> int:
     return total
 
 
-def fast_perft(game: str, state: Any, depth: int) -> int:
+def fast_perft(game: str, state: GameState, depth: int) -> int:
     """perft(state, depth) by the fast engine's internals (state an impl state)."""
     if game == "awari":
         from . import awari
@@ -94,7 +94,7 @@ def fast_perft(game: str, state: Any, depth: int) -> int:
     return gothello.perft(state, depth)
 
 
-def count(game: str, kind: str, depth: int, engine: Any = None) -> int:
+def count(game: str, kind: str, depth: int, engine: GameEngine | None = None) -> int:
     """perft(initial, depth) by the spec or the checked engine (generic) or the impl
     (fast); ``engine`` is the one to use, if already made."""
     engine = engine if engine is not None else get_engine(game, kind)
@@ -103,7 +103,7 @@ def count(game: str, kind: str, depth: int, engine: Any = None) -> int:
     return perft(engine, engine.initial(), depth)
 
 
-def divide(game: str, kind: str, depth: int, engine: Any = None) -> list[tuple[str, int]]:
+def divide(game: str, kind: str, depth: int, engine: GameEngine | None = None) -> list[tuple[str, int]]:
     """perft split by first action: (action in the papers' notation, count below it)."""
     engine = engine if engine is not None else get_engine(game, kind)
     state = engine.initial()

@@ -1,5 +1,5 @@
 """Awari positions for the search (search.py), on the fast engine's packed rows
-(impl/engines/awari.py): a position is its key ``(mine, theirs, meta)``, seen from the
+(impl/engines/kernels.py): a position is its key ``(mine, theirs, meta)``, seen from the
 player to move, and a move is the bit offset ``8j`` of the mover's pit j.
 
 Repetition (NoMove's ``θAwariBoard ∈ positions``) is checked against the
@@ -8,15 +8,16 @@ root, an approximation deeper, where a repetition is rare."""
 
 from __future__ import annotations
 
-from impl.engines import awari as AW
+from impl.engines import kernels as K
+from impl.engines.port import GameEngine
 from spec import awari as A
 
 from .search import Child, final_value
 
 Position = tuple[int, int, int]
-_SHIFTS = AW._SHIFTS
-_PLAYING, _ENDED = AW.PLAYING, AW.ENDED
-_play, _row_sum = AW._play, AW._row_sum
+_SHIFTS = K.SHIFTS
+_PLAYING, _ENDED = K.PLAYING, K.ENDED
+_play, _row_sum = K.play, K.row_sum
 
 STORE_WEIGHT = 3
 """A stone in the store, against one on the mover's own row (which the mover claims
@@ -26,7 +27,7 @@ if the game ends by NoMove or CannotFeed, but may yet lose to a capture)."""
 class AwariRules:
     """The search's view of Awari, for one game's history of positions."""
 
-    def __init__(self, seen: frozenset[AW.Key]) -> None:
+    def __init__(self, seen: frozenset[K.Key]) -> None:
         self.seen = seen
 
     def key(self, pos: Position) -> Position:
@@ -63,7 +64,7 @@ class RuleSetRules(AwariRules):
     margin in the direction of its result (a draw or a loss by rule may not follow
     the scores)."""
 
-    def __init__(self, seen: frozenset[AW.Key], engine: AW.RulesAwari) -> None:
+    def __init__(self, seen: frozenset[K.Key], engine: K.RulesAwari) -> None:
         super().__init__(seen)
         self.engine = engine
 
@@ -92,16 +93,16 @@ class RuleSetRules(AwariRules):
         return out
 
 
-def root(state: AW.AwariState, engine: object = None) -> tuple[AwariRules, list[Child]]:
+def root(state: K.AwariState, engine: GameEngine | None = None) -> tuple[AwariRules, list[Child]]:
     """The rules for a game's state (where the game goes on) and its legal moves;
     ``engine``: the game's engine, whose rule set the search then plays."""
     mine, theirs, meta, positions = state
     seen = positions | {(mine, theirs, meta)}
-    rules = RuleSetRules(seen, engine) if isinstance(engine, AW.RulesAwari) else AwariRules(seen)
+    rules = RuleSetRules(seen, engine) if isinstance(engine, K.RulesAwari) else AwariRules(seen)
     return rules, rules.children((mine, theirs, meta))
 
 
-def token(state: AW.AwariState, move: int) -> str:
+def token(state: K.AwariState, move: int) -> str:
     """The pit letter of a move (``8j``) of the player to move."""
     me = state[2] >> 16
     return A.PIT(6 * me + (move >> 3)).name

@@ -1,19 +1,19 @@
 """Gothello positions for the search (search.py), on the fast engine's bitboards
-(impl/engines/gothello.py): a position is ``(mine, theirs, passed)``, the stones of the
+(impl/engines/kernels.py): a position is ``(mine, theirs, passed)``, the stones of the
 player to move and of the other player, and whether the last move was a pass (so
 that passing now ends the game).  A move is a square's bit index, or PASS."""
 
 from __future__ import annotations
 
-from impl.engines import gothello as GO
+from impl.engines import kernels as K
 from impl.engines.notation import FILES
 
 from .search import Child, final_value
 
 Position = tuple[int, int, bool]
-PASS = GO.PASS
-_FULL = GO._FULL
-_dilate, _place = GO._dilate, GO._place
+PASS = K.PASS
+_FULL = K.FULL
+_dilate, _place = K.dilate, K.place
 
 STONE_WEIGHT = 4
 """A stone on the board, against one liberty (a blank square next to a group)."""
@@ -56,19 +56,19 @@ class GothelloRules:
         return out
 
 
-def root(state: GO.GothelloState) -> tuple[GothelloRules, list[Child]]:
+def root(state: K.GothelloState) -> tuple[GothelloRules, list[Child]]:
     """The rules and the legal moves of a game's state (where the game goes on)."""
     mine, theirs, _, history = state
     rules = GothelloRules()
     return rules, rules.children((mine, theirs, history is not None and history[0] == PASS))
 
 
-def token(state: GO.GothelloState, move: int) -> str:
+def token(state: K.GothelloState, move: int) -> str:
     """``a1``–``e5`` or ``pass``."""
     return "pass" if move == PASS else f"{FILES[move // 5]}{move % 5 + 1}"
 
 
-def max_plies(state: GO.GothelloState) -> int:
+def max_plies(state: K.GothelloState) -> int:
     """No game lasts longer: a placement fills a square for good, and two passes in a
     row end the game."""
     blank = _FULL ^ (state[0] | state[1])

@@ -4,9 +4,8 @@ time controls (``move_budget``).  It logs its depth and speed for every move."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from impl.client import Client
+from impl.engines.port import GameEngine, GameState
 
 from . import search_awari, search_gothello
 from .base import log, move_budget
@@ -24,7 +23,9 @@ class SearchPlayer:
         self.last: SearchInfo | None = None
         self.searches: list[SearchInfo] = []
 
-    def think(self, game: str, state: Any, budget: float, engine: object = None) -> tuple[str, SearchInfo]:
+    def think(
+        self, game: str, state: GameState, budget: float, engine: GameEngine | None = None
+    ) -> tuple[str, SearchInfo]:
         """The best move (in the server's notation) of the player to move in
         ``state``, an engine state of ``game`` where the game goes on; ``engine``,
         the client's, says which Awari rule set to search."""

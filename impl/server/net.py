@@ -40,7 +40,7 @@ _REFUSED = ("19", "299")
 """Replies that count against ``NetLimits.refusal_rate``: a seat refused and a
 request not understood.  Not 291 (a well-formed request the game's rules refuse:
 an illegal move, not one's turn), which clients may retry without limit — they find
-a legal move by trial (impl/server/bench.py) — and which a seated player sends 64
+a legal move by trial (bench/server.py) — and which a seated player sends 64
 times in a row at most (``Limits.max_rejected``)."""
 
 

@@ -570,7 +570,7 @@ def frames(game: str, moves: Iterable[str], rules: str = "paper") -> list[BoardV
     """The boards of a game from its moves, replayed by the fast engine (the spec's
     when the fast one cannot be imported) under the record's rule set."""
     try:
-        engine: Any = get_engine(game, "impl", rules)
+        engine = get_engine(game, "impl", rules)
     except ImportError:
         engine = get_engine(game, "spec", rules)
     return replay(engine, list(moves))

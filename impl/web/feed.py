@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Protocol
 
+from impl.engines.port import GameEngine, GameState
 from impl.server import session
 from impl.server.clock import ClockReading
 
@@ -69,8 +70,8 @@ class Position:
     """A state of a game, with the move that led to it (None for the initial
     state).  ``board`` is drawn from the engine's state on first use and then kept."""
 
-    engine: Any
-    state: Any
+    engine: GameEngine
+    state: GameState
     move: session.MoveMade | None = None
 
     @cached_property

@@ -13,7 +13,7 @@ tournament's side, starts impl/web/child.py ``--mode tournament`` running a
 Finished games are the tournament's records directory (``/api/records``,
 ``/record/{name}``).  Games in progress are drawn live when they run in threads
 of this process (``--workers 0``, and ``referee match``): each game's private
-server (impl/client/local.py) gets a session hook (``hooks``) whose tap reads
+server (impl/server/local.py) gets a session hook (``hooks``) whose tap reads
 the session on the game's own loop, as ``serve --web``'s does, and hands each
 feed event to the link (impl/web/link.py: a bounded buffer, never waiting for
 the web process).  The standings go to the web process at most every

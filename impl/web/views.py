@@ -8,9 +8,8 @@ unpacks an engine's state or runs the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from impl.engines.port import MoveDescription
+from impl.engines.port import GameEngine, GameState, MoveDescription
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class BoardView:
     captures: tuple[str, ...] = ()
 
 
-def board_view(engine: Any, state: Any, move: MoveDescription | None = None) -> BoardView:
+def board_view(engine: GameEngine, state: GameState, move: MoveDescription | None = None) -> BoardView:
     """The board of ``state``; with the ``move`` that led to it, also that move
     and its captures."""
     counts = engine.counts(state)
@@ -48,7 +47,7 @@ def board_view(engine: Any, state: Any, move: MoveDescription | None = None) -> 
     )
 
 
-def replay(engine: Any, moves: list[str]) -> list[BoardView]:
+def replay(engine: GameEngine, moves: list[str]) -> list[BoardView]:
     """The board before the first move and after each of ``moves`` (the papers'
     notation), replayed through ``engine``.  Stops at the first move the engine
     cannot read or refuses, so a damaged record shows as far as it is valid."""

@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Self
 
-from proofs.awari.exhaustive import Findings, boards, describe, splits
-from proofs.equivalence import lap_boards
+from proofs.awari.exhaustive import Findings, boards, describe, lap_boards, splits
 from proofs.verdict import verdict
 from spec import awari as A
 from spec import awari_rules as R

@@ -416,7 +416,9 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
                 want = referee(mine.e, theirs.e, to_move.e, length, [h.e for h in heads], action)
                 move = G.pass_ if action == PASS else G.move(SQUARES[action])
 
-                def check(out: Any, want: Any = want, action: int = action, state: Any = state) -> Goals:
+                def check(
+                    out: Any, want: Any = want, action: int = action, state: tuple[Sym, Sym, Sym, Any] = state
+                ) -> Goals:
                     result, (mine_, theirs_, to_move_, history_) = out
                     r, black_, white_, t_, consed = want
                     yield k(CODES[result]) == r, "result"

@@ -1,11 +1,10 @@
-"""The spec animator (impl/apps/animate.py): ``referee spec GAME`` and ``python -m spec
-GAME`` driven through a pseudo-terminal as a person would type, and each errata
+"""The spec animator (impl/apps/animate.py): ``referee spec GAME`` driven through a
+pseudo-terminal as a person would type, and each errata
 witness it loads checked to witness what its erratum says."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
@@ -72,8 +71,8 @@ def test_referee_spec_awari_lists_every_disjunct_steps_and_undoes() -> None:
         person.kill()
 
 
-def test_python_m_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
-    person = Pty([sys.executable, "-m", "spec", "gothello", "--load", "G10"])
+def test_referee_spec_gothello_from_a_witness_to_the_end_of_input() -> None:
+    person = Pty(referee("spec", "gothello", "--load", "G10"))
     try:
         shown = person.expect("gothello> ")
         assert "GothelloTurn (as written): 2 disjuncts hold" in shown

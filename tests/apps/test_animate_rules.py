@@ -67,8 +67,12 @@ def test_bad_rules_are_one_line_and_exit_2(args: tuple[str, ...], says: str) -> 
     assert line.startswith("referee spec: ") and says in line
 
 
-def test_python_m_spec_takes_rules_too() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "spec", "awari", "--rules", "nope"], capture_output=True, text=True, timeout=120
-    )
-    assert refused(done).startswith("python -m spec: error: argument --rules: unknown Awari rules 'nope'")
+def test_python_m_spec_lists_the_spec_and_points_to_the_animator() -> None:
+    """spec/__main__.py stays in spec/ (it imports nothing of impl/): it lists the
+    spec's modules, and any argument is refused with the animator's command."""
+    done = subprocess.run([sys.executable, "-m", "spec"], capture_output=True, text=True, timeout=120, check=True)
+    listed = [line.split()[0] for line in done.stdout.splitlines()[:-1]]
+    assert "spec/awari.py" in listed and "spec/awari_rules.py" in listed and "spec/__main__.py" not in listed
+    assert done.stdout.splitlines()[-1] == "Animate it: referee spec awari|gothello (docs/rules.md)."
+    line = refused(subprocess.run([sys.executable, "-m", "spec", "awari"], capture_output=True, text=True, timeout=120))
+    assert line == "python -m spec: takes no arguments; the animator is `referee spec awari|gothello`"

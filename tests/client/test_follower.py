@@ -16,10 +16,10 @@ import pytest
 from impl import protocol as W
 from impl.client import Client, NotPlaying, ProtocolError
 from impl.client.follower import Follower, Next, Phase, View
-from impl.client.local import LocalServer
 from impl.config import Config, Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
+from impl.server.local import LocalServer
 from impl.server.session import Entity, Session, Settings
 
 Entry = tuple[str, object]

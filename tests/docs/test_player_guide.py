@@ -23,11 +23,11 @@ import pytest
 
 import impl.client.client as client_module
 from impl.client import Client
-from impl.client.local import LocalServer
 from impl.config import Config
 from impl.game import Termination
 from impl.players.base import play
 from impl.players.random_player import RandomPlayer
+from impl.server.local import LocalServer
 from tests.support import paths
 
 ROOT = paths.ROOT

@@ -38,11 +38,11 @@ from typing import Any
 import pytest
 
 from impl.client import Client, ClientError
-from impl.client.local import LocalServer
 from impl.config import Config
 from impl.engines import awari as AW
 from impl.engines import openspiel as OS
 from impl.players import OpenSpielMCTSPlayer, RandomPlayer, play
+from impl.server.local import LocalServer
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R

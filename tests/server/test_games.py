@@ -181,7 +181,7 @@ def test_several_servers_in_one_process() -> None:
 
 
 SOAK = {"impl": 200, "spec": 12, "checked": 12}
-"""Concurrent games per game kind (how long they take is impl/server/bench.py's)."""
+"""Concurrent games per game kind (how long they take is bench/server.py's)."""
 
 
 def test_soak_many_concurrent_games(tmp_path: Path) -> None:

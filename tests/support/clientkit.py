@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from impl.client import Client
-from impl.client.local import LocalServer
 from impl.config import Config
+from impl.server.local import LocalServer
 
 TIMEOUT = 10.0
 """Seconds any read of a test client may take."""

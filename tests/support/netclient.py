@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 
 import pytest
 
+from bench.server import candidates
 from impl import protocol as P
 from impl.config import CONFIG_MESSAGES, ConfigMessages, Limits, NetLimits
 from impl.engines.port import KINDS
 from impl.engines.registry import get_engine
 from impl.game import Side
-from impl.server.bench import candidates
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Session, Settings
 from impl.server.transcript import Transcript, check_lines, record

@@ -17,6 +17,7 @@ Each returns the list of differences (empty when the check passes), each a line.
 
 from __future__ import annotations
 
+from impl.engines.port import GameEngine
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
@@ -50,7 +51,7 @@ EngineMove = tuple[int, int, Board | None, Margin]
 ended, the mover's final margin if it ended else 0)."""
 
 
-def engine_moves(engine: object, pits: Board) -> tuple[Margin | None, list[EngineMove]]:
+def engine_moves(engine: GameEngine, pits: Board) -> tuple[Margin | None, list[EngineMove]]:
     """A table board through the proven engine: north to move with stores 0/0 and no
     positions (the table's game: no repetition), its value if the game is over at the
     start of the turn, else its moves."""

@@ -14,7 +14,7 @@ one is refused or closed (evicted), while the game is played from a sixth
 round trips are compared with a quiet run's, the sixth address's games played to
 their end are counted, and the seventh's greetings counted and timed.
 
-    python -m impl.server.flood [--game gothello] [--games N]
+    python -m bench.flood [--game gothello] [--games N]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bench import Stats, _one_game, _serve, percentile, stop_process
+from bench.server import Stats, _one_game, _serve, percentile, stop_process
 
 FLOODS: dict[str, bytes] = {
     "empty": b"\r" * 65536,
@@ -259,7 +259,7 @@ def run(game: str, games: int, flood: str | None) -> tuple[float, float, int, in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.server.flood", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.flood", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="gothello", choices=["awari", "gothello"])
     parser.add_argument("--games", type=int, default=20, metavar="N", help="games per run (default 20)")
     parser.add_argument("--hold-only", action="store_true", help="only the lockout table (five addresses hold)")

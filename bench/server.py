@@ -18,7 +18,7 @@ concurrent games the round trip is mostly queueing behind the other games' moves
 ``--think MS`` makes each player wait MS milliseconds before each move instead, the
 load of a tournament between programs that think.
 
-    python -m impl.server.bench [--kinds impl spec checked] [--contracts on off]
+    python -m bench.server [--kinds impl spec checked] [--contracts on off]
         [--concurrency 1 10 100 1000] [--games-impl N] [--games-slow N] [--think MS]
 """
 
@@ -69,9 +69,8 @@ def _serve(game: str, kind: str, count: int, pipe: Connection, accept_rate: floa
     no bound, as for games played back to back from one address), None: the default."""
     from impl.engines.registry import get_engine
     from impl.log import setup_logging
-
-    from .server import GameServer, ServerConfig
-    from .session import Settings
+    from impl.server.server import GameServer, ServerConfig
+    from impl.server.session import Settings
 
     setup_logging("error")
 
@@ -244,7 +243,7 @@ def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.server.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.server", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
     parser.add_argument("--contracts", nargs="+", default=["on", "off"], choices=["on", "off"])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))

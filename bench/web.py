@@ -12,7 +12,7 @@ shows.  Reported per run: moves timed, move round trip p50 and p99, the viewers
 still connected at the end, the events they received and the feed events the
 referee dropped for a web process behind (it is resynchronised after).
 
-    python -m impl.web.bench --table viewers [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2]
+    python -m bench.web --table viewers [--games gothello awari] [--viewers 200] [--moves 3000] [--rounds 2]
 
 The default table (``--table isolation``, issues #28 and "Isolation") times a
 Gothello game's moves quiet, then under each attack on the web view, in one run:
@@ -24,7 +24,7 @@ server's event stream (from many loopback addresses, VIEWERS_PER_ADDRESS each,
 as many browsers would be: one address may hold only a few streams).  Each
 condition's p50, p99 and max as ratios to the quiet run of the same round.
 
-    python -m impl.web.bench [--quick] [--moves 1000] [--rounds 1] [--records 5000] [--hostile 200]
+    python -m bench.web [--quick] [--moves 1000] [--rounds 1] [--records 5000] [--hostile 200]
 """
 
 from __future__ import annotations
@@ -41,10 +41,9 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
-from impl.engines.port import GAMES
-from impl.server.bench import percentile, stop_process
+from bench.server import percentile, stop_process
+from impl.engines.port import GAMES, GameEngine
 
 SIDES = {"awari": ("south", "north"), "gothello": ("black", "white")}
 PAUSE = 0.1
@@ -64,8 +63,7 @@ def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
     from impl.server import fdbudget
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
-
-    from .link import WebLink
+    from impl.web.link import WebLink
 
     setup_logging("error")
     fdbudget.raise_limit()  # as the serve command does: 2,000 viewers need the descriptors
@@ -162,7 +160,7 @@ async def _line(reader: asyncio.StreamReader) -> str:
     return raw.decode("ascii").rstrip("\r\n")
 
 
-async def _game(port: int, game: str, engine: Any, rng: random.Random, rtts: list[float], pace: float) -> None:
+async def _game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float], pace: float) -> None:
     """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
     conns = []
     for name in SIDES[game]:
@@ -270,7 +268,7 @@ def record_directory(directory: Path, records: int, hostile: int, seed: int = 1)
     from impl.engines.registry import get_engine
     from impl.game import Outcome, Side, Termination
 
-    engine: Any = get_engine("gothello", "impl")
+    engine = get_engine("gothello", "impl")
     rng, texts = random.Random(seed), []
     for number in range(50):
         state, moves = engine.initial(), list[str]()
@@ -407,7 +405,7 @@ def hostile_table(moves: int, rounds: int, records: int, hostile: int, viewers: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.web.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__.split("\n\n")[0])
     parser.add_argument("--table", choices=["isolation", "viewers"], default="isolation", help="(default isolation)")
     parser.add_argument("--quick", action="store_true", help="hostile: fewer moves, records and viewers, one round")
     parser.add_argument("--records", type=int, default=5000, help="hostile: real records (default 5000)")

@@ -1,7 +1,7 @@
 """The engine benchmark (``make bench``): perft counts and leaves per second for both
 games and both engines, and the impl/spec speed ratios.
 
-    python -m impl.engines.bench [--runs N] [--quick]
+    python -m bench.engines [--runs N] [--quick]
 
 Rows, each timed in a fresh single-threaded process (median of N runs):
 * spec, contracts on: the generic perft over the spec's ``referee`` (impl/engines/perft.py);
@@ -28,6 +28,10 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The checkout, where ``python -m bench.engines`` finds this package."""
 
 # (game, row) → depth, full run and --quick
 DEPTHS: dict[tuple[str, str], tuple[int, int]] = {
@@ -91,8 +95,8 @@ def _worker(game: str, how: str, depth: int, runs: int) -> dict[str, object]:
 def measure(game: str, how: str, depth: int, runs: int, contracts: bool = True) -> Row:
     """One row, timed in a fresh single-threaded process (so on one core)."""
     env = dict(os.environ, SPEC_CONTRACTS="1" if contracts else "0")
-    command = [sys.executable, "-m", "impl.engines.bench", "--worker", game, how, str(depth), str(runs)]
-    data = json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+    command = [sys.executable, "-m", "bench.engines", "--worker", game, how, str(depth), str(runs)]
+    data = json.loads(subprocess.run(command, env=env, cwd=ROOT, check=True, capture_output=True, text=True).stdout)
     engine = {"spec": "spec", "impl": "impl", "source": "impl", "interface": "impl via interface"}[how]
     return Row(game, engine, str(data["build"]), depth, int(data["count"]), float(data["seconds"]))
 
@@ -109,7 +113,7 @@ def machine() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m impl.engines.bench", description="perft benchmark")
+    parser = argparse.ArgumentParser(prog="python -m bench.engines", description="perft benchmark")
     parser.add_argument("--runs", type=int, default=3, help="runs per row (the median is reported)")
     parser.add_argument("--quick", action="store_true", help="small depths, one run: a smoke test")
     parser.add_argument("--worker", nargs=4, metavar=("GAME", "HOW", "DEPTH", "RUNS"), help=argparse.SUPPRESS)
