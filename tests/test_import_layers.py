@@ -4,9 +4,10 @@ Every ``import`` and ``from … import`` of every impl module counts — at the 
 inside a function (a lazy import) or under ``TYPE_CHECKING`` — read from the source
 with ``ast``, never by importing it.  The floors, lowest first (as they are, issue #31):
 
-    0  impl.game, impl.atomic, impl.log,   import nothing of impl's; impl.cli is the
-       impl.cli                            argument helpers every command uses (its
-                                           ``main`` loads the commands by name,
+    0  impl.game, impl.atomic, impl.log,   import nothing of impl's but impl.game (the
+       impl.cli                            rule sets' names); impl.cli is the argument
+                                           helpers every command uses (its ``main``
+                                           loads the commands by name,
                                            ``COMMAND_MODULES``: no import statement)
     1  impl.engines.*, impl.protocol       the rules engines (and openings, perft),
                                            the wire's lines

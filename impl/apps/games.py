@@ -63,7 +63,7 @@ from impl.client.local import LocalServer
 from impl.config import DEFAULTS, LOCAL_HOST, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.session import Session
@@ -181,7 +181,7 @@ class MatchOptions:
     """Write each game's record here as ``game-NNNN.pgn``."""
     event: str = "referee match"
     """The records' Event tag."""
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
     live: str = ""
     """The token of a live web view of this process that shows the games

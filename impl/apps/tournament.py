@@ -76,7 +76,7 @@ from impl.cli import (
 )
 from impl.engines.openings import Opening, digest, nth_opening
 from impl.engines.port import KINDS
-from impl.game import Termination
+from impl.game import PAPER_RULES, Termination
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class Config:
     engine: str = "impl"
     timeout: float = 600.0
     event: str = "referee tournament"
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The Awari rule set every game is played under (spec/awari_rules.py)."""
     openings: tuple[Opening, ...] = ()
     """The openings the referee plays first, in the order used (impl/engines/openings.py)."""

@@ -44,7 +44,7 @@ from impl import pgn
 from impl.atomic import why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
@@ -566,7 +566,7 @@ def record_json(record: Record) -> dict[str, Any]:
     }
 
 
-def frames(game: str, moves: Iterable[str], rules: str = "paper") -> list[BoardView]:
+def frames(game: str, moves: Iterable[str], rules: str = PAPER_RULES) -> list[BoardView]:
     """The boards of a game from its moves, replayed by the fast engine (the spec's
     when the fast one cannot be imported) under the record's rule set."""
     try:
