@@ -297,7 +297,8 @@ def test_the_web_archive_shows_names_of_any_script_and_length(tmp_path: Path) ->
     path = write_record(tmp_path, record_of(("Jörg " + "ß" * 40, 'q"')))
     shown = archive.checked_record(path.name, path.read_text(encoding="utf-8"))
     assert shown.moves == []
-    assert (shown.header("Black"), shown.header("White")) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
+    tags = archive.shown_tags(shown)
+    assert (tags["Black"], tags["White"]) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
 
 
 def test_a_tournament_resumes_from_records_of_players_labelled_in_any_script(tmp_path: Path) -> None:
