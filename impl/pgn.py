@@ -1,7 +1,10 @@
 """Game records in the shape of chess's PGN (Portable Game Notation): tag pairs,
 then numbered movetext with ``{[%clk h:mm:ss.s]}`` clock comments, then the result.
 The server's ``--record``, ``referee match`` and ``referee tournament`` write it;
-``referee replay`` / ``show`` and the web view's archive read it.  docs/protocol.md,
+``referee replay`` / ``show`` and the web view's archive read it.  ``PgnGame`` is
+the one model of a record, written (``record``: from the plies as the game's
+events described them, never replaying it) and read (``parse``: every move
+checked by the engine, the one place a record is replayed).  docs/protocol.md,
 "Game records", is the reference.
 
 Choices where the games are not chess:
@@ -16,8 +19,9 @@ Choices where the games are not chess:
   first mover's score first, and are still read right.
 * ``Termination`` is impl/game.py's ``Termination`` value (``move``, ``time``, …).
 * ``Rules`` names the rule set (``massey``: the paper's, unless the record says
-  otherwise: impl/game.py ``rules_tag``).  ``TimeControl`` is PGN's: seconds per game (``300``), ``-`` without
-  clocks, ``300:200`` when the sides' clocks differ (first mover's first).
+  otherwise; impl/game.py's table of names).  ``TimeControl`` is PGN's: seconds
+  per game (``300``), ``-`` without clocks, ``300:200`` when the sides' clocks
+  differ (first mover's first).
 * Awari movetext is the 1994 Olympiad notation: the pit, the stones sown, and
   ``x`` with the stones the move adds to the mover's store (``F4``, ``c7x2``).  Its
   first letter is the protocol's move; the reader checks the rest against the
@@ -67,7 +71,8 @@ OPENING = "Opening"
 """Tag: the moves the referee played first (docs/protocol.md "Openings"); the
 movetext marks them ``{book}``, as cutechess marks book moves."""
 UNCHECKED = "Unchecked"
-"""Tag: the first ply the fast engine refused; it and those after are as sent."""
+"""Tag: the first ply at which the checked engine found the fast one diverging (a
+record the fast engine may not read past it); it and those after are as sent."""
 MAX_BYTES = 4 << 20
 """A record is a few kilobytes; the reader refuses more than this."""
 MAX_SECONDS = 1e9
