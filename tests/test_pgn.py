@@ -24,6 +24,8 @@ from impl.server.records import GameRecord
 from tests.support import paths
 from tests.support.plies import plies
 
+ABORTED = Outcome(None, Termination.ERROR)
+
 
 def random_game(game: str, seed: int, length: int) -> list[str]:
     engine = get_engine(game, "impl")
@@ -78,12 +80,27 @@ def test_a_record_reads_back_as_written(
 def test_awari_moves_are_written_in_the_olympiad_notation() -> None:
     """Pit, stones sown, and ``x`` with the stones captured (1994 Olympiad notation)."""
     # F sows e f a b… : 1. F4 puts a stone in a–d; 1... a5 then E5, b6 … until a capture.
-    assert [p.san for p in plies("awari", ["F", "a"])] == ["F4", "a5"]
+    written = pgn.write(pgn.record("awari", [("Game", "awari")], plies("awari", ["F", "a"]), ABORTED))
+    assert written.endswith("\n\n1. F4 a5 *\n\n")
     moves = random_game("awari", 7, 200)
     sans = [p.san for p in plies("awari", moves)]
     assert any("x" in san for san in sans)
     for move, san in zip(moves, sans, strict=True):
         assert san[0] == move and san[1:].split("x")[0].isdigit()
+
+
+def test_a_record_is_written_without_an_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movetext is the plies' as the game's events described them: writing a
+    record replays nothing (only ``parse`` checks the moves with an engine)."""
+
+    def no_engine(*_: object) -> None:
+        raise AssertionError("the writer asked for an engine")
+
+    monkeypatch.setattr(pgn, "get_engine", no_engine)
+    record = server_record("awari", ("sam", "nora"), "north wins", ["F", "a"])
+    assert "1. F4 a5 0-1" in record.text()
+    with pytest.raises(AssertionError, match="asked for an engine"):
+        pgn.parse(record.text())
 
 
 def server_record(game: str, names: tuple[str, str], result: str, moves: list[str], **more: Any) -> GameRecord:
