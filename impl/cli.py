@@ -26,6 +26,8 @@ from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .game import PAPER_RULES, GameRulesError, rules_name
+
 N = TypeVar("N", int, float)
 
 COMMAND_MODULES: list[str] = [
@@ -108,20 +110,21 @@ def failed(command: str, message: str, status: int = 1) -> int:
 
 def rules_text(text: str) -> str:
     """An argparse type: the canonical name of the Awari rule set ``text`` names
-    (spec/awari_rules.py ``parse_rules``: a named set and/or overrides; docs/rules.md)."""
-    from spec.awari_rules import RulesError, canonical
+    (impl/game.py ``rules_name``: a named set and/or overrides; docs/rules.md) — the
+    command line's one reading of it."""
+    from spec.awari_rules import RulesError
 
     try:
-        return canonical(text)
+        return rules_name("awari", text)
     except RulesError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper") -> None:
+def add_rules_argument(p: argparse.ArgumentParser, default: str | None = PAPER_RULES) -> None:
     """``--rules RULES``: the Awari rule set (spec/awari_rules.py), as its canonical
-    name.  A server's default is ``paper``; a client's (``default`` None) is whichever
+    name.  A server's default is the papers'; a client's (``default`` None) is whichever
     the server announces."""
-    what = "default paper, the papers' rules" if default else "default: the one the server announces"
+    what = f"default {PAPER_RULES}, the papers' rules" if default else "default: the one the server announces"
     p.add_argument(
         "--rules",
         type=rules_text,
@@ -131,10 +134,13 @@ def add_rules_argument(p: argparse.ArgumentParser, default: str | None = "paper"
     )
 
 
-def check_rules(command: str, game: str, rules: str) -> None:
-    """Gothello has one rule set: another is a usage error."""
-    if rules != "paper" and game != "awari":
-        raise UsageError(f"{command}: --rules {rules} is for Awari; Gothello has only the paper's rules")
+def check_rules(command: str, game: str, rules: str | None) -> None:
+    """Gothello has one rule set (impl/game.py ``rules_name`` decides): another is a
+    usage error.  None: a client's, the one the server announces."""
+    try:
+        rules_name(game, rules or PAPER_RULES)
+    except GameRulesError:
+        raise UsageError(f"{command}: --rules {rules} is for Awari; Gothello has only the paper's rules") from None
 
 
 def package_version() -> str:

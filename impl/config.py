@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.cli import UsageError
+from impl.game import PAPER_RULES
 from impl.protocol import VOCABULARIES
 
 
@@ -164,8 +165,9 @@ class Config:
     """Write a record file per finished game here."""
     opening: str | None = None
     """``--opening``'s moves as given, checked against the game's engine by the serve command."""
-    rules: str = "paper"
-    """The Awari rule set (spec/awari_rules.py); Gothello has only the paper's."""
+    rules: str = PAPER_RULES
+    """``--rules``: the Awari rule set's canonical name (impl/game.py); Gothello has
+    only the paper's.  The engines are built under it (``rules_for``) and carry it."""
     host: str = "0.0.0.0"
     port: int | None = None
     """None: the game's port for the server number; 0: any free port."""
@@ -185,7 +187,7 @@ class Config:
 
     def rules_for(self, game: str) -> str:
         """The rule set ``game`` is played by: with ``serve all``, ``--rules`` is Awari's."""
-        return self.rules if game == "awari" else "paper"
+        return self.rules if game == "awari" else PAPER_RULES
 
     @property
     def web_address(self) -> str:

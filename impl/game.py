@@ -1,6 +1,6 @@
-"""The words every part outside spec/ uses for the two sides and for how a game
+"""The words every part outside spec/ uses for the two sides, for how a game
 ended: ``Side``, ``Termination`` and ``Outcome`` (after python-chess's ``Color``,
-``Termination`` and ``Outcome``).
+``Termination`` and ``Outcome``), and for the rule sets: their one table of names.
 
 A side is the first or the second mover (Awari south / north, Gothello black /
 white), whatever the spec calls its players: the engine's ``players[side]`` is the
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import Final
 
 
 class Side(IntEnum):
@@ -94,3 +95,53 @@ class Outcome:
             return "adjudicated by the match runner (its record has the result)"
         how = _HOW.get(self.termination, f"by {self.termination.value}")
         return f"draw {how}" if self.winner is None else f"{sides[self.winner]} wins {how}"
+
+
+# ─── The rule sets' names: the one table outside spec/ ────────────────────────
+#
+# A rule set has one canonical name (spec/awari_rules.py ``canonical_name``), parsed
+# once where it comes in — the command line (impl/cli.py ``rules_text``), a record's
+# ``Rules`` tag (``record_rules``), the greeting's ``Rules:`` (the client) — and then
+# carried by the engine that plays it (impl/engines/port.py ``Engine.rule_set``).
+# No other module of impl/ spells a rule set's name (tests/test_rules_names.py).
+
+PAPER_RULES: Final = "paper"
+"""The papers' rule set (spec/awari_rules.py ``PAPER``): Awari's default and
+Gothello's only one."""
+ABAPA_RULES: Final = "abapa"
+"""The Abapa rules (spec/awari_rules.py ``ABAPA``), the only ones OpenSpiel's
+``oware`` plays."""
+RECORD_PAPER: Final = "massey"
+"""A record's ``Rules`` tag for the papers' rules (impl/pgn.py), as every record
+has written it."""
+RECORD_ALIASES: Final[dict[str, str]] = {RECORD_PAPER: PAPER_RULES, "": PAPER_RULES}
+"""The ``Rules`` tags that are not canonical names, read only where records are
+read: ``massey``, and none at all (another program's record)."""
+
+
+class GameRulesError(ValueError):
+    """A rule set other than the papers' for Gothello, which has no other."""
+
+
+def rules_name(game: str, text: str) -> str:
+    """The canonical name of the rule set ``text`` names (spec/awari_rules.py
+    ``parse_rules``) for ``game``: RulesError (a ValueError) for a text the parser
+    refuses, GameRulesError for another set than the papers' in Gothello — the one
+    place that refusal is decided."""
+    from spec.awari_rules import canonical
+
+    name = canonical(text)
+    if name != PAPER_RULES and game != "awari":
+        raise GameRulesError(f"unknown {game} rules {text!r}: {game} has only the paper's")
+    return name
+
+
+def record_rules(game: str, tag: str) -> str:
+    """The canonical name of the rule set a record's ``Rules`` tag names (its
+    ``RECORD_ALIASES`` or any text ``rules_name`` reads); ValueError as there."""
+    return rules_name(game, RECORD_ALIASES.get(tag, tag))
+
+
+def rules_tag(name: str) -> str:
+    """What a record's ``Rules`` tag says for the rule set ``name``."""
+    return RECORD_PAPER if name == PAPER_RULES else name

@@ -1,7 +1,10 @@
 """Game records in the shape of chess's PGN (Portable Game Notation): tag pairs,
 then numbered movetext with ``{[%clk h:mm:ss.s]}`` clock comments, then the result.
 The server's ``--record``, ``referee match`` and ``referee tournament`` write it;
-``referee replay`` / ``show`` and the web view's archive read it.  docs/protocol.md,
+``referee replay`` / ``show`` and the web view's archive read it.  ``PgnGame`` is
+the one model of a record, written (``record``: from the plies as the game's
+events described them, never replaying it) and read (``parse``: every move
+checked by the engine, the one place a record is replayed).  docs/protocol.md,
 "Game records", is the reference.
 
 Choices where the games are not chess:
@@ -16,8 +19,9 @@ Choices where the games are not chess:
   first mover's score first, and are still read right.
 * ``Termination`` is impl/game.py's ``Termination`` value (``move``, ``time``, …).
 * ``Rules`` names the rule set (``massey``: the paper's, unless the record says
-  otherwise).  ``TimeControl`` is PGN's: seconds per game (``300``), ``-`` without
-  clocks, ``300:200`` when the sides' clocks differ (first mover's first).
+  otherwise; impl/game.py's table of names).  ``TimeControl`` is PGN's: seconds
+  per game (``300``), ``-`` without clocks, ``300:200`` when the sides' clocks
+  differ (first mover's first).
 * Awari movetext is the 1994 Olympiad notation: the pit, the stones sown, and
   ``x`` with the stones the move adds to the mover's store (``F4``, ``c7x2``).  Its
   first letter is the protocol's move; the reader checks the rest against the
@@ -36,26 +40,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from impl.engines.port import GameEngine, GameState
-from impl.engines.registry import get_engine, rules_name
-from impl.game import Outcome, Side, Termination
+from impl.engines.registry import get_engine
+from impl.game import GameRulesError, Outcome, Side, Termination, record_rules
 from impl.protocol import VOCABULARIES
-
-DEFAULT_RULES = "massey"
-"""The rules of Bart Massey's papers."""
 
 
 def engine_rules(game: str, name: str) -> str:
-    """The canonical name of the rule set a ``Rules`` tag names (the engines'
-    ``rules_name``: spec/awari_rules.py reads any combination): ``massey`` (or none) is the papers',
-    ``paper`` to the engines; PgnError for a text the parser refuses, or for another
-    set than the papers' in a Gothello record."""
+    """The canonical name of the rule set a ``Rules`` tag names (impl/game.py
+    ``record_rules``: ``massey``, or none, is the papers'); PgnError for a text the
+    parser refuses, or for another set than the papers' in a Gothello record."""
     try:
-        rules = "paper" if name in ("", DEFAULT_RULES) else rules_name(name)
+        return record_rules(game, name)
+    except GameRulesError as exc:
+        raise PgnError(str(exc)) from None
     except ValueError as exc:
         raise PgnError(f"unknown {game} rules {name!r}: {exc}") from None
-    if rules != "paper" and game != "awari":
-        raise PgnError(f"unknown {game} rules {name!r}")
-    return rules
 
 
 WHITE_WON, BLACK_WON, DRAW, ABORTED = "1-0", "0-1", "1/2-1/2", "*"
@@ -72,7 +71,8 @@ OPENING = "Opening"
 """Tag: the moves the referee played first (docs/protocol.md "Openings"); the
 movetext marks them ``{book}``, as cutechess marks book moves."""
 UNCHECKED = "Unchecked"
-"""Tag: the first ply the fast engine refused; it and those after are as sent."""
+"""Tag: the first ply at which the checked engine found the fast one diverging (a
+record the fast engine may not read past it); it and those after are as sent."""
 MAX_BYTES = 4 << 20
 """A record is a few kilobytes; the reader refuses more than this."""
 MAX_SECONDS = 1e9
@@ -239,32 +239,6 @@ def escape(value: str) -> str:
     return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def notate(game: str, moves: Sequence[str], rules: str = "paper") -> tuple[list[str], int | None]:
-    """The movetext notation of each move, checked by the fast engine; and the
-    first ply (1-based) it refuses, None if none: from there on the moves are
-    written as sent (a game under the checked engine may follow the spec where the
-    fast engine refuses: docs/engines.md, "The checked engine"); ``rules``, the engines' name
-    of the rule set."""
-    engine = get_engine(game, "impl", rules)
-    state = engine.initial()
-    out: list[str] = []
-    for i, move in enumerate(moves):
-        try:
-            san, state = _step(engine, state, move, i)
-        except PgnError:
-            return [*out, *moves[i:]], i + 1
-        out.append(san)
-    return out, None
-
-
-def _step(engine: GameEngine, state: GameState, move: str, index: int) -> tuple[str, GameState]:
-    """The movetext of ``move`` (the engine's ``describe``) and the state after it."""
-    action = engine.parse_move(move)
-    if action is None or engine.is_over(state) or action not in engine.legal_moves(state):
-        raise PgnError(f"ply {index + 1}: {move[:20]!r} is not a legal move here")
-    return engine.describe(state, action).notation, engine.apply(state, action)[1]
-
-
 def write(record: PgnGame) -> str:
     """The record as text: tag pairs, a blank line, the movetext wrapped at 79
     columns, ending with the result and a blank line."""
@@ -308,6 +282,24 @@ def _wrap(words: Iterable[str]) -> list[str]:
     return [*lines, current] if current else lines
 
 
+def record(
+    game: str,
+    tags: Sequence[tuple[str, str]],
+    plies: Sequence[Ply],
+    outcome: Outcome,
+    unchecked: int | None = None,
+) -> PgnGame:
+    """A record of ``plies`` as played (each with its movetext, as the game's
+    events describe it: nothing here replays the game); its ``Result`` tag (if
+    ``tags`` has one) set, and ``Outcome``, the ``ResultConvention`` and, if the
+    fast engine diverged, ``Unchecked`` (the first ply from which the moves are
+    as sent) added."""
+    result = result_token(game, outcome)
+    extra = [(OUTCOME, outcome.result(VOCABULARIES[game].sides)), (CONVENTION, "PGN")]
+    extra += [] if unchecked is None else [(UNCHECKED, str(unchecked))]
+    return PgnGame((*((k, result if k == "Result" else v) for k, v in tags), *extra), tuple(plies), result)
+
+
 def build(
     game: str,
     tags: Sequence[tuple[str, str]],
@@ -315,17 +307,13 @@ def build(
     clocks: Sequence[float] | None,
     outcome: Outcome,
 ) -> PgnGame:
-    """A record of ``moves`` (protocol tokens) with their notation worked out; its
-    ``Result`` tag (if ``tags`` has one) set, and ``Outcome`` and the
-    ``ResultConvention`` added."""
-    rules = engine_rules(game, next((v for k, v in tags if k == "Rules"), ""))
-    sans, unchecked = notate(game, moves, rules)
+    """``record`` of a Gothello game from its tokens, which are its movetext, and the
+    movers' clocks; an Awari game's movetext says more than its tokens (its
+    description), so it is built with ``record`` from the plies."""
+    if game != "gothello":
+        raise ValueError(f"a {game} record is built from its described plies (pgn.record)")
     times = [None] * len(moves) if clocks is None else list(clocks)
-    plies = tuple(Ply(m, s, c) for m, s, c in zip(moves, sans, times, strict=True))
-    result = result_token(game, outcome)
-    extra = [(OUTCOME, outcome.result(VOCABULARIES[game].sides)), (CONVENTION, "PGN")]
-    extra += [] if unchecked is None else [(UNCHECKED, str(unchecked))]
-    return PgnGame((*((k, result if k == "Result" else v) for k, v in tags), *extra), plies, result)
+    return record(game, tags, [Ply(m, m, c) for m, c in zip(moves, times, strict=True)], outcome)
 
 
 # ─── reading ───────────────────────────────────────────────────────────────────
@@ -434,6 +422,16 @@ def _movetext(game: str, engine: GameEngine, body: str, unchecked: int | None) -
     if not result:
         raise PgnError("no result at the end of the moves")
     return plies, result
+
+
+def _step(engine: GameEngine, state: GameState, move: str, index: int) -> tuple[str, GameState]:
+    """The movetext of ``move`` (the engine's ``describe``) and the state after it:
+    the reader's deliberate check of a record's moves, the one place pgn runs an
+    engine."""
+    action = engine.parse_move(move)
+    if action is None or engine.is_over(state) or action not in engine.legal_moves(state):
+        raise PgnError(f"ply {index + 1}: {move[:20]!r} is not a legal move here")
+    return engine.describe(state, action).notation, engine.apply(state, action)[1]
 
 
 def _check(record: PgnGame, values: dict[str, str]) -> None:

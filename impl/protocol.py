@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .game import Side, Termination
+from .game import PAPER_RULES, Side, Termination
 
 SERVER_VERSION = (0, 9, 1)
 SERVER_VERSION_TEXT = "0.9.1"
@@ -300,7 +300,7 @@ class Greeting:
     version: str
     title: str
     """``Awari`` or ``Gothello``: which game the server referees."""
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The rule set (spec/awari_rules.py), announced in the free text after the
     greeting as ``Rules: NAME`` unless it is the paper's: the greeting of a server
     playing the papers' rules is the papers' line, unchanged."""
@@ -310,7 +310,7 @@ class Greeting:
     there is one: a client then knows that N status lines come before a turn."""
 
     def to_line(self, v: Vocabulary) -> str:
-        rules = "" if self.rules == "paper" else f" Rules: {self.rules}"
+        rules = "" if self.rules == PAPER_RULES else f" Rules: {self.rules}"
         opening = f" Opening: {self.opening}" if self.opening else ""
         return f"000 {self.version} version {self.title} server says hello!{rules}{opening}"
 
@@ -733,7 +733,7 @@ def parse(line: str) -> Message:
     if code == 0:
         if len(words) < 3:
             raise ProtocolError("expected <version> version <title> …", line)
-        rules = words[words.index("Rules:") + 1] if "Rules:" in words[:-1] else "paper"
+        rules = words[words.index("Rules:") + 1] if "Rules:" in words[:-1] else PAPER_RULES
         opening = _int(words[words.index("Opening:") + 1], line) if "Opening:" in words[:-1] else 0
         return Greeting(words[0], words[2], rules, opening)
     if code in (100, 101):

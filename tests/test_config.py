@@ -90,10 +90,10 @@ def test_the_session_and_server_settings_are_read_from_it(tmp_path: Path) -> Non
     )
     assert Settings.of(config, "gothello", 3) == Settings(
         P.VOCABULARIES["gothello"], 3, (5.0, 6.0), ConfigMessages.OBSERVERS, Limits(max_observers=1),
-        on_divergence=OnDivergence.ABORT, rules="paper",
+        on_divergence=OnDivergence.ABORT,
     )  # fmt: skip
     spec = ServerConfig.of(config, "awari", 1, opening=("F",))
-    assert spec.settings == Settings.of(config, "awari", 1) and spec.settings.rules == "abapa"
+    assert spec.settings == Settings.of(config, "awari", 1) and config.rules_for("awari") == "abapa"
     assert (spec.host, spec.port, spec.forever, spec.net, spec.record_dir) == (
         "127.0.0.1", 0, True, NetLimits(per_address=2), tmp_path,
     )  # fmt: skip

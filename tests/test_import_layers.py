@@ -9,9 +9,10 @@ floors above it (``FLOORS``, as they are since issue #31), the tools that use im
 
     0  spec                                the rules and the protocol's model: imports
                                            nothing of impl/, bench/, proofs/ or tests/
-    1  impl.game, impl.atomic, impl.log,   import nothing of impl's; impl.cli is the
-       impl.cli, impl.tasks                argument helpers every command uses (its
-                                           ``main`` loads the commands by name,
+    1  impl.game, impl.atomic, impl.log,   import nothing of impl's but impl.game (the
+       impl.cli, impl.tasks                rule sets' names); impl.cli is the argument
+                                           helpers every command uses (its ``main``
+                                           loads the commands by name,
                                            ``COMMAND_MODULES``: no import statement),
                                            impl.tasks the one task runner
     2  impl.engines.*, impl.protocol       the rules engines (and openings, perft),

@@ -18,10 +18,13 @@ from hypothesis import strategies as st
 from impl import pgn
 from impl.engines.port import GAMES, winner
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 from impl.server.records import GameRecord
 from tests.support import paths
+from tests.support.plies import plies
+
+ABORTED = Outcome(None, Termination.ERROR)
 
 
 def random_game(game: str, seed: int, length: int) -> list[str]:
@@ -63,7 +66,7 @@ def test_a_record_reads_back_as_written(
     colours, papers = pgn.player_tags(game, players)
     tags = [("Event", "test"), *colours, *papers, ("Game", game), ("Termination", termination.value)]
     tags += [("TimeControl", "300" if timed else "-")]
-    record = pgn.build(game, tags, moves, clocks, Outcome(winner, termination))
+    record = pgn.record(game, tags, plies(game, moves, clocks), Outcome(winner, termination))
     text = pgn.write(record)
     back = pgn.parse(text)
     assert back == record == pgn.parse(text.encode())
@@ -77,21 +80,36 @@ def test_a_record_reads_back_as_written(
 def test_awari_moves_are_written_in_the_olympiad_notation() -> None:
     """Pit, stones sown, and ``x`` with the stones captured (1994 Olympiad notation)."""
     # F sows e f a b… : 1. F4 puts a stone in a–d; 1... a5 then E5, b6 … until a capture.
-    sans, unchecked = pgn.notate("awari", ["F", "a"])
-    assert sans == ["F4", "a5"] and unchecked is None
+    written = pgn.write(pgn.record("awari", [("Game", "awari")], plies("awari", ["F", "a"]), ABORTED))
+    assert written.endswith("\n\n1. F4 a5 *\n\n")
     moves = random_game("awari", 7, 200)
-    sans, _ = pgn.notate("awari", moves)
+    sans = [p.san for p in plies("awari", moves)]
     assert any("x" in san for san in sans)
     for move, san in zip(moves, sans, strict=True):
         assert san[0] == move and san[1:].split("x")[0].isdigit()
 
 
+def test_a_record_is_written_without_an_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movetext is the plies' as the game's events described them: writing a
+    record replays nothing (only ``parse`` checks the moves with an engine)."""
+
+    def no_engine(*_: object) -> None:
+        raise AssertionError("the writer asked for an engine")
+
+    monkeypatch.setattr(pgn, "get_engine", no_engine)
+    record = server_record("awari", ("sam", "nora"), "north wins", ["F", "a"])
+    assert "1. F4 a5 0-1" in record.text()
+    with pytest.raises(AssertionError, match="asked for an engine"):
+        pgn.parse(record.text())
+
+
 def server_record(game: str, names: tuple[str, str], result: str, moves: list[str], **more: Any) -> GameRecord:
     """A GameRecord as the server makes one (impl/server/session.py), of ``moves``."""
     sides = VOCABULARIES[game].sides
-    plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(moves))
-    fields: dict[str, Any] = {"time": None, "termination": Termination.MOVE, "score": "-"} | more
-    return GameRecord(game, 2, 5, "impl", 0.0, 60.0, sides, names, result=result, plies=plies, **fields)
+    clocks = more.pop("clocks", None)
+    fields: dict[str, Any] = {"time": None, "termination": Termination.MOVE, "score": "-", "rules": PAPER_RULES}
+    made = plies(game, moves, clocks)
+    return GameRecord(game, 2, 5, "impl", 0.0, 60.0, sides, names, result=result, plies=made, **fields | more)
 
 
 def test_a_server_record_carries_the_tags_and_clocks() -> None:

@@ -31,6 +31,7 @@ from impl.server.records import GameRecord
 from impl.server.server import write_record
 from impl.web import archive
 from tests.support import paths
+from tests.support.plies import plies
 from tests.support.terminal import referee
 
 OLD = paths.DATA / "records-v1"
@@ -49,7 +50,6 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
     sides = VOCABULARIES[game].sides
     over = engine.is_over(state)
     result = "draw" if over and engine.counts(state)[0] == engine.counts(state)[1] else f"{sides[seed % 2]} wins"
-    plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(moves))
     clocks = tuple(round(rng.uniform(0, 300), 1) for _ in moves) if timed else None
     record = GameRecord(
         game,
@@ -64,8 +64,8 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
         result,
         Termination.MOVE if over else Termination.RESIGNATION,
         "-",
-        plies,
-        clocks,
+        "paper",
+        plies(game, moves, clocks),
     )
     return record.text()
 
@@ -186,7 +186,20 @@ def test_a_bad_file_ends_the_process_with_one_line_and_no_traceback(tmp_path: Pa
 
 def record_of(names: tuple[str, str]) -> GameRecord:
     return GameRecord(
-        "gothello", 0, 7, "impl", 1.7e9, 1.7e9 + 60, ("black", "white"), names, None, "draw", Termination.MOVE, "-", ()
+        "gothello",
+        0,
+        7,
+        "impl",
+        1.7e9,
+        1.7e9 + 60,
+        ("black", "white"),
+        names,
+        None,
+        "draw",
+        Termination.MOVE,
+        "-",
+        "paper",
+        (),
     )
 
 
@@ -284,7 +297,8 @@ def test_the_web_archive_shows_names_of_any_script_and_length(tmp_path: Path) ->
     path = write_record(tmp_path, record_of(("Jörg " + "ß" * 40, 'q"')))
     shown = archive.checked_record(path.name, path.read_text(encoding="utf-8"))
     assert shown.moves == []
-    assert (shown.header("Black"), shown.header("White")) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
+    tags = archive.shown_tags(shown)
+    assert (tags["Black"], tags["White"]) == ('"Jörg ' + "ß" * 40 + '"', '"q"""')
 
 
 def test_a_tournament_resumes_from_records_of_players_labelled_in_any_script(tmp_path: Path) -> None:

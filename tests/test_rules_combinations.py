@@ -309,7 +309,7 @@ def test_an_unknown_value_is_one_line_and_exit_status_2(argv: list[str]) -> None
 
 def test_a_combination_on_the_command_line_reaches_the_server() -> None:
     (one,) = serve_cli.build_servers(serve_args("--rules", "olympiad-1994,repetition=own-row"))
-    assert one.settings.rules == "paper,grand-slam=a,cannot-move=player-loses"
+    assert one.engine.rule_set == "paper,grand-slam=a,cannot-move=player-loses"
     assert isinstance(one.engine, RulesAwari)
     assert one.engine.rules == AR.parse_rules("grand-slam=a,cannot-move=player-loses")
 

@@ -37,6 +37,7 @@ from impl.engines import notation
 from impl.engines.port import GameEngine, GameState, Refinement
 from impl.engines.registry import get_engine
 from impl.engines.statetext import NotationError, format_awari, format_gothello, parse_awari, parse_gothello
+from impl.game import PAPER_RULES
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
@@ -68,7 +69,7 @@ class Rules:
     module: Any
     referee: Callable[[Any, Any], tuple[Any, Any]]
     """The referee's step (the corrected schema's single outcome)."""
-    name: str = "paper"
+    name: str = PAPER_RULES
     """The rule set (spec/awari_rules.py's canonical name)."""
 
 
@@ -116,13 +117,13 @@ RULES = {
 }
 
 
-def rules_for(game: str, name: str = "paper") -> Rules:
+def rules_for(game: str, name: str = PAPER_RULES) -> Rules:
     """The animator's view of ``game`` under the rule set ``name`` (a canonical name,
     spec/awari_rules.py): the papers' own schemas for ``paper``; otherwise
     ``AwariRefUnder`` in the corrected schema's place, its referee and legal moves.
     The literal schema stays the papers' AwariRef as written: the rule set changes
     what the referee does, not what the paper says."""
-    if name == "paper":
+    if name == PAPER_RULES:
         return RULES[game]
     rules = AR.parse_rules(name)
     return replace(
@@ -197,7 +198,7 @@ HELP = """commands:
 class Animator:
     """The animator's state and commands; ``command`` returns the lines to print."""
 
-    def __init__(self, game: str, rules: str = "paper") -> None:
+    def __init__(self, game: str, rules: str = PAPER_RULES) -> None:
         self.rules = rules_for(game, rules)
         self.game = game
         self.engine: GameEngine = get_engine(game, "impl", rules)
@@ -212,7 +213,7 @@ class Animator:
         """The last input and the after-states listed for it (None if free)."""
 
     def prompt(self) -> str:
-        return f"{self.game}> " if self.rules.name == "paper" else f"{self.game}[{self.rules.name}]> "
+        return f"{self.game}> " if self.rules.name == PAPER_RULES else f"{self.game}[{self.rules.name}]> "
 
     def command(self, line: str) -> list[str]:
         words = line.split(maxsplit=1)
@@ -327,7 +328,7 @@ class Animator:
                 lines.append(f"  {len(afters)}. {outcome.schema}: result {outcome.result}")
                 lines.append(f"     after: {text}")
                 if title == "as written" and verdict is not None and (outcome.result, after) != verdict:
-                    under = "" if self.rules.name == "paper" else f" under {self.rules.name}"
+                    under = "" if self.rules.name == PAPER_RULES else f" under {self.rules.name}"
                     lines.append(f"     differs from the referee{under}: {self._errata_on(outcome.schema)}")
         self.last = (token, afters)
         return lines
@@ -348,7 +349,7 @@ class Animator:
         if verdict is None:
             return ["referee: cannot step here"]
         result, after = verdict
-        under = "" if self.rules.name == "paper" else f" under {self.rules.name}"
+        under = "" if self.rules.name == PAPER_RULES else f" under {self.rules.name}"
         lines = [f"referee{under}: result {result}, after: {self.rules.format_state(after)}"]
         words = self._words(token)
         lines.append(f"  {words}")

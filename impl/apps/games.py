@@ -62,7 +62,7 @@ from impl.client import Client, ClientError, ClientTimeout, Result
 from impl.config import DEFAULTS, LOCAL_HOST, Config, OnDivergence
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.local import LocalServer
@@ -176,7 +176,7 @@ class GameTerms:
     """Seconds a game may take before its players are killed and it is aborted."""
     engine: str = "impl"
     """The referee's rules engine: impl, spec or checked (impl/engines/registry.py)."""
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The Awari rule set the server plays and announces (spec/awari_rules.py)."""
 
     def terms(self) -> dict[str, Any]:

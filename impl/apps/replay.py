@@ -40,7 +40,7 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
     state = engine.initial()
     clocks: list[float | None] = list(record.time) if record.time is not None else [None, None]
     mark = boardview.Marks()
-    # From an Unchecked ply on, the fast engine refused the game's moves (impl/pgn.py): not replayed.
+    # From an Unchecked ply on, the fast engine diverged from the game's moves (impl/pgn.py): not replayed.
     last = int(record.tag(pgn.UNCHECKED, "0")) - 1 if record.tag(pgn.UNCHECKED) else len(record.plies)
     for ply in range(last + 1):
         board = engine.render(state)

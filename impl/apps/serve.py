@@ -29,6 +29,7 @@ from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence
 from impl.engines.openings import OpeningError, parse_opening
 from impl.engines.port import GAMES, KINDS, GameEngine
 from impl.engines.registry import get_engine
+from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
 from impl.server import fdbudget
 from impl.server.server import GameServer, ServerConfig, serve
@@ -146,7 +147,7 @@ def synopsis(width: int = 100) -> str:
     return usage.replace("\n" + " " * len("usage: "), "\n")  # continued lines under the command
 
 
-def load_engine(game: str, kind: str | None, rules: str = "paper") -> Any:
+def load_engine(game: str, kind: str | None, rules: str = PAPER_RULES) -> Any:
     """The engine asked for; by default impl, or spec if impl cannot be imported."""
     try:
         return get_engine(game, kind or "impl", rules)

@@ -382,7 +382,7 @@ def run_client(args: argparse.Namespace) -> int:
     Play Awari or Gothello in the terminal against whoever else connects to the server.
     """
     check_side("referee client", args.game, args.side)
-    check_rules("referee client", args.game, args.rules or "paper")
+    check_rules("referee client", args.game, args.rules)
     wakeup = ctrl_c_leaves()
     try:
         with Client.connect(args.game, args.host, args.server, args.port, rules=args.rules) as client:

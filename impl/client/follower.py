@@ -25,9 +25,8 @@ from typing import Any
 from impl import protocol as W
 from impl.engines.port import GameEngine, GameState, side_to_move, winner
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination, rules_name
 from spec import result as R
-from spec.awari_rules import canonical
 
 from .errors import ProtocolError
 
@@ -69,7 +68,7 @@ class View:
     game: str
     phase: Phase = Phase.GREETING
     greeting: W.Greeting | None = None
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The rule set the server announced, canonical (``paper``: none announced)."""
     asked: W.SeatRequest | None = None
     """Our seat request, once sent."""
@@ -183,7 +182,7 @@ class Follower:
         if game not in W.VOCABULARIES:
             raise ValueError(f"unknown game {game!r}: awari or gothello")
         self.vocab = W.VOCABULARIES[game]
-        self._expected_rules = None if rules is None else canonical(rules)
+        self._expected_rules = None if rules is None else rules_name(game, rules)
         self._engine_kind = engine
         self.engine: GameEngine = get_engine(game, engine)
         self.view = View(game)
@@ -276,10 +275,10 @@ class Follower:
         if msg.title != self.vocab.title:
             raise self._fail(f"this is a {msg.title} server, not {self.vocab.title}")
         try:
-            announced = canonical(msg.rules)
-            self.engine = get_engine(self.vocab.game, self._engine_kind, announced)
+            self.engine = get_engine(self.vocab.game, self._engine_kind, msg.rules)
         except ValueError as exc:  # RulesError, or another set than the paper's for Gothello
             raise self._fail(str(exc)) from None
+        announced = self.engine.rule_set
         if self._expected_rules is not None and self._expected_rules != announced:
             raise self._fail(f"this server plays the {announced} rules, not {self._expected_rules}")
         self.view = replace(

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from .port import Cells, Engine, GameEngine, GameState, MoveDescription, Refinement
+from .port import AnyEngine, Cells, Engine, GameState, MoveDescription, Refinement
 from .statetext import format_state
 
 LOGGER = logging.getLogger("referee")
@@ -102,7 +102,7 @@ class CheckedEngine:
     kind = "checked"
 
     def __init__(
-        self, fast: GameEngine, spec: GameEngine, report: Callable[[Divergence], None] | None = log_divergence
+        self, fast: AnyEngine, spec: AnyEngine, report: Callable[[Divergence], None] | None = log_divergence
     ) -> None:
         if fast.game != spec.game:
             raise ValueError(f"a checked engine needs one game, not {fast.game} and {spec.game}")
@@ -227,5 +227,5 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _moves(engine: GameEngine, moves: tuple[Any, ...]) -> str:
+def _moves(engine: AnyEngine, moves: tuple[Any, ...]) -> str:
     return " ".join(engine.format_move(m) for m in moves) or "none"

@@ -50,7 +50,7 @@ from spec import gothello as G
 from spec import result as R
 
 from .checked_engine import CheckedEngine
-from .port import KINDS, GameEngine, GameState
+from .port import KINDS, AnyEngine, GameEngine, GameState
 from .registry import get_engine
 
 ACTIONS: dict[str, tuple[Any, ...]] = {
@@ -60,7 +60,7 @@ ACTIONS: dict[str, tuple[Any, ...]] = {
 """Every action of each game, in the order of ``legal_moves``."""
 
 
-def perft(engine: GameEngine, state: GameState, depth: int) -> int:
+def perft(engine: AnyEngine, state: GameState, depth: int) -> int:
     """perft(state, depth) through the engine interface."""
     if depth == 0:
         return 1
@@ -69,7 +69,7 @@ def perft(engine: GameEngine, state: GameState, depth: int) -> int:
     return _perft(engine, ACTIONS[engine.game], state, depth)
 
 
-def _perft(engine: GameEngine, actions: Sequence[Any], state: GameState, depth: int) -> int:
+def _perft(engine: AnyEngine, actions: Sequence[Any], state: GameState, depth: int) -> int:
     """perft of a state where the game goes on (after not_done it always does)."""
     total = 0
     for action in actions:

@@ -160,7 +160,21 @@ class Refinement(Protocol[S, G]):
         ...
 
 
-GameEngine: TypeAlias = Engine[Any, Any, Any]
+class RuledEngine(Engine[S, A, P], Protocol):
+    """An engine as ``get_engine`` gives it: the rules of one game under one rule
+    set, and that rule set's name, which whoever needs it asks the engine for (the
+    greeting, the records, the web view) instead of carrying a copy."""
+
+    rule_set: str
+    """The rule set's one canonical name (impl/game.py, the table of names;
+    spec/awari_rules.py ``canonical_name``): ``paper`` for the papers'."""
+
+
+AnyEngine: TypeAlias = Engine[Any, Any, Any]
+"""An engine of either game, its rule set's name not asked (perft, the checked
+engine's two sides, a player's search): ``GameEngine`` without ``rule_set``."""
+
+GameEngine: TypeAlias = RuledEngine[Any, Any, Any]
 """An engine of either game, chosen at run time (``get_engine``).  The one place the
 two games meet: the server, the client and perft hand an engine's states and actions
 back only to that same engine, so erasing their types here hides nothing a checker
@@ -174,14 +188,14 @@ GameState: TypeAlias = Any
 _SIDES = (Side.FIRST, Side.SECOND)
 
 
-def side_to_move(engine: GameEngine, state: GameState) -> Side:
+def side_to_move(engine: AnyEngine, state: GameState) -> Side:
     """The side whose turn it is.  A PLAYER is a free-type constant, whose equality
     is identity (spec/z.py FreeType): ``is`` says the same as ``players.index``
     without a Python-level ``__eq__`` per comparison, on the server's every move."""
     return Side.FIRST if engine.to_move(state) is engine.players[0] else Side.SECOND
 
 
-def winner(engine: GameEngine, result: Result[Any]) -> Side | None:
+def winner(engine: AnyEngine, result: Result[Any]) -> Side | None:
     """The winning side of a final result, None for a draw."""
     assert isinstance(result, R.win) or result == R.draw, result
     return _SIDES[engine.players.index(result.player)] if isinstance(result, R.win) else None
@@ -191,11 +205,11 @@ GAMES = ("awari", "gothello")
 KINDS = ("spec", "impl", "checked")
 
 
-def gained(engine: GameEngine, before: GameState, after: GameState, mover: Side) -> int:
+def gained(engine: AnyEngine, before: GameState, after: GameState, mover: Side) -> int:
     """What a move from ``before`` to ``after`` added to the mover's ``counts``."""
     return int(engine.counts(after)[mover] - engine.counts(before)[mover])
 
 
-def not_legal(engine: GameEngine, action: Any) -> ValueError:
+def not_legal(engine: Engine[Any, Any, Any], action: Any) -> ValueError:
     """``describe``'s error for an action the referee refuses."""
     return ValueError(f"{engine.format_move(action)} is not a legal move here")

@@ -11,6 +11,7 @@ from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError
+from impl.game import ABAPA_RULES
 from impl.protocol import VOCABULARIES, quote_name
 
 from . import PLAYERS
@@ -108,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
     """
     setup_logging(args.quiet)
     check_side("referee player", args.game, args.side)
-    check_rules("referee player", args.game, args.rules or "paper")
-    if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, "abapa")):
+    check_rules("referee player", args.game, args.rules)
+    if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, ABAPA_RULES)):
         raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
     player = make_player(args.kind, args.budget, args.seed, args.depth, args.tb)
     try:

@@ -20,6 +20,7 @@ from typing import Any
 
 from impl.client import Client, ClientError
 from impl.engines import openspiel as OS
+from impl.game import ABAPA_RULES
 from spec import awari as A
 
 from .base import log, move_budget
@@ -44,7 +45,7 @@ class OpenSpielMCTSPlayer:
 
     def _state(self, client: Client) -> Any:
         """OpenSpiel's state after the game's accepted moves."""
-        if client.rules != "abapa":
+        if client.rules != ABAPA_RULES:
             raise ClientError(f"openspiel-mcts plays the abapa rules only; this server plays {client.rules}")
         state = self.game.new_initial_state()
         for token in client.plies:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from impl.client import Client
-from impl.engines.port import GameEngine, GameState
+from impl.engines.port import AnyEngine, GameState
 from impl.engines.tablebase import store
 from impl.engines.tablebase.build import UnsupportedRules
 from impl.engines.tablebase.probe import Table, best_move, board_of, trusted
@@ -32,7 +32,7 @@ class PerfectPlayer:
         """Every move of ours since a trusted table position was the table's: our line
         since then cannot repeat, nor reach what came before it (docs/tablebases.md)."""
 
-    def _table(self, engine: GameEngine | None) -> Table | None:
+    def _table(self, engine: AnyEngine | None) -> Table | None:
         """The table of the game's rule set in the folder, opened once (None: none)."""
         if not self.looked and self.folder is not None:
             self.looked = True
@@ -45,7 +45,7 @@ class PerfectPlayer:
                 log.info("perfect: no table, searching everywhere (%s)", exc)
         return self.table
 
-    def think(self, game: str, state: GameState, budget: float, engine: GameEngine | None = None) -> str:
+    def think(self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None) -> str:
         """The move: the table's where it is trusted (distances needed: without them
         the table's moves may cycle), else the search's."""
         table = self._table(engine) if game == "awari" else None

@@ -9,7 +9,7 @@ root, an approximation deeper, where a repetition is rare."""
 from __future__ import annotations
 
 from impl.engines import kernels as K
-from impl.engines.port import GameEngine
+from impl.engines.port import AnyEngine
 from spec import awari as A
 
 from .search import Child, final_value
@@ -93,7 +93,7 @@ class RuleSetRules(AwariRules):
         return out
 
 
-def root(state: K.AwariState, engine: GameEngine | None = None) -> tuple[AwariRules, list[Child]]:
+def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariRules, list[Child]]:
     """The rules for a game's state (where the game goes on) and its legal moves;
     ``engine``: the game's engine, whose rule set the search then plays."""
     mine, theirs, meta, positions = state

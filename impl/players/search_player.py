@@ -5,7 +5,7 @@ time controls (``move_budget``).  It logs its depth and speed for every move."""
 from __future__ import annotations
 
 from impl.client import Client
-from impl.engines.port import GameEngine, GameState
+from impl.engines.port import AnyEngine, GameState
 
 from . import search_awari, search_gothello
 from .base import log, move_budget
@@ -24,7 +24,7 @@ class SearchPlayer:
         self.searches: list[SearchInfo] = []
 
     def think(
-        self, game: str, state: GameState, budget: float, engine: GameEngine | None = None
+        self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None
     ) -> tuple[str, SearchInfo]:
         """The best move (in the server's notation) of the player to move in
         ``state``, an engine state of ``game`` where the game goes on; ``engine``,

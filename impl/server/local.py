@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from types import TracebackType
 
 from impl.config import Config
@@ -16,7 +15,6 @@ from impl.engines.registry import get_engine
 from impl.game import Termination
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Event, PlayerSeated, Session
-from spec.awari_rules import canonical
 
 SeatHook = Callable[[int, str, str], None]
 """Told, on the server's thread, of each player seated: its side (0 first mover, 1
@@ -45,7 +43,7 @@ class LocalServer:
         (impl/web/tourney.py)."""
         if len(config.games) != 1:
             raise ValueError(f"a local server hosts one game, not {', '.join(config.games)}")
-        self.config = replace(config, rules=canonical(config.rules))  # the greeting and records name it so
+        self.config = config
         self.game = config.games[0]
         self.on_seat, self.owner_of = on_seat, owner_of
         self.opening, self.session_hooks = opening, session_hooks

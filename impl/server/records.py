@@ -8,16 +8,18 @@ import socket
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from impl.game import Outcome, Side, Termination
+from impl.game import Outcome, Side, Termination, rules_tag
 from impl.log import utc
-from impl.pgn import DEFAULT_RULES, OPENING, PgnGame, build, player_tags, time_control, write
+from impl.pgn import OPENING, PgnGame, Ply, player_tags, record, time_control, write
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """What a record file holds; ``plies`` are the accepted moves with their
-    full-move numbers (``1 c3``, ``1 ... d4``), normalised; ``clocks`` the mover's
-    seconds left after each ply, with time controls."""
+    """What a record file holds, built from the session's events (impl/server/
+    session.py ``_record``): ``plies`` are the accepted moves, each its token, its
+    movetext (the engine's description of it) and the mover's seconds left after
+    it (None without time controls) — impl/pgn.py's ``Ply``, the one model of a
+    move that records are written from and read into."""
 
     game: str
     server: int
@@ -31,13 +33,13 @@ class GameRecord:
     result: str
     termination: Termination
     score: str
-    plies: tuple[str, ...]
-    clocks: tuple[float, ...] | None = None
+    rules: str
+    """The rule set's canonical name (the engine's ``rule_set``)."""
+    plies: tuple[Ply, ...]
+    unchecked: int | None = None
+    """The first ply the fast engine diverged at (the checked engine's), None if none."""
     divergences: tuple[str, ...] | None = None
     """Under the checked engine, what it found (a header line each), else None."""
-
-    rules: str | None = None
-    """The rule set's name, None for the paper's (impl/pgn.py's DEFAULT_RULES)."""
     opening: tuple[str, ...] = ()
     """The moves the referee played first (the first plies), if any."""
 
@@ -55,7 +57,7 @@ class GameRecord:
             ("Result", "*"),
             *papers,
             ("Game", self.game),
-            ("Rules", self.rules or DEFAULT_RULES),
+            ("Rules", rules_tag(self.rules)),
             ("TimeControl", time_control(self.time)),
             ("Termination", self.termination.value),
             ("Server", str(self.server)),
@@ -71,8 +73,7 @@ class GameRecord:
         if self.divergences is not None:
             tags.append(("Divergences", str(len(self.divergences))))
             tags += [("Divergence", d) for d in self.divergences]
-        moves = [ply.split()[-1] for ply in self.plies]
-        return build(self.game, tags, moves, self.clocks, self.outcome)
+        return record(self.game, tags, self.plies, self.outcome, self.unchecked)
 
     @property
     def outcome(self) -> Outcome:

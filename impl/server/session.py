@@ -29,7 +29,7 @@ message is that of the papers' section 2.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -43,6 +43,7 @@ from impl.engines.openings import play as play_opening
 from impl.engines.port import GameEngine, GameState, MoveDescription, Result, side_to_move, winner
 from impl.game import Outcome, Side, Termination
 from impl.log import enabled, event
+from impl.pgn import Ply
 from spec import result as R
 
 from .clock import ClockReading, Clocks, Stalls, no_stalls
@@ -157,9 +158,6 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = DEFAULTS.limits
     on_divergence: OnDivergence = DEFAULTS.on_divergence
-    rules: str = DEFAULTS.rules
-    """The rule set's name (spec/awari_rules.py; Gothello has only ``paper``): the
-    engine plays it, the greeting announces it, the record names it."""
 
     @classmethod
     def of(cls, config: Config, game: str, server: int = 0) -> Settings:
@@ -171,7 +169,6 @@ class Settings:
             config.messages_for(game),
             config.limits,
             on_divergence=config.on_divergence,
-            rules=config.rules_for(game),
         )
 
 
@@ -326,11 +323,15 @@ class Session:
         self.outcome: Outcome | None = None
         self.record: GameRecord | None = None
         self.state: GameState = engine.initial()
-        self.plies: list[str] = []
+        self.made: list[MoveMade] = []
+        """The game's moves as published, the record's plies (its tokens,
+        descriptions and clocks: ``_record``)."""
         self.divergences: list[str] = []
         """What the checked engine found, ``<ply>: <divergence>``, for the record."""
-        self.clock_readings: list[float] = []
-        """The mover's time left after each ply, with time controls."""
+        self.unchecked: int | None = None
+        """The first ply (1-based) at which the checked engine found the fast one
+        diverging, None if none: the record writes it and those after as sent (if
+        it was played: an aborted step is not)."""
         self.clocks = Clocks(settings.time, stalls) if settings.time is not None else None
         self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
@@ -358,7 +359,7 @@ class Session:
         ent = Entity(peer, self._connections, now)
         self.entities.append(ent)
         self._log(DEBUG, "connect", conn=ent.number, peer=peer.address)
-        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.settings.rules, len(self.opening)))
+        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.engine.rule_set, len(self.opening)))
         return ent
 
     def receive(self, ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
@@ -606,10 +607,7 @@ class Session:
                 self._abort(f"the opening's move {token} gave {result}")
                 return False
             before, self.state = self.state, after
-            self.plies.append(ply)
             left = None if self.clocks is None else self.clocks.left(side, self.now)
-            if left is not None:
-                self.clock_readings.append(left)
             self._publish(self._made(serial, side, token, move, before, result, left))
             self._broadcast([P.Moved(serial, side, token, None if left is None else P.secs(left))])
         return True
@@ -645,7 +643,7 @@ class Session:
 
     def _serial(self) -> int:
         """The full-move number of the next ply: both players' n-th moves carry n."""
-        return len(self.plies) // 2 + 1
+        return len(self.made) // 2 + 1
 
     def _move(self, ent: Entity, action: P.Action) -> Conn:
         """A move (Tables 6–9), checked in §7's order; done if it ended the game."""
@@ -680,13 +678,10 @@ class Session:
             return Conn.PLAYING
         ent.rejected = 0
         before, self.state = self.state, after
-        self.plies.append(f"{P.serial_text(serial, side)} {text}")
         self.refused = False
         if enabled(DEBUG):
             self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
         left = self._stop_clock()
-        if left is not None:
-            self.clock_readings.append(left)
         self._publish(self._made(serial, side, text, move, before, result, left))
         if result == R.not_done:
             secs = None if left is None else P.secs(left)
@@ -803,6 +798,8 @@ class Session:
             return False
         ply = name_ply()
         self.divergences += [f"{ply}: {d}" for d in found]
+        if self.unchecked is None:  # this step's ply is the next one
+            self.unchecked = len(self.made) + 1
         if self.settings.on_divergence is OnDivergence.CONTINUE:
             return False
         self._log(logging.ERROR, "divergence_abort", ply=ply, found=len(found))
@@ -827,7 +824,7 @@ class Session:
             result=record.result,
             termination=termination.value,
             score=record.score,
-            plies=len(self.plies),
+            plies=len(self.made),
             **({"divergences": len(self.divergences)} if self.engine.kind == "checked" else {}),
         )
         for ent in list(self.entities):
@@ -850,7 +847,7 @@ class Session:
             server=self.settings.server,
             game_no=self.game_no,
             engine=self.engine.kind,
-            rules=None if self.settings.rules == "paper" else self.settings.rules,
+            rules=self.engine.rule_set,
             started=self._epoch + (self.now if self.started is None else self.started),
             ended=self._epoch + self.now,
             sides=sides,
@@ -859,11 +856,19 @@ class Session:
             result=outcome.result(sides),
             termination=outcome.termination,
             score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",
-            plies=tuple(self.plies),
-            clocks=tuple(self.clock_readings) if self.clocks is not None else None,
+            plies=tuple(self._plies()),
+            unchecked=self.unchecked if self.unchecked is not None and self.unchecked <= len(self.made) else None,
             divergences=tuple(self.divergences) if self.engine.kind == "checked" else None,
             opening=self.opening,
         )
+
+    def _plies(self) -> Iterator[Ply]:
+        """The record's plies from the moves' events: the token, the movetext (the
+        engine's description; from the ``unchecked`` ply on, the token as sent, which
+        the fast engine may not describe) and the mover's clock."""
+        last = len(self.made) if self.unchecked is None else self.unchecked - 1
+        for i, made in enumerate(self.made):
+            yield Ply(made.move, made.description.notation if i < last else made.move, made.secs)
 
     # ─── output ────────────────────────────────────────────────────────────────
 
@@ -892,7 +897,7 @@ class Session:
         """Table 10: 380 (381 with clocks: first player's time first) and 382 with
         the board lines that follow it (Gothello: gthd's 5 lines; Awari: the 4
         lines of the engine's display, our extension)."""
-        serial = (len(self.plies) + 1) // 2 if self.over and self._ended_by_move else self._serial()
+        serial = (len(self.made) + 1) // 2 if self.over and self._ended_by_move else self._serial()
         to_move = None if self.over else self._mover()
         times = None
         if self.clocks is not None:
@@ -951,6 +956,8 @@ class Session:
         return None if self.clocks is None else self.clocks.reading(self.now, running)
 
     def _publish(self, what: Event) -> None:
+        if isinstance(what, MoveMade):
+            self.made.append(what)
         for listener in tuple(self.listeners):  # a listener may remove itself
             listener(what)
 

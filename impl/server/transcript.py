@@ -48,7 +48,7 @@ def header_of(session: Session) -> dict[str, Any]:
         "game": s.vocab.game,
         "server": s.server,
         "game_no": session.game_no,
-        "rules": s.rules,
+        "rules": session.engine.rule_set,
         "timed": s.time is not None,
         "config_messages": s.config_messages.value,
         "opening": list(session.opening),

@@ -44,7 +44,7 @@ from impl import pgn
 from impl.atomic import why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
-from impl.game import Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
@@ -85,37 +85,16 @@ class FileKey:
     inode: int
 
 
-@dataclass(frozen=True)
-class Record:
-    name: str
-    headers: tuple[tuple[str, str], ...]
-    plies: tuple[str, ...]
-    clocks: tuple[float | None, ...] = ()
-    """The mover's clock after each ply (PGN's ``[%clk]``, impl/pgn.py Ply.clock);
-    empty for the older records, which have none."""
-    time: tuple[float, float] | None = None
-    """The time control (``TimeControl``), None without clocks or in older records."""
-    tags: tuple[tuple[str, str], ...] = ()
-    """The tags as the file writes them, in its order (``headers`` are their
-    older records' shape, which the page's fields are read from)."""
-
-    def header(self, key: str, default: str = "") -> str:
-        return next((v for k, v in self.headers if k == key), default)
-
-    @property
-    def game(self) -> str:
-        return self.header("Game").lower()
-
-    @property
-    def moves(self) -> list[str]:
-        """The moves in the papers' notation: the last word of each ply."""
-        return [ply.split()[-1] for ply in self.plies if ply.split()]
-
-
 # ─── parsing ───────────────────────────────────────────────────────────────────
+#
+# A record is impl/pgn.py's ``PgnGame``, the one model records are written from
+# and read into.  An older ``Key: value`` record becomes one too: its headers are
+# its tags, as written, its lines' last words its plies, and it has no result
+# token (its ``Result`` header says it in words), which is how ``shown_tags``
+# tells it apart.
 
 
-def parse_record(name: str, text: str) -> Record | None:
+def parse_record(name: str, text: str) -> pgn.PgnGame | None:
     """The record in ``text``, every move checked; None if it is not one (no
     ``Game`` header naming a game of ours, or a PGN record pgn.parse refuses)."""
     try:
@@ -124,22 +103,41 @@ def parse_record(name: str, text: str) -> Record | None:
         return None
 
 
-def checked_record(name: str, text: str) -> Record:
-    """The record in ``text``, every move checked; RecordError saying why not."""
+def checked_record(name: str, text: str) -> pgn.PgnGame:
+    """The record in ``text`` (``name``, the file's, for the messages), every move
+    of a PGN record checked (pgn.parse); RecordError saying why not."""
     if text.startswith("["):
         try:
             game = pgn.parse(text)
         except (ValueError, LookupError) as exc:  # PgnError, and what pgn.parse lets through (int("x"))
             raise RecordError(_short(exc)) from None
-        plies = tuple(f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(game.moves))
-        headers = _legacy_headers(game)  # checks the TimeControl tag: game.time reads it
-        return Record(name, headers, plies, tuple(p.clock for p in game.plies), game.time, game.tags)
+        _legacy_headers(game)  # checks the tags the page reads (the TimeControl: game.time reads it)
+        return game
     head, _, body = text.partition("\n\n")
     written = _key_value_headers(head)
-    record = Record(name, written, tuple(line.strip() for line in body.splitlines() if line.strip()), tags=written)
-    if record.game not in GAMES:
+    words = [line.split()[-1] for line in body.splitlines() if line.strip()]
+    record = pgn.PgnGame(written, tuple(pgn.Ply(w, w) for w in words), "")
+    if game_of(record) not in GAMES:
         raise RecordError("no Game header naming awari or gothello")
     return record
+
+
+def game_of(record: pgn.PgnGame) -> str:
+    """The record's game (the older records capitalise it: ``Game: Awari``)."""
+    return record.game.lower()
+
+
+def shown_tags(record: pgn.PgnGame) -> dict[str, str]:
+    """The record's tags in the shape the page's fields are read from
+    (``record_fields``): the older records' own headers, or a PGN record's tags
+    in that shape (``_legacy_headers``)."""
+    return dict(record.tags if not record.result else _legacy_headers(record))
+
+
+def page_plies(record: pgn.PgnGame) -> list[str]:
+    """The plies as the page lists them: with their full-move numbers, ``1 c3``,
+    ``1 ... d4``."""
+    return [f"{i // 2 + 1} {'... ' if i % 2 else ''}{m}" for i, m in enumerate(record.moves)]
 
 
 def _short(exc: BaseException) -> str:
@@ -532,41 +530,43 @@ class Archive:
                 raise RecordError(f"larger than {MAX_BYTES // 1024} KiB: not a record")
             summarize(name, data, complete=True)  # the tags, as the list checks them: the same reasons
             record = checked_record(name, data.decode("utf-8"))
-            try:  # PGN names the papers' rules "massey"
-                rules = pgn.engine_rules(record.game, record.header("Rules"))
+            try:  # PGN names the papers' rules with an alias (impl/game.py RECORD_ALIASES)
+                rules = pgn.engine_rules(game_of(record), record.tag("Rules"))
             except pgn.PgnError as exc:
                 raise RecordError(str(exc)) from None
         except RecordError as exc:
             return _json({"flagged": str(exc), "name": name})
         except OSError as exc:
             return _json({"flagged": why(exc), "name": name})
-        views = frames(record.game, record.moves, rules)
+        views = frames(game_of(record), record.moves, rules)
+        clocks = [p.clock for p in record.plies][: len(views) - 1]
         return _json(
             {
-                **record_json(record),
+                **record_json(name, record),
                 "rules": rules,
-                "engine": record.header("Engine") or None,
+                "engine": record.tag("Engine") or None,
                 "score": score_json(views[-1]),
                 "frames": [board_json(f) for f in views],
-                "clocks": frame_clocks(record.time, record.clocks[: len(views) - 1]),
+                "clocks": frame_clocks(record.time if record.result else None, clocks),
             }
         )
 
 
-def record_json(record: Record) -> dict[str, Any]:
+def record_json(name: str, record: pgn.PgnGame) -> dict[str, Any]:
     """A record's page without its frames: ``tags`` as the file writes them, and
     the fields the page shows (``record_fields``)."""
+    game = game_of(record)
     return {
-        "name": record.name,
-        "game": record.game,
+        "name": name,
+        "game": game,
         "tags": tags_json(record.tags),
-        **record_fields(record.game, dict(record.headers)),
-        "plies": list(record.plies),
+        **record_fields(game, shown_tags(record)),
+        "plies": page_plies(record),
         "moves": record.moves,
     }
 
 
-def frames(game: str, moves: Iterable[str], rules: str = "paper") -> list[BoardView]:
+def frames(game: str, moves: Iterable[str], rules: str = PAPER_RULES) -> list[BoardView]:
     """The boards of a game from its moves, replayed by the fast engine (the spec's
     when the fast one cannot be imported) under the record's rule set."""
     try:

@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Protocol
 
 from impl.engines.port import GameEngine, GameState
+from impl.game import PAPER_RULES
 from impl.server import session
 from impl.server.clock import ClockReading
 
@@ -61,7 +62,7 @@ class ServerInfo:
     """Seconds for the first and the second player, or None without time controls."""
     forever: bool
     sides: tuple[str, str]
-    rules: str = "paper"
+    rules: str = PAPER_RULES
     """The rule set in force (spec/awari_rules.py's canonical name; Gothello's is ``paper``)."""
 
 

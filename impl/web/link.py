@@ -101,7 +101,7 @@ def slim(what: FeedEvent) -> FeedEvent:
     """The event as sent: a ``GameOver``'s record without its moves, clocks and
     divergences (the web view shows its result; the moves it has already)."""
     if isinstance(what, GameOver):
-        return replace(what, record=replace(what.record, plies=(), clocks=None, divergences=None))
+        return replace(what, record=replace(what.record, plies=(), divergences=None))
     return what
 
 

@@ -48,7 +48,7 @@ def describe(server: GameServer) -> ServerInfo | None:
         time=settings.time,
         forever=server.spec.forever,
         sides=vocab.sides,
-        rules=settings.rules,
+        rules=server.engine.rule_set,
     )
 
 

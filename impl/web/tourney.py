@@ -247,7 +247,7 @@ def _private_server(session: Session, number: int) -> ServerInfo:
     vocab = session.vocab
     return ServerInfo(
         server_key(vocab.game, number), vocab.game, vocab.title, number, "127.0.0.1", 0, session.engine.kind,
-        session.settings.time, False, vocab.sides, session.settings.rules,
+        session.settings.time, False, vocab.sides, session.engine.rule_set,
     )  # fmt: skip
 
 

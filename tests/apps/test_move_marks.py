@@ -33,7 +33,8 @@ def test_replay_marks_each_capture_as_the_engine_describes_it() -> None:
     for game in ("awari", "gothello"):
         moves, described = _game_with_captures(game)
         assert any(d.captured for d in described), game
-        record = pgn.build(game, [("Game", game)], moves, None, Outcome(None, Termination.ERROR))
+        plies = [pgn.Ply(m, d.notation) for m, d in zip(moves, described, strict=True)]
+        record = pgn.record(game, [("Game", game)], plies, Outcome(None, Termination.ERROR))
         for frame in frames(record):
             if frame.ply == 0:
                 continue

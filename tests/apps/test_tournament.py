@@ -32,6 +32,7 @@ from impl.apps.ratings import elo, skills
 from impl.apps.tournament import GAUNTLET, GameResult, TournamentConfig, first_pairs, first_scores, schedule, summarise
 from impl.game import Outcome, Side, Termination
 from tests.support import paths
+from tests.support.plies import plies
 
 PYTHON = shlex.quote(sys.executable)
 CLI_PLAYER = f"cli={PYTHON} -m impl.cli player random {{game}} --host {{host}} --port {{port}} --side {{side}} --seed 5"
@@ -337,7 +338,7 @@ def test_a_bad_sprt_is_one_line_and_status_2(extra: list[str], message: str) -> 
 def _record(moves: list[str]) -> str:
     colours, sides = pgn.player_tags("awari", ("x", "y"))
     tags = [("Game", "awari"), *colours, *sides]
-    return pgn.write(pgn.build("awari", tags, moves, None, Outcome(Side.FIRST, Termination.RESIGNATION)))
+    return pgn.write(pgn.record("awari", tags, plies("awari", moves), Outcome(Side.FIRST, Termination.RESIGNATION)))
 
 
 def test_a_duplicate_is_the_same_players_colours_and_moves() -> None:

@@ -66,7 +66,7 @@ class Game:
 
     def move(self, ent: Entity, token: str) -> None:
         assert ent.side is not None
-        self.act(ent, W.Action.move(len(self.session.plies) // 2 + 1, ent.side, token))
+        self.act(ent, W.Action.move(len(self.session.made) // 2 + 1, ent.side, token))
 
 
 def replay(game: str, log: list[Entry], times: Sequence[float] = ()) -> list[View]:
@@ -113,7 +113,7 @@ def test_a_gothello_game_followed_by_both_players_and_an_observer() -> None:
         views = replay("gothello", log_of(ent))
         last = views[-1]
         assert last.phase is Phase.DONE and last.result == final and last.side == side
-        assert last.plies == tuple(p.split()[-1] for p in g.session.plies)
+        assert last.plies == tuple(m.move for m in g.session.made)
         assert last.position is not None and engine.render(last.position) == engine.render(g.session.state)
         assert last.names == ("ann", "bob")  # 341/342: the session's default sends them to all
     watched = replay("gothello", log_of(watcher))

@@ -73,7 +73,7 @@ def test_a_game_with_clocks_runs_on_the_time_it_is_given() -> None:
     assert white.lines[-2:] == ["202 Your time expires, and you lose", "361 Black wins by White time expiring"]
     over = events[-1]
     assert isinstance(over, GameOver) and over.record.started == 1005.0 and over.record.ended == 1018.5
-    assert over.record.clocks == (6.5,)
+    assert tuple(p.clock for p in over.record.plies) == (6.5,)
     assert [type(e) for e in events].count(GameStarted) == 1
     assert any(isinstance(e, MoveMade) and e.move == "c3" for e in events)
 

@@ -61,7 +61,8 @@ def test_named_rule_sets() -> None:
 def test_paper_rules_are_the_paper_engines() -> None:
     """The default rule set is the paper's AwariRef and the unchanged fast engine."""
     assert type(engine_for(AR.PAPER)) is ImplAwari
-    assert type(get_engine("awari")) is ImplAwari
+    default: object = get_engine("awari")
+    assert type(default) is ImplAwari and get_engine("awari").rule_set == AR.PAPER.name
     assert SpecAwari().rules is AR.PAPER
 
 

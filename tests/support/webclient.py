@@ -50,7 +50,7 @@ async def watched(
     servers = {}
     for game in games:
         ruleset = rules if game == "awari" else "paper"
-        settings = Settings(P.VOCABULARIES[game], 0, time, CONFIG_MESSAGES[game], Limits(), rules=ruleset)
+        settings = Settings(P.VOCABULARIES[game], 0, time, CONFIG_MESSAGES[game], Limits())
         net = NetLimits(close_grace=1.0)
         spec = ServerConfig(settings, "127.0.0.1", 0, forever, net, record_dir, session_hooks=(web.session_hook,))
         servers[game] = GameServer(spec, get_engine(game, kind, ruleset))

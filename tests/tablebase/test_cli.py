@@ -12,6 +12,7 @@ from impl import cli, pgn
 from impl.engines.awari import RulesAwari
 from impl.game import Outcome, Termination
 from spec import awari_rules as AR
+from tests.support.plies import plies
 
 
 def test_build_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +54,7 @@ def _record(tmp_path: Path) -> Path:
         moves.append(move.name)
         _, state = engine.apply(state, move)
     tags = [("Event", "test"), ("Game", "awari"), ("Rules", "olympiad-1990"), ("Result", "*")]
-    record = pgn.build("awari", tags, moves, None, Outcome(None, Termination.MOVE))
+    record = pgn.record("awari", tags, plies("awari", moves, rules="olympiad-1990"), Outcome(None, Termination.MOVE))
     path = tmp_path / "game.pgn"
     path.write_text(pgn.write(record))
     return path

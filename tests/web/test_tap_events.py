@@ -14,6 +14,7 @@ from typing import Any
 from impl import protocol as P
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
+from impl.pgn import Ply
 from impl.server.clock import ClockReading
 from impl.server.records import GameRecord
 from impl.server.session import DrawOffer, Event, GameOver, GameStarted, MoveMade, PlayerSeated, Session, Settings
@@ -50,7 +51,8 @@ def _events() -> list[Event]:
         "north wins",
         Termination.RESIGNATION,
         "south 0 north 0",
-        ("1 F", "1 ... a"),
+        "paper",
+        (Ply("F", "F4", 60.0), Ply("a", "a5", 59.0)),
     )
     return [
         PlayerSeated(Side.FIRST, "ann"),

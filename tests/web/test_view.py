@@ -25,7 +25,7 @@ from impl.apps import serve as serve_cli
 from impl.config import Config
 from impl.engines.registry import get_engine
 from impl.web import views
-from impl.web.archive import parse_record
+from impl.web.archive import page_plies, parse_record, shown_tags
 from impl.web.hub import HubLimits
 from spec import awari as A
 from spec import gothello as G
@@ -113,7 +113,10 @@ def test_replay_stops_at_a_move_it_cannot_read() -> None:
 def test_record_parsing() -> None:
     text = 'Game: gothello\nServer: 0\nBlack: "a"\nResult: black wins\n\n1 c3\n1 ... pass\n2 pass\n'
     record = parse_record("x.txt", text)
-    assert record is not None and record.moves == ["c3", "pass", "pass"] and record.header("Result") == "black wins"
+    assert (
+        record is not None and record.moves == ["c3", "pass", "pass"] and shown_tags(record)["Result"] == "black wins"
+    )
+    assert record.tags == (("Game", "gothello"), ("Server", "0"), ("Black", '"a"'), ("Result", "black wins"))
     assert parse_record("x.txt", "Game: chess\n\n1 e4\n") is None
     assert parse_record("x.txt", "not a header\n\n1 c3\n") is None
 
@@ -124,9 +127,10 @@ def test_pgn_records_are_read_in_the_pages_shape() -> None:
     text = '[Game "gothello"]\n[Black "a\\"b"]\n[Result "0-1"]\n[TimeControl "300:200"]\n\n1. c3 d4 2. pass 0-1\n'
     record = parse_record("x.pgn", text)
     assert record is not None and record.moves == ["c3", "d4", "pass"]
-    assert record.plies == ("1 c3", "1 ... d4", "2 pass")
-    assert record.header("Black") == '"a""b"' and record.header("White") == '""'
-    assert record.header("Result") == "white wins" and record.header("Time") == "300 200"
+    assert page_plies(record) == ["1 c3", "1 ... d4", "2 pass"]
+    shown = shown_tags(record)
+    assert shown["Black"] == '"a""b"' and shown["White"] == '""'
+    assert shown["Result"] == "white wins" and shown["Time"] == "300 200"
     assert parse_record("x.pgn", '[Game "gothello"]\n\n1. c3 c3 *\n') is None  # an illegal move
 
 
