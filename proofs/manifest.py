@@ -96,6 +96,8 @@ BOUNDED_AWARI_SECONDS = 236
 BOUNDED_AWARI_MEASURED = TODAY + "; 22 s before the engine-bug slices and the statement checks"
 BOUNDED_GOTHELLO_SECONDS = 60
 BOUNDED_GOTHELLO_MEASURED = TODAY + "; 11 s before the capture region and the statement checks"
+RULES_AWARI_SECONDS = 0
+RULES_AWARI_MEASURED = ""
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -295,6 +297,20 @@ STEPS: tuple[Step, ...] = (
         SPEC + "; impl via get_engine",
         327,
         CLEAN_RUN,
+    ),
+    Step(
+        "spec ≡ impl, Awari, every rule set on RulesAwari",
+        "proofs.equivalence",
+        ("awari", "--stones", "2", "--band", "--all-rules"),
+        BOUNDED,
+        "each of the 30 rule sets the server accepts (spec/awari_rules.py ALL_COMBINATIONS, the named ones among "
+        "them) on RulesAwari itself: boards of ≤ 2 stones, band score splits, both sides, positions ∅/{θ}/{P'}; "
+        "the 288 boards with a pit of 12, 17 or 22 stones (north one short of 25) under the named sets and one "
+        "combination of each other grand-slam rule",
+        SPEC + "; the score-band argument (§1.3); RulesAwari",
+        RULES_AWARI_SECONDS,
+        RULES_AWARI_MEASURED,
+        contracts=False,
     ),
     *(
         Step(
