@@ -32,7 +32,7 @@ from impl.engines.spec_engine import SpecAwari
 from proofs.awari.exhaustive import boards, splits, successor
 from spec import awari as A
 from spec import gothello as G
-from spec.awari_rules import ALL_COMBINATIONS, RULE_SETS, AwariRules, parse_rules
+from spec.awari_rules import ALL_COMBINATIONS, RULE_SETS, AwariRules, canonical_name, parse_rules
 from spec.contracts import ENABLED as CONTRACTS
 
 Difference = str
@@ -124,7 +124,7 @@ def every_rule_set(board: A.BOARD, band: bool, lap: bool) -> tuple[int, list[Dif
     for rules in lap_rule_sets() if lap else ALL_COMBINATIONS:
         n, d = awari_lap_board(board, rules, True, even=False) if lap else awari_board(board, rules, True, band)
         cases += n
-        diffs += [f"[{rules.name}] {x}" for x in d]
+        diffs += [f"[{canonical_name(rules)}] {x}" for x in d]
     return cases, diffs
 
 

@@ -404,7 +404,10 @@ STEPS: tuple[Step, ...] = (
         "placement at a1 on stones within a1–a3, b1, b2, c1 (captures from both sides, blocked though it would "
         "capture); apply on pass, every board, side and history; legal_moves' decode on 1 120 masks; legal_moves "
         "and is_over on every board and side, the empty history; the referee's statement ≡ spec.gothello.referee "
-        "on 60 witness states and every board within a1–b2 (810 cases)",
+        "on 60 witness states and every board within a1–b2 (810 cases), and on every history class the "
+        "abstraction tells apart (11: ⟨⟩, ⟨pass⟩, ⟨m⟩, ⟨pass, pass⟩, ⟨pass, m⟩, ⟨m, pass⟩, ⟨m, m⟩, and these "
+        "with a tail), each on every board within a1–b2 placing at a1 and passing, and the witnesses passing "
+        "(3 894 cases)",
         REFINE,
         BOUNDED_GOTHELLO_SECONDS,
         BOUNDED_GOTHELLO_MEASURED,
@@ -419,7 +422,9 @@ STEPS: tuple[Step, ...] = (
         "adjacency, abstraction, dilation, closure over every set; group, liberties, placement and the "
         "legal-square test for every one of the 25 squares, every board; legal_moves' decode on all 2²⁵ masks; "
         "apply on all 26 actions, legal_moves and is_over, every board, side and history; the referee's "
-        "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases)",
+        "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases), and "
+        "under each of the 11 history classes on every board within a1–c2 and the witnesses, every action "
+        "(112 926 cases)",
         REFINE,
         3231,
         CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",
