@@ -653,7 +653,7 @@ def history_classes() -> list[G.HISTORY]:
     entry with PASS only); the longest also with a third entry, which stands for the rest
     of the history that nothing reads."""
     lengths = [length for length, _, _ in histories()]
-    kinds = (G.pass_, G.move(SQUARES[-1]))
+    kinds: tuple[G.MOVE, ...] = (G.pass_, G.move(SQUARES[-1]))
     classes: list[G.HISTORY] = [h for n in lengths for h in itertools.product(kinds, repeat=n)]
     return classes + [(*h, G.move(SQUARES[0])) for h in itertools.product(kinds, repeat=max(lengths))]
 
