@@ -94,10 +94,16 @@ TODAY = "idle, make verify on a clean clone, 2026-11-26 (a slow day for the mach
 """When the bounded figures of the steps changed on 2026-11-26 were taken."""
 BOUNDED_AWARI_SECONDS = 236
 BOUNDED_AWARI_MEASURED = TODAY + "; 22 s before the engine-bug slices and the statement checks"
-BOUNDED_GOTHELLO_SECONDS = 60
-BOUNDED_GOTHELLO_MEASURED = TODAY + "; 11 s before the capture region and the statement checks"
-RULES_AWARI_SECONDS = 0
-RULES_AWARI_MEASURED = ""
+BOUNDED_GOTHELLO_SECONDS = 66
+BOUNDED_GOTHELLO_MEASURED = (
+    TODAY + "; 11 s before the capture region and the statement checks; the history classes added ≈ 11 CPU-s "
+    "(2026-11-27, load 13), ≈ 6 s on 2 processes, projected"
+)
+RULES_AWARI_SECONDS = 60
+RULES_AWARI_MEASURED = (
+    "117 CPU-s on 2026-11-27 at load 9–13 (690 s of wall time there): ≈ 60 s on 2 idle cores, "
+    "projected from its CPU time, not measured idle"
+)
 CROSSHAIR = "crosshair 0.0.112 finds what its canary shows it can find; nothing found is no proof"
 
 STEPS: tuple[Step, ...] = (
@@ -426,8 +432,9 @@ STEPS: tuple[Step, ...] = (
         "under each of the 11 history classes on every board within a1–c2 and the witnesses, every action "
         "(112 926 cases)",
         REFINE,
-        3231,
-        CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24)",
+        3546,
+        CLEAN_RUN + ", in 2 processes (4 739 s at load 3–5.5 on 2026-11-24); 3 231 s before the history classes, "
+        "which add ≈ 57 CPU-s a class (2026-11-27, load 13), ≈ 315 s on 2 processes, projected",
         contracts=False,
         cluster=True,
     ),
