@@ -21,16 +21,19 @@ import argparse
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any, cast
 
 from impl.cli import rules_text
+from impl.engines.awari import RulesAwari
 from impl.engines.port import GameEngine, GameState, Refinement
 from impl.engines.registry import get_engine
-from proofs.awari.exhaustive import LAPS, boards, lap_boards, successor
+from impl.engines.spec_engine import SpecAwari
+from proofs.awari.exhaustive import LAPS, boards, lap_boards, splits, successor
 from spec import awari as A
 from spec import gothello as G
+from spec.awari_rules import ALL_COMBINATIONS, RULE_SETS, AwariRules, canonical_name, parse_rules
 from spec.contracts import ENABLED as CONTRACTS
 
 Difference = str
@@ -62,22 +65,68 @@ def compare(spec: GameEngine, impl: GameEngine, state: GameState, actions: tuple
 
 # ─── Awari ────────────────────────────────────────────────────────────────────
 
+AWARI_ACTIONS: tuple[A.PIT, ...] = tuple(A.PIT)
 
-def awari_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:
-    """Every split, side and positions set of one board: (cases, differences)."""
-    spec, impl = get_engine("awari", "spec", rules), get_engine("awari", "impl", rules)
-    actions = tuple(A.PIT)
-    k = sum(board)
-    cases, diffs = 0, []
-    for north in range(48 - k + 1):
+assert set(RULE_SETS.values()) <= set(ALL_COMBINATIONS)  # so --all-rules runs the named sets too
+
+
+def awari_engines(rules: str | AwariRules, ruled: bool) -> tuple[Any, Any]:
+    """(spec, fast) engines for a rule set; ``ruled``: the fast one is ``RulesAwari`` itself,
+    even for the paper's rules (``get_engine`` gives ImplAwari for those)."""
+    if not ruled:
+        return get_engine("awari", "spec", rules), get_engine("awari", "impl", rules)
+    ruleset = parse_rules(rules) if isinstance(rules, str) else rules
+    return SpecAwari(ruleset), RulesAwari(ruleset)
+
+
+def awari_states(board: A.BOARD, norths: Iterable[int]) -> Iterator[A.AwariGame]:
+    """One board at each of north's scores ``norths``, both sides, positions ∅, {θ} and
+    each {P'} (P' after a sowing, so that it repeats a position)."""
+    left = 48 - sum(board)
+    for north in norths:
         for to_move in A.PLAYER:
-            g = A.AwariGame(board, (north, 48 - k - north), to_move, frozenset())
+            g = A.AwariGame(board, (north, left - north), to_move, frozenset())
             sets = [frozenset(), frozenset({A.θAwariBoard(g)})]
             sets += [frozenset({p}) for m in A.side(to_move) if (p := successor(g, m)) is not None]
             for positions in sets:
-                h = A.AwariGame(board, g.score, to_move, positions)
-                diffs += compare(spec, impl, h, actions)
-                cases += len(actions)
+                yield A.AwariGame(board, g.score, to_move, positions)
+
+
+def awari_board(
+    board: A.BOARD, rules: str | AwariRules = "paper", ruled: bool = False, band: bool = False
+) -> tuple[int, list[Difference]]:
+    """Every split (``band``: the band of proofs/awari/exhaustive.py's ``splits``), side and
+    positions set of one board: (cases, differences)."""
+    spec, impl = awari_engines(rules, ruled)
+    norths = [n for n, _ in splits(sum(board), every=not band)]
+    cases, diffs = 0, []
+    for h in awari_states(board, norths):
+        diffs += compare(spec, impl, h, AWARI_ACTIONS)
+        cases += len(AWARI_ACTIONS)
+    return cases, diffs
+
+
+def lap_rule_sets() -> tuple[AwariRules, ...]:
+    """The rule sets ``--all-rules`` runs the lap boards under: the named sets, and the first
+    combination of each grand-slam rule none of them has.  On a lap board the rule sets
+    differ in the sowing (a lap into an empty row is a grand slam under (b)–(d), V2): the
+    grand-slam dimension, which these cover whole; the endings are run under every
+    combination on the small boards.  (All 30 on the lap boards at both splits: ≈ 330 CPU-s.)"""
+    chosen = list(RULE_SETS.values())
+    for rules in ALL_COMBINATIONS:
+        if rules.grand_slam not in {r.grand_slam for r in chosen}:
+            chosen.append(rules)
+    return tuple(chosen)
+
+
+def every_rule_set(board: A.BOARD, band: bool, lap: bool) -> tuple[int, list[Difference]]:
+    """One board under every combination the server accepts (``ALL_COMBINATIONS``; a lap
+    board: under ``lap_rule_sets``, north one short of 25 only), on ``RulesAwari`` itself."""
+    cases, diffs = 0, []
+    for rules in lap_rule_sets() if lap else ALL_COMBINATIONS:
+        n, d = awari_lap_board(board, rules, True, even=False) if lap else awari_board(board, rules, True, band)
+        cases += n
+        diffs += [f"[{canonical_name(rules)}] {x}" for x in d]
     return cases, diffs
 
 
@@ -86,21 +135,17 @@ def awari_work(stones: int) -> Iterator[A.BOARD]:
         yield from boards(k)
 
 
-def awari_lap_board(board: A.BOARD, rules: str = "paper") -> tuple[int, list[Difference]]:
-    """One lap board: two score splits (even, and north one short of 25), both sides,
-    positions ∅, {θ} and each {P'}."""
-    spec, impl = get_engine("awari", "spec", rules), get_engine("awari", "impl", rules)
-    actions = tuple(A.PIT)
+def awari_lap_board(
+    board: A.BOARD, rules: str | AwariRules = "paper", ruled: bool = False, even: bool = True
+) -> tuple[int, list[Difference]]:
+    """One lap board: two score splits (``even`` and north one short of 25, or only the
+    latter), both sides, positions ∅, {θ} and each {P'}."""
+    spec, impl = awari_engines(rules, ruled)
     left = 48 - sum(board)
     cases, diffs = 0, []
-    for north in sorted({left // 2, min(24, left)}):
-        for to_move in A.PLAYER:
-            g = A.AwariGame(board, (north, left - north), to_move, frozenset())
-            sets = [frozenset(), frozenset({A.θAwariBoard(g)})]
-            sets += [frozenset({p}) for m in A.side(to_move) if (p := successor(g, m)) is not None]
-            for positions in sets:
-                diffs += compare(spec, impl, A.AwariGame(board, g.score, to_move, positions), actions)
-                cases += len(actions)
+    for h in awari_states(board, sorted({left // 2 if even else min(24, left), min(24, left)})):
+        diffs += compare(spec, impl, h, AWARI_ACTIONS)
+        cases += len(AWARI_ACTIONS)
     return cases, diffs
 
 
@@ -143,13 +188,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules", type=rules_text, default="paper", help="Awari: the rule set (docs/rules.md; default paper)"
     )
+    parser.add_argument(
+        "--all-rules",
+        action="store_true",
+        help="Awari: every rule set the server accepts (spec/awari_rules.py ALL_COMBINATIONS, the named ones "
+        "among them), each on RulesAwari itself; instead of --rules",
+    )
+    parser.add_argument(
+        "--band", action="store_true", help="Awari: the band of score splits (proofs/awari/exhaustive.py), not all"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.game == "awari":
-        scope = f"every board with ≤ {args.stones} stones, all score splits, both sides, positions ∅ / {{θ}} / {{P'}}"
+        splits_ = "band" if args.band else "all"
+        scope = (
+            f"every board with ≤ {args.stones} stones, {splits_} score splits, both sides, positions ∅ / {{θ}} / {{P'}}"
+        )
         work: list[Any] = list(awari_work(args.stones))
-        task: Any = partial(awari_board, rules=args.rules)
-        scope += f", rules {args.rules}"
+        if args.all_rules:
+            task: Any = partial(every_rule_set, band=args.band, lap=False)
+            lap_task: Any = partial(every_rule_set, band=args.band, lap=True)
+            scope += f", each of the {len(ALL_COMBINATIONS)} rule sets on RulesAwari"
+            scope += f" (the lap boards under {', '.join(r.name for r in lap_rule_sets())})"
+        else:
+            task = partial(awari_board, rules=args.rules, band=args.band)
+            lap_task = partial(awari_lap_board, rules=args.rules)
+            scope += f", rules {args.rules}"
     else:
         work = gothello_states(args.plies)
         scope = f"{len(work)} states reachable within {args.plies} accepted actions"
@@ -157,16 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"spec ≡ impl, {args.game}: {scope}; spec contracts {'on' if CONTRACTS else 'off'}", flush=True)
     cases, diffs = 0, []
     with multiprocessing.Pool(args.workers) as pool:
-        for n, d in pool.imap_unordered(task, work, chunksize=8):
+        for n, d in pool.imap_unordered(task, work, chunksize=1 if args.all_rules else 8):
             cases += n
             diffs += d
         if args.game == "awari":
-            laps = list(lap_boards())
+            sizes = tuple(n for n in LAPS if n >= 12) if args.all_rules else LAPS  # --all-rules: sowings that lap
+            laps = list(lap_boards(sizes))
             lap_cases = 0
-            for n, d in pool.imap_unordered(partial(awari_lap_board, rules=args.rules), laps, chunksize=8):
+            for n, d in pool.imap_unordered(lap_task, laps, chunksize=8):
                 lap_cases += n
                 diffs += d
-            print(f"  and {len(laps)} boards with a pit of {'/'.join(map(str, LAPS))} stones: {lap_cases} cases")
+            print(f"  and {len(laps)} boards with a pit of {'/'.join(map(str, sizes))} stones: {lap_cases} cases")
             cases += lap_cases
     for d in diffs[:10]:
         print("DIFFERENCE:", d)

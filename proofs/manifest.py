@@ -258,6 +258,19 @@ STEPS: tuple[Step, ...] = (
         "boards of ≤ 2 stones, contracts on; 384 lap boards",
         SPEC + "; impl via get_engine",
     ),
+    Step(
+        "spec ≡ impl, Awari, every rule set on RulesAwari",
+        "proofs.equivalence",
+        ("awari", "--stones", "2", "--band", "--all-rules"),
+        BOUNDED,
+        "each of the 30 rule sets the server accepts (spec/awari_rules.py ALL_COMBINATIONS, the named ones among "
+        "them) on RulesAwari itself: boards of ≤ 2 stones, band score splits, both sides, positions ∅/{θ}/{P'}; "
+        "the 288 boards with a pit of 12, 17 or 22 stones (north one short of 25) under the named sets and one "
+        "combination of each other grand-slam rule",
+        SPEC + "; the score-band argument (§1.3); RulesAwari",
+        contracts=False,
+        expect=("1183104 (state, action) cases, 0 differences", "OK"),
+    ),
     *(
         Step(
             f"spec ≡ impl, Awari, {rules} rules",
@@ -342,7 +355,10 @@ STEPS: tuple[Step, ...] = (
         "placement at a1 on stones within a1–a3, b1, b2, c1 (captures from both sides, blocked though it would "
         "capture); apply on pass, every board, side and history; legal_moves' decode on 1 120 masks; legal_moves "
         "and is_over on every board and side, the empty history; the referee's statement ≡ spec.gothello.referee "
-        "on 60 witness states and every board within a1–b2 (810 cases)",
+        "on 60 witness states and every board within a1–b2 (810 cases), and on every history class the "
+        "abstraction tells apart (11: ⟨⟩, ⟨pass⟩, ⟨m⟩, ⟨pass, pass⟩, ⟨pass, m⟩, ⟨m, pass⟩, ⟨m, m⟩, and these "
+        "with a tail), each on every board within a1–b2 placing at a1 and passing, and the witnesses passing "
+        "(3 894 cases)",
         REFINE,
         contracts=False,
         cluster=True,
@@ -356,7 +372,9 @@ STEPS: tuple[Step, ...] = (
         "adjacency, abstraction, dilation, closure over every set; group, liberties, placement and the "
         "legal-square test for every one of the 25 squares, every board; legal_moves' decode on all 2²⁵ masks; "
         "apply on all 26 actions, legal_moves and is_over, every board, side and history; the referee's "
-        "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases)",
+        "statement ≡ spec.gothello.referee on 60 witness states and every board within a1–c2 (10 206 cases), and "
+        "under each of the 11 history classes on every board within a1–c2 and the witnesses, every action "
+        "(112 926 cases)",
         REFINE,
         contracts=False,
         cluster=True,

@@ -58,6 +58,7 @@ GOTHELLO_THEOREMS = "python -m proofs.gothello.theorems"
 AWARI_EQUIVALENCE = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2"
 AWARI_EXHAUSTIVE = "SPEC_CONTRACTS=0 python -m proofs.awari.exhaustive --stones 3"
 AWARI_ENCODING = "python -m proofs.awari.encoding_check --stones 0"
+RULES_AWARI = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2 --band --all-rules"
 
 PLANTS: tuple[Plant, ...] = (
     Plant(
@@ -116,6 +117,24 @@ PLANTS: tuple[Plant, ...] = (
         tests=("tests/engines/test_corners_awari.py",),
     ),
     Plant(
+        "rules-awari-repetitions-swapped",
+        "RulesAwari plays olympiad-1990's repetition rule (stones uncounted) as olympiad-1994's (a draw), and"
+        " the other way round",
+        "impl/engines/awari.py",
+        "return (_winner(meta) if rep == REP_UNCOUNTED else _DRAW), mine, theirs, meta",
+        "return (_DRAW if rep == REP_UNCOUNTED else _winner(meta)), mine, theirs, meta",
+        steps=(RULES_AWARI,),
+    ),
+    Plant(
+        "rules-awari-abapa-slam-takes-last",
+        "RulesAwari's grand slam under abapa's rule (b) captures the last pit sown",
+        "impl/engines/awari.py",
+        "    if gs == GS_B:\n        return theirs, 0\n    sh = last << 3\n    kept = theirs >> sh & 255\n",
+        "    sh = last << 3\n    kept = theirs >> sh & 255\n"
+        "    if gs == GS_B:\n        return theirs - (kept << sh), kept\n",
+        steps=(RULES_AWARI,),
+    ),
+    Plant(
         "gothello-liberties-after-captures",
         "a placement's liberties are tested after its captures (GothelloIllegalMoveBlocked)",
         "impl/engines/gothello.py",
@@ -131,6 +150,14 @@ PLANTS: tuple[Plant, ...] = (
         "    if not near & blank and not _free(bit, mine, blank):\n        return -1\n",
         steps=(GOTHELLO_REFINEMENT,),
         tests=("tests/engines/test_differential.py",),
+    ),
+    Plant(
+        "gothello-move-after-the-end",
+        "the corrected GothelloMove's guard allows placements after the game ended (two passes: G9)",
+        "spec/gothello.py",
+        '        to_move\' = opponent to_move;  result! = not_done\n    """\n    if game_over(g) or not (',
+        '        to_move\' = opponent to_move;  result! = not_done\n    """\n    if not (',
+        steps=(GOTHELLO_REFINEMENT,),
     ),
     Plant(
         "gothello-encoding-wraps",

@@ -65,3 +65,34 @@ def test_same_examples_under_any_hash_seed(name: str) -> None:
     first, second = examples(name, "1"), examples(name, "2")
     assert first == second
     assert int(first.split()[0]) > 0
+
+
+def test_this_run_has_hash_seed_0() -> None:
+    """However this suite was started, its interpreter runs under PYTHONHASHSEED=0
+    (tests/support/hashseed.py): hash randomisation is off."""
+    assert os.environ.get("PYTHONHASHSEED") == "0"
+    assert sys.flags.hash_randomization == 0
+
+
+@pytest.mark.parametrize(
+    ("seed", "runner"),
+    [(None, ["-m", "pytest"]), ("random", ["-m", "pytest"]), ("7", ["-m", "pytest", "-n", "2"])],
+)
+def test_a_bare_pytest_runs_under_hash_seed_0(seed: str | None, runner: list[str]) -> None:
+    """``pytest`` started with no seed, a random one or another one, with or without
+    xdist workers, runs the test above under seed 0."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+    if seed is not None:
+        env["PYTHONHASHSEED"] = seed
+    here = "tests/test_determinism.py::test_this_run_has_hash_seed_0"
+    done = subprocess.run(
+        [sys.executable, *runner, "-p", "no:cacheprovider", "-rA", here],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASSED" in done.stdout and "1 passed" in done.stdout

@@ -77,14 +77,15 @@ LAPS = (11, 12, 17, 22)
 twice so that the capture may take all it fed (17), and go round twice (22)."""
 
 
-def lap_boards() -> Iterator[A.BOARD]:
+def lap_boards(sizes: tuple[int, ...] = LAPS) -> Iterator[A.BOARD]:
     """Targeted boards beyond the small scope (proofs/equivalence.py,
-    exhaustive_rules.py): one pit of each LAPS size, alone, with one more stone in
-    another pit of the same row, or with one stone at either end of the other row."""
+    exhaustive_rules.py): one pit of each size (default LAPS), alone, with one more
+    stone in another pit of the same row, or with one stone at either end of the
+    other row."""
     for j in range(12):
         row = range(6 * (j // 6), 6 * (j // 6) + 6)
         other = range(6 - 6 * (j // 6), 12 - 6 * (j // 6))
-        for n in LAPS:
+        for n in sizes:
             extras: list[int | None] = [None, *(q for q in row if q != j), other[0], other[-1]]
             for q in extras:
                 yield tuple(n if p == j else int(p == q) for p in range(12))

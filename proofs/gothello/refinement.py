@@ -617,7 +617,9 @@ def statement_is_spec_on(cases: Iterable[Case]) -> int:
             return int(model.eval(t, model_completion=True).as_signed_long())
 
         move = G.pass_ if action == PASS else G.move(SQUARES[action])
-        result, after = G.referee(g, move)
+        outcomes = G.GothelloTurn_corrected(g, move)
+        assert len(outcomes) == 1, f"the spec's GothelloTurn has {len(outcomes)} outcomes, not 1: {(g, move)}"
+        result, after = outcomes[0].result, outcomes[0].after
         history = (move, *g.history) if z3.is_true(model.eval(consed, model_completion=True)) else g.history
         got = G.GothelloGame(_spec_board(ev(black_), ev(white_)), G.PLAYER(ev(t_)), history)
         assert (ev(r), got) == (CODES[result], after), (g, move, ev(r), got)
@@ -645,6 +647,38 @@ def witness_cases() -> list[Case]:
     from proofs.gothello import encoding_check
 
     return [(g, E.code(m)) for _, g, m in encoding_check.witness_cases()]
+
+
+def history_classes() -> list[G.HISTORY]:
+    """A history of every class the statement tells apart: of each length ``histories()``
+    models, each entry it reads a pass or a placement (``ended`` and ``referee`` compare an
+    entry with PASS only); the longest also with a third entry, which stands for the rest
+    of the history that nothing reads."""
+    lengths = [length for length, _, _ in histories()]
+    kinds: tuple[G.MOVE, ...] = (G.pass_, G.move(SQUARES[-1]))
+    classes: list[G.HISTORY] = [h for n in lengths for h in itertools.product(kinds, repeat=n)]
+    return classes + [(*h, G.move(SQUARES[0])) for h in itertools.product(kinds, repeat=max(lengths))]
+
+
+def under_history(cases: Iterable[Case], history: G.HISTORY) -> list[Case]:
+    """The cases' boards, sides and actions, under ``history``."""
+    return [(G.GothelloGame(g.board, g.to_move, history), action) for g, action in cases]
+
+
+def history_class_cases(task: tuple[G.HISTORY, bool]) -> int:
+    """The statement ≡ the spec under one history class: on every board within a1–b2 both
+    sides, placing at a1 and passing, and on the witnesses' positions passing (``wide``:
+    every board within a1–c2 and every action in it, the witnesses' placements too).  A
+    history decides only whether the game has ended and whether a pass follows a pass, so
+    one placement and pass carry it where the region is small."""
+    history, wide = task
+    witnesses = [(g, a) for g, a in witness_cases() if not g.history]
+    if wide:
+        cases = [*region_cases(CORNER_WIDE), *witnesses, *((g, PASS) for g, _ in witnesses)]
+    else:
+        cases = [(g, a) for g, a in region_cases(CORNER) if a in (bit((1, 1)), PASS)]
+        cases += [(g, PASS) for g, _ in witnesses]
+    return statement_is_spec_on(under_history(cases, history))
 
 
 CAPTURE_REGION: Final = sum(1 << bit(s) for s in [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)])
@@ -715,6 +749,12 @@ def main(argv: list[str] | None = None) -> int:
             lambda: statement_is_spec_on([*witness_cases(), *region_cases(CORNER if bounded else CORNER_WIDE)]),
         ),
     ]
+    steps.append(
+        (
+            "statement_is_spec_on_every_history_class",
+            lambda: in_processes(history_class_cases, [(h, not bounded) for h in history_classes()]),
+        )
+    )
     if bounded:  # a placement that captures from both its directions, or is blocked though it would
         steps.append(("place_refines_move, a1 with captures", lambda: place_refines_move([(1, 1)], CAPTURE_REGION)))
     if deep:  # not run to completion (proofs/README.md §8.2)

@@ -171,7 +171,7 @@ class Scratch:
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
-        env.update(PYTHONPATH=str(self.dir), PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci")
+        env.update(PYTHONPATH=str(self.dir), PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci", PYTHONHASHSEED="0")
         return env
 
     def check_imports(self, modules: Sequence[str] = ("spec.awari", "impl.engines.gothello")) -> None:

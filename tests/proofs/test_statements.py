@@ -49,3 +49,24 @@ def test_an_awari_statement_with_short_capture_chains_fails(monkeypatch: pytest.
     monkeypatch.setattr(AR, "_STEPS", {})
     with pytest.raises(AssertionError):
         AR.statement_is_spec_on_witnesses()
+
+
+def test_the_history_classes_are_derived_from_the_abstraction() -> None:
+    """Every length histories() models, each read entry a pass or a placement, the
+    longest with an unread tail: the ended game and a pass after a pass among them."""
+    classes = GR.history_classes()
+    assert len(set(classes)) == len(classes) == 1 + 2 + 4 + 4
+    assert {len(h) for h in classes} == {0, 1, 2, 3}
+    assert (G.pass_, G.pass_) in classes and (G.pass_,) in classes and () in classes
+
+
+def test_the_statement_is_the_spec_under_the_ended_history() -> None:
+    assert GR.history_class_cases(((G.pass_, G.pass_), False)) > 0
+
+
+def test_a_spec_whose_move_holds_after_the_end_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec that lets the game go on after two passes: the statement ends it, refuted."""
+    ended = G.GothelloGame(GR._spec_board(0, 0), G.PLAYER.black, (G.pass_, G.pass_))
+    monkeypatch.setattr(G, "game_over", lambda g: False)
+    with pytest.raises(AssertionError):
+        GR.statement_is_spec_on([(ended, GR.bit((1, 1)))])
