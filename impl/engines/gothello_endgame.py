@@ -49,6 +49,11 @@ _FULL: Final = (1 << 25) - 1
 _BOUND: Final = 26
 """Above any margin: |margin| ≤ 25 stones."""
 _ENGINE: Final = ImplGothello()
+_GAIN: Final = 1000
+"""The move order: the margin right after the move, times this, plus the history
+count (measured best of 1, 100, 1000, 10⁵ on sample positions of 12 empties)."""
+_FIRST: Final = 1 << 60
+"""The order key of the table's best move: first."""
 
 
 class OutOfBudget(Exception):
@@ -89,13 +94,16 @@ class Solver:
     share most of their subtrees).  ``budget``: nodes per call; ``table_limit``: the
     entries kept before the table is emptied (memory: ~150 bytes an entry)."""
 
-    def __init__(self, budget: int | None = BUDGET, table_limit: int = 3_000_000) -> None:
+    def __init__(self, budget: int | None = BUDGET, table_limit: int = 1_000_000) -> None:
         self.budget = budget
         self.table_limit = table_limit
         self.table: dict[int, tuple[int, int, int]] = {}
         """key → (lower bound, upper bound, best action code or -1)."""
         self.nodes = 0
         self._stop = 0
+        self.history = [0] * 26
+        """Per action code, how often it cut a search off, weighted by 2^empties: the
+        history heuristic, the second key of the move order after the greedy margin."""
 
     # ─── the search ──────────────────────────────────────────────────────────
 
@@ -125,6 +133,7 @@ class Solver:
             if best > a:
                 a = best
         children: list[tuple[int, int, int, int, int]] = []
+        history = self.history
         if best < beta:
             blank = _FULL ^ (mine | theirs)
             while blank:
@@ -135,9 +144,11 @@ class Solver:
                 if placed >= 0:
                     after_theirs, after_mine = placed & _FULL, placed >> 25
                     gain = after_mine.bit_count() - after_theirs.bit_count()
-                    children.append((100 if i == first else gain, i, after_theirs, after_mine, 0))
+                    children.append(
+                        (_FIRST if i == first else gain * _GAIN + history[i], i, after_theirs, after_mine, 0)
+                    )
             if not passed:
-                children.append((100 if first == PASS else -_BOUND, PASS, theirs, mine, 1))
+                children.append((_FIRST if first == PASS else -_BOUND * _GAIN + history[PASS], PASS, theirs, mine, 1))
             children.sort(reverse=True)
         for _, action, c_mine, c_theirs, c_passed in children:
             value = -self._search(c_mine, c_theirs, c_passed, -beta, -a)
@@ -146,6 +157,7 @@ class Solver:
                 if value > a:
                     a = value
                     if a >= beta:
+                        history[action] += 1 << (25 - (mine | theirs).bit_count())
                         break
         if best <= alpha:
             hi = min(hi, best)
