@@ -1,6 +1,9 @@
-"""``referee analyse RECORD… --tb DIR``: a recorded Awari game against an endgame
-table (docs/tablebases.md): per move, once the board is in the table, the entry
-before, the value of the move played, the best move, and the blunders."""
+"""``referee analyse RECORD…``: a recorded game's endgame judged exactly
+(docs/tablebases.md): per move, where the position is decided, the value before, the
+value of the move played, the best move, and the blunders.  An Awari record against
+an endgame table (``--tb DIR``, from where the board is in the table); a Gothello
+record by the exact solver (impl/engines/gothello_endgame.py, from where at most
+``--empties`` points are empty)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from typing import Any
 
 from impl import pgn
 from impl.cli import UsageError, subcommand
+from impl.engines import gothello_endgame as GE
 from impl.engines.awari import AwariState, engine_for
+from impl.engines.gothello import GothelloState, ImplGothello
 from impl.engines.tablebase import store
 from impl.engines.tablebase.build import UnsupportedRules
 from impl.engines.tablebase.probe import Table, board_of, move_values, trusted
@@ -68,10 +73,105 @@ def analyse(record: pgn.PgnGame, table: Table, untrusted: bool = False) -> list[
     return found
 
 
+@dataclass(frozen=True)
+class GothelloReport:
+    """One ply of a Gothello record: the mover's margin under perfect play before the
+    move and after it (gothello_endgame's value), and the moves that keep the value;
+    ``reach`` says why there are none where the position is outside the solver's reach."""
+
+    ply: int
+    side: str
+    move: str
+    before: int | None
+    played: int | None
+    best: tuple[str, ...]
+    reach: str = ""
+
+    @property
+    def loss(self) -> int:
+        return 0 if self.before is None or self.played is None else self.before - self.played
+
+    def line(self) -> str:
+        head = f"ply {self.ply:3d} {self.side} {self.move}"
+        if self.before is None or self.played is None:
+            return f"{head}: outside the solver's reach ({self.reach})"
+        verdict = f"  blunder: {self.loss} stone(s), best {' '.join(self.best)}" if self.loss else ""
+        if self.before > 0 >= self.played or self.before == 0 > self.played:
+            verdict += ", " + ("a win thrown away" if self.before > 0 else "a draw thrown away")
+        return f"{head}: before {self.before:+d}, after {self.played:+d} (best {' '.join(self.best)}){verdict}"
+
+
+def analyse_gothello(record: pgn.PgnGame, within: int, budget: int | None) -> list[GothelloReport]:
+    """Every ply of a Gothello record, solved where the position has at most
+    ``within`` empty points and the solve stays within ``budget`` nodes."""
+    engine = ImplGothello()
+    solver = GE.Solver(budget)
+    state: GothelloState = engine.initial()
+    found = []
+    for ply, token in enumerate(record.plies, 1):
+        move = engine.parse_move(token.move)
+        assert move is not None  # the reader checked every move
+        side, text = engine.to_move(state).name, engine.format_move(move)
+        if GE.empties(state) > within:
+            found.append(GothelloReport(ply, side, text, None, None, (), f"more than {within} empty points"))
+        else:
+            solution = solver.solve(state)
+            played = None if solution is None else solver.move_value(state, move)
+            if solution is None or played is None:
+                found.append(GothelloReport(ply, side, text, None, None, (), f"more than {budget:,} nodes"))
+            else:
+                best = tuple(engine.format_move(m) for m in solution.best)
+                found.append(GothelloReport(ply, side, text, solution.value, played, best))
+        _, state = engine.apply(state, move)
+    return found
+
+
+def _print_gothello(path: Path, record: pgn.PgnGame, within: int, budget: int | None) -> None:
+    print(f"{path}: gothello, solver of ≤ {within} empty points")
+    reports = analyse_gothello(record, within, budget)
+    run: list[GothelloReport] = []  # consecutive plies out of reach for the same reason: one line
+
+    def flush() -> None:
+        if len(run) == 1:
+            print("  " + run[0].line())
+        elif run:
+            print(f"  plies {run[0].ply}–{run[-1].ply}: outside the solver's reach ({run[0].reach})")
+        run.clear()
+
+    for report in reports:
+        if report.before is None and (not run or run[-1].reach == report.reach):
+            run.append(report)
+            continue
+        flush()
+        if report.before is None:
+            run.append(report)
+        else:
+            print("  " + report.line())
+    flush()
+    blunders = [r for r in reports if r.loss]
+    print(f"  blunders: {', '.join(f'ply {r.ply} {r.move} (-{r.loss})' for r in blunders) or 'none'}")
+
+
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "analyse", run)
-    p.add_argument("records", type=Path, nargs="+", metavar="RECORD", help="Awari game records (PGN)")
-    p.add_argument("--tb", type=Path, required=True, metavar="DIR", help="the tables' folder (referee tablebase build)")
+    p.add_argument("records", type=Path, nargs="+", metavar="RECORD", help="Awari or Gothello game records (PGN)")
+    p.add_argument(
+        "--tb", type=Path, metavar="DIR", help="the tables' folder (referee tablebase build): for Awari records"
+    )
+    p.add_argument(
+        "--empties",
+        type=_empties,
+        default=GE.K,
+        metavar="K",
+        help=f"Gothello: solve positions of at most K empty points (default {GE.K}; each more ~3 times longer)",
+    )
+    p.add_argument(
+        "--budget",
+        type=_budget,
+        default=GE.BUDGET,
+        metavar="NODES",
+        help=f"Gothello: the nodes one solve may visit before the position is out of reach (default {GE.BUDGET:,})",
+    )
     p.add_argument(
         "--untrusted",
         action="store_true",
@@ -79,17 +179,37 @@ def add_command(subparsers: Any) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """analyse recorded Awari games with an endgame table
+def _empties(text: str) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        k = -1
+    if not 0 <= k <= 25:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of empty points (0–25)")
+    return k
 
-    For each record, once the board holds no more stones than the table covers: per
-    move the mover's entry before, the value of the move played and the best move;
-    then the blunders (moves worth less than the best).
+
+def _budget(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of nodes (1 or more)")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    """analyse recorded games' endgames exactly
+
+    For each Awari record (with --tb), once the board holds no more stones than the
+    table covers; for each Gothello record, once at most --empties points are empty:
+    per move the mover's value before, the value of the move played and the best
+    move; then the blunders (moves worth less than the best).
     """
     for path in args.records:
         record = load(path)
-        if record.game != "awari":
-            raise UsageError(f"referee analyse: {path}: a {record.game} record; tables are Awari's")
+        if record.game == "gothello":
+            _print_gothello(path, record, args.empties, args.budget)
+            continue
+        if args.tb is None:
+            raise UsageError(f"referee analyse: {path}: an Awari record needs --tb DIR (an endgame table)")
         rules = AR.parse_rules(pgn.engine_rules("awari", record.tag("Rules")))
         try:
             table = Table.found(args.tb, rules)

@@ -59,3 +59,9 @@ place: Final = _gothello._place
 """``place(mine, theirs, square)``: the mover's stone on a blank square, or -1 where
 the move is refused (GothelloIllegalMoveBlocked); else the other player's stones
 after the captures packed with the mover's as ``theirs' | mine' << 25``."""
+
+over: Final = _gothello._over
+"""``over(history)``: game_over, the last two accepted actions were passes."""
+
+code: Final = _gothello.code
+"""The action code (0–24, or PASS) of a spec MOVE."""
