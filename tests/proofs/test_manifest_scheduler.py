@@ -31,7 +31,7 @@ def test_every_cluster_step_takes_the_option() -> None:
 
 def test_the_makefile_passes_the_scheduler_on() -> None:
     text = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "--run full --jobs $(JOBS) $(if $(SCHEDULER),--scheduler $(SCHEDULER))" in text
+    assert "--run full --jobs $(JOBS) --record $(if $(SCHEDULER),--scheduler $(SCHEDULER))" in text
 
 
 def test_a_bad_address_exits_2_without_a_traceback() -> None:
