@@ -7,7 +7,8 @@ protocol's model (spec/protocol.py) as the server: the program's lines are the m
 input, the model's output its lines.  The opponent is a second, virtual connection of
 the same model, playing random legal moves — or, as the scenario says, offering a draw
 (Awari), resigning or disconnecting.  One scenario refuses the program's first move
-with ``291 Illegal move`` and expects another.  Every behaviour gets one line, PASS or
+with ``291 Illegal move`` and expects another (a move the rules refuse is no failure:
+the papers let the player try again).  Every behaviour gets one line, PASS or
 FAIL with what was expected and what came; the exit status is 0 if all pass, 1 if not,
 2 for a command that cannot be run.
 """
