@@ -27,7 +27,9 @@ PYTHON = sys.executable
 GAMES = ["awari", "gothello"]
 
 
-def card(capsys: pytest.CaptureFixture[str], *argv: str, timeout: str = "5") -> tuple[int, list[str]]:
+def card(capsys: pytest.CaptureFixture[str], *argv: str, timeout: str = "10") -> tuple[int, list[str]]:
+    """The report card and the exit status; ``timeout``: for each line the program owes
+    (a compliant player never makes the checker wait it out)."""
     status = main(["compliance", *argv, "--timeout", timeout])
     return status, capsys.readouterr().out.splitlines()
 
@@ -71,9 +73,8 @@ def test_the_raw_c_player_complies(game: str, raw_player: Path, capsys: pytest.C
 
 
 def test_a_player_without_ellipses_or_draw_answers_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
-    status, lines = card(
-        capsys, f"{PYTHON} -m tests.support.broken_player awari {{host}} {{port}} {{side}}", "--game", "awari"
-    )
+    command = f"{PYTHON} -m tests.support.broken_player awari {{host}} {{port}} {{side}}"
+    status, lines = card(capsys, command, "--game", "awari", timeout="5")
     assert status == 1
     assert (
         "FAIL  second player: serials and ellipses (...) as north: expected '<n> ... <move>' (n: the full-move "
@@ -83,7 +84,7 @@ def test_a_player_without_ellipses_or_draw_answers_is_caught(capsys: pytest.Capt
     assert "PASS  first player: serials as south" in lines
 
 
-def sloppy(capsys: pytest.CaptureFixture[str], bug: str, timeout: str = "5") -> list[str]:
+def sloppy(capsys: pytest.CaptureFixture[str], bug: str, timeout: str = "10") -> list[str]:
     command = f"{PYTHON} -m tests.support.sloppy_player gothello {{host}} {{port}} {{side}} {bug}"
     status, lines = card(capsys, command, "--game", "gothello", timeout=timeout)
     assert status == (1 if bug else 0)
