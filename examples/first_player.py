@@ -7,7 +7,7 @@ Usage: python examples/first_player.py GAME PORT [SIDE [HOST]]
 
 import sys
 
-from impl.client import Client
+from impl.client import Client, MoveRefused
 
 
 def value(client: Client, state: object, depth: int, mine: bool) -> int:
@@ -38,7 +38,12 @@ def play(game: str, port: int, side: str = "?", host: str = "127.0.0.1") -> str:
             else:  # client.time_left(me) is our clock in seconds (None: untimed)
                 engine = client.engine  # simulating moves changes nothing in the game
                 after = {m: engine.apply(client.state, engine.parse_move(m))[1] for m in client.legal_moves()}
-                client.move(max(after, key=lambda m: value(client, after[m], 2, False)))
+                for m in sorted(after, key=lambda m: -value(client, after[m], 2, False)):  # best first
+                    try:
+                        client.move(m)
+                        break
+                    except MoveRefused:  # 291: refused, the position unchanged: the next best
+                        continue
             client.wait()
         played = "no side" if client.side is None else client.sides[client.side]
         return f"{client.describe_result()} (we played {played})"

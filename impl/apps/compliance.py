@@ -7,7 +7,8 @@ protocol's model (spec/protocol.py) as the server: the program's lines are the m
 input, the model's output its lines.  The opponent is a second, virtual connection of
 the same model, playing random legal moves — or, as the scenario says, offering a draw
 (Awari), resigning or disconnecting.  One scenario refuses the program's first move
-with ``291 Illegal move`` and expects another.  Every behaviour gets one line, PASS or
+with ``291 Illegal move`` and expects another (a move the rules refuse is no failure:
+the papers let the player try again).  Every behaviour gets one line, PASS or
 FAIL with what was expected and what came; the exit status is 0 if all pass, 1 if not,
 2 for a command that cannot be run.
 """
@@ -41,7 +42,7 @@ def add_command(subparsers: Any) -> None:
         type=seconds,
         default=READ_TIMEOUT,
         metavar="SECS",
-        help="for any one line, and to exit (default 10)",
+        help="for any one line, and to exit (default 10; the seat request: 30 at least, to start)",
     )
 
 
@@ -80,6 +81,8 @@ class Session:
         self.got: list[str] = []
         self.refusals: list[tuple[str, str]] = []
         """(the program's line, the refusal it got)."""
+        self.scripted: tuple[str, str] | None = None
+        """The move the scenario refused (``refuse_first``), and its refusal."""
         self.writer: asyncio.StreamWriter | None = None
         self.opponent_plies = 0
         self.offer_at: int | None = None
@@ -114,10 +117,21 @@ class Session:
 
 
 TIMEOUT = [READ_TIMEOUT]
+STARTUP = 30.0
+"""Seconds the program may take to start, connect and send its seat request (at least:
+``--timeout`` if longer), so that a slow start on a loaded machine is no failure."""
+MAX_REFUSED = 32
+"""Refusals in a row after which a run stops: more than a turn's moves (Gothello's 25
+squares and a pass), so a player that tries moves until one is legal is not stopped."""
+EXPECTED = ("'<n> <move>'", "'<n> ... <move>'")
+"""A move's form, by side (a pass too: ``2 pass``, ``2 ... pass``)."""
+RULES_REFUSAL = "291 Illegal move"
+"""The rules refused a well-formed move: the papers let the player try another, so
+it is no protocol failure."""
 
 
-async def _line(reader: asyncio.StreamReader) -> str | None:
-    raw = await asyncio.wait_for(reader.readline(), TIMEOUT[0])
+async def _line(reader: asyncio.StreamReader, bound: float | None = None) -> str | None:
+    raw = await asyncio.wait_for(reader.readline(), TIMEOUT[0] if bound is None else bound)
     if not raw:
         return None
     return raw.decode("ascii", "replace").rstrip("\r\n")
@@ -164,12 +178,16 @@ async def _referee(
     connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]],
     scenario: Scenario,
 ) -> str:
-    reader, writer = await asyncio.wait_for(connected.get(), TIMEOUT[0])
-    session.writer = writer
-    model, me, other = session.model, scenario.side, 1 - scenario.side
-    session.model, outs = model.join(1)
-    session.out(outs)
-    line = await _line(reader)
+    start = max(STARTUP, TIMEOUT[0])
+    try:
+        reader, writer = await asyncio.wait_for(connected.get(), start)
+        session.writer = writer
+        model, me, other = session.model, scenario.side, 1 - scenario.side
+        session.model, outs = model.join(1)
+        session.out(outs)
+        line = await _line(reader, start)
+    except TimeoutError:
+        return f"the program did not connect and send its seat request within {start:g} s"
     if line is None:
         return "the program closed before its seat request"
     session.got.append(line)
@@ -181,7 +199,7 @@ async def _referee(
     session.out(session.feed(2, f"0.9.1 player {session.words.sides[other]}"))
     await writer.drain()
     refused_once = False
-    plies = 0
+    plies = in_a_row = 0
     while not session.model.over and plies < scenario.max_plies:
         m = session.model
         opponent_acts = (m.offer is None and m.mover() == other) or m.offer == me
@@ -206,23 +224,31 @@ async def _referee(
                     text = f"291 Illegal move {act.token}"
                     session.sent.append(text)
                     session.refusals.append((line, text))
+                    session.scripted = (line, text)
                     writer.write((text + "\r\n").encode("ascii"))
                     await writer.drain()
                     continue
             outs = session.feed(1, line)
             mine = [o for c, o in outs if c == 1]
-            if mine and mine[0][:1] == "2" and mine[0][:2] == "29":
+            if mine and mine[0][:2] == "29":
                 session.refusals.append((line, mine[0]))
-                if len(session.refusals) > 8:
+                in_a_row += 1
+                if in_a_row > MAX_REFUSED:
                     session.out(outs)
-                    return "refused more than 8 times"
+                    return f"refused {in_a_row} times in a row"
             else:
-                plies += 1
+                plies, in_a_row = plies + 1, 0
         session.out(outs)
         await writer.drain()
     await writer.drain()
     writer.close()
     return ""
+
+
+def _what(refusal: str) -> str:
+    """The behaviour a refusal's text says the program got wrong."""
+    words = {"serial": "serial number", "Ellipses": "ellipses", "turn": "turn", "draw offer": "draw offer"}
+    return next((what for key, what in words.items() if key in refusal), "request")
 
 
 def _grade(game: str, scenario: Scenario, session: Session, status: int | None, stopped: str, result: Result) -> None:
@@ -239,20 +265,19 @@ def _grade(game: str, scenario: Scenario, session: Session, status: int | None, 
     result.check(
         f"{scenario.name}: greeting read, seat request", ok, f"expected '0.9.1 player {side}' or '? ', got {got[0]!r}"
     )
+    shapes = ("serial number", "ellipses")
     for line, refusal in session.refusals:
-        if refusal.startswith("291 Illegal move") and scenario.refuse_first and (line, refusal) == session.refusals[0]:
-            continue
-        what = "serial number" if "serial" in refusal else "ellipses" if "Ellipses" in refusal else "request"
-        result.check(f"{scenario.name}: {what}", False, f"sent {line!r}, refused {refusal!r}")
-    clean = not stopped and not [
-        r for r in session.refusals if not (scenario.refuse_first and r == session.refusals[0])
-    ]
+        protocol = not refusal.startswith(RULES_REFUSAL) and _what(refusal) not in shapes
+        if (line, refusal) != session.scripted and protocol:
+            result.check(f"{scenario.name}: {_what(refusal)}", False, f"sent {line!r}, refused {refusal!r}")
     if scenario.refuse_first:
-        retried = len(got) > 2 and session.refusals[:1] != [] and got.index(session.refusals[0][0]) + 1 < len(got)
+        after = got[got.index(session.scripted[0]) + 1 :] if session.scripted is not None else []
+        retried = any((a := M.action(w, g)) is not None and a.request is M.Request.MOVE for g in after)
         result.check(
             f"{scenario.name}: illegal move refused, another sent",
             retried,
-            f"expected a move after 291, {stopped or 'got none'}",
+            f"expected another move after {session.scripted[1] if session.scripted else '291'!r}, "
+            f"{stopped or 'got none'}",
         )
     if scenario.draw_offer_at is not None and session.offer_at is not None:
         after = got[session.offer_at : session.offer_at + 1]
@@ -260,24 +285,30 @@ def _grade(game: str, scenario: Scenario, session: Session, status: int | None, 
         result.check(
             f"{scenario.name}: draw offer answered",
             answered,
-            f"expected 'draw' or 'nodraw' after 331/332, got {after[0] if after else 'nothing'!r}",
+            f"expected 'draw' or 'nodraw' after 331/332, got {repr(after[0]) if after else 'nothing'}",
         )
     moves = [g for g in got[1:] if (a := M.action(w, g)) is not None and a.request is M.Request.MOVE]
-    if scenario.side == M.SECOND and moves:
+    if moves:
+        second = scenario.side == M.SECOND
+        refused = dict(session.refusals)
+        bad = [g for g in moves if g.split()[:1] == ["pass"] or (second and " ... " not in f" {g} ")]
+        bad += [line for line, r in session.refusals if _what(r) in shapes]
+        why = f", refused {refused[bad[0]]!r}" if bad and bad[0] in refused else ""
         result.check(
-            f"{scenario.name}: serials and ellipses (...) as {side}",
-            all(" ... " in f" {g} " for g in moves if g.strip() != "pass") and clean,
-            f"expected '<n> ... <move>', got {next((g for g in moves if ' ... ' not in f' {g} '), moves[-1])!r}",
+            f"{scenario.name}: {'serials and ellipses (...)' if second else 'serials'} as {side}",
+            not bad,
+            f"expected {EXPECTED[second]} (n: the full-move number), sent {bad[0] if bad else ''!r}{why}",
         )
-    elif moves:
-        result.check(f"{scenario.name}: serials as {side}", clean, f"expected '<n> <move>', {stopped or 'refused'}")
     result.check(
         f"{scenario.name}: game played to its end",
         not stopped and session.model.over,
         stopped or "the game did not end",
     )
+    exited = "still running (killed)" if status is None else f"exit status {status}"
     result.check(
-        f"{scenario.name}: clean exit after the final status", status == 0, f"expected exit status 0, got {status}"
+        f"{scenario.name}: clean exit after the final status",
+        status == 0,
+        f"expected exit status 0 within {TIMEOUT[0]:g} s of the end, got {exited}",
     )
 
 

@@ -54,7 +54,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import sandbox as sandboxes
-from impl.apps import seats
+from impl.apps import seats, strict
 from impl.apps.sandbox import Sandbox
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
@@ -156,6 +156,8 @@ class GameOutcome:
     the game has no result."""
     adjudicated: str = ""
     """The adjudication rule that ended the game (its result is the runner's)."""
+    forfeit: str = ""
+    """``--strict``: the protocol warning that lost the game (impl/apps/strict.py)."""
     adjudged: Outcome | None = None
 
     def winner(self) -> int | None:
@@ -206,6 +208,8 @@ class MatchOptions(GameTerms):
     works here (``--sandbox auto``)."""
     adjudication: Adjudication | None = None
     """The runner's adjudication rules (``--max-plies``, ``--resign-margin``); None: none."""
+    strict: bool = False
+    """``--strict``: a player's protocol warning forfeits its game (impl/apps/strict.py)."""
 
 
 TAIL_LINES = 256
@@ -489,7 +493,8 @@ def play_game(
             record = record.with_names(specs[first].label, specs[1 - first].label)
             tags = {"Event": options.event, "Round": round_tag or str(number)}
             judged = {"SeatTheft": outcome.theft} if outcome.theft else {"Adjudication": outcome.adjudicated}
-            if (outcome.theft or outcome.adjudicated) and outcome.result is not None:
+            judged = {strict.TAG: outcome.forfeit} if outcome.forfeit else judged
+            if (outcome.theft or outcome.forfeit or outcome.adjudicated) and outcome.result is not None:
                 record, tags = _rejudged(record, outcome.result, tags | judged)
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
@@ -522,6 +527,8 @@ def _play_game(
     config = replace(config, net=replace(config.net, per_address=PROGRAM_CONNECTIONS))
     config = replace(config, limits=replace(config.limits, idle_timeout=_idle_bound(config, options.timeout)))
     hooks = _live_hooks(options.live, number)
+    watch, transcripts = strict.watcher()
+    hooks += (watch,) if options.strict else ()
     deadline = time.monotonic() + options.timeout
     owner_of = guard.owner_of if guard.by_proc else None
     with LocalServer(config, on_seat=guard.on_seat, owner_of=owner_of, opening=opening, session_hooks=hooks) as server:
@@ -574,6 +581,8 @@ def _play_game(
         _judge_foul_play(outcome, killed, specs)
     elif outcome.result is not None and outcome.result.termination.aborted:
         outcome.error = outcome.error or "the referee failed (399)"
+    elif options.strict and outcome.result is not None and not outcome.error:
+        _judge_strictly(outcome, [line for t in transcripts for line in t.lines], specs, game)
     return outcome
 
 
@@ -695,6 +704,19 @@ def _await_seat(guard: SeatGuard, launched: _Launched, deadline: float) -> None:
     while not guard.seated.wait(0.05):
         if launched.proc.poll() is not None or time.monotonic() > deadline:
             return
+
+
+def _judge_strictly(outcome: GameOutcome, lines: list[str], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:
+    """``--strict``: the first protocol warning of a player loses it the game, a
+    result the runner gives (Termination ``adjudication``, the warning in the
+    record's ``ProtocolWarning`` tag and the failures)."""
+    found = strict.first_warning(lines)
+    if found is None:
+        return
+    player = outcome.first ^ found.side
+    outcome.forfeit = f"{'AB'[player]} ({specs[player].label}) {found.describe(SIDES[game])}"
+    outcome.result = Result(Side(found.side).other, Termination.ADJUDICATION)
+    outcome.adjudicated, outcome.culprits = "", [player]
 
 
 def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:

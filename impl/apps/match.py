@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import tournament
+from impl.apps import strict, tournament
 from impl.apps.games import (
     MATCH_FILE,
     SIDES,
@@ -252,6 +252,7 @@ def add_command(subparsers: Any) -> None:
     add_opening_arguments(p)
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
+    strict.add_argument(p)
     add_web_arguments(p)
 
 
@@ -286,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
     )
     hypotheses = tournament.hypotheses_of(args, 2, what)
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
+    strictly: bool = args.strict
     anchor = tournament.anchor_of(args, config, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
@@ -298,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
         for t in tournament.schedule(config)
     ]
     tasks = [
-        dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box, adjudication=rules)) for t in tasks
+        dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box, adjudication=rules, strict=strictly))
+        for t in tasks
     ]
     results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels

@@ -1,34 +1,40 @@
 """``referee compliance``: players against referees scripted by the protocol's model.
 
-Our random player passes every behaviour, as both sides of both games; the example
-player of docs/writing-a-player.md passes all but the retry after a refused move
-(it leaves on MoveRefused, as the guide's short loop does); a deliberately broken
-player (tests/support/broken_player.py: no ellipses, no answer to a draw offer) is
-caught, behaviour by behaviour."""
+Every player the project ships passes every behaviour, as both sides of both games:
+the example players of docs/writing-a-player.md (examples/first_player.py, and
+examples/raw_player.c where a C compiler exists) and each ``referee player NAME``.
+Deliberately broken players are caught, each on the line naming what it got wrong,
+with what was expected and what came: tests/support/broken_player.py (no ellipses,
+no answer to a draw offer) and tests/support/sloppy_player.py (a seat request sent
+twice, a serial that never advances, no exit after the final status).  The
+repository holds no copy of gthd's client libraries (tests/server/test_compat.py
+re-implements their reading rules over sockets instead), so none is run here."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from impl.cli import main
+from impl.players import PLAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
+GAMES = ["awari", "gothello"]
 
 
-def card(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
-    status = main(["compliance", *argv, "--timeout", "5"])
+def card(capsys: pytest.CaptureFixture[str], *argv: str, timeout: str = "10") -> tuple[int, list[str]]:
+    """The report card and the exit status; ``timeout``: for each line the program owes
+    (a compliant player never makes the checker wait it out)."""
+    status = main(["compliance", *argv, "--timeout", timeout])
     return status, capsys.readouterr().out.splitlines()
 
 
-@pytest.mark.parametrize("game", ["awari", "gothello"])
-def test_our_random_player_complies(game: str, capsys: pytest.CaptureFixture[str]) -> None:
-    status, lines = card(
-        capsys, f"{PYTHON} -m impl.cli player random {game} --port {{port}} --side {{side}} --quiet", "--game", game
-    )
+def passes_all(status: int, lines: list[str], game: str) -> None:
     assert [line for line in lines if not line.startswith("PASS")] == [f"{len(lines) - 1}/{len(lines) - 1} passed"]
     assert status == 0
     assert any("ellipses (...) as" in line for line in lines)
@@ -36,23 +42,82 @@ def test_our_random_player_complies(game: str, capsys: pytest.CaptureFixture[str
     assert (game == "awari") == any("draw offer answered" in line for line in lines)
 
 
-def test_the_example_player_complies_but_for_the_retry(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_every_project_player_complies(name: str, game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if name == "openspiel-mcts":
+        pytest.skip("openspiel-mcts plays Awari under the abapa rules only, and compliance referees the papers' rules")
+    player = f"{PYTHON} -m impl.cli player {name} {game} --port {{port}} --side {{side}} --budget 0.02 --quiet"
+    passes_all(*card(capsys, player, "--game", game), game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_example_player_complies(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     example = ROOT / "examples" / "first_player.py"
-    status, lines = card(capsys, f"{PYTHON} {example} awari {{port}} {{side}} {{host}}", "--game", "awari")
-    failed = {line.split(":")[0] for line in lines if line.startswith("FAIL")}
-    assert failed == {"FAIL  illegal move refused"}
-    assert status == 1
+    passes_all(*card(capsys, f"{PYTHON} {example} {game} {{port}} {{side}} {{host}}", "--game", game), game)
 
 
-def test_a_broken_player_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
-    status, lines = card(
-        capsys, f"{PYTHON} -m tests.support.broken_player awari {{host}} {{port}} {{side}}", "--game", "awari"
-    )
+@pytest.fixture(scope="module")
+def raw_player(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler (cc) on this machine to build examples/raw_player.c")
+    binary = tmp_path_factory.mktemp("raw") / "raw_player"
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", binary, ROOT / "examples" / "raw_player.c"], check=True)
+    return binary
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_raw_c_player_complies(game: str, raw_player: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It tries moves until one is legal: the rules' refusals (291) are no failure."""
+    passes_all(*card(capsys, f"{raw_player} {game} {{port}} {{side}}", "--game", game), game)
+
+
+def test_a_player_without_ellipses_or_draw_answers_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    command = f"{PYTHON} -m tests.support.broken_player awari {{host}} {{port}} {{side}}"
+    status, lines = card(capsys, command, "--game", "awari", timeout="5")
     assert status == 1
-    assert "FAIL  second player: serials and ellipses (...) as north: expected '<n> ... <move>', got '1 a'" in lines
-    assert "FAIL  second player: ellipses: sent '1 a', refused '299 Ellipses (...) expected before north move'" in lines
-    assert "FAIL  draw offer: draw offer answered: expected 'draw' or 'nodraw' after 331/332, got 'nothing'" in lines
+    assert (
+        "FAIL  second player: serials and ellipses (...) as north: expected '<n> ... <move>' (n: the full-move "
+        "number), sent '1 a', refused '299 Ellipses (...) expected before north move'"
+    ) in lines
+    assert "FAIL  draw offer: draw offer answered: expected 'draw' or 'nodraw' after 331/332, got nothing" in lines
     assert "PASS  first player: serials as south" in lines
+
+
+def sloppy(capsys: pytest.CaptureFixture[str], bug: str, timeout: str = "10") -> list[str]:
+    command = f"{PYTHON} -m tests.support.sloppy_player gothello {{host}} {{port}} {{side}} {bug}"
+    status, lines = card(capsys, command, "--game", "gothello", timeout=timeout)
+    assert status == (1 if bug else 0)
+    return lines
+
+
+def test_the_sloppy_player_complies_without_its_bug(capsys: pytest.CaptureFixture[str]) -> None:
+    passes_all(0, sloppy(capsys, ""), "gothello")
+
+
+def test_a_seat_request_sent_twice_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = sloppy(capsys, "seat-twice")
+    expected = "sent '0.9.1 player white', refused '299 Request not understood (already seated)'"
+    assert f"FAIL  second player: request: {expected}" in lines
+    assert "PASS  second player: serials and ellipses (...) as white" in lines
+
+
+def test_a_serial_that_never_advances_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = sloppy(capsys, "stale-serial")
+    assert (
+        "FAIL  first player: serials as black: expected '<n> <move>' (n: the full-move number), sent '1 a2', "
+        "refused '299 Illegal serial number (got 1 expected 2)'"
+    ) in lines
+    assert "FAIL  first player: game played to its end: the program closed its connection during the game" in lines
+
+
+def test_a_player_that_does_not_exit_is_caught(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = sloppy(capsys, "no-exit", timeout="3")
+    assert (
+        "FAIL  opponent resigns: clean exit after the final status: expected exit status 0 within 3 s of the end, "
+        "got still running (killed)"
+    ) in lines
+    assert "PASS  opponent resigns: game played to its end" in lines
 
 
 def test_a_command_that_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,6 +22,7 @@ from types import ModuleType
 import pytest
 
 import impl.client.client as client_module
+from impl.cli import main
 from impl.client import Client
 from impl.config import Config
 from impl.game import Termination
@@ -135,6 +136,20 @@ def test_the_guide_match_command_runs(tmp_path: Path) -> None:
     done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "first_player" in done.stdout
+
+
+def test_the_guide_report_card_is_what_compliance_prints_now(capsys: pytest.CaptureFixture[str]) -> None:
+    """The card shown under the guide's compliance command is that command's output
+    today (its first ``text`` block): all PASS, so a change to the example or to the
+    checker that the card no longer shows fails here."""
+    (commands,) = [b for b in blocks("sh") if "referee compliance" in b]
+    words = shlex.split(commands.strip())
+    assert words[:2] == ["referee", "compliance"]
+    command = words[2].replace("python examples/", f"{shlex.quote(sys.executable)} {EXAMPLES}/", 1)
+    status = main(["compliance", command, *words[3:]])
+    printed = capsys.readouterr().out
+    shown = blocks("text")[0]
+    assert printed == shown and status == 0
 
 
 @pytest.mark.parametrize("game", ["awari", "gothello"])

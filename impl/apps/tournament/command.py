@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import tasks as runners
+from impl.apps import strict
 from impl.apps.games import (
     GameTerms,
     add_adjudication_arguments,
@@ -82,6 +83,7 @@ def add_command(subparsers: Any) -> None:
     add_opening_arguments(p)
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
+    strict.add_argument(p)
     add_web_arguments(p)
 
 
@@ -167,7 +169,10 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
     extended = open_records(config, directory)
-    tasks = [replace(t, options=replace(t.options, sandbox=box, adjudication=rules)) for t in schedule(config)]
+    tasks = [
+        replace(t, options=replace(t.options, sandbox=box, adjudication=rules, strict=args.strict))
+        for t in schedule(config)
+    ]
     results = load_records(tasks, directory)
     todo = [t for t in tasks if t.number not in results]
     # No markup: labels are command lines, whose brackets are not rich's; wide

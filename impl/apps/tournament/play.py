@@ -40,14 +40,14 @@ def run_task(task: Task) -> GameResult:
         return GameResult(
             task.number, task.round, task.players, None, "no result", error, outcome.record, culprits, summaries
         )
-    thieves = tuple(task.players[order[c]] for c in outcome.culprits) if outcome.theft else ()
+    thieves = tuple(task.players[order[c]] for c in outcome.culprits) if outcome.theft or outcome.forfeit else ()
     return GameResult(
         task.number,
         task.round,
         task.players,
         score_of(outcome.result.winner),
         outcome.result.termination.value,
-        outcome.theft,
+        outcome.theft or outcome.forfeit,
         outcome.record,
         thieves,
         summaries=summaries,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
+from impl.apps import strict
 from impl.apps.games import claim_records, read_run_file
 from impl.apps.tournament.config import CONFIG, TournamentConfig
 from impl.apps.tournament.schedule import GameResult, Task, schedule, score_of
@@ -37,9 +38,10 @@ def from_record(task: Task, text: str) -> GameResult | None:
     outcome = game.outcome
     if outcome.termination.aborted:
         return None  # played again
-    theft = game.tag("SeatTheft")
+    theft = game.tag("SeatTheft") or game.tag(strict.TAG)
     loser = task.players[0 if outcome.winner == 1 else 1] if outcome.winner is not None else None
-    culprits = (loser,) if outcome.termination == Termination.SEAT_THEFT and loser is not None else ()
+    forfeit = outcome.termination == Termination.SEAT_THEFT or bool(game.tag(strict.TAG))
+    culprits = (loser,) if forfeit and loser is not None else ()
     return GameResult(
         task.number,
         task.round,

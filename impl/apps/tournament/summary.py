@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from impl import pgn
-from impl.apps import sprt
+from impl.apps import sprt, strict
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.apps.tournament.config import TournamentConfig
@@ -47,7 +47,7 @@ class Failure:
     player: str
     kind: str
     """time, disconnect, idle (a loss by the rules), seat theft (a forfeit), or no
-    result (the game aborted)."""
+    result (the game aborted), protocol warning (a forfeit under ``--strict``)."""
     detail: str = ""
 
 
@@ -106,6 +106,8 @@ def summarise(
             cross[me][them] = (s + mine, g + 1)
         if r.termination in FORFEITS and r.loser is not None:
             failures.append(Failure(r.number, labels[r.loser], r.termination, r.error))
+        elif r.termination == Termination.ADJUDICATION and r.culprits and r.loser is not None:  # --strict
+            failures.append(Failure(r.number, labels[r.loser], strict.KIND, r.error))
     standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
     pair = elo(*wdl[0]) if n == 2 and rate else None
     repeats = duplicates(results) if rate else []
