@@ -50,6 +50,7 @@ def header_of(session: Session) -> dict[str, Any]:
         "game_no": session.game_no,
         "rules": session.engine.rule_set,
         "timed": s.time is not None,
+        "time": None if s.time is None else list(s.time),
         "config_messages": s.config_messages.value,
         "opening": list(session.opening),
         "max_observers": limits.max_observers,
@@ -208,6 +209,7 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
         return M.Setup(
             game=header["game"],
             timed=bool(header["timed"]),
+            time=_time(header.get("time")),
             config_messages=str(header["config_messages"]),
             rules=str(header["rules"]),
             opening=tuple(str(m) for m in header["opening"]),
@@ -219,6 +221,14 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise BadTranscript(f"line 1: bad header ({exc})") from None
+
+
+def _time(value: Any) -> tuple[float, float] | None:
+    """The header's clocks: two numbers, or absent (transcripts written before it)."""
+    if value is None:
+        return None
+    first, second = value
+    return float(first), float(second)
 
 
 _DIRECTIONS = {"open": False, "in": True, "bad": True, "out": True, "close": False, "leave": False}
