@@ -187,7 +187,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "session-serial-off-by-one",
         "the session's serial counts plies, not full moves: the second player's n-th move expects n + 1",
-        "impl/server/session.py",
+        "impl/server/core.py",
         "        return len(self.made) // 2 + 1",
         "        return (len(self.made) + 1) // 2 + 1",
         steps=(PROTOCOL_SESSIONS,),
@@ -205,7 +205,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "session-ellipsis-from-first",
         "the session accepts an ellipsis (``1 ... c3``) from the first player",
-        "impl/server/session.py",
+        "impl/server/play.py",
         "        if action.serial is not None and action.ellipsis != bool(side):",
         "        if action.serial is not None and side and not action.ellipsis:",
         steps=(PROTOCOL_SESSIONS,),
@@ -214,7 +214,7 @@ PLANTS: tuple[Plant, ...] = (
     Plant(
         "session-101-times-swapped",
         "a player's 101 gives the opponent's time first (``opp / you``)",
-        "impl/server/session.py",
+        "impl/server/play.py",
         "            own, opp = self.clocks.initial[side], self.clocks.initial[side.other]",
         "            opp, own = self.clocks.initial[side], self.clocks.initial[side.other]",
         steps=(PROTOCOL_SESSIONS,),
