@@ -21,20 +21,23 @@ returns the first line the model does not allow, with what it allowed.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from impl.engines.port import GameEngine, side_to_move, winner
 from impl.engines.registry import get_engine
+from impl.log import event
 from spec import protocol as M
 from spec import result as R
 
 from .session import Entity, LineError, Peer, Session
 
 VERSION = 1
+T = TypeVar("T", bound="Transcript")
 
 
 # ─── Writing ───────────────────────────────────────────────────────────────────
@@ -124,6 +127,11 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
     transcript = Transcript(session, path)
     if keep is not None:
         keep.append(transcript)
+    return _tap_inputs(session, transcript)
+
+
+def _tap_inputs(session: Session, transcript: T) -> T:
+    """Wrap ``session``'s inputs and its peers so that ``transcript`` notes them."""
     join, receive, leave = session.join, session.receive, session.leave
 
     def joined(peer: Peer, now: float) -> Entity:
@@ -151,6 +159,43 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
     session.receive = received  # type: ignore[method-assign]
     session.leave = left  # type: ignore[method-assign]
     return transcript
+
+
+class Monitor(Transcript):
+    """``referee serve --check-protocol`` (``Config.check_protocol``): the transcript
+    is not kept but fed, line by line as the session writes it, to the model
+    (``Replay``), as ``--engine checked`` checks the rules.  The first line the model
+    does not allow is logged as one ``protocol_divergence`` JSON line (impl/log.py)
+    and the game goes on: the session is the authority, the model only watches.
+    Checking stops there for this game, since the model no longer knows the state
+    the server is in (its later lines would each differ too)."""
+
+    replay: Replay | None = None
+    divergence: str | None = None
+    _number: int = 1
+
+    def _write(self, text: str) -> None:
+        if self.replay is None:
+            self.replay = Replay(setup_of(json.loads(text)))
+            return
+        self._number += 1
+        if self.divergence is None:
+            self.divergence = self.replay.feed(event_of(self._number, text))
+            if self.divergence is not None:
+                s = self.session
+                event(
+                    logging.ERROR,
+                    "protocol_divergence",
+                    game=s.settings.vocab.game,
+                    server=s.settings.server,
+                    game_no=s.game_no,
+                    problem=self.divergence,
+                )
+
+
+def monitor(session: Session) -> Monitor:
+    """Check what ``session`` sends against the model as it sends it (``Monitor``)."""
+    return _tap_inputs(session, Monitor(session))
 
 
 # ─── Checking ──────────────────────────────────────────────────────────────────
@@ -248,20 +293,20 @@ def parse(lines: Iterable[str]) -> tuple[M.Setup, list[Event]]:
     if not isinstance(header, dict):
         raise BadTranscript("line 1: not a header")
     setup = setup_of(header)
-    events = []
-    for number, text in enumerate(it, 2):
-        if not text.strip():
-            continue
-        try:
-            entry = json.loads(text)
-            direction = entry["d"]
-            line = entry.get("line")
-            if direction not in _DIRECTIONS or _DIRECTIONS[direction] != isinstance(line, str):
-                raise ValueError(direction)
-            events.append(Event(number, float(entry["t"]), int(entry["c"]), direction, line))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise BadTranscript(f"line {number}: not a transcript event") from None
-    return setup, events
+    return setup, [event_of(number, text) for number, text in enumerate(it, 2) if text.strip()]
+
+
+def event_of(number: int, text: str) -> Event:
+    """Line ``number`` of a transcript, an event; BadTranscript if it is none."""
+    try:
+        entry = json.loads(text)
+        direction = entry["d"]
+        line = entry.get("line")
+        if direction not in _DIRECTIONS or _DIRECTIONS[direction] != isinstance(line, str):
+            raise ValueError(direction)
+        return Event(number, float(entry["t"]), int(entry["c"]), direction, line)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BadTranscript(f"line {number}: not a transcript event") from None
 
 
 @dataclass(frozen=True)
