@@ -63,7 +63,8 @@ def section() -> str:
     """The generated section, markers included."""
     lines = [
         BEGIN,
-        "<!-- python -m impl.server.diagram --write docs/protocol.md (impl/server: machine.py TABLE, states.py TRIGGERS) -->",
+        "<!-- python -m impl.server.diagram --write docs/protocol.md"
+        " (impl/server/machine.py TABLE, states.py TRIGGERS) -->",
         "",
         "```mermaid",
         *mermaid(),
