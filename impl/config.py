@@ -163,6 +163,9 @@ class Config:
     """Seconds for the first and the second player, or no time controls."""
     record_dir: Path | None = None
     """Write a record file per finished game here."""
+    check_protocol: bool = False
+    """Check every line the servers send against the protocol's model (spec/protocol.py),
+    logging each game's first divergence (impl/server/transcript.py ``Monitor``)."""
     opening: str | None = None
     """``--opening``'s moves as given, checked against the game's engine by the serve command."""
     rules: str = PAPER_RULES
@@ -204,6 +207,7 @@ class Config:
             on_divergence=OnDivergence(args.on_divergence),
             time=_time(args.time),
             record_dir=args.record,
+            check_protocol=args.check_protocol,
             opening=args.opening,
             rules=args.rules,
             host=args.host,

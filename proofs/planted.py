@@ -59,6 +59,7 @@ AWARI_EQUIVALENCE = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stone
 AWARI_EXHAUSTIVE = "SPEC_CONTRACTS=0 python -m proofs.awari.exhaustive --stones 3"
 AWARI_ENCODING = "python -m proofs.awari.encoding_check --stones 0"
 RULES_AWARI = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2 --band --all-rules"
+PROTOCOL_SESSIONS = "python -m proofs.protocol_sessions --sessions 2000"
 
 PLANTS: tuple[Plant, ...] = (
     Plant(
@@ -209,6 +210,50 @@ PLANTS: tuple[Plant, ...] = (
         "Σ(graph(s.board)) + Σ(score_graph(s.score)) <= 48",
         steps=(AWARI_ENCODING, AWARI_THEOREMS),
         tests=("tests/spec/test_contract_strength.py",),
+    ),
+    Plant(
+        "session-serial-off-by-one",
+        "the session's serial counts plies, not full moves: the second player's n-th move expects n + 1",
+        "impl/server/core.py",
+        "        return len(self.made) // 2 + 1",
+        "        return (len(self.made) + 1) // 2 + 1",
+        steps=(PROTOCOL_SESSIONS,),
+        tests=("tests/server/test_play.py",),
+    ),
+    Plant(
+        "protocol-311-312-swapped",
+        "a move's status says 312 for the first player's move and 311 for the second's",
+        "impl/protocol.py",
+        "    return 311 + side + (4 if is_pass else 0) + (2 if timed else 0)",
+        "    return 312 - side + (4 if is_pass else 0) + (2 if timed else 0)",
+        steps=(PROTOCOL_SESSIONS,),
+        tests=("tests/server/test_play.py",),
+    ),
+    Plant(
+        "session-ellipsis-from-first",
+        "the session accepts an ellipsis (``1 ... c3``) from the first player",
+        "impl/server/play.py",
+        "        if action.serial is not None and action.ellipsis != bool(side):",
+        "        if action.serial is not None and side and not action.ellipsis:",
+        steps=(PROTOCOL_SESSIONS,),
+        tests=("tests/server/test_play.py",),
+    ),
+    Plant(
+        "session-101-times-swapped",
+        "a player's 101 gives the opponent's time first (``opp / you``)",
+        "impl/server/play.py",
+        "            own, opp = self.clocks.initial[side], self.clocks.initial[side.other]",
+        "            opp, own = self.clocks.initial[side], self.clocks.initial[side.other]",
+        steps=(PROTOCOL_SESSIONS,),
+        tests=("tests/server/test_time.py",),
+    ),
+    Plant(
+        "model-resign-leaves-playing",
+        "the protocol's model lets a resigning player stay in play",
+        "spec/protocol.py",
+        '    _row(_S.PLAYING, _R.RESIGN, {204}, {_S.DONE}, "Tables 7, 8"),',
+        '    _row(_S.PLAYING, _R.RESIGN, {204}, {_S.PLAYING, _S.DONE}, "Tables 7, 8"),',
+        tests=("tests/server/test_protocol_model.py",),
     ),
     Plant(
         "tablebase-c-captures-four",

@@ -476,6 +476,9 @@ class Setup:
 
     game: str
     timed: bool = False
+    time: tuple[float, float] | None = None
+    """The clocks' seconds, first player's first, if the transcript says them: a
+    player's 101 then carries them (truncated, as ``secs``); else any number."""
     config_messages: str = "all"
     """all | observers | none (docs/protocol.md §6)."""
     rules: str = "paper"
@@ -709,16 +712,19 @@ class Referee:
         seated = replace(ent, state=_S.SEATED, side=side, name=name, rejected=0)
         players = tuple(ent.id if s == side else p for s, p in enumerate(self.players))
         model = replace(self._put(seated), players=players)  # type: ignore[arg-type]
-        line = (
-            f"101 {SECS} {SECS} Request accepted with time controls (you / opp)"
-            if self.setup.timed
-            else "100 Request accepted"
-        )
+        line = f"101 {self._initial(side)} Request accepted with time controls (you / opp)"
+        if not self.setup.timed:
+            line = "100 Request accepted"
         out: list[Out] = [(ent.id, line)]
         if None not in model.players:
             model, more = model._start()
             out += more
         return model, out
+
+    def _initial(self, side: int) -> str:
+        """Table 3's 101 to a player: its own time, then its opponent's, as set."""
+        t = self.setup.time
+        return f"{SECS} {SECS}" if t is None else f"{max(0, int(t[side]))} {max(0, int(t[1 - side]))}"
 
     def _observe(self, ent: Entity, name: str) -> tuple[Referee, list[Out]]:
         count = sum(1 for e in self.entities if e.observer is not None)

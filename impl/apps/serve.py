@@ -132,6 +132,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="write each game's lines, both ways, as JSON lines in DIR (referee check reads them)",
     )
+    p.add_argument(
+        "--check-protocol",
+        action="store_true",
+        help="check every line sent against the protocol's model; log each game's first divergence as JSON",
+    )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
 

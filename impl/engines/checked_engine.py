@@ -101,6 +101,10 @@ class CheckedEngine:
 
     kind = "checked"
 
+    def divergences(self, state: GameState) -> tuple[Divergence, ...]:
+        """The port's ``Checking``: what the step that made ``state`` found."""
+        return divergences(state)
+
     def __init__(
         self, fast: AnyEngine, spec: AnyEngine, report: Callable[[Divergence], None] | None = log_divergence
     ) -> None:

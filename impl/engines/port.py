@@ -19,7 +19,7 @@ for Gothello the history of accepted actions (two passes in succession).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias, TypeVar, Union
+from typing import Any, Protocol, TypeAlias, TypeVar, Union, runtime_checkable
 
 from impl.game import Side
 from spec import result as R
@@ -203,6 +203,18 @@ def winner(engine: AnyEngine, result: Result[Any]) -> Side | None:
 
 GAMES = ("awari", "gothello")
 KINDS = ("spec", "impl", "checked")
+
+
+@runtime_checkable
+class Checking(Protocol):
+    """An engine that checks one engine against another at every step
+    (impl/engines/checked_engine.py): what it found is part of the state a step
+    returns, read through ``divergences``.  The session asks the port this, never
+    an engine's kind."""
+
+    def divergences(self, state: Any) -> tuple[object, ...]:
+        """What the step that made ``state`` found (printable, one per divergence)."""
+        ...
 
 
 def gained(engine: AnyEngine, before: GameState, after: GameState, mover: Side) -> int:

@@ -1,5 +1,5 @@
 """The connection state diagram of docs/protocol.md §3, generated from the
-session's ``TABLE`` and ``TRIGGERS`` (impl/server/session.py), so that the page
+session's ``TABLE`` and ``TRIGGERS`` (impl/server/machine.py, states.py), so that the page
 cannot say other than the code.
 
 ``python -m impl.server.diagram`` prints the section; ``--write FILE`` replaces
@@ -63,7 +63,8 @@ def section() -> str:
     """The generated section, markers included."""
     lines = [
         BEGIN,
-        "<!-- python -m impl.server.diagram --write docs/protocol.md (impl/server/session.py TABLE, TRIGGERS) -->",
+        "<!-- python -m impl.server.diagram --write docs/protocol.md"
+        " (impl/server/machine.py TABLE, states.py TRIGGERS) -->",
         "",
         "```mermaid",
         *mermaid(),

@@ -41,6 +41,7 @@ from .clock import StallLog, no_stalls
 from .net import Connection, listening_port
 from .records import GameRecord
 from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
+from .transcript import monitor
 
 
 def default_port(game: str, server: int) -> int:
@@ -91,6 +92,8 @@ class ServerConfig:
     opening: tuple[str, ...] = ()
     """Moves the referee plays at the start of every game (impl/engines/openings.py,
     docs/protocol.md "Openings"); none by default."""
+    check_protocol: bool = DEFAULTS.check_protocol
+    """Check what each session sends against the protocol's model (``Config.check_protocol``)."""
 
     @classmethod
     def of(
@@ -113,6 +116,7 @@ class ServerConfig:
             record_dir=config.record_dir,
             session_hooks=session_hooks,
             opening=opening,
+            check_protocol=config.check_protocol,
         )
 
 
@@ -277,6 +281,8 @@ class GameServer:
             opening=self.spec.opening,
         )
         session.listeners.append(lambda what: self._on_event(session, what))
+        if self.spec.check_protocol:
+            monitor(session)
         for hook in self.spec.session_hooks:
             hook(session)
         return session

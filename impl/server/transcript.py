@@ -21,20 +21,23 @@ returns the first line the model does not allow, with what it allowed.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from impl.engines.port import GameEngine, side_to_move, winner
 from impl.engines.registry import get_engine
+from impl.log import event
 from spec import protocol as M
 from spec import result as R
 
 from .session import Entity, LineError, Peer, Session
 
 VERSION = 1
+T = TypeVar("T", bound="Transcript")
 
 
 # ─── Writing ───────────────────────────────────────────────────────────────────
@@ -50,6 +53,7 @@ def header_of(session: Session) -> dict[str, Any]:
         "game_no": session.game_no,
         "rules": session.engine.rule_set,
         "timed": s.time is not None,
+        "time": None if s.time is None else list(s.time),
         "config_messages": s.config_messages.value,
         "opening": list(session.opening),
         "max_observers": limits.max_observers,
@@ -123,6 +127,11 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
     transcript = Transcript(session, path)
     if keep is not None:
         keep.append(transcript)
+    return _tap_inputs(session, transcript)
+
+
+def _tap_inputs(session: Session, transcript: T) -> T:
+    """Wrap ``session``'s inputs and its peers so that ``transcript`` notes them."""
     join, receive, leave = session.join, session.receive, session.leave
 
     def joined(peer: Peer, now: float) -> Entity:
@@ -150,6 +159,43 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
     session.receive = received  # type: ignore[method-assign]
     session.leave = left  # type: ignore[method-assign]
     return transcript
+
+
+class Monitor(Transcript):
+    """``referee serve --check-protocol`` (``Config.check_protocol``): the transcript
+    is not kept but fed, line by line as the session writes it, to the model
+    (``Replay``), as ``--engine checked`` checks the rules.  The first line the model
+    does not allow is logged as one ``protocol_divergence`` JSON line (impl/log.py)
+    and the game goes on: the session is the authority, the model only watches.
+    Checking stops there for this game, since the model no longer knows the state
+    the server is in (its later lines would each differ too)."""
+
+    replay: Replay | None = None
+    divergence: str | None = None
+    _number: int = 1
+
+    def _write(self, text: str) -> None:
+        if self.replay is None:
+            self.replay = Replay(setup_of(json.loads(text)))
+            return
+        self._number += 1
+        if self.divergence is None:
+            self.divergence = self.replay.feed(event_of(self._number, text))
+            if self.divergence is not None:
+                s = self.session
+                event(
+                    logging.ERROR,
+                    "protocol_divergence",
+                    game=s.settings.vocab.game,
+                    server=s.settings.server,
+                    game_no=s.game_no,
+                    problem=self.divergence,
+                )
+
+
+def monitor(session: Session) -> Monitor:
+    """Check what ``session`` sends against the model as it sends it (``Monitor``)."""
+    return _tap_inputs(session, Monitor(session))
 
 
 # ─── Checking ──────────────────────────────────────────────────────────────────
@@ -208,6 +254,7 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
         return M.Setup(
             game=header["game"],
             timed=bool(header["timed"]),
+            time=_time(header.get("time")),
             config_messages=str(header["config_messages"]),
             rules=str(header["rules"]),
             opening=tuple(str(m) for m in header["opening"]),
@@ -219,6 +266,14 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise BadTranscript(f"line 1: bad header ({exc})") from None
+
+
+def _time(value: Any) -> tuple[float, float] | None:
+    """The header's clocks: two numbers, or absent (transcripts written before it)."""
+    if value is None:
+        return None
+    first, second = value
+    return float(first), float(second)
 
 
 _DIRECTIONS = {"open": False, "in": True, "bad": True, "out": True, "close": False, "leave": False}
@@ -238,20 +293,20 @@ def parse(lines: Iterable[str]) -> tuple[M.Setup, list[Event]]:
     if not isinstance(header, dict):
         raise BadTranscript("line 1: not a header")
     setup = setup_of(header)
-    events = []
-    for number, text in enumerate(it, 2):
-        if not text.strip():
-            continue
-        try:
-            entry = json.loads(text)
-            direction = entry["d"]
-            line = entry.get("line")
-            if direction not in _DIRECTIONS or _DIRECTIONS[direction] != isinstance(line, str):
-                raise ValueError(direction)
-            events.append(Event(number, float(entry["t"]), int(entry["c"]), direction, line))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise BadTranscript(f"line {number}: not a transcript event") from None
-    return setup, events
+    return setup, [event_of(number, text) for number, text in enumerate(it, 2) if text.strip()]
+
+
+def event_of(number: int, text: str) -> Event:
+    """Line ``number`` of a transcript, an event; BadTranscript if it is none."""
+    try:
+        entry = json.loads(text)
+        direction = entry["d"]
+        line = entry.get("line")
+        if direction not in _DIRECTIONS or _DIRECTIONS[direction] != isinstance(line, str):
+            raise ValueError(direction)
+        return Event(number, float(entry["t"]), int(entry["c"]), direction, line)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BadTranscript(f"line {number}: not a transcript event") from None
 
 
 @dataclass(frozen=True)

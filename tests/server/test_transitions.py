@@ -17,7 +17,8 @@ import pytest
 
 from impl import protocol as P
 from impl.engines.registry import get_engine
-from impl.server import diagram, session
+from impl.server import core, diagram, machine, play, session, states
+from impl.server.machine import Machine
 from impl.server.session import TABLE, TRIGGERS, Conn, Entity, Req, Session, Settings, Step, TransitionError, Trigger
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +84,7 @@ def test_a_handler_may_not_say_done_while_the_game_goes_on(monkeypatch: pytest.M
     s.receive(south, "0.9.1 player south", 0.0)
     s.receive(north, "0.9.1 player north", 0.0)
 
-    def claims_done(session: Session, ent: Entity, request: object) -> Conn:
+    def claims_done(machine: Machine, ent: Entity, request: object) -> Conn:
         return Conn.DONE
 
     monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.MOVE), Step(claims_done, frozenset({Conn.PLAYING, Conn.DONE})))
@@ -101,9 +102,10 @@ def test_a_trigger_from_a_state_it_does_not_leave_is_a_transition_error() -> Non
 
 
 def test_only_the_dispatch_and_the_triggers_set_a_connection_state() -> None:
-    tree = ast.parse(inspect.getsource(session))
+    """Over every module of the session (the machine, its handlers, its core)."""
+    trees = [ast.parse(inspect.getsource(m)) for m in (session, machine, play, core, states)]
     setters = set()
-    for func in ast.walk(tree):
+    for func in (f for tree in trees for f in ast.walk(tree)):
         if isinstance(func, ast.FunctionDef):
             for node in ast.walk(func):
                 targets = node.targets if isinstance(node, ast.Assign) else []

@@ -1,6 +1,7 @@
 """Random sessions driven by the protocol's model, against a real server over sockets.
 
-Each step the driver replays the game's transcript so far into spec/protocol.py's
+The requests are proofs/protocol_sessions.py's (which drives the session in process,
+without the glue).  Each step the driver replays the game's transcript so far into spec/protocol.py's
 ``Referee`` (impl/server/transcript.py ``Replay``), asks it each connection's state, the
 player to move, the serial and the position, and picks a request for a row of the
 transition table — the rows not yet reached first: seat requests good and bad,
@@ -19,11 +20,11 @@ from dataclasses import dataclass, field
 
 from impl.config import ConfigMessages
 from impl.server.transcript import Replay, Transcript, parse
+from proofs.protocol_sessions import ALL_ROWS as ALL_ROWS
+from proofs.protocol_sessions import GOTHELLO_ROWS as GOTHELLO_ROWS
+from proofs.protocol_sessions import choose
 from spec import protocol as M
 from tests.support.netclient import TRANSCRIBED, Client, serving
-
-ALL_ROWS = frozenset(f"{r.state.value}/{r.request.value}" for r in M.ROWS)
-GOTHELLO_ROWS = frozenset(r for r in ALL_ROWS if not r.endswith(("draw?", "draw/nodraw")))
 
 
 @dataclass
@@ -53,52 +54,6 @@ async def _settle(transcript: Transcript, before: int) -> None:
             await asyncio.sleep(0.002)
             if len(transcript.lines) == size:
                 return
-
-
-def _requests(rng: random.Random, model: M.Referee, ent: M.Entity, rules: object) -> list[tuple[str, str]]:
-    """(row, line) candidates for ``ent`` in ``model``'s state."""
-    w = model.words
-    state = ent.state.value
-    if ent.state is M.State.INITIAL:
-        free = [w.sides[s] for s in (0, 1) if model.players[s] is None]
-        seats = [f"0.9.1 player {s}" for s in free] + ["0.9.1 player ?", '0.9 observer "obs"']
-        return [
-            ("initial/seat", rng.choice(seats)),
-            ("initial/seat", f"0.9.1 player {rng.choice(w.sides)}"),
-            (
-                "initial/bad seat",
-                rng.choice(["1.0 player ?", "hello", "0.9.1 player purple", '0.9.1 player ? "' + "x" * 40 + '"']),
-            ),
-            ("initial/bad line", "x" * 600),
-        ]
-    out = [
-        (f"{state}/bad line", rng.choice(["x" * 600, "\x7f"])),
-        (f"{state}/garbled", rng.choice(["what", "1 2 3 4", "draw?" if w.game == "gothello" else "pass"])),
-        (f"{state}/seat again", "0.9.1 observer"),
-    ]
-    if ent.state is not M.State.PLAYING or rng.random() < 0.03:
-        out.append((f"{state}/resign", "resign"))
-    if w.has_draw_offers:
-        answer = rng.choice(["draw", "nodraw", "nodraw", "nodraw"])
-        out += [(f"{state}/draw?", "draw?"), (f"{state}/draw/nodraw", answer)]
-    side = ent.side if ent.side is not None else 0
-    n = M.serial(model.plies)
-    engine = model.rules.engine  # type: ignore[attr-defined]
-    legal = [engine.format_move(m) for m in engine.legal_moves(model.position)] if not model.over else []
-    good = rng.choice(legal) if legal else "a"
-    good_line = f"{M.serial_text(n, side)} {good}"
-    out += [
-        (f"{state}/move", good_line),
-        (f"{state}/move", good_line),
-        (f"{state}/move", good_line),
-        (
-            f"{state}/move",
-            rng.choice(
-                [f"{n + 1} {good}", f"{n} ... {good}" if side == 0 else f"{n} {good}", f"{M.serial_text(n, side)} zz"]
-            ),
-        ),
-    ]
-    return out
 
 
 async def random_session(game: str, seed: int, steps: int = 80, report: Report | None = None) -> Report:
@@ -156,14 +111,7 @@ async def random_session(game: str, seed: int, steps: int = 80, report: Report |
                 await connect()
                 continue
             ent = rng.choice(live)
-            options_ = _requests(rng, model, ent, replay.rules)
-            fresh = [o for o in options_ if o[0] not in report.rows]
-            mover = model.offer is None and model.started and ent.side == model.mover()
-            if ent.state is M.State.PLAYING and mover and rng.random() < 0.6:
-                options_ = [o for o in options_ if o[0].endswith("/move")][:1]  # a legal move, in turn
-            elif model.offer is not None and ent.side is not None and ent.side != model.offer and rng.random() < 0.5:
-                options_ = [o for o in options_ if o[0].endswith("draw/nodraw")]
-            _, line = rng.choice(fresh if fresh and rng.random() < 0.5 else options_)
+            line = choose(rng, model, ent, report.rows)
             before = len(transcript.lines)
             client = clients[ent.id]
             with suppress(ConnectionError):
