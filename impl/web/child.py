@@ -49,8 +49,8 @@ def make_view(args: argparse.Namespace) -> WebView:
     if args.mode == "tournament":
         from .tourney import TournamentView
 
-        return TournamentView(args.host, args.port, args.record, args.live)
-    view = ServeView(args.host, args.port, args.record)
+        return TournamentView(args.host, args.port, args.record, args.live, tables=args.tb)
+    view = ServeView(args.host, args.port, args.record, tables=args.tb)
     view.referee_pid = args.parent  # the referee writes the records, named with its process id
     return view
 
@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--record", type=Path)
+    parser.add_argument("--tb", type=Path, help="the endgame tables the replay page values moves by")
     parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
