@@ -19,7 +19,7 @@ from impl.web.pages import PAGES
 from spec import awari_rules as AR
 
 
-def _record(folder: Path, rules: str, seed: int = 0) -> tuple[str, list[str]]:
+def random_record(folder: Path, rules: str, seed: int = 0) -> tuple[str, list[str]]:
     """A random game played to its end under ``rules`` (down to a few stones), written as a record."""
     engine = engine_for(AR.parse_rules(rules))
     rng = random.Random(seed)
@@ -28,7 +28,8 @@ def _record(folder: Path, rules: str, seed: int = 0) -> tuple[str, list[str]]:
         pit = rng.choice(list(engine.legal_moves(state)))
         moves.append(engine.format_move(pit))
         state = engine.apply(state, pit)[1]
-    tags = [("Event", "test"), ("Game", "awari"), ("Rules", rules), ("Result", "*")]
+    tags = [("Event", "test"), ("Game", "awari"), ("Rules", rules), ("White", "random"), ("Black", "random too")]
+    tags += [("Result", "*")]
     record = pgn.build("awari", tags, moves, None, Outcome(None, Termination.MOVE))
     folder.mkdir(exist_ok=True)
     (folder / "game.pgn").write_text(pgn.write(record))
@@ -37,7 +38,7 @@ def _record(folder: Path, rules: str, seed: int = 0) -> tuple[str, list[str]]:
 
 def test_each_ply_is_valued_by_the_table_or_said_to_be_outside(tables: dict[str, probe.Table], tmp_path: Path) -> None:
     table = tables["olympiad-1990"]
-    name, moves = _record(tmp_path / "records", "olympiad-1990")
+    name, moves = random_record(tmp_path / "records", "olympiad-1990")
     page = Archive(tmp_path / "records", tables=table.folder).page(name)
     assert page.status == 200
     data = json.loads(page.body)
@@ -64,7 +65,7 @@ def test_each_ply_is_valued_by_the_table_or_said_to_be_outside(tables: dict[str,
 
 
 def test_a_rule_set_without_a_table_says_why_and_values_nothing(tables: dict[str, probe.Table], tmp_path: Path) -> None:
-    name, _ = _record(tmp_path / "records", "abapa")
+    name, _ = random_record(tmp_path / "records", "abapa")
     data = json.loads(Archive(tmp_path / "records", tables=tables["paper"].folder).page(name).body)
     assert "values" not in data and "no abapa table" in data["table"]["error"]
     assert "table" not in json.loads(Archive(tmp_path / "records").page(name).body)  # no --tb: nothing
