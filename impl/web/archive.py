@@ -300,6 +300,8 @@ def record_fields(game: str, headers: dict[str, str]) -> dict[str, Any]:
     sides = VOCABULARIES[game].sides
     result, termination = headers.get("Result", ""), headers.get("Termination", "")
     winner, words = outcome_words(sides, result, termination)
+    if headers.get("Tablebase") and termination == Termination.ADJUDICATION.value:  # impl/apps/tbadjudge.py
+        words = f"adjudicated by the endgame table: {headers['Tablebase']}"
     time = headers.get("Time", "none")
     parts = time.split()
     return {

@@ -6,6 +6,7 @@ are not the referee's values, nothing is adjudicated."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -20,6 +21,7 @@ from impl.apps.tbadjudge import TablebaseRule
 from impl.engines.awari import engine_for
 from impl.engines.tablebase import probe
 from impl.game import Side, Termination
+from impl.web.archive import Archive
 from spec import awari as A
 from tests.support import paths
 from tests.support.terminal import refused
@@ -85,6 +87,9 @@ def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.
     assert verdict is not None and record.tag("Tablebase") == verdict[2]
     assert record.outcome.winner == verdict[0].winner
     assert tuple(record.moves)[: len(opening)] == opening
+    # The web view's page of the record says so.
+    page = json.loads(Archive(tmp_path).page("game-0001.pgn").body)
+    assert page["result"]["words"] == f"adjudicated by the endgame table: {verdict[2]}"
 
 
 def _referee(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
