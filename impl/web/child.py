@@ -46,11 +46,12 @@ class ServeView(WebView):
 
 
 def make_view(args: argparse.Namespace) -> WebView:
+    tables = getattr(args, "tb", None)  # --tb: the replay page's endgame tables
     if args.mode == "tournament":
         from .tourney import TournamentView
 
-        return TournamentView(args.host, args.port, args.record, args.live, tables=args.tb)
-    view = ServeView(args.host, args.port, args.record, tables=args.tb)
+        return TournamentView(args.host, args.port, args.record, args.live, tables=tables)
+    view = ServeView(args.host, args.port, args.record, tables=tables)
     view.referee_pid = args.parent  # the referee writes the records, named with its process id
     return view
 

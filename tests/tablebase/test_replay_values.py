@@ -9,6 +9,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from impl import pgn
 from impl.engines.awari import engine_for
 from impl.engines.tablebase import probe
@@ -74,3 +76,28 @@ def test_a_rule_set_without_a_table_says_why_and_values_nothing(tables: dict[str
 def test_the_game_page_has_the_values_box() -> None:
     html = PAGES["game.html"]
     assert 'id="values"' in html and 'id="value"' in html and 'id="blunders"' in html
+
+
+def test_the_tables_reach_the_web_process_and_serve_checks_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--tb`` is handed to the web process (link.py, child.py); ``referee serve --tb``
+    without a web view of records is one line and exit status 2."""
+    import argparse
+
+    from impl import cli
+    from impl.web.child import make_view
+    from impl.web.link import WebLink
+
+    arguments = WebLink("127.0.0.1", 0, tmp_path, tables=tmp_path).arguments()
+    assert arguments[arguments.index("--tb") + 1] == str(tmp_path.resolve())
+    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=1, live=False)
+    args.tb = tmp_path
+    view = make_view(args)
+    assert view.archive is not None and view.archive.tables == tmp_path
+    for extra, says in ((["--web", "0"], "needs --web and --record"), (["--record", str(tmp_path)], "needs --web and --record")):
+        try:
+            status = cli.main(["serve", "awari", "--tb", str(tmp_path), *extra])
+        except SystemExit as exc:
+            status = int(exc.code or 0)
+        assert status == 2 and capsys.readouterr().err.strip().== f"referee serve: --tb values the web view's replay of records: it {says}"
