@@ -143,7 +143,8 @@ test-browser: browser
 	$(PY) -m pytest $(BROWSER_TESTS)
 
 # The screenshots the docs show, taken by the browser tests: the list, live games,
-# a tournament (wide and on a phone), a finished game (rule set, final score), a phone's width,
+# a tournament (wide and on a phone), a finished game (rule set, final score), a record valued by
+# an endgame table, a phone's width,
 # the TV page at 1280×720 (tests/web/test_layout.py, which also measures the layouts).
 screenshots: browser
 	WEB_SCREENSHOTS=docs $(PY) -m pytest $(BROWSER_TESTS)

@@ -15,62 +15,20 @@ from typing import Any
 from impl import pgn
 from impl.cli import UsageError, subcommand
 from impl.engines import gothello_endgame as GE
-from impl.engines.awari import AwariState, engine_for
 from impl.engines.gothello import GothelloState, ImplGothello
 from impl.engines.tablebase import store
 from impl.engines.tablebase.build import UnsupportedRules
-from impl.engines.tablebase.probe import Table, board_of, move_values, trusted
+from impl.engines.tablebase.probe import Table
+from impl.engines.tablebase.review import MoveReport, review
 from spec import awari_rules as AR
 
 from .replay import load
 
 
-@dataclass(frozen=True)
-class MoveReport:
-    """One analysed ply: the mover's entry before, the value of the move played and
-    of the best (the mover's margin on the board's stones), and whether the entry is
-    exact there (``probe.trusted``)."""
-
-    ply: int
-    side: str
-    move: str
-    before: int
-    played: int
-    best: str
-    best_value: int
-    exact: bool
-
-    @property
-    def loss(self) -> int:
-        return self.best_value - self.played
-
-    def line(self) -> str:
-        mark = "" if self.exact else " ~"
-        verdict = f"  blunder: {self.loss} stone(s), best {self.best}" if self.loss else ""
-        return (
-            f"ply {self.ply:3d} {self.side} {self.move}: before {self.before:+d}, after {self.played:+d}{mark}"
-            f" (best {self.best} {self.best_value:+d}){verdict}"
-        )
-
-
 def analyse(record: pgn.PgnGame, table: Table, untrusted: bool = False) -> list[MoveReport]:
     """Each ply of the record whose board is in the table (and, unless ``untrusted``,
     whose entry is exact there)."""
-    engine = engine_for(table.rules)
-    state: AwariState = engine.initial()
-    found = []
-    for ply, move in enumerate(record.plies, 1):
-        pit = engine.parse_move(move.move)
-        assert pit is not None  # the reader checked every move
-        exact = trusted(table, state)
-        if table.covers(board_of(state)) and not engine.is_over(state) and (exact or untrusted):
-            values = move_values(table, state)
-            best = max(values, key=lambda p: values[p])
-            side = engine.to_move(state).name
-            before = table.value(board_of(state))
-            found.append(MoveReport(ply, side, pit.name, before, values[pit], best.name, values[best], exact))
-        _, state = engine.apply(state, pit)
-    return found
+    return [r for r in review(table, [m.move for m in record.plies], untrusted) if isinstance(r, MoveReport)]
 
 
 @dataclass(frozen=True)

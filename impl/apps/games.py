@@ -54,8 +54,9 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import sandbox as sandboxes
-from impl.apps import seats, strict
+from impl.apps import seats, strict, tbadjudge
 from impl.apps.sandbox import Sandbox
+from impl.apps.tbadjudge import TablebaseRule
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
@@ -85,6 +86,8 @@ class Adjudication:
     max_plies: int | None = None
     margin: int | None = None
     plies: int = 8
+    tablebase: TablebaseRule | None = None
+    """``--tb``: an Awari game in the table ends with the table's result (impl/apps/tbadjudge.py)."""
 
     def verdict(self, played: int, leads: Sequence[int]) -> tuple[Outcome, str] | None:
         """The adjudicated outcome after ``played`` plies, and the rule's words;
@@ -159,6 +162,8 @@ class GameOutcome:
     forfeit: str = ""
     """``--strict``: the protocol warning that lost the game (impl/apps/strict.py)."""
     adjudged: Outcome | None = None
+    tablebase: str = ""
+    """The table's value, when the table adjudicated the game (the record's ``Tablebase`` tag)."""
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -493,6 +498,7 @@ def play_game(
             record = record.with_names(specs[first].label, specs[1 - first].label)
             tags = {"Event": options.event, "Round": round_tag or str(number)}
             judged = {"SeatTheft": outcome.theft} if outcome.theft else {"Adjudication": outcome.adjudicated}
+            judged |= {tbadjudge.TAG: outcome.tablebase} if outcome.tablebase and not outcome.theft else {}
             judged = {strict.TAG: outcome.forfeit} if outcome.forfeit else judged
             if (outcome.theft or outcome.forfeit or outcome.adjudicated) and outcome.result is not None:
                 record, tags = _rejudged(record, outcome.result, tags | judged)
@@ -611,7 +617,13 @@ def _judge(rules: Adjudication | None, server: LocalServer, outcome: GameOutcome
         while len(leads) < played:  # a lead for each ply: messages come one at a time
             first, second = observer.counts()
             leads.append(first - second)
-        found = rules.verdict(played, leads)
+        position = observer.view.position
+        by_table = None
+        if rules.tablebase is not None and position is not None and not observer.over:
+            by_table = rules.tablebase.verdict(position)
+        if by_table is not None:
+            outcome.tablebase = by_table[2]
+        found = by_table[:2] if by_table is not None else rules.verdict(played, leads)
         if found is None:
             return False
         outcome.adjudged, outcome.adjudicated = found
@@ -759,7 +771,8 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_adjudication_arguments(p: argparse.ArgumentParser) -> None:
-    """``--max-plies`` and ``--resign-margin`` (``Adjudication``), for match and tournament."""
+    """``--max-plies``, ``--resign-margin`` and ``--tb`` (``Adjudication``), for match and tournament."""
+    tbadjudge.add_arguments(p)
     p.add_argument(
         "--max-plies",
         type=positive,
@@ -785,9 +798,10 @@ def adjudication_of(args: argparse.Namespace, what: str) -> Adjudication | None:
             margin = None
         if margin is None or not 0 < margin <= 48 or not 0 < plies <= 10_000:
             raise UsageError(f"{what}: --resign-margin is M or M:PLIES, 1 ≤ M ≤ 48 and 1 ≤ PLIES ≤ 10000")
-    if margin is None and args.max_plies is None:
+    table = tbadjudge.rule_of(args, what)
+    if margin is None and args.max_plies is None and table is None:
         return None
-    return Adjudication(args.max_plies, margin, plies)
+    return Adjudication(args.max_plies, margin, plies, table)
 
 
 def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import strict, tournament
+from impl.apps import strict, tbadjudge, tournament
 from impl.apps.games import (
     MATCH_FILE,
     SIDES,
@@ -85,7 +85,9 @@ def describe(result: GameResult, game: str) -> str:
         return head + f"no result ({result.error})"
     winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
     counts = "" if result.counts is None else f" {result.counts[0]}-{result.counts[1]}"
-    return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts
+    table = tbadjudge.tag_of(result.record)
+    by_table = f"; adjudicated by the table: {table}" if table else ""
+    return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts + by_table
 
 
 def as_result(outcome: GameOutcome) -> GameResult:

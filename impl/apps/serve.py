@@ -127,6 +127,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--web-host", metavar="HOST", help="address of the web view (default: --host)")
     p.add_argument(
+        "--tb",
+        type=Path,
+        metavar="DIR",
+        help="the web view's replay of an Awari record values each move by the endgame table in DIR "
+        "(referee tablebase build; needs --web and --record)",
+    )
+    p.add_argument(
         "--transcript",
         type=Path,
         metavar="DIR",
@@ -222,9 +229,14 @@ def servers_of(config: Config, session_hooks: tuple[Callable[[Session], None], .
     return servers
 
 
-def web_view(config: Config) -> Any:
+def web_view(config: Config, tables: Path | None = None) -> Any:
     """The web view asked for by --web, or None: impl.web.link.WebLink, which runs
-    it in a process of its own (aiohttp, the web extra, is imported there)."""
+    it in a process of its own (aiohttp, the web extra, is imported there);
+    ``tables``: ``--tb``, the endgame tables its replay page values moves by."""
+    if tables is not None and (config.web is None or config.record_dir is None):
+        raise UsageError("referee serve: --tb values the web view's replay of records: it needs --web and --record")
+    if tables is not None and not tables.is_dir():
+        raise UsageError(f"referee serve: --tb: {str(tables)!r} is not a directory")
     if config.web is None:
         return None
     try:
@@ -233,7 +245,7 @@ def web_view(config: Config) -> Any:
         from impl.web.link import WebLink
     except ImportError as exc:
         raise UsageError(f"referee serve: --web needs the web extra ({exc}): {install_hint('web')}") from None
-    return WebLink(config.web_address, config.web, config.record_dir)
+    return WebLink(config.web_address, config.web, config.record_dir, tables=tables)
 
 
 def where(servers: Sequence[GameServer], web: Any) -> list[str]:
@@ -279,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     config = Config.from_args(args)
     setup_logging(config.log_level)
     fdbudget.raise_limit()  # before the caps are sized from it
-    web = web_view(config)
+    web = web_view(config, args.tb)
     hooks: tuple[Callable[[Session], None], ...] = (web.session_hook,) if web is not None else ()
     if args.transcript is not None:
         check_writable(args.transcript)

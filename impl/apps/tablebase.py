@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         kernel = "C" if ckernel.load() is not None else "Python (no C compiler: slow beyond ~8 stones)"
         print(f"building {AR.canonical_name(rules)} tables of 0 … {args.stones} stones in {args.out} ({kernel})")
+        print(f"{AR.canonical_name(rules)}: {build.meaning(rules)}")
         start = time.perf_counter()
         try:
             build.build(args.out, rules, args.stones, args.jobs, build.print_report, on_sweep=build.print_sweep)

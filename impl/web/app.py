@@ -260,6 +260,7 @@ class WebView:
         record_dir: Path | None = None,
         limits: HubLimits | None = None,
         web_limits: WebLimits | None = None,
+        tables: Path | None = None,
     ) -> None:
         self.host, self.requested_port, self.record_dir = host, port, record_dir
         self.web_limits = web_limits or WebLimits()
@@ -271,7 +272,7 @@ class WebView:
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
         self._pinger: asyncio.Task[None] | None = None
-        self.archive = Archive(record_dir) if record_dir is not None else None
+        self.archive = Archive(record_dir, tables=tables) if record_dir is not None else None
         self._records_thread = ThreadPoolExecutor(1, thread_name_prefix="web-records")
         self._encoder = ThreadPoolExecutor(1, thread_name_prefix="web-encode")
         self._listing: tuple[float, bytes] | None = None

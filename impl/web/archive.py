@@ -44,6 +44,9 @@ from impl import pgn
 from impl.atomic import why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
+from impl.engines.tablebase.probe import Table
+from impl.engines.tablebase.review import MoveReport, review, table_for
+from impl.engines.tablebase.store import TableError
 from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 
@@ -295,6 +298,8 @@ def record_fields(game: str, headers: dict[str, str]) -> dict[str, Any]:
     sides = VOCABULARIES[game].sides
     result, termination = headers.get("Result", ""), headers.get("Termination", "")
     winner, words = outcome_words(sides, result, termination)
+    if headers.get("Tablebase") and termination == Termination.ADJUDICATION.value:  # impl/apps/tbadjudge.py
+        words = f"adjudicated by the endgame table: {headers['Tablebase']}"
     time = headers.get("Time", "none")
     parts = time.split()
     return {
@@ -454,10 +459,13 @@ class Archive:
     """The record directory as the web view shows it.  Not thread-safe: the web
     view calls it from its one records thread only."""
 
-    def __init__(self, directory: Path, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(self, directory: Path, cache_bytes: int = CACHE_BYTES, tables: Path | None = None) -> None:
         self.directory = directory
         self.cache = ByteLRU(cache_bytes)
         self._listing: tuple[tuple[FileKey, ...], bytes] | None = None
+        self.tables = tables
+        """The endgame tables' folder (``--tb``): an Awari record's page gets per-move values."""
+        self._tables: dict[str, Table] = {}
 
     def listing(self) -> bytes:
         """``{"records": [...]}``, newest first: a summary per record, or
@@ -548,8 +556,28 @@ class Archive:
                 "score": score_json(views[-1]),
                 "frames": [board_json(f) for f in views],
                 "clocks": frame_clocks(record.time if record.result else None, clocks),
+                **self._values(record.game, rules, record.moves),
             }
         )
+
+    def _values(self, game: str, rules: str, moves: list[str]) -> dict[str, Any]:
+        """The record's moves against the table of its rules (``values``: each ply's,
+        tablebase/review.py; ``blunders``: the plies that gave stones away), or why
+        there are none (``table.error``); nothing without ``tables`` or for Gothello."""
+        if self.tables is None or game != "awari":
+            return {}
+        try:
+            if rules not in self._tables:
+                self._tables[rules] = table_for(self.tables, rules)
+            table = self._tables[rules]
+        except TableError as exc:
+            return {"table": {"error": str(exc)}}
+        values = review(table, moves)
+        return {
+            "table": {"rules": table.name, "stones": table.stones},
+            "values": [v.json() for v in values],
+            "blunders": [v.ply for v in values if isinstance(v, MoveReport) and v.loss > 0],
+        }
 
 
 def record_json(name: str, record: pgn.PgnGame) -> dict[str, Any]:

@@ -46,11 +46,12 @@ class ServeView(WebView):
 
 
 def make_view(args: argparse.Namespace) -> WebView:
+    tables = getattr(args, "tb", None)  # --tb: the replay page's endgame tables
     if args.mode == "tournament":
         from .tourney import TournamentView
 
-        return TournamentView(args.host, args.port, args.record, args.live)
-    view = ServeView(args.host, args.port, args.record)
+        return TournamentView(args.host, args.port, args.record, args.live, tables=tables)
+    view = ServeView(args.host, args.port, args.record, tables=tables)
     view.referee_pid = args.parent  # the referee writes the records, named with its process id
     return view
 
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--record", type=Path)
+    parser.add_argument("--tb", type=Path, help="the endgame tables the replay page values moves by")
     parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)

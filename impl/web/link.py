@@ -119,8 +119,17 @@ class WebLink:
     mode = "serve"
     """The web process's kind (child.py ``--mode``): ``serve`` or ``tournament``."""
 
-    def __init__(self, host: str, port: int, record_dir: Path | None = None, buffer_limit: int = BUFFER_LIMIT) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        record_dir: Path | None = None,
+        buffer_limit: int = BUFFER_LIMIT,
+        tables: Path | None = None,
+    ) -> None:
         self.host, self.requested_port, self.record_dir = host, port, record_dir
+        self.tables = tables
+        """``--tb``: the endgame tables the replay page values the moves by (archive.Archive)."""
         self.buffer_limit = buffer_limit
         self.port = 0
         """Where the web process listens, once ``open``."""
@@ -155,6 +164,8 @@ class WebLink:
         args += ["--log-level", log_level()]
         if self.record_dir is not None:
             args += ["--record", str(self.record_dir)]
+        if self.tables is not None:
+            args += ["--tb", str(self.tables.resolve())]
         return args
 
     def open(self) -> None:

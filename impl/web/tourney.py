@@ -100,8 +100,8 @@ class TournamentView(WebView):
 
     index = "tournament.html"
 
-    def __init__(self, host: str, port: int, record_dir: Path, live: bool) -> None:
-        super().__init__(host, port, record_dir)
+    def __init__(self, host: str, port: int, record_dir: Path, live: bool, tables: Path | None = None) -> None:
+        super().__init__(host, port, record_dir, tables=tables)
         self.live = live
         """Whether the games run in this process, so that their boards can be shown."""
         self.token = uuid.uuid4().hex
@@ -258,8 +258,8 @@ class TournamentLink(WebLink):
 
     mode = "tournament"
 
-    def __init__(self, host: str, port: int, record_dir: Path, live: bool) -> None:
-        super().__init__(host, port, record_dir)
+    def __init__(self, host: str, port: int, record_dir: Path, live: bool, tables: Path | None = None) -> None:
+        super().__init__(host, port, record_dir, tables=tables)
         self.live = live
         self.token = uuid.uuid4().hex
         self.pid = os.getpid()

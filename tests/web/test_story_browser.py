@@ -6,7 +6,7 @@ set and the engine apart, the final score, and in replay the clocks of each fram
 no script error; the TV page follows one server from game to game.
 
 ``WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR (``make screenshots`` writes
-docs/): web-finished.png, web-phone.png (web-tv.png is tests/web/test_layout.py's,
+docs/): web-finished.png, web-phone.png, web-replay-values.png (web-tv.png is tests/web/test_layout.py's,
 at 1280×720)."""
 
 from __future__ import annotations
@@ -243,4 +243,51 @@ def test_the_tv_page_follows_a_server_from_game_to_game(tmp_path: Path) -> None:
                 await client.close()
 
     run(scenario, timeout=240)
+    assert errors == []
+
+
+def test_a_records_replay_values_each_move_by_the_endgame_table(tmp_path: Path) -> None:
+    """The replay of an Awari record with ``--tb`` (a table of ≤ 6 stones built here):
+    the first plies are outside the table and say so; a blunder's cell is marked, and
+    showing it gives the mover's value before and after and the best move
+    (web-replay-values.png)."""
+    from impl.engines.tablebase import build
+    from impl.web.tourney import TournamentView
+    from spec import awari_rules as AR
+    from tests.tablebase.test_replay_values import random_record
+
+    shots = shots_dir(tmp_path)
+    tables, records = tmp_path / "tables", tmp_path / "records"
+    build.build(tables, AR.parse_rules("olympiad-1990"), 6)
+    name, _ = random_record(records, "olympiad-1990", seed=17)  # two blunders in the table
+    view = TournamentView("127.0.0.1", 0, records, live=False, tables=tables)
+    view.open()
+    errors: list[str] = []
+
+    async def scenario() -> None:
+        async with chromium(errors) as new_page:
+            page = await new_page(viewport={"width": 1100, "height": 820})
+            base = f"http://127.0.0.1:{view.port}"
+            data = await (await page.request.get(f"{base}/api/records/{name}")).json()
+            assert data["blunders"], "the random game has no blunder in the table"
+            await page.goto(f"{base}/record/{name}")
+            await page.wait_for_selector("#values:not([hidden])", timeout=WAIT)
+            assert len(await page.query_selector_all("#moves td.blunder")) == len(data["blunders"])
+            await page.keyboard.press("Home")
+            await page.keyboard.press("ArrowRight")
+            await page.wait_for_selector('body[data-frame="1"]')
+            assert "outside the table" in await page.inner_text("#value")
+            ply = data["blunders"][-1]
+            await page.click(f'#moves td.mv[data-index="{ply}"]')
+            await page.wait_for_selector(f'body[data-frame="{ply}"]')
+            shown = data["values"][ply - 1]
+            text = await page.inner_text("#value")
+            assert f"ply {ply}, {shown['side']} {shown['move']}:" in text and "blunder: gave away" in text, text
+            assert f"best {shown['best']}" in text and "blunders: ply" in await page.inner_text("#blunders")
+            await page.screenshot(path=str(shots / "web-replay-values.png"), full_page=True)
+
+    try:
+        run(scenario, timeout=120)
+    finally:
+        view.close()
     assert errors == []

@@ -122,7 +122,7 @@ def live_view(
         from impl.web.tourney import TournamentLink
     except ImportError as exc:
         raise UsageError(f"{what}: --web needs the web extra ({exc}): {install_hint('web')}") from None
-    view = TournamentLink(args.web_host, args.web, directory, local)
+    view = TournamentLink(args.web_host, args.web, directory, local, getattr(args, "tb", None))
     try:
         view.open()
     except OSError as exc:

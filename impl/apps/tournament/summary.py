@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from impl import pgn
-from impl.apps import sprt, strict
+from impl.apps import sprt, strict, tbadjudge
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.apps.tournament.config import TournamentConfig
@@ -123,7 +123,8 @@ def summarise(
     by_likelihood = bradley_terry(n, rated, anchor) if rate else None
     pairs = sprt.pentanomial(first_pairs(results)) if n == 2 else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
-    endings = Counter(r.termination for r in results)
+    # Adjudications by the endgame table apart from the runner's other rules.
+    endings = Counter(r.termination + (" (tablebase)" if tbadjudge.tag_of(r.record) else "") for r in results)
     return Summary(
         labels,
         [standings[i] for i in order],

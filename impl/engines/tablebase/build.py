@@ -39,11 +39,28 @@ def slam_rule(rules: AR.AwariRules) -> int:
     the tables do not cover: a repetition scored as a draw, or a player who cannot
     move losing whatever the stores say."""
     if rules.repetition == AR.RepetitionRule.DRAW or rules.cannot_move != AR.CannotMoveRule.OPPONENT_TAKES:
+        why = [
+            *(["a repetition is a draw"] if rules.repetition == AR.RepetitionRule.DRAW else []),
+            *(["a player who cannot move loses"] if rules.cannot_move != AR.CannotMoveRule.OPPONENT_TAKES else []),
+        ]
         raise UnsupportedRules(
-            f"rules {AR.canonical_name(rules)}: tables cover repetition=own-row|uncounted "
-            "with cannot-move=opponent-takes only"
+            f"rules {AR.canonical_name(rules)}: {' and '.join(why)}, so the result is not a matter of the stones "
+            "and no entry can be exact; tables cover repetition=own-row|uncounted with cannot-move=opponent-takes"
         )
     return "abcde".index(rules.grand_slam.value)
+
+
+def meaning(rules: AR.AwariRules) -> str:
+    """What an entry of a rule set's table is (docs/tablebases.md, "Repetition")."""
+    if rules.repetition == AR.RepetitionRule.UNCOUNTED:
+        return (
+            "an entry is the referee's exact value wherever no earlier position can come again (probe.trusted): "
+            "it adjudicates and advises there"
+        )
+    return (
+        "an entry is the value of the table's game (a line that never ends scores 0), not the referee's: "
+        "a repetition gives each side its own row; shown by analyse --untrusted, never used to adjudicate"
+    )
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class Table:
     (store.TableError if one is missing or not this rule set's)."""
 
     def __init__(self, folder: Path, rules: AR.AwariRules, stones: int) -> None:
+        self.folder = folder
         self.rules = rules
         self.name = AR.canonical_name(rules)
         self.stones = stones

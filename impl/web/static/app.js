@@ -268,7 +268,7 @@ function initList() {
 
 // ─── the game page ────────────────────────────────────────────────────────────
 
-const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0 };
+const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0, values: null };
 
 // The players, each with the side, the name (the label, and the program's name
 // beside it when they differ), the running count (Awari's store, Gothello's
@@ -408,6 +408,7 @@ function showFrame(i) {
   if (current) followMove(current);
   else if (view.frame === 0) document.querySelector("#moves").closest(".right").scrollTop = 0;
   document.body.dataset.frame = view.frame;
+  if (view.values) showValue(view.frame);
   if (view.frameClocks) {  // the clocks as they were at this frame, standing
     view.clocks = { left: view.frameClocks[view.frame], running: null, at: 0 };
     showClocks();
@@ -482,6 +483,61 @@ function initLiveGame(id) {
   });
 }
 
+// A margin as the table gives it: the mover's stones to come less the opponent's.
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+// The table's value of the move that led to frame i (ply i): before and after for
+// the mover, the best move, a blunder said as such; or why the table has none.
+function showValue(i) {
+  const node = document.getElementById("value");
+  const v = i > 0 ? view.values[i - 1] : null;
+  node.className = "value";
+  if (!v) {
+    node.textContent = i > 0 ? `ply ${i}: not valued (the record's moves stop here)` : "the start: pick a move";
+    return;
+  }
+  const head = `ply ${v.ply}, ${v.side} ${v.move}: `;
+  if (v.why) {
+    node.textContent = head + v.why;
+    node.classList.add("outside");
+    return;
+  }
+  let text = `${head}${signed(v.before)} → ${signed(v.after)} for ${v.side}, best ${v.best} ${signed(v.best_value)}`;
+  if (v.loss > 0) {
+    text += ` — blunder: gave away ${v.loss} stone${v.loss === 1 ? "" : "s"}`;
+    node.classList.add("blunder");
+  }
+  node.textContent = text;
+}
+
+// The record's moves against the endgame table (archive.Archive._values): each
+// blunder's cell marked, the list of them, and the value of the frame shown.
+function showValues(rec) {
+  const box = document.getElementById("values");
+  box.hidden = false;
+  if (!rec.values) {
+    document.getElementById("value").textContent = `no endgame table: ${rec.table.error}`;
+    return;
+  }
+  view.values = rec.values;
+  const cells = document.querySelectorAll("#moves td.mv");
+  for (const v of rec.values) {
+    const td = cells[v.ply - 1];
+    if (!td) continue;
+    td.classList.toggle("valued", !v.why);
+    if (v.loss > 0) {
+      td.classList.add("blunder");
+      td.title = `blunder: ${signed(v.before)} → ${signed(v.after)}, best ${v.best}`;
+    }
+  }
+  const list = rec.blunders.map((p) => `ply ${p} ${rec.values[p - 1].move} (−${rec.values[p - 1].loss})`);
+  const table = `${rec.table.rules} table of ≤ ${rec.table.stones} stones`;
+  document.getElementById("blunders").textContent = `${table} · blunders: ${list.join(", ") || "none"}`;
+  showValue(view.frame);
+}
+
 function initRecord(name) {
   const why = (text) => (document.getElementById("subtitle").textContent = `record ${name}: ${text}`);
   fetch(`/api/records/${encodeURIComponent(name)}`)
@@ -497,6 +553,7 @@ function initRecord(name) {
         result: rec.result, score: rec.score,
       });
       startReplay(rec.frames, rec.clocks);
+      if (rec.table) showValues(rec);
     })
     .catch(() => why("cannot be read now; reload to try again"));
 }

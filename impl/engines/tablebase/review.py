@@ -1,0 +1,113 @@
+"""A recorded Awari game move by move against a table (issue #39, item 5): for each
+ply, the mover's entry before, the value of the move played and of the best move —
+or why there is none (``Unvalued``).  ``referee analyse`` prints it; the web view's
+replay page shows it (impl/web/archive.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from impl.engines.awari import AwariState, engine_for
+from spec import awari_rules as AR
+
+from .build import UnsupportedRules, slam_rule
+from .probe import Table, board_of, move_values, trusted
+from .store import TableError
+
+OUTSIDE = "outside the table"
+INEXACT = "in the table, but the entry is not the referee's value here"
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """One valued ply: the mover's entry before, the value of the move played and of
+    the best (the mover's margin on the board's stones), and whether the entry is
+    exact there (``probe.trusted``)."""
+
+    ply: int
+    side: str
+    move: str
+    before: int
+    played: int
+    best: str
+    best_value: int
+    exact: bool
+
+    @property
+    def loss(self) -> int:
+        """Stones the move gave away against the best: a blunder when > 0."""
+        return self.best_value - self.played
+
+    def line(self) -> str:
+        mark = "" if self.exact else " ~"
+        verdict = f"  blunder: {self.loss} stone(s), best {self.best}" if self.loss else ""
+        return (
+            f"ply {self.ply:3d} {self.side} {self.move}: before {self.before:+d}, after {self.played:+d}{mark}"
+            f" (best {self.best} {self.best_value:+d}){verdict}"
+        )
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "side": self.side,
+            "move": self.move,
+            "exact": self.exact,
+            "before": self.before,
+            "after": self.played,
+            "best": self.best,
+            "best_value": self.best_value,
+            "loss": self.loss,
+        }
+
+
+@dataclass(frozen=True)
+class Unvalued:
+    """A ply the table gives no value for, and why (``OUTSIDE``, ``INEXACT``)."""
+
+    ply: int
+    side: str
+    move: str
+    why: str
+
+    def json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "side": self.side, "move": self.move, "why": self.why}
+
+
+def table_for(folder: Path, rules: str) -> Table:
+    """Every level in ``folder`` of the rule set ``rules`` names (TableError if none,
+    or if the name is not a rule set, or one without tables)."""
+    try:
+        parsed = AR.parse_rules(rules)
+        slam_rule(parsed)
+    except (AR.RulesError, UnsupportedRules) as exc:
+        raise TableError(str(exc)) from None
+    return Table.found(folder, parsed)
+
+
+def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[MoveReport | Unvalued]:
+    """Each ply of a game from the start (``moves`` in the papers' notation), valued
+    where the board is in the table and its entry is exact there (``untrusted``: in
+    the table at all, marked inexact); stops at a move the rules refuse."""
+    engine = engine_for(table.rules)
+    state: AwariState = engine.initial()
+    found: list[MoveReport | Unvalued] = []
+    for ply, text in enumerate(moves, 1):
+        pit = engine.parse_move(text)
+        if pit is None or engine.is_over(state) or pit not in engine.legal_moves(state):
+            break
+        side = engine.to_move(state).name
+        exact = trusted(table, state)
+        if not table.covers(board_of(state)):
+            found.append(Unvalued(ply, side, pit.name, OUTSIDE))
+        elif not (exact or untrusted):
+            found.append(Unvalued(ply, side, pit.name, INEXACT))
+        else:
+            values = move_values(table, state)
+            best = max(values, key=lambda p: values[p])
+            before = table.value(board_of(state))
+            found.append(MoveReport(ply, side, pit.name, before, values[pit], best.name, values[best], exact))
+        _, state = engine.apply(state, pit)
+    return found

@@ -1,0 +1,147 @@
+"""Adjudication by the endgame table in ``referee match`` and ``tournament`` (``--tb``,
+impl/apps/tbadjudge.py; issue #39 item 5): a game whose board enters the table where
+its entry is exact ends with the table's result, and the record, the match's lines
+and the tournament's endings say so; elsewhere, and under a rule set whose entries
+are not the referee's values, nothing is adjudicated."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from impl import pgn
+from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
+from impl.apps.tbadjudge import TablebaseRule
+from impl.engines.awari import engine_for
+from impl.engines.tablebase import probe
+from impl.game import Side, Termination
+from impl.web.archive import Archive
+from spec import awari as A
+from tests.support import paths
+from tests.support.terminal import refused
+
+from .conftest import STONES
+
+
+def _into_table(table: probe.Table) -> tuple[tuple[str, ...], probe.AwariState]:
+    """A line of random legal moves from the start, none ending the game, to the
+    first position whose entry ``adjudicate`` uses (seeded: the same line each run)."""
+    engine = engine_for(table.rules)
+    for seed in range(200):
+        rng = random.Random(seed)
+        state, moves = engine.initial(), list[str]()
+        while not engine.is_over(state):
+            if probe.adjudicate(state, table) is not None:
+                return tuple(moves), state
+            pit = rng.choice(list(engine.legal_moves(state)))
+            moves.append(engine.format_move(pit))
+            state = engine.apply(state, pit)[1]
+    raise AssertionError("no random game entered the table")
+
+
+@pytest.fixture(scope="module")
+def uncounted(tables: dict[str, probe.Table]) -> probe.Table:
+    return tables["olympiad-1990"]
+
+
+def test_the_verdict_is_the_tables_and_names_its_value(uncounted: probe.Table) -> None:
+    _, state = _into_table(uncounted)
+    found = probe.adjudicate(state, uncounted)
+    assert found is not None
+    rule = TablebaseRule(uncounted.folder, STONES, "olympiad-1990")
+    verdict = rule.verdict(state)
+    assert verdict is not None
+    outcome, words, value = verdict
+    side = {A.PLAYER.south: Side.FIRST, A.PLAYER.north: Side.SECOND, None: None}[found.winner]
+    assert outcome.winner == side and outcome.termination == Termination.ADJUDICATION
+    assert words == f"in the table of ≤ {STONES} stones"
+    stones = sum(probe.board_of(state))
+    entry = uncounted.value(probe.board_of(state))
+    assert f"{stones} stones on the board, table value {entry:+d} (olympiad-1990, exact)" in value
+    result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
+    assert value.startswith(result)
+    # A table of fewer stones than the board holds decides nothing.
+    assert TablebaseRule(uncounted.folder, stones - 1, "olympiad-1990").verdict(state) is None
+
+
+def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.Table, tmp_path: Path) -> None:
+    opening, state = _into_table(uncounted)
+    found = probe.adjudicate(state, uncounted)
+    assert found is not None
+    rule = TablebaseRule(uncounted.folder, STONES, "olympiad-1990")
+    options = MatchOptions(
+        "awari", 1, rules="olympiad-1990", adjudication=Adjudication(tablebase=rule), records=tmp_path
+    )
+    outcome = play_game((PlayerSpec.parse("random"), PlayerSpec.parse("random --seed 2")), 1, options, 0, "", opening)
+    assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
+    record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
+    assert record.tag("Termination") == "adjudication"
+    assert record.tag("Adjudication") == f"in the table of ≤ {STONES} stones"
+    verdict = rule.verdict(state)
+    assert verdict is not None and record.tag("Tablebase") == verdict[2]
+    assert record.outcome.winner == verdict[0].winner
+    assert tuple(record.moves)[: len(opening)] == opening
+    # The web view's page of the record says so.
+    page = json.loads(Archive(tmp_path).page("game-0001.pgn").body)
+    assert page["result"]["words"] == f"adjudicated by the endgame table: {verdict[2]}"
+
+
+def _referee(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "impl.cli", *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tmp_path: Path) -> None:
+    opening, _ = _into_table(uncounted)
+    book = tmp_path / "book.txt"
+    book.write_text(" ".join(opening) + "\n")
+    tb = ["--rules", "olympiad-1990", "--tb", str(uncounted.folder), "--tb-stones", str(STONES)]
+    done = _referee("match", "random", "random", "--game", "awari", "--games", "2", "--openings", str(book),
+                    "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("adjudicated by the table: ") == 2, done.stdout
+    records = sorted((tmp_path / "m").glob("game-*.pgn"))
+    assert len(records) == 2
+    for path in records:
+        record = pgn.parse(path.read_text())
+        assert record.tag("Termination") == "adjudication" and record.tag("Tablebase")
+    done = _referee("tournament", "random", "random --seed 3", "--game", "awari", "--games", "2", "--jobs", "1",
+                    "--openings", str(book), "--records", "t", *tb, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "adjudication (tablebase) 2" in done.stdout, done.stdout
+    for path in sorted((tmp_path / "t").glob("game-*.pgn")):
+        assert pgn.parse(path.read_text()).tag("Tablebase")
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--rules", "paper", "--tb", "{tb}"], "under paper a repetition is not scored as uncounted"),
+        (["--rules", "abapa", "--tb", "{tb}"], "under abapa a repetition is not scored as uncounted"),
+        (["--rules", "olympiad-1990", "--tb-stones", "4"], "--tb-stones needs --tb"),
+        (["--rules", "olympiad-1990", "--tb", "{tb}", "--tb-stones", "9"], "--tb: "),
+        (["--rules", "olympiad-1990", "--tb", "nowhere"], "no olympiad-1990 table"),
+    ],
+)
+def test_a_table_that_cannot_adjudicate_is_refused_in_one_line(
+    uncounted: probe.Table, tmp_path: Path, extra: list[str], words: str
+) -> None:
+    """Refused before anything is made: no records directory appears."""
+    argv = [word.replace("{tb}", str(uncounted.folder)) for word in extra]
+    line = refused(_referee("match", "random", "random", "--game", "awari", *argv, cwd=tmp_path))
+    assert line.startswith("referee match: ") and words in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_gothello_has_no_table(tmp_path: Path, uncounted: probe.Table) -> None:
+    line = refused(_referee("tournament", "random", "random", "--game", "gothello", "--tb", str(uncounted.folder),
+                            cwd=tmp_path))  # fmt: skip
+    assert "tables are Awari's" in line
