@@ -52,8 +52,8 @@ than 128-bit terms over 8-bit cells.  The engine's packed rows are ``Row``s: the
 ints held as their six bytes, on which the engine's row arithmetic (sowing's add and
 subtract, whole-byte shifts, byte masks, tests for zero) runs byte by byte under a
 no-carry obligation per byte, and the statement compares keys byte by byte — so z3
-never has to see through a 48-bit add (proofs/README.md §8.1 has the figures and what
-else was tried).
+never has to see through a 48-bit add (proofs/README.md §8.1 says
+why each choice is so).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ cache of their verdicts for development.
     python -m proofs.awari.slices --projection W [W ...]
 
 Together the 600 slices are the theorem that ``ImplAwari.apply`` refines the corrected
-referee on every state (proofs/README.md, §8.4).  Each slice is a task: a fresh process
+referee on every state (proofs/README.md §8.1).  Each slice is a task: a fresh process
 proves it (its own z3 context) under a time limit.  The tasks run on an embedded local
 Dask cluster of ``--jobs`` worker processes (default), on a real cluster given
 ``--scheduler``, or, with ``--no-cluster``, from a thread pool here.
