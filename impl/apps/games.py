@@ -172,6 +172,8 @@ class GameTerms:
 
     time: tuple[float, float] | None = None
     """Each side's clock in seconds, first mover's first; None: no clocks."""
+    increment: tuple[float, float] = (0.0, 0.0)
+    """Each side's Fischer increment in seconds, first mover's first."""
     timeout: float = 600.0
     """Seconds a game may take before its players are killed and it is aborted."""
     engine: str = "impl"
@@ -512,6 +514,7 @@ def _play_game(
     config = Config.local(
         game,
         time=options.time,
+        increment=options.increment,
         engine=options.engine,
         on_divergence=options.on_divergence,
         record_dir=records,

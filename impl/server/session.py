@@ -158,6 +158,8 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = DEFAULTS.limits
     on_divergence: OnDivergence = DEFAULTS.on_divergence
+    increment: tuple[float, float] = DEFAULTS.increment
+    """Fischer increments, first player's first (impl/server/clock.py ``moved``)."""
 
     @classmethod
     def of(cls, config: Config, game: str, server: int = 0) -> Settings:
@@ -169,6 +171,7 @@ class Settings:
             config.messages_for(game),
             config.limits,
             on_divergence=config.on_divergence,
+            increment=config.increment,
         )
 
 
@@ -332,7 +335,7 @@ class Session:
         """The first ply (1-based) at which the checked engine found the fast one
         diverging, None if none: the record writes it and those after as sent (if
         it was played: an aborted step is not)."""
-        self.clocks = Clocks(settings.time, stalls) if settings.time is not None else None
+        self.clocks = Clocks(settings.time, stalls, settings.increment) if settings.time is not None else None
         self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
         self.refused = False
@@ -544,7 +547,8 @@ class Session:
             self._send(ent, P.Seated(None))
         else:
             own, opp = self.clocks.initial[side], self.clocks.initial[side.other]
-            self._send(ent, P.Seated((P.secs(own), P.secs(opp))))
+            inc = self.clocks.increment
+            self._send(ent, P.Seated((P.secs(own), P.secs(opp)), increments=(inc[side], inc[side.other])))
         self._publish(PlayerSeated(side, ent.name))
         return Conn.WAITING  # the last seat taken starts the game (_dispatch)
 
@@ -560,7 +564,8 @@ class Session:
             self._send(ent, P.Seated(None))
         else:
             second, first = (P.secs(self.clocks.left(s, self.now)) for s in (Side.SECOND, Side.FIRST))
-            self._send(ent, P.Seated((second, first), observer=True))
+            inc = self.clocks.increment
+            self._send(ent, P.Seated((second, first), observer=True, increments=(inc[1], inc[0])))
         self._publish(ObserverSeated(ent.observer, name))
         if self.started is not None:
             self._begin_for(ent)
@@ -681,7 +686,7 @@ class Session:
         self.refused = False
         if enabled(DEBUG):
             self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
-        left = self._stop_clock()
+        left = self._stop_clock(moved=True)
         self._publish(self._made(serial, side, text, move, before, result, left))
         if result == R.not_done:
             secs = None if left is None else P.secs(left)
@@ -765,11 +770,12 @@ class Session:
         handled, if known, else now."""
         return self.now if self._arrived is None else self._arrived
 
-    def _stop_clock(self) -> float | None:
-        """Stop the running clock: its side's time left, None without clocks."""
+    def _stop_clock(self, moved: bool = False) -> float | None:
+        """Stop the running clock: its side's time left (with its increment if it
+        ``moved``), None without clocks."""
         if self.clocks is None or self.clocks.running is None:
             return None
-        return self.clocks.stop(self._clock_time())
+        return (self.clocks.moved if moved else self.clocks.stop)(self._clock_time())
 
     def _flagged(self, side: Side) -> bool:
         """If ``side``'s time ran out, end the game on time (202 to it, 361/362 to all)."""
@@ -853,6 +859,7 @@ class Session:
             sides=sides,
             names=self._names(),
             time=self.settings.time,
+            increment=self.settings.increment,
             result=outcome.result(sides),
             termination=outcome.termination,
             score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",
