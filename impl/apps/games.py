@@ -345,14 +345,7 @@ def _group_alive(group: int) -> bool:
         except (ProcessLookupError, PermissionError):
             return False
         return True
-    return any(seats.process_group(pid) == group and not _zombie(pid) for pid in seats.pids())
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return (seats.PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0] == "Z"
-    except (OSError, IndexError):
-        return True
+    return any(seats.process_group(pid) == group and not seats.zombie(pid) for pid in seats.pids())
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,30 @@ async def test_207_313_314_381_carry_the_movers_time(server: GameServer) -> None
     assert await white.line() == "314 1 ... d4 8 (secs) is white move, game continues"
 
 
+@on_server("gothello", time=(30.0, 20.0), increment=(100.0, 50.0))
+async def test_a_fischer_increment_is_added_once_the_move_is_accepted(server: GameServer) -> None:
+    """The mover's clock gains its increment after its move is accepted, before the
+    opponent's starts: the 207 and 313 it is told include it; 101 announces the
+    increments in its free text (own then opponent's; an observer's second's first)."""
+    obs, seated = await seat(server.port, "0.9 observer")
+    assert seated == "101 20 30 Request accepted with time controls Increment: 50 100"
+    black, seated = await seat(server.port, "0.9 player black")
+    assert seated == "101 30 20 Request accepted with time controls Increment: 100 50 (you / opp)"
+    white, seated = await seat(server.port, "0.9 player white")
+    assert seated == "101 20 30 Request accepted with time controls Increment: 50 100 (you / opp)"
+    assert (await watch(obs))[0] == "381 1 30 20 b"
+    await role(black), await role(white)
+    await black.send("1 c3")
+    accepted = await black.line()
+    assert accepted.endswith(" secs remaining after move c3 accepted, continue playing")
+    left = int(accepted.split()[1])
+    assert 30 < left <= 130  # grew by the increment, less the turn's time
+    status = await black.line()
+    assert status == f"313 1 c3 {left} (secs) is black move, game continues"
+    assert await obs.line() == status
+    assert (await read_display(obs))[0] == f"381 1 {left} 20 w"
+
+
 @on_server("gothello", time=(60.0, 60.0))
 async def test_317_318_timed_passes(server: GameServer) -> None:
     players = await seat_players(server.port, "gothello")
