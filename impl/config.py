@@ -23,7 +23,7 @@ from typing import Any
 
 from impl.cli import UsageError
 from impl.game import PAPER_RULES
-from impl.protocol import VOCABULARIES
+from impl.protocol import VOCABULARIES, TimeControl
 
 
 class ConfigMessages(Enum):
@@ -161,6 +161,9 @@ class Config:
     on_divergence: OnDivergence = OnDivergence.CONTINUE
     time: tuple[float, float] | None = None
     """Seconds for the first and the second player, or no time controls."""
+    increment: tuple[float, float] = (0.0, 0.0)
+    """Seconds each player's clock gains with each of its moves (Fischer), first
+    player's first; only with ``time``."""
     record_dir: Path | None = None
     """Write a record file per finished game here."""
     check_protocol: bool = False
@@ -205,7 +208,8 @@ class Config:
             forever=args.forever,
             engine=args.engine,
             on_divergence=OnDivergence(args.on_divergence),
-            time=_time(args.time),
+            time=times(args.time, "referee serve"),
+            increment=increments(args.time),
             record_dir=args.record,
             check_protocol=args.check_protocol,
             opening=args.opening,
@@ -243,10 +247,26 @@ DEFAULTS = Config()
 """The defaults ``referee serve``'s flags show and take."""
 
 
-def _time(values: list[float] | None) -> tuple[float, float] | None:
-    """``--time``: one number for both players, or the first's and the second's."""
+def time_control(text: str) -> TimeControl:
+    """``--time``'s argparse type: ``SECS`` or ``SECS+INC`` (impl/protocol.py)."""
+    try:
+        return TimeControl.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+TIME_HELP = "time controls: SECS or SECS+INC (Fischer increment), for both players or the first's then the second's"
+
+
+def times(values: list[TimeControl] | None, what: str) -> tuple[float, float] | None:
+    """``--time``'s seconds: one control for both players, or the first's and the second's."""
     if values is None:
         return None
     if len(values) > 2:
-        raise UsageError("referee serve: --time takes one or two numbers of seconds")
-    return (values[0], values[-1])
+        raise UsageError(f"{what}: --time takes one or two time controls (SECS or SECS+INC)")
+    return (values[0].seconds, values[-1].seconds)
+
+
+def increments(values: list[TimeControl] | None) -> tuple[float, float]:
+    """``--time``'s increments, first player's first ((0, 0) without clocks)."""
+    return (values[0].increment, values[-1].increment) if values else (0.0, 0.0)

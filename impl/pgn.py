@@ -20,8 +20,10 @@ Choices where the games are not chess:
 * ``Termination`` is impl/game.py's ``Termination`` value (``move``, ``time``, …).
 * ``Rules`` names the rule set (``massey``: the paper's, unless the record says
   otherwise; impl/game.py's table of names).  ``TimeControl`` is PGN's: seconds
-  per game (``300``), ``-`` without clocks, ``300:200`` when the sides' clocks
-  differ (first mover's first).
+  per game (``300``) and a Fischer increment (``300+2``), ``-`` without clocks.
+  When the sides' clocks differ, cutechess-cli's ``WhiteTimeControl`` and
+  ``BlackTimeControl`` stand in its place (PGN's ``300:200`` would be two periods);
+  older records' ``300:200`` (first mover's first) is still read.
 * Awari movetext is the 1994 Olympiad notation: the pit, the stones sown, and
   ``x`` with the stones the move adds to the mover's store (``F4``, ``c7x2``).  Its
   first letter is the protocol's move; the reader checks the rest against the
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from impl.engines.port import GameEngine, GameState
 from impl.engines.registry import get_engine
 from impl.game import GameRulesError, Outcome, Side, Termination, record_rules
-from impl.protocol import VOCABULARIES
+from impl.protocol import VOCABULARIES, TimeControl
 
 
 def engine_rules(game: str, name: str) -> str:
@@ -164,8 +166,21 @@ class PgnGame:
         return Outcome(Side.FIRST if first_won else Side.SECOND, termination)
 
     @property
+    def controls(self) -> tuple[TimeControl, TimeControl] | None:
+        """Each side's time control, first mover's first; None without clocks."""
+        return controls_of(self.game, dict(self.tags))
+
+    @property
     def time(self) -> tuple[float, float] | None:
-        return parse_time_control(self.tag("TimeControl", "-"))
+        """Each side's seconds for the game, first mover's first."""
+        controls = self.controls
+        return None if controls is None else (controls[0].seconds, controls[1].seconds)
+
+    @property
+    def increment(self) -> tuple[float, float]:
+        """Each side's Fischer increment, first mover's first."""
+        controls = self.controls
+        return (0.0, 0.0) if controls is None else (controls[0].increment, controls[1].increment)
 
 
 # ─── writing ───────────────────────────────────────────────────────────────────
@@ -195,28 +210,59 @@ def player_tags(game: str, names: tuple[str, str]) -> tuple[list[tuple[str, str]
     return [("White", colours["White"]), ("Black", colours["Black"])], papers
 
 
-def time_control(time: tuple[float, float] | None) -> str:
+def time_control_tags(
+    game: str, time: tuple[float, float] | None, increment: tuple[float, float] = (0.0, 0.0)
+) -> list[tuple[str, str]]:
+    """``TimeControl``: ``-`` without clocks, the control both sides share (``300``,
+    ``300+2``: PGN's forms); when they differ, ``WhiteTimeControl`` and
+    ``BlackTimeControl`` instead, in PGN's order, as cutechess-cli writes them."""
     if time is None:
-        return "-"
-    first, second = (f"{t:g}" for t in time)
-    return first if first == second else f"{first}:{second}"
+        return [("TimeControl", "-")]
+    first, second = (str(TimeControl(t, i)) for t, i in zip(time, increment, strict=True))
+    if first == second:
+        return [("TimeControl", first)]
+    colours = dict(zip(COLOURS[game], (first, second), strict=True))
+    return [("WhiteTimeControl", colours["White"]), ("BlackTimeControl", colours["Black"])]
 
 
 _SECONDS = re.compile(r"\d{1,12}(?:\.\d{0,12})?(?:e\+?\d{1,2})?")
 
 
-def parse_time_control(text: str) -> tuple[float, float] | None:
-    """``-`` (no clocks), ``300`` or ``300:200``: positive, finite, at most
-    ``MAX_SECONDS``; PgnError otherwise."""
+def _control(text: str, tag: str) -> TimeControl:
+    """One period, ``300`` or ``300+2``: seconds positive, increment not negative,
+    both at most ``MAX_SECONDS``; PgnError otherwise."""
+    parts = text.split("+")
+    if len(parts) > 2 or not all(_SECONDS.fullmatch(p) for p in parts):
+        raise PgnError(f"bad {tag} {text[:40]!r}")
+    seconds, increment = float(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0
+    if not (0 < seconds <= MAX_SECONDS and 0 <= increment <= MAX_SECONDS):
+        raise PgnError(f"bad {tag} {text[:40]!r}: seconds out of range")
+    return TimeControl(seconds, increment)
+
+
+def parse_time_control(text: str) -> tuple[TimeControl, TimeControl] | None:
+    """A ``TimeControl`` tag: ``-`` (no clocks), ``300``, ``300+2``, or older records'
+    ``300:200`` (first mover's first); PgnError otherwise."""
     if text in ("-", "?", ""):
         return None
     parts = text.split(":")
-    if len(parts) > 2 or not all(_SECONDS.fullmatch(p) for p in parts):
+    if len(parts) > 2:
         raise PgnError(f"bad TimeControl {text[:40]!r}")
-    seconds = [float(p) for p in parts]
-    if not all(0 < s <= MAX_SECONDS for s in seconds):
-        raise PgnError(f"bad TimeControl {text[:40]!r}: seconds out of range")
-    return seconds[0], seconds[-1]
+    controls = [_control(p, "TimeControl") for p in parts]
+    return controls[0], controls[-1]
+
+
+def controls_of(game: str, tags: dict[str, str]) -> tuple[TimeControl, TimeControl] | None:
+    """The sides' time controls, first mover's first, from ``WhiteTimeControl`` and
+    ``BlackTimeControl`` (both or neither), else from ``TimeControl``."""
+    white, black = tags.get("WhiteTimeControl"), tags.get("BlackTimeControl")
+    if white is None and black is None:
+        return parse_time_control(tags.get("TimeControl", "-"))
+    if white is None or black is None:
+        raise PgnError("WhiteTimeControl and BlackTimeControl come together")
+    by_colour = {"White": _control(white, "WhiteTimeControl"), "Black": _control(black, "BlackTimeControl")}
+    first, second = (by_colour[c] for c in COLOURS[game])
+    return first, second
 
 
 def clock_text(seconds: float) -> str:
@@ -343,7 +389,7 @@ def parse(data: str | bytes) -> PgnGame:
     values = dict(tags)
     if values.get("Termination", "move") not in {t.value for t in Termination}:
         raise PgnError(f"unknown Termination {values['Termination'][:20]!r}")
-    parse_time_control(values.get("TimeControl", "-"))
+    controls_of(game, values)
     unchecked = values.get(UNCHECKED)
     if unchecked is not None and not _PLY.fullmatch(unchecked):
         raise PgnError(f"bad {UNCHECKED} {unchecked[:20]!r}: not a ply number")

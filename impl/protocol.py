@@ -127,6 +127,30 @@ def secs(seconds: float) -> int:
     return max(0, int(seconds))
 
 
+_TIME_CONTROL = re.compile(r"(\d{1,9}(?:\.\d{1,6})?)(?:\+(\d{1,9}(?:\.\d{1,6})?))?")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """One side's clock: ``seconds`` for the game, and ``increment`` seconds added
+    after each of its accepted moves (Fischer; docs/protocol.md §10).  Written as
+    PGN's ``TimeControl`` writes one period: ``300``, or ``300+2``."""
+
+    seconds: float
+    increment: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}+{self.increment:g}" if self.increment else f"{self.seconds:g}"
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``SECS`` or ``SECS+INC``; ValueError unless SECS > 0 and INC >= 0."""
+        match = _TIME_CONTROL.fullmatch(text.strip())
+        if match is None or float(match[1]) <= 0:
+            raise ValueError(f"{text!r} is not SECS or SECS+INC (seconds > 0, increment >= 0)")
+        return cls(float(match[1]), float(match[2] or 0))
+
+
 # ─── Requests: seats (Table 2; refusals Table 3) ───────────────────────────────
 
 
@@ -323,16 +347,23 @@ class Seated:
 
     times: tuple[int, int] | None
     observer: bool = False
+    increments: tuple[float, float] | None = None
+    """Fischer increments in the order of ``times`` (our extension, docs/protocol.md
+    §10), announced in the free text as ``Increment: 2 2`` before gthd's ``(you /
+    opp)``; None without one, so that the line is then the papers'."""
 
     def __post_init__(self) -> None:
         if self.times is None:  # a 100 is the same line for players and observers
             object.__setattr__(self, "observer", False)
+        if self.times is None or self.increments == (0.0, 0.0):
+            object.__setattr__(self, "increments", None)
 
     def to_line(self, v: Vocabulary) -> str:
         if self.times is None:
             return "100 Request accepted"
+        inc = "" if self.increments is None else " Increment: {:g} {:g}".format(*self.increments)
         suffix = "" if self.observer else " (you / opp)"
-        return f"101 {self.times[0]} {self.times[1]} Request accepted with time controls{suffix}"
+        return f"101 {self.times[0]} {self.times[1]} Request accepted with time controls{inc}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -676,7 +707,15 @@ def _seated(code: int, words: list[str], rest: str, line: str) -> Seated:
         return Seated(None)
     if len(words) < 2:
         raise ProtocolError("expected two times", line)
-    return Seated((_int(words[0], line), _int(words[1], line)), not rest.endswith("(you / opp)"))
+    times = (_int(words[0], line), _int(words[1], line))
+    increments = None
+    if "Increment:" in words[:-2]:
+        at = words.index("Increment:")
+        try:
+            increments = (float(words[at + 1]), float(words[at + 2]))
+        except ValueError:
+            raise ProtocolError("expected two increments after Increment:", line) from None
+    return Seated(times, not rest.endswith("(you / opp)"), increments)
 
 
 def _finished(code: int, words: list[str], text: str) -> Finished:

@@ -15,8 +15,11 @@ too long, not ASCII, too slow), ``leave`` (the connection closed) and the
 ``timeouts`` (a flag falls, a seat or idle bound expires, the referee aborts); each
 returns the possible outcomes — a new ``Referee`` and the lines sent, in order, each
 to one connection (``Out``).  More than one outcome means the papers leave a choice
-(``player ?`` draws a side).  Seconds on the wire are not modelled: they show as
-``SECS`` in the expected lines and ``matches`` reads any number there.
+(``player ?`` draws a side).  Seconds on the wire are modelled only as far as
+the referee's own clock is not (its stalls and the lines' arrival decide what a
+turn costs): they show as ``SECS`` in the expected lines, any number there, and
+a mover's time left as ``secs_upto``, a number no greater than its clock could
+hold had every turn cost nothing (``remaining``: Fischer increments included).
 
 The rules of the game itself come in through ``Rules``: the model asks it the initial
 position, whose turn it is, whether a token names a move and what a move does.  The
@@ -390,16 +393,37 @@ def classify(w: Words, state: State, line: str) -> Request:
 
 SECS: Final = "\x00"
 """Stands for a number of seconds in an expected line (not modelled)."""
+_UPTO = re.compile("\x02([0-9]+)\x03")
+_PLACES = re.compile("\x00|\x02[0-9]+\x03")
+
+
+def secs_upto(bound: float | None) -> str:
+    """Stands for whole seconds no greater than ``bound`` (truncated, as the wire
+    sends them); None: any number, ``SECS``."""
+    return SECS if bound is None else f"\x02{max(0, int(bound))}\x03"
+
+
+def remaining(before: float, used: float, increment: float) -> float:
+    """A mover's time left once its move is accepted (docs/protocol.md §10): the
+    time it had, less the turn's, plus its Fischer increment."""
+    return before - used + increment
+
+
 CLOSE: Final = "\x01close"
 """The server closes the connection (an expected output, not a line)."""
 
 
 def matches(expected: str, got: str) -> bool:
-    """``got`` is ``expected`` with a whole number in place of each ``SECS``."""
-    if SECS not in expected:
+    """``got`` is ``expected`` with a whole number in place of each ``SECS``, and
+    one no greater than its bound in place of each ``secs_upto``."""
+    if SECS not in expected and "\x02" not in expected:
         return expected == got
-    pattern = "[0-9]+".join(re.escape(part) for part in expected.split(SECS))
-    return re.fullmatch(pattern, got) is not None
+    pattern = "([0-9]+)".join(re.escape(part) for part in _PLACES.split(expected))
+    found = re.fullmatch(pattern, got)
+    if found is None:
+        return False
+    bounds = [_UPTO.fullmatch(place) for place in _PLACES.findall(expected)]
+    return all(b is None or int(n) <= int(b[1]) for b, n in zip(bounds, found.groups(), strict=True))
 
 
 def greeting(w: Words, rules: str, opening: int) -> str:
@@ -408,9 +432,9 @@ def greeting(w: Words, rules: str, opening: int) -> str:
     return f"000 {VERSION_TEXT} version {w.title} server says hello!{extra}"
 
 
-def moved(w: Words, n: int, side: int, move: str, timed: bool) -> str:
-    """Table 9's 311–318."""
-    clock = f" {SECS} (secs)" if timed else ""
+def moved(w: Words, n: int, side: int, move: str, timed: bool, left: str = SECS) -> str:
+    """Table 9's 311–318 (``left``: the mover's seconds, ``SECS`` or ``secs_upto``)."""
+    clock = f" {left} (secs)" if timed else ""
     code = moves_code(side, move == "pass" and w.has_pass, timed)
     return f"{code} {serial_text(n, side)} {move}{clock} is {w.sides[side]} move, game continues"
 
@@ -479,6 +503,9 @@ class Setup:
     time: tuple[float, float] | None = None
     """The clocks' seconds, first player's first, if the transcript says them: a
     player's 101 then carries them (truncated, as ``secs``); else any number."""
+    increment: tuple[float, float] = (0.0, 0.0)
+    """Each side's Fischer increment (``remaining``), announced in 101 when not 0;
+    with ``time`` known, a mover's time left is bounded (``Referee.most_left``)."""
     config_messages: str = "all"
     """all | observers | none (docs/protocol.md §6)."""
     rules: str = "paper"
@@ -529,6 +556,8 @@ class Referee:
     waiting: int = FIRST
     """The side the referee waits for (its clock runs)."""
     observers: int = 0
+    moves: tuple[int, int] = (0, 0)
+    """Each side's accepted moves (not the opening's, which no clock times)."""
     ended_by_move: bool = False
     last: str = ""
     """The row last taken, ``state/request`` (for coverage)."""
@@ -550,6 +579,25 @@ class Referee:
 
     def mover(self) -> int:
         return self.rules.to_move(self.position)
+
+    def most_left(self, side: int) -> str:
+        """``side``'s time left as announced now: at most its clock had each of its
+        turns cost nothing (``remaining`` with nothing used, move after move)."""
+        if self.setup.time is None:
+            return SECS
+        left = self.setup.time[side]
+        for _ in range(self.moves[side]):
+            left = remaining(left, 0.0, self.setup.increment[side])
+        return secs_upto(left)
+
+    def _increments(self, side: int | None) -> str:
+        """101's announcement of the increments (our extension): ``side``'s own then
+        its opponent's, or an observer's (None) second's then first's; none at 0."""
+        inc = self.setup.increment
+        if inc == (0.0, 0.0):
+            return ""
+        own, opp = (inc[side], inc[1 - side]) if side is not None else (inc[1], inc[0])
+        return f" Increment: {own:g} {opp:g}"
 
     def _display(self) -> list[str]:
         """Table 10: 380/381, 382 and the board lines (Awari's: our extension, erratum A20)."""
@@ -712,7 +760,7 @@ class Referee:
         seated = replace(ent, state=_S.SEATED, side=side, name=name, rejected=0)
         players = tuple(ent.id if s == side else p for s, p in enumerate(self.players))
         model = replace(self._put(seated), players=players)  # type: ignore[arg-type]
-        line = f"101 {self._initial(side)} Request accepted with time controls (you / opp)"
+        line = f"101 {self._initial(side)} Request accepted with time controls{self._increments(side)} (you / opp)"
         if not self.setup.timed:
             line = "100 Request accepted"
         out: list[Out] = [(ent.id, line)]
@@ -733,7 +781,11 @@ class Referee:
         number = self.observers + 1
         watcher = replace(ent, state=_S.OBSERVER, observer=number, name=name, rejected=0)
         model = replace(self._put(watcher), observers=number)
-        line = f"101 {SECS} {SECS} Request accepted with time controls" if self.setup.timed else "100 Request accepted"
+        line = (
+            f"101 {SECS} {SECS} Request accepted with time controls{self._increments(None)}"
+            if self.setup.timed
+            else "100 Request accepted"
+        )
         out: list[Out] = [(ent.id, line)]
         if model.started:
             out += model._begin_for(watcher)
@@ -779,7 +831,7 @@ class Referee:
             move = model.rules.parse(token)
             verdict, after = model.rules.apply(model.position, move)
             model = replace(model, position=after, plies=model.plies + 1)
-            out += model._broadcast([moved(self.words, n, side, token, self.setup.timed)])
+            out += model._broadcast([moved(self.words, n, side, token, self.setup.timed, model.most_left(side))])
             del verdict
         return replace(model, waiting=model.mover()), out
 
@@ -805,15 +857,18 @@ class Referee:
         text = self.rules.format(move)
         if verdict is Verdict.ILLEGAL:
             return self._reject(ent, 291, f"Illegal move {text}")
-        model = replace(self._put(replace(ent, rejected=0)), position=after, plies=self.plies + 1, refused=False)
+        moves = (self.moves[0] + (side == 0), self.moves[1] + (side == 1))
+        model = replace(
+            self._put(replace(ent, rejected=0)), position=after, plies=self.plies + 1, refused=False, moves=moves
+        )
         if verdict is Verdict.NOT_DONE:
-            timed = self.setup.timed
+            timed, left = self.setup.timed, model.most_left(side)
             line = (
-                f"207 {SECS} secs remaining after move {text} accepted, continue playing"
+                f"207 {left} secs remaining after move {text} accepted, continue playing"
                 if timed
                 else f"200 Move {text} accepted, continue playing"
             )
-            out = [(ent.id, line), *model._broadcast([moved(self.words, n, side, text, timed)])]
+            out = [(ent.id, line), *model._broadcast([moved(self.words, n, side, text, timed, left)])]
             return replace(model, waiting=1 - side), out
         winner = verdict.winner
         code = 203 if winner is None else 201 if winner == side else 202

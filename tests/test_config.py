@@ -32,7 +32,7 @@ def test_the_flags_defaults_are_the_configurations() -> None:
 def test_every_flag_reaches_the_configuration(tmp_path: Path) -> None:
     args = _parse(
         "gothello", "--server", "2", "5", "--forever", "--engine", "spec", "--on-divergence", "abort",
-        "--time", "30", "20", "--record", str(tmp_path), "--opening", "c3 d4", "--host", "127.0.0.2",
+        "--time", "30+1", "20", "--record", str(tmp_path), "--opening", "c3 d4", "--host", "127.0.0.2",
         "--port", "0", "--config-messages", "none", "--max-observers", "3", "--max-connections", "9",
         "--per-address", "4", "--ipv4-group", "24", "--seat-timeout", "1", "--idle-timeout", "2", "--wait-timeout", "3",
         "--line-timeout", "4", "--web", "0", "--web-host", "127.0.0.3", "--log-level", "debug",
@@ -44,6 +44,7 @@ def test_every_flag_reaches_the_configuration(tmp_path: Path) -> None:
         engine="spec",
         on_divergence=OnDivergence.ABORT,
         time=(30.0, 20.0),
+        increment=(1.0, 0.0),
         record_dir=tmp_path,
         opening="c3 d4",
         host="127.0.0.2",
@@ -63,8 +64,16 @@ def test_quiet_is_the_warning_level_and_one_time_is_both_players() -> None:
 
 
 def test_three_times_are_a_usage_error() -> None:
-    with pytest.raises(cli.UsageError, match=r"^referee serve: --time takes one or two numbers of seconds$"):
+    with pytest.raises(cli.UsageError, match=r"^referee serve: --time takes one or two time controls"):
         Config.from_args(_parse("awari", "--time", "1", "2", "3"))
+
+
+@pytest.mark.parametrize("text", ["0", "0+1", "5+", "+2", "5+-1", "five", "5:3"])
+def test_a_time_control_is_secs_or_secs_plus_inc(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        _parse("awari", "--time", text)
+    assert exit.value.code == 2 and "is not SECS or SECS+INC" in capsys.readouterr().err
+    assert Config.from_args(_parse("awari", "--time", "300+2.5")).increment == (2.5, 2.5)
 
 
 def test_each_game_gets_its_configuration_messages_and_rules() -> None:

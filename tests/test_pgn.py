@@ -19,7 +19,7 @@ from impl import pgn
 from impl.engines.port import GAMES, winner
 from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES, Outcome, Side, Termination
-from impl.protocol import VOCABULARIES
+from impl.protocol import VOCABULARIES, TimeControl
 from impl.server.records import GameRecord
 from tests.support import paths
 from tests.support.plies import plies
@@ -123,12 +123,29 @@ def test_a_server_record_carries_the_tags_and_clocks() -> None:
         clocks=(299.0, 3599.95),
     )
     text = record.text()
-    assert '[White "b\\"o\\"b"]' in text and '[TimeControl "300:200"]' in text and '[Rules "massey"]' in text
+    assert '[White "b\\"o\\"b"]' in text and '[Rules "massey"]' in text and "[TimeControl" not in text
+    assert '[WhiteTimeControl "200"]\n[BlackTimeControl "300"]' in text  # cutechess's tags: black moved first
     assert "1... c3 {[%clk 0:04:59.0]} 2. d4 {[%clk 1:00:00.0]} 1-0" in text  # Black moved first; White won
     assert '[Outcome "white wins"]' in text and '[ResultConvention "PGN"]' in text
     game = pgn.parse(text)
     assert game.time == (300.0, 200.0) and game.outcome == Outcome(Side.SECOND, Termination.TIME)
     assert game.tag("Round") == "5" and game.tag("Date") == "1970.01.01"
+
+
+def test_increments_are_written_as_pgn_writes_them_and_read_back() -> None:
+    """``TimeControl "300+2"`` when both sides share it (PGN's form); per-side
+    controls in ``WhiteTimeControl``/``BlackTimeControl``; older ``300:200`` read."""
+    shared = server_record("awari", ("s", "n"), "draw", ["F"], time=(300.0, 300.0), increment=(2.0, 2.0))
+    assert '[TimeControl "300+2"]' in shared.text()
+    game = pgn.parse(shared.text())
+    assert game.time == (300.0, 300.0) and game.increment == (2.0, 2.0)
+    apart = server_record("awari", ("s", "n"), "draw", ["F"], time=(60.0, 300.0), increment=(1.0, 0.0))
+    text = apart.text()
+    assert '[WhiteTimeControl "60+1"]\n[BlackTimeControl "300"]' in text  # south is White
+    game = pgn.parse(text)
+    assert game.controls == (TimeControl(60.0, 1.0), TimeControl(300.0)) and game.increment == (1.0, 0.0)
+    older = pgn.parse(text.replace('[WhiteTimeControl "60+1"]\n[BlackTimeControl "300"]', '[TimeControl "60:300"]'))
+    assert older.time == (60.0, 300.0) and older.increment == (0.0, 0.0)
 
 
 def test_awari_records_name_south_white_and_keep_the_papers_tags() -> None:
@@ -280,6 +297,10 @@ def test_records_of_earlier_versions_read_right(name: str, winner: Side | None, 
         ('[Game "awari"]\n[TimeControl "-5"]\n\n*\n', "bad TimeControl"),
         ('[Game "awari"]\n[TimeControl "1e99"]\n\n*\n', "out of range"),
         ('[Game "awari"]\n[TimeControl "300:200:100"]\n\n*\n', "bad TimeControl"),
+        ('[Game "awari"]\n[TimeControl "300+"]\n\n*\n', "bad TimeControl"),
+        ('[Game "awari"]\n[TimeControl "300+2+1"]\n\n*\n', "bad TimeControl"),
+        ('[Game "awari"]\n[WhiteTimeControl "300"]\n\n*\n', "come together"),
+        ('[Game "awari"]\n[WhiteTimeControl "300"]\n[BlackTimeControl "0+1"]\n\n*\n', "bad BlackTimeControl"),
         ('[Game "awari"]\n[Termination "checkmate"]\n\n*\n', "unknown Termination"),
         ('[Game "awari"]\n[Termination "move"]\n\n*\n', "Termination 'move' with the result \\*"),
         ('[Game "awari"]\n[Termination "shutdown"]\n\n1-0\n', "Termination 'shutdown' with the result 1-0"),

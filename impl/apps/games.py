@@ -179,6 +179,8 @@ class GameTerms:
 
     time: tuple[float, float] | None = None
     """Each side's clock in seconds, first mover's first; None: no clocks."""
+    increment: tuple[float, float] = (0.0, 0.0)
+    """Each side's Fischer increment in seconds, first mover's first."""
     timeout: float = 600.0
     """Seconds a game may take before its players are killed and it is aborted."""
     engine: str = "impl"
@@ -352,14 +354,7 @@ def _group_alive(group: int) -> bool:
         except (ProcessLookupError, PermissionError):
             return False
         return True
-    return any(seats.process_group(pid) == group and not _zombie(pid) for pid in seats.pids())
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return (seats.PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0] == "Z"
-    except (OSError, IndexError):
-        return True
+    return any(seats.process_group(pid) == group and not seats.zombie(pid) for pid in seats.pids())
 
 
 @dataclass(frozen=True)
@@ -523,6 +518,7 @@ def _play_game(
     config = Config.local(
         game,
         time=options.time,
+        increment=options.increment,
         engine=options.engine,
         on_divergence=options.on_divergence,
         record_dir=records,

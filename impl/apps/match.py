@@ -41,8 +41,8 @@ from impl.apps.games import (
 from impl.apps.ratings import Elo
 from impl.apps.sprt import Status
 from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
-from impl.cli import UsageError, add_rules_argument, check_rules, failed, positive, seconds, subcommand
-from impl.config import DEFAULTS, OnDivergence
+from impl.cli import add_rules_argument, check_rules, failed, positive, seconds, subcommand
+from impl.config import DEFAULTS, TIME_HELP, OnDivergence, increments, time_control, times
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Outcome, Side, Termination
@@ -232,7 +232,8 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--games", type=positive, default=2, metavar="N", help="games to play (default 2); A moves first in odd ones"
     )
-    p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
+    p.add_argument("--time", type=time_control, nargs="+", metavar="SECS[+INC]", help=TIME_HELP)
+    tournament.add_time_for_argument(p)
     p.add_argument(
         "--timeout", type=seconds, default=GameTerms.timeout, help="seconds a game may last (default %(default)g)"
     )
@@ -267,13 +268,10 @@ def run(args: argparse.Namespace) -> int:
     """
     what = "referee match"
     check_rules(what, args.game, args.rules)
-    if args.time is not None and len(args.time) > 2:
-        raise UsageError(f"{what}: --time takes one or two numbers of seconds")
     players = (args.player_a, args.player_b)
     for text, which in zip(players, ("PLAYER_A", "PLAYER_B"), strict=True):
         checked_player(tournament.split_label(text)[1], which)
     book, repeat = openings_of(args, what, args.games)
-    clocks = (args.time[0], args.time[-1]) if args.time else None
     config = tournament.TournamentConfig(
         players,
         args.game,
@@ -282,7 +280,9 @@ def run(args: argparse.Namespace) -> int:
         args.event,
         book,
         repeat,
-        time=clocks,
+        time=times(args.time, what),
+        increment=increments(args.time),
+        time_for=tournament.time_for_of(args, (tournament.split_label(p)[0] for p in players), what),
         timeout=args.timeout,
         engine=args.engine,
         rules=args.rules,

@@ -10,8 +10,16 @@ observer) and of the processes below each launched program (``owner``; in a PID
 namespace nothing a program starts leaves its tree), or of its process group
 (``holders``, without a sandbox).  A connection held by none of them is refused.
 
-Without ``/proc`` (``available()`` is False) the match falls back on the seat's
-token and the order of launches (impl/apps/games.py ``SeatGuard``).
+Without ``/proc``, psutil (the ``seats`` extra) answers the same questions on
+every system it supports (macOS, Windows, the BSDs …; ``BACKEND``): each candidate
+process's own TCP connections (``Process.net_connections``, which needs no
+privilege for one's own processes), its children, its process group
+(``os.getpgid``; on Windows, which has none, the launched program's tree).  A
+process psutil may not read (another user's: ``AccessDenied``) holds nothing as
+far as it can tell, so its connections are refused; the launched programs run as
+the runner's user and are always readable.  With neither (``available()`` is
+False) the match falls back on the seat's token and the order of launches
+(impl/apps/games.py ``SeatGuard``).
 """
 
 from __future__ import annotations
@@ -22,13 +30,73 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 PROC = Path("/proc")
+PSUTIL = "psutil"
+BACKEND: str | None = None
+"""How sockets are mapped to processes: None, /proc where it is (Linux), else psutil;
+``PSUTIL`` forces psutil (the tests use it on Linux)."""
+
+
+def _psutil() -> Any | None:
+    """psutil, if installed and able to list a process's connections here."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    return psutil if hasattr(psutil.Process, "net_connections") else None
+
+
+def _by_psutil(proc: Path) -> bool:
+    return BACKEND == PSUTIL or (proc == PROC and not (proc / "net" / "tcp").is_file())
 
 
 def available(proc: Path = PROC) -> bool:
-    """Whether sockets can be mapped to processes here (Linux /proc)."""
+    """Whether sockets can be mapped to processes here (Linux /proc, or psutil)."""
+    if _by_psutil(proc):
+        return _psutil() is not None
     return (proc / "net" / "tcp").is_file()
+
+
+def _tcp_held(pid: int, client: tuple[str, int], server_port: int) -> bool:
+    """Whether process ``pid`` holds the client's end of a connection from ``client``
+    to ``server_port`` (psutil; False if it is gone or may not be read)."""
+    ps = _psutil()
+    assert ps is not None, "available() first"
+    try:
+        conns = ps.Process(pid).net_connections(kind="tcp")
+    except (ps.NoSuchProcess, ps.AccessDenied, ps.ZombieProcess, OSError):
+        return False
+    for conn in conns:
+        laddr, raddr = conn.laddr, conn.raddr
+        if raddr and laddr and (laddr[0].removeprefix("::ffff:"), laddr[1]) == client and raddr[1] == server_port:
+            return True
+    return False
+
+
+def _children(pid: int) -> list[int]:
+    ps = _psutil()
+    assert ps is not None, "available() first"
+    try:
+        return [c.pid for c in ps.Process(pid).children(recursive=True)]
+    except (ps.NoSuchProcess, ps.AccessDenied, ps.ZombieProcess, OSError):
+        return []
+
+
+def zombie(pid: int, proc: Path = PROC) -> bool:
+    """Whether ``pid`` is a zombie or gone (only its parent's wait is left)."""
+    if _by_psutil(proc):
+        ps = _psutil()
+        assert ps is not None, "available() first"
+        try:
+            return bool(ps.Process(pid).status() == ps.STATUS_ZOMBIE)
+        except (ps.NoSuchProcess, ps.AccessDenied, OSError):
+            return True
+    try:
+        return (proc / str(pid) / "stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def split_address(address: str) -> tuple[str, int] | None:
@@ -83,12 +151,23 @@ def _stat(pid: int, field: int, proc: Path) -> int | None:
 
 
 def process_group(pid: int, proc: Path = PROC) -> int | None:
-    """The process group of ``pid`` (field 5 of /proc/<pid>/stat), None if gone."""
+    """The process group of ``pid`` (field 5 of /proc/<pid>/stat), None if gone
+    (with psutil: ``os.getpgid``; None on Windows, which has no groups)."""
+    if _by_psutil(proc):
+        try:
+            return os.getpgid(pid) if hasattr(os, "getpgid") else None
+        except OSError:
+            return None
     return _stat(pid, 5, proc)
 
 
 def pids(proc: Path = PROC) -> Iterator[int]:
     """The processes' ids."""
+    if _by_psutil(proc):
+        ps = _psutil()
+        assert ps is not None, "available() first"
+        yield from ps.pids()
+        return
     with suppress(OSError):
         for entry in os.scandir(proc):
             if entry.name.isdigit():
@@ -111,6 +190,8 @@ def holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int]
     """The keys of ``groups`` (player → process group) whose processes hold the
     client's end of the connection from ``client`` to ``server_port``; empty if no
     launched program's process holds it."""
+    if _by_psutil(proc):
+        return _psutil_holders(client, server_port, groups)
     inode = socket_inode(client, server_port, proc)
     if inode is None:
         return frozenset()
@@ -127,6 +208,26 @@ def holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int]
         holder = by_group.get(process_group(pid, proc) or -1)
         if holder is not None and holder not in found and _holds(pid, target, proc):
             found.add(holder)
+    return frozenset(found)
+
+
+def _psutil_holders(client: tuple[str, int], server_port: int, groups: Mapping[int, int]) -> frozenset[int]:
+    """``holders`` by psutil: the group's leader first, then the group's processes
+    (on Windows, which has no groups, the leader's tree)."""
+    for player, group in groups.items():
+        if _tcp_held(group, client, server_port):
+            return frozenset({player})
+    found = set()
+    if hasattr(os, "getpgid"):
+        by_group = {group: player for player, group in groups.items()}
+        for pid in pids():
+            holder = by_group.get(process_group(pid) or -1)
+            if holder is not None and holder not in found and _tcp_held(pid, client, server_port):
+                found.add(holder)
+    else:
+        for player, group in groups.items():
+            if any(_tcp_held(pid, client, server_port) for pid in _children(group)):
+                found.add(player)
     return frozenset(found)
 
 
@@ -170,6 +271,12 @@ def owner(
     of the game's does (or the socket is gone).  Held by both players' trees (a
     descriptor passed between them, which takes both programs' cooperation): the
     lower key."""
+    if _by_psutil(proc):
+        if _tcp_held(os.getpid(), client, server_port):
+            return REFEREE
+        trees = {player: [root, *_children(root)] for player, root in roots().items()}
+        held = sorted(p for p, tree in trees.items() if any(_tcp_held(pid, client, server_port) for pid in tree))
+        return held[0] if held else None
     inode = socket_inode(client, server_port, proc)
     if inode is None:
         return None

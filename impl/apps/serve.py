@@ -22,10 +22,9 @@ from impl.cli import (
     port,
     positive,
     prefix_bits,
-    seconds,
     subcommand,
 )
-from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence
+from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence, time_control
 from impl.engines.openings import OpeningError, parse_opening
 from impl.engines.port import GAMES, KINDS, GameEngine
 from impl.engines.registry import get_engine
@@ -72,11 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--time",
-        type=seconds,
+        type=time_control,
         nargs="+",
-        metavar="SECS",
-        help="time controls: one or two numbers, the seconds of the first player (south, black) "
-        "and of its opponent if different",
+        metavar="SECS[+INC]",
+        help="time controls: seconds and an optional Fischer increment per move (300+2), of the first player "
+        "(south, black) and of its opponent if different",
     )
     p.add_argument("--record", type=Path, metavar="DIR", help="write a record file per finished game")
     p.add_argument(

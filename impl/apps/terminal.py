@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from impl import protocol as W
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
-from impl.config import Config
+from impl.config import TIME_HELP, Config, increments, time_control, times
 from impl.engines.notation import FILES
 from impl.engines.port import KINDS, GameState, MoveDescription
 from impl.game import Side
@@ -355,7 +355,7 @@ def add_command(subparsers: Any) -> None:
     q.add_argument("--game", choices=["awari", "gothello"], default="gothello", help="default gothello")
     q.add_argument("--side", help="your side: south/north, black/white or ? (default: you move first)")
     q.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, help="search: seconds per move (default 1)")
-    q.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
+    q.add_argument("--time", type=time_control, nargs="+", metavar="SECS[+INC]", help=TIME_HELP)
     q.add_argument("--name", default="you", help="your name (default you)")
     q.add_argument("--search-log", metavar="FILE", help="write the search player's log (depth, nodes/s) to FILE")
     q.add_argument("--engine", choices=KINDS, default="impl", help="the local server's rules engine (default impl)")
@@ -420,8 +420,6 @@ def run_play(args: argparse.Namespace) -> int:
     side = args.side or sides[0]
     if side not in (*sides, "?"):
         raise UsageError(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")
-    if args.time is not None and len(args.time) > 2:
-        raise UsageError("referee play: --time takes one or two numbers of seconds")
     check_rules("referee play", args.game, args.rules)
     wakeup = ctrl_c_leaves()
     handler: logging.Handler = logging.FileHandler(args.search_log) if args.search_log else logging.NullHandler()
@@ -429,10 +427,12 @@ def run_play(args: argparse.Namespace) -> int:
     player_log.handlers[:] = [handler]
     player_log.setLevel(logging.INFO)
     player_log.propagate = False
-    clocks = (args.time[0], args.time[-1]) if args.time else None
+    clocks, increment = times(args.time, "referee play"), increments(args.time)
     opponent = "?" if side == "?" else sides[1 - sides.index(side)]
     try:
-        with LocalServer(Config.local(args.game, time=clocks, engine=args.engine, rules=args.rules)) as server:
+        with LocalServer(
+            Config.local(args.game, time=clocks, increment=increment, engine=args.engine, rules=args.rules)
+        ) as server:
             print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
             print(HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)

@@ -9,7 +9,13 @@ on time because the server was not running.  Nor is it charged the time its repl
 waited to be read: a turn ends when the line ending the reply reached the server's
 host (``arrival_delay``, the kernel's record of the socket's last data), or when it
 was handled if that is not known — never later.  A loop too busy to read, with no
-single stall long enough for the monitor, then costs the player nothing either."""
+single stall long enough for the monitor, then costs the player nothing either.
+
+With a Fischer increment a side's clock gains it when its move is accepted
+(``moved``): after the turn's time is charged and before the opponent's clock
+starts, so that the remaining time the 207 and 313/314 lines announce includes it
+(spec/protocol.py ``remaining``: before − used + increment).  A clock stopped
+for anything else (a draw offer, the end of the game) gains nothing."""
 
 from __future__ import annotations
 
@@ -51,8 +57,12 @@ class ClockReading:
 class Clocks:
     """Remaining time per side; the clock of the side the server waits for runs."""
 
-    def __init__(self, seconds: tuple[float, float], stalls: Stalls = no_stalls) -> None:
+    def __init__(
+        self, seconds: tuple[float, float], stalls: Stalls = no_stalls, increment: tuple[float, float] = (0.0, 0.0)
+    ) -> None:
         self.initial = seconds
+        self.increment = increment
+        """Seconds each side's clock gains with each of its accepted moves."""
         self._remaining = list(seconds)
         self.running: int | None = None
         self._since = 0.0
@@ -73,6 +83,15 @@ class Clocks:
         assert side is not None, "no clock running"
         self._remaining[side] -= self._charged(now)
         self.running = None
+        return self._remaining[side]
+
+    def moved(self, now: float) -> float:
+        """Stop the running clock for its side's accepted move, and add the side's
+        increment: the time left to it, the increment included."""
+        side = self.running
+        assert side is not None, "no clock running"
+        self.stop(now)
+        self._remaining[side] += self.increment[side]
         return self._remaining[side]
 
     def deadline(self) -> float | None:

@@ -89,7 +89,7 @@ class Core:
         """The first ply (1-based) at which the checked engine found the fast one
         diverging, None if none: the record writes it and those after as sent (if
         it was played: an aborted step is not)."""
-        self.clocks = Clocks(settings.time, stalls) if settings.time is not None else None
+        self.clocks = Clocks(settings.time, stalls, settings.increment) if settings.time is not None else None
         self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
         self.refused = False
@@ -156,11 +156,11 @@ class Core:
         handled, if known, else now."""
         return self.now if self._arrived is None else self._arrived
 
-    def _stop_clock(self) -> float | None:
+    def _stop_clock(self, moved: bool = False) -> float | None:
         """Stop the running clock: its side's time left, None without clocks."""
         if self.clocks is None or self.clocks.running is None:
             return None
-        return self.clocks.stop(self._clock_time())
+        return (self.clocks.moved if moved else self.clocks.stop)(self._clock_time())
 
     def _flagged(self, side: Side) -> bool:
         """If ``side``'s time ran out, end the game on time (202 to it, 361/362 to all)."""
@@ -244,6 +244,7 @@ class Core:
             sides=sides,
             names=self._names(),
             time=self.settings.time,
+            increment=self.settings.increment,
             result=outcome.result(sides),
             termination=outcome.termination,
             score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",

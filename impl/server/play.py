@@ -64,7 +64,8 @@ class Play(Core):
             self._send(ent, P.Seated(None))
         else:
             own, opp = self.clocks.initial[side], self.clocks.initial[side.other]
-            self._send(ent, P.Seated((P.secs(own), P.secs(opp))))
+            inc = self.clocks.increment
+            self._send(ent, P.Seated((P.secs(own), P.secs(opp)), increments=(inc[side], inc[side.other])))
         self._publish(PlayerSeated(side, ent.name))
         return Conn.WAITING  # the last seat taken starts the game (_dispatch)
 
@@ -80,7 +81,8 @@ class Play(Core):
             self._send(ent, P.Seated(None))
         else:
             second, first = (P.secs(self.clocks.left(s, self.now)) for s in (Side.SECOND, Side.FIRST))
-            self._send(ent, P.Seated((second, first), observer=True))
+            inc = self.clocks.increment
+            self._send(ent, P.Seated((second, first), observer=True, increments=(inc[1], inc[0])))
         self._publish(ObserverSeated(ent.observer, name))
         if self.started is not None:
             self._begin_for(ent)
@@ -194,7 +196,7 @@ class Play(Core):
         self.refused = False
         if enabled(DEBUG):
             self._log(DEBUG, "move", side=self.vocab.sides[side], serial=serial, move=text)
-        left = self._stop_clock()
+        left = self._stop_clock(moved=True)
         self._publish(self._made(serial, side, text, move, before, result, left))
         if result == R.not_done:
             secs = None if left is None else P.secs(left)

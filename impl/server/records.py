@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from impl.game import Outcome, Side, Termination, rules_tag
 from impl.log import utc
-from impl.pgn import OPENING, PgnGame, Ply, player_tags, record, time_control, write
+from impl.pgn import OPENING, PgnGame, Ply, player_tags, record, time_control_tags, write
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class GameRecord:
     """Under the checked engine, what it found (a header line each), else None."""
     opening: tuple[str, ...] = ()
     """The moves the referee played first (the first plies), if any."""
+    increment: tuple[float, float] = (0.0, 0.0)
+    """Each side's Fischer increment, first mover's first."""
 
     def pgn(self) -> PgnGame:
         """The record as a PGN-style game (impl/pgn.py): the players under PGN's
@@ -58,7 +60,7 @@ class GameRecord:
             *papers,
             ("Game", self.game),
             ("Rules", rules_tag(self.rules)),
-            ("TimeControl", time_control(self.time)),
+            *time_control_tags(self.game, self.time, self.increment),
             ("Termination", self.termination.value),
             ("Server", str(self.server)),
             ("Number", str(self.game_no)),

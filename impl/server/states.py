@@ -126,6 +126,8 @@ class Settings:
     config_messages: ConfigMessages = ConfigMessages.ALL
     limits: Limits = DEFAULTS.limits
     on_divergence: OnDivergence = DEFAULTS.on_divergence
+    increment: tuple[float, float] = DEFAULTS.increment
+    """Fischer increments, first player's first (impl/server/clock.py ``moved``)."""
 
     @classmethod
     def of(cls, config: Config, game: str, server: int = 0) -> Settings:
@@ -137,6 +139,7 @@ class Settings:
             config.messages_for(game),
             config.limits,
             on_divergence=config.on_divergence,
+            increment=config.increment,
         )
 
 

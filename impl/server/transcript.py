@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ def header_of(session: Session) -> dict[str, Any]:
         "rules": session.engine.rule_set,
         "timed": s.time is not None,
         "time": None if s.time is None else list(s.time),
+        "increment": list(s.increment),
         "config_messages": s.config_messages.value,
         "opening": list(session.opening),
         "max_observers": limits.max_observers,
@@ -255,6 +257,7 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
             game=header["game"],
             timed=bool(header["timed"]),
             time=_time(header.get("time")),
+            increment=_pair(header.get("increment", [0.0, 0.0])),
             config_messages=str(header["config_messages"]),
             rules=str(header["rules"]),
             opening=tuple(str(m) for m in header["opening"]),
@@ -274,6 +277,11 @@ def _time(value: Any) -> tuple[float, float] | None:
         return None
     first, second = value
     return float(first), float(second)
+
+
+def _pair(values: Any) -> tuple[float, float]:
+    first, second = (float(v) for v in values)
+    return first, second
 
 
 _DIRECTIONS = {"open": False, "in": True, "bad": True, "out": True, "close": False, "leave": False}
@@ -346,7 +354,9 @@ class Verdict:
 
 
 def _shown(line: str) -> str:
-    return "<close>" if line == M.CLOSE else line.replace(M.SECS, "<secs>")
+    if line == M.CLOSE:
+        return "<close>"
+    return re.sub("\x02([0-9]+)\x03", r"<secs <= \1>", line.replace(M.SECS, "<secs>"))
 
 
 def _input(cand: _Cand, ev: Event) -> list[_Cand]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from impl.server.clock import Clocks
 from impl.server.server import GameServer
 from tests.support import netclient
 from tests.support.netclient import on_server, play_moves, read_display, role, seat, seat_players, watch
@@ -39,6 +40,42 @@ async def test_207_313_314_381_carry_the_movers_time(server: GameServer) -> None
     await white.send("1 ... d4")
     assert (await white.line()).startswith("207 8 secs remaining after move d4")
     assert await white.line() == "314 1 ... d4 8 (secs) is white move, game continues"
+
+
+def test_the_increment_is_added_when_a_move_is_accepted_and_only_then() -> None:
+    """``moved``: before - used + increment (spec/protocol.py ``remaining``); a clock
+    stopped otherwise (a draw offer, the end) gains nothing."""
+    clocks = Clocks((30.0, 20.0), increment=(2.0, 1.0))
+    clocks.start(0, 10.0)
+    assert clocks.moved(13.0) == 29.0 and clocks.running is None
+    clocks.start(1, 13.0)
+    assert clocks.deadline() == 33.0
+    assert clocks.stop(18.0) == 15.0  # a draw offer: no increment
+    assert clocks.left(1, 99.0) == 15.0 and clocks.left(0, 99.0) == 29.0
+
+
+@on_server("gothello", time=(30.0, 20.0), increment=(100.0, 50.0))
+async def test_a_fischer_increment_is_added_once_the_move_is_accepted(server: GameServer) -> None:
+    """The mover's clock gains its increment after its move is accepted, before the
+    opponent's starts: the 207 and 313 it is told include it; 101 announces the
+    increments in its free text (own then opponent's; an observer's second's first)."""
+    obs, seated = await seat(server.port, "0.9 observer")
+    assert seated == "101 20 30 Request accepted with time controls Increment: 50 100"
+    black, seated = await seat(server.port, "0.9 player black")
+    assert seated == "101 30 20 Request accepted with time controls Increment: 100 50 (you / opp)"
+    white, seated = await seat(server.port, "0.9 player white")
+    assert seated == "101 20 30 Request accepted with time controls Increment: 50 100 (you / opp)"
+    assert (await watch(obs))[0] == "381 1 30 20 b"
+    await role(black), await role(white)
+    await black.send("1 c3")
+    accepted = await black.line()
+    assert accepted.endswith(" secs remaining after move c3 accepted, continue playing")
+    left = int(accepted.split()[1])
+    assert 30 < left <= 130  # grew by the increment, less the turn's time
+    status = await black.line()
+    assert status == f"313 1 c3 {left} (secs) is black move, game continues"
+    assert await obs.line() == status
+    assert (await read_display(obs))[0] == f"381 1 {left} 20 w"
 
 
 @on_server("gothello", time=(60.0, 60.0))

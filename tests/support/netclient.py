@@ -198,9 +198,10 @@ def make_server(
     net: NetLimits | None = None,
     forever: bool = False,
     record_dir: Path | None = None,
+    increment: tuple[float, float] = (0.0, 0.0),
 ) -> GameServer:
     config = config if config is not None else CONFIG_MESSAGES[game]
-    settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits())
+    settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits(), increment=increment)
     net = net or NetLimits(close_grace=1.0)
     kept: list[Transcript] = []
     hooks: tuple[Callable[[Session], None], ...] = ()

@@ -65,6 +65,8 @@ async def random_session(game: str, seed: int, steps: int = 80, report: Report |
     options: dict[str, object] = {"config": rng.choice(list(ConfigMessages))}
     if timed:
         options["time"] = (30.0, 0.6) if rng.random() < 0.5 else (30.0, 30.0)
+        if options["time"] == (30.0, 30.0):  # with increments (no draw: the seeds' sessions stay as they were)
+            options["increment"] = (2.0, 0.5)
     clients: dict[int, Client] = {}
     drains: list[asyncio.Task[None]] = []
 

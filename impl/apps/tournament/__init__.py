@@ -30,7 +30,16 @@ Here are the names its callers use (``add_command`` and ``run`` for impl/cli.py)
 from __future__ import annotations
 
 from impl.apps.tournament.command import add_command, add_records_arguments, add_web_arguments, records_directory, run
-from impl.apps.tournament.config import CONFIG, GAUNTLET, ROUND_ROBIN, RecordFailed, TournamentConfig, split_label
+from impl.apps.tournament.config import (
+    CONFIG,
+    GAUNTLET,
+    ROUND_ROBIN,
+    RecordFailed,
+    TournamentConfig,
+    add_time_for_argument,
+    split_label,
+    time_for_of,
+)
 from impl.apps.tournament.live import Snapshot, both_finished, live_view, state_json, watched
 from impl.apps.tournament.outputs import (
     add_result_options,
@@ -59,6 +68,7 @@ __all__ = [
     "add_command",
     "add_records_arguments",
     "add_result_options",
+    "add_time_for_argument",
     "add_web_arguments",
     "anchor_of",
     "as_csv",
@@ -86,6 +96,7 @@ __all__ = [
     "state_json",
     "summarise",
     "tables",
+    "time_for_of",
     "watched",
     "write_outputs",
 ]

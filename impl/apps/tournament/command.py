@@ -23,7 +23,15 @@ from impl.apps.games import (
     openings_of,
     sandbox_of,
 )
-from impl.apps.tournament.config import GAUNTLET, ROUND_ROBIN, RecordFailed, TournamentConfig, split_label
+from impl.apps.tournament.config import (
+    GAUNTLET,
+    ROUND_ROBIN,
+    RecordFailed,
+    TournamentConfig,
+    add_time_for_argument,
+    split_label,
+    time_for_of,
+)
 from impl.apps.tournament.live import both, both_finished, live_view, progress, watched
 from impl.apps.tournament.outputs import add_result_options, anchor_of, check_outputs, hypotheses_of, write_outputs
 from impl.apps.tournament.play import execute
@@ -42,6 +50,7 @@ from impl.cli import (
     seconds,
     subcommand,
 )
+from impl.config import TIME_HELP, increments, time_control, times
 from impl.engines.port import KINDS
 
 EPILOG = (
@@ -56,7 +65,8 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
     p.add_argument("--games", type=positive, default=2, metavar="G", help="games per pairing (default 2)")
     p.add_argument("--gauntlet", action="store_true", help="the first player against each other, not all pairs")
-    p.add_argument("--time", type=seconds, nargs="+", metavar="SECS", help="time controls: one or two numbers")
+    p.add_argument("--time", type=time_control, nargs="+", metavar="SECS[+INC]", help=TIME_HELP)
+    add_time_for_argument(p)
     p.add_argument(
         "--timeout", type=seconds, default=GameTerms.timeout, help="seconds a game may last (default %(default)g)"
     )
@@ -116,8 +126,6 @@ def config_of(args: argparse.Namespace) -> TournamentConfig:
     what = "referee tournament"
     if len(args.players) < 2:
         raise UsageError(f"{what}: at least two players")
-    if args.time is not None and len(args.time) > 2:
-        raise UsageError(f"{what}: --time takes one or two numbers of seconds")
     if args.workers < 0:
         raise UsageError(f"{what}: --workers: {args.workers} is not a whole number >= 0")
     if args.workers and args.scheduler:
@@ -126,7 +134,6 @@ def config_of(args: argparse.Namespace) -> TournamentConfig:
         raise UsageError(f"{what}: --dashboard is for the local cluster (a scheduler has its own)")
     for i, text in enumerate(args.players):
         checked_player(split_label(text)[1], f"PLAYER {i + 1}")
-    clocks = (args.time[0], args.time[-1]) if args.time else None
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
     openings, repeat = openings_of(args, what, args.games)
@@ -138,7 +145,9 @@ def config_of(args: argparse.Namespace) -> TournamentConfig:
         args.event,
         openings,
         repeat,
-        time=clocks,
+        time=times(args.time, what),
+        increment=increments(args.time),
+        time_for=time_for_of(args, (split_label(p)[0] for p in args.players), what),
         timeout=args.timeout,
         engine=args.engine,
         rules=args.rules,

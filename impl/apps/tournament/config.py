@@ -3,12 +3,18 @@ the openings; and the run's one failure that stops it (``RecordFailed``)."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from impl.apps.games import GameTerms
+from impl.cli import UsageError
+from impl.config import time_control
 from impl.engines.openings import Opening
+from impl.protocol import TimeControl
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 
@@ -36,6 +42,24 @@ class TournamentConfig(GameTerms):
     """The openings the referee plays first, in the order used (impl/engines/openings.py)."""
     repeat: bool = False
     """Each opening twice, colours reversed (``--repeat``); else one game each."""
+    time_for: tuple[tuple[str, TimeControl], ...] = ()
+    """``--time-for LABEL SECS[+INC]``: the players (by label) whose clock is their
+    own, whichever side they play; the others' is ``--time``'s for their side."""
+
+    def clocks(self, first: int, second: int) -> tuple[tuple[float, float] | None, tuple[float, float]]:
+        """The clocks (seconds, increments) of a game of players ``first`` and
+        ``second`` (indices, first mover first)."""
+        own = dict(self.time_for)
+        if not own:
+            return self.time, self.increment
+        controls = []
+        for side, player in enumerate((first, second)):
+            control = own.get(split_label(self.players[player])[0])
+            if control is None:
+                assert self.time is not None, "time_for_of: every player has a clock"
+                control = TimeControl(self.time[side], self.increment[side])
+            controls.append(control)
+        return (controls[0].seconds, controls[1].seconds), (controls[0].increment, controls[1].increment)
 
     @property
     def labels(self) -> list[str]:
@@ -54,6 +78,37 @@ class TournamentConfig(GameTerms):
 
 
 LABEL = re.compile(r"([^\s=]+)=(\S.*)", re.DOTALL)
+
+
+def add_time_for_argument(p: Any) -> None:
+    """``--time-for LABEL SECS[+INC]`` (repeatable): one player's own clock (fastchess's ``tc=``)."""
+    p.add_argument(
+        "--time-for",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("LABEL", "SECS[+INC]"),
+        help="the player LABEL's own time control, on either side (repeatable; the others get --time's)",
+    )
+
+
+def time_for_of(args: argparse.Namespace, labels: Iterable[str], what: str) -> tuple[tuple[str, TimeControl], ...]:
+    """``--time-for``'s pairs, checked: known labels, once each, valid controls, and
+    ``--time`` for the players without one."""
+    names = list(labels)
+    found: dict[str, TimeControl] = {}
+    for label, text in args.time_for:
+        if label not in names:
+            raise UsageError(f"{what}: --time-for: no player labelled {label!r}")
+        if label in found:
+            raise UsageError(f"{what}: --time-for: {label!r} given twice")
+        try:
+            found[label] = time_control(text)
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"{what}: --time-for {label}: {exc}") from None
+    if found and args.time is None and any(name not in found for name in names):
+        raise UsageError(f"{what}: --time-for for some players only needs --time for the others")
+    return tuple(found.items())
 
 
 def split_label(text: str) -> tuple[str, str]:

@@ -90,9 +90,15 @@ def load_records(
     return results
 
 
-RUN_FILE = ("players", "game", "games", "mode", "time", "engine", "timeout", "event", "rules", "openings", "repeat")
+RUN_FILE = (
+    *("players", "game", "games", "mode", "time", "engine", "timeout", "event", "rules", "openings", "repeat"),
+    *("increment", "time_for"),
+)
 """The run file's keys in the order it has always written them (a new field of the
 configuration must be placed here: ``index`` refuses one that is not)."""
+UNLESS_SET = {"increment": [0.0, 0.0], "time_for": []}
+"""Keys written only when not at these values, so that the run files written
+before them still name the same runs."""
 
 
 def run_identity(config: TournamentConfig) -> dict[str, Any]:
@@ -102,6 +108,9 @@ def run_identity(config: TournamentConfig) -> dict[str, Any]:
     fields = asdict(config)
     mine = {name: fields[name] for name in sorted(fields, key=RUN_FILE.index)}
     mine["time"] = list(config.time) if config.time else None
+    mine["increment"] = list(config.increment)
+    mine["time_for"] = [[label, str(control)] for label, control in config.time_for]
+    mine = {k: v for k, v in mine.items() if UNLESS_SET.get(k, ()) != v}
     mine["openings"] = {"count": len(config.openings), "sha256": digest(config.openings)}
     return mine
 

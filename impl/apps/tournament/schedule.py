@@ -4,7 +4,7 @@ which opening), and each finished one a ``GameResult``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from impl.apps.games import MatchOptions
 from impl.apps.tournament.config import GAUNTLET, TournamentConfig
@@ -69,6 +69,7 @@ def schedule(config: TournamentConfig) -> list[Task]:
     for p, (i, j) in enumerate(pairs):
         for g in range(config.games):
             first, second = (i, j) if g % 2 == 0 else (j, i)
+            clocks, increment = config.clocks(first, second)  # a player's own, on either side
             tasks.append(
                 Task(
                     len(tasks) + 1,
@@ -76,7 +77,7 @@ def schedule(config: TournamentConfig) -> list[Task]:
                     (first, second),
                     (config.specs[first], config.specs[second]),
                     (labels[first], labels[second]),
-                    options,
+                    replace(options, time=clocks, increment=increment),
                     opening_of(config, g),
                 )
             )
