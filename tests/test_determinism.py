@@ -70,8 +70,8 @@ def test_same_examples_under_any_hash_seed(name: str) -> None:
 def test_this_run_has_hash_seed_0() -> None:
     """However this suite was started, its interpreter runs under PYTHONHASHSEED=0
     (tests/support/hashseed.py): hash randomisation is off.  The interpreter's flag, not
-    the environment: Dask's nanny sets PYTHONHASHSEED=6640 in os.environ for the workers
-    it spawns, which changes nothing in this interpreter."""
+    the environment: Dask sets PYTHONHASHSEED=6640 in os.environ for the processes it
+    spawns (dask/dask#6640), which changes nothing in this interpreter."""
     assert sys.flags.hash_randomization == 0
 
 
