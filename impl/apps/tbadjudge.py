@@ -11,10 +11,10 @@ import argparse
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from impl import pgn
 from impl.cli import UsageError, count
+from impl.engines.kernels import AwariState
 from impl.engines.tablebase import probe, store
 from impl.engines.tablebase.build import UnsupportedRules
 from impl.game import Outcome, Side, Termination
@@ -50,7 +50,7 @@ class TablebaseRule:
     stones: int
     rules: str
 
-    def verdict(self, state: Any) -> tuple[Outcome, str, str] | None:
+    def verdict(self, state: AwariState) -> tuple[Outcome, str, str] | None:
         """The outcome of perfect play from an Awari position (the engine's packed
         state, history included), the rule's words and the ``Tablebase`` tag's value;
         None where the board has more stones or the entry is not exact there."""

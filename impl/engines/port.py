@@ -212,7 +212,7 @@ class Checking(Protocol):
     returns, read through ``divergences``.  The session asks the port this, never
     an engine's kind."""
 
-    def divergences(self, state: Any) -> tuple[object, ...]:
+    def divergences(self, state: GameState) -> tuple[object, ...]:
         """What the step that made ``state`` found (printable, one per divergence)."""
         ...
 
