@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
+from impl.apps import protocheck, seats, strict, tbadjudge
 from impl.apps import sandbox as sandboxes
-from impl.apps import seats, strict, tbadjudge
 from impl.apps.sandbox import Sandbox
 from impl.apps.tbadjudge import TablebaseRule
 from impl.atomic import read_bounded, why, write_atomic
@@ -164,6 +164,9 @@ class GameOutcome:
     adjudged: Outcome | None = None
     tablebase: str = ""
     """The table's value, when the table adjudicated the game (the record's ``Tablebase`` tag)."""
+    divergence: str = ""
+    """``--check-protocol``: the first line the server sent that the protocol's model
+    did not allow (impl/apps/protocheck.py); the result stands."""
 
     def winner(self) -> int | None:
         """The winning player (0 A, 1 B), None for a draw or no result."""
@@ -217,6 +220,9 @@ class MatchOptions(GameTerms):
     """The runner's adjudication rules (``--max-plies``, ``--resign-margin``); None: none."""
     strict: bool = False
     """``--strict``: a player's protocol warning forfeits its game (impl/apps/strict.py)."""
+    check_protocol: bool = False
+    """``--check-protocol``: the server's lines checked against the protocol's model
+    (impl/apps/protocheck.py)."""
 
 
 TAIL_LINES = 256
@@ -497,6 +503,7 @@ def play_game(
             judged = {strict.TAG: outcome.forfeit} if outcome.forfeit else judged
             if (outcome.theft or outcome.forfeit or outcome.adjudicated) and outcome.result is not None:
                 record, tags = _rejudged(record, outcome.result, tags | judged)
+            tags |= {protocheck.TAG: outcome.divergence} if outcome.divergence else {}
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
         write_atomic(options.records / pgn.record_name(number), outcome.record, overwrite=False)
@@ -531,6 +538,8 @@ def _play_game(
     hooks = _live_hooks(options.live, number)
     watch, transcripts = strict.watcher()
     hooks += (watch,) if options.strict else ()
+    check, monitors = protocheck.watcher()
+    hooks += (check,) if options.check_protocol else ()
     deadline = time.monotonic() + options.timeout
     owner_of = guard.owner_of if guard.by_proc else None
     with LocalServer(config, on_seat=guard.on_seat, owner_of=owner_of, opening=opening, session_hooks=hooks) as server:
@@ -577,6 +586,7 @@ def _play_game(
                     tail = " | ".join(list(proc.tail)[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
                     outcome.culprits += [] if player in outcome.culprits else [player]
+    outcome.divergence = protocheck.divergence(monitors)
     if guard.thefts:
         _judge_theft(outcome, guard.thefts, specs, game)
     elif killed and _decided_by_leaving(outcome):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import strict, tbadjudge, tournament
+from impl.apps import protocheck, strict, tbadjudge, tournament
 from impl.apps.games import (
     MATCH_FILE,
     SIDES,
@@ -256,6 +256,7 @@ def add_command(subparsers: Any) -> None:
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
     strict.add_argument(p)
+    protocheck.add_argument(p)
     add_web_arguments(p)
 
 
@@ -290,6 +291,7 @@ def run(args: argparse.Namespace) -> int:
     hypotheses = tournament.hypotheses_of(args, 2, what)
     box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
     strictly: bool = args.strict
+    checked: bool = args.check_protocol
     anchor = tournament.anchor_of(args, config, what)
     tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
@@ -302,7 +304,12 @@ def run(args: argparse.Namespace) -> int:
         for t in tournament.schedule(config)
     ]
     tasks = [
-        dataclasses.replace(t, options=dataclasses.replace(t.options, sandbox=box, adjudication=rules, strict=strictly))
+        dataclasses.replace(
+            t,
+            options=dataclasses.replace(
+                t.options, sandbox=box, adjudication=rules, strict=strictly, check_protocol=checked
+            ),
+        )
         for t in tasks
     ]
     results = tournament.load_records(tasks, directory, f"{what}: --records")
@@ -346,7 +353,12 @@ def run(args: argparse.Namespace) -> int:
         wins, draws, losses = _wdl(list(results.values()), 0)
         print(elo_line(summary.elo, draws, wins + draws + losses) + "\nFinished match", flush=True)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
+    diverged = False
+    if checked:
+        head, found = protocheck.report((r.number, r.record) for r in sorted(results.values(), key=lambda r: r.number))
+        print("\n".join([head, *found]))
+        diverged = bool(found)
     error = tournament.write_outputs(config, summary, list(results.values()), args)
     if error:
         return failed(what, error)
-    return 1 if any(r.score is None for r in results.values()) else 0
+    return 1 if diverged or any(r.score is None for r in results.values()) else 0

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import tasks as runners
-from impl.apps import strict
+from impl.apps import protocheck, strict
 from impl.apps.games import (
     GameTerms,
     add_adjudication_arguments,
@@ -94,6 +94,7 @@ def add_command(subparsers: Any) -> None:
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
     strict.add_argument(p)
+    protocheck.add_argument(p)
     add_web_arguments(p)
 
 
@@ -179,7 +180,12 @@ def run(args: argparse.Namespace) -> int:
     directory = records_directory(args, "tournament")
     extended = open_records(config, directory)
     tasks = [
-        replace(t, options=replace(t.options, sandbox=box, adjudication=rules, strict=args.strict))
+        replace(
+            t,
+            options=replace(
+                t.options, sandbox=box, adjudication=rules, strict=args.strict, check_protocol=args.check_protocol
+            ),
+        )
         for t in schedule(config)
     ]
     results = load_records(tasks, directory)
@@ -215,7 +221,9 @@ def run(args: argparse.Namespace) -> int:
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")
+    if args.check_protocol:
+        console.print(protocheck.report((r.number, r.record) for r in results.values())[0])
     error = write_outputs(config, summary, list(results.values()), args)
     if error:
         return failed(what, error)
-    return 1 if summary.failures and any(f.kind == "no result" for f in summary.failures) else 0
+    return 1 if any(f.kind in ("no result", protocheck.KIND) for f in summary.failures) else 0

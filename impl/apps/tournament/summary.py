@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from impl import pgn
-from impl.apps import sprt, strict, tbadjudge
+from impl.apps import protocheck, sprt, strict, tbadjudge
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.apps.tournament.config import TournamentConfig
@@ -47,7 +47,8 @@ class Failure:
     player: str
     kind: str
     """time, disconnect, idle (a loss by the rules), seat theft (a forfeit), or no
-    result (the game aborted), protocol warning (a forfeit under ``--strict``)."""
+    result (the game aborted), protocol warning (a forfeit under ``--strict``), or
+    protocol divergence (the referee's, under ``--check-protocol``; the result stands)."""
     detail: str = ""
 
 
@@ -108,6 +109,8 @@ def summarise(
             failures.append(Failure(r.number, labels[r.loser], r.termination, r.error))
         elif r.termination == Termination.ADJUDICATION and r.culprits and r.loser is not None:  # --strict
             failures.append(Failure(r.number, labels[r.loser], strict.KIND, r.error))
+        if diverged := protocheck.tag_of(r.record):
+            failures.append(Failure(r.number, protocheck.CULPRIT, protocheck.KIND, diverged))
     standings = [Standing(i, labels[i], sum(wdl[i]), *wdl[i]) for i in range(n)]
     pair = elo(*wdl[0]) if n == 2 and rate else None
     repeats = duplicates(results) if rate else []
