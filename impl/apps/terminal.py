@@ -24,7 +24,7 @@ import threading
 from contextlib import suppress
 from typing import Any, TextIO
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.config import TIME_HELP, Config, increments, time_control, times
@@ -151,10 +151,10 @@ class Terminal:
         c = self.client
         self.say("", *board_lines(c), clock_line(c), turn_line(c))
 
-    def _on_message(self, msg: W.Message) -> None:
+    def _on_message(self, msg: P.Message) -> None:
         """The server's reports, as they are applied to the client's position."""
         c, sides = self.client, self.client.sides
-        if isinstance(msg, W.Role) and msg.side is not None:
+        if isinstance(msg, P.Role) and msg.side is not None:
             first = "moving first" if msg.side == 0 else f"{sides[0]} moves first"
             opponent = c.names[msg.side.other]
             versus = f" against {opponent}" if opponent else ""
@@ -162,31 +162,31 @@ class Terminal:
             if c.greeting.opening:
                 self.say(f"The referee plays an opening of {c.greeting.opening} moves first.")
             self.show()
-        elif isinstance(msg, W.Moved) and len(c.plies) <= c.greeting.opening:
+        elif isinstance(msg, P.Moved) and len(c.plies) <= c.greeting.opening:
             note = capture_note(c.game, self._described(msg.move))
             self.say(f"opening: {sides[msg.side]} {msg.move}{note}")  # the referee's book move, not the player's
             self.show()
-        elif isinstance(msg, W.Moved | W.Ended):
+        elif isinstance(msg, P.Moved | P.Ended):
             who = "you" if msg.side == c.side else sides[msg.side]
             note = capture_note(c.game, self._described(msg.move))
             self.say(f"{who} played {msg.move}{note}" if who == "you" else f"{who} plays {msg.move}{note}")
-            if isinstance(msg, W.Moved):
+            if isinstance(msg, P.Moved):
                 self.show()
             else:
                 self.say("", *board_lines(c))
-        elif isinstance(msg, W.Resigned):
+        elif isinstance(msg, P.Resigned):
             self.say(f"{sides[msg.side]} resigns")
-        elif isinstance(msg, W.DrawOffered):
+        elif isinstance(msg, P.DrawOffered):
             self.say(f"{sides[msg.side]} offers a draw", turn_line(c))
-        elif isinstance(msg, W.DrawRefused):
+        elif isinstance(msg, P.DrawRefused):
             self.say(f"{sides[msg.side]} refuses the draw", turn_line(c))
-        elif isinstance(msg, W.FlagFell):
+        elif isinstance(msg, P.FlagFell):
             self.say(f"{sides[msg.side]}'s time has run out")
-        elif isinstance(msg, W.Disconnected):
+        elif isinstance(msg, P.Disconnected):
             self.say(f"{sides[msg.side]} has left the game")
-        elif isinstance(msg, W.Aborted):
+        elif isinstance(msg, P.Aborted):
             self.say(f"the referee failed: {msg.text}")
-        if c.result is not None and isinstance(msg, W.FINAL):
+        if c.result is not None and isinstance(msg, P.FINAL):
             self.say(result_line(c, c.result))
 
     def _described(self, token: str) -> MoveDescription:
@@ -416,7 +416,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     Start a referee server here and play our search player on it in the terminal.
     """
-    sides = W.VOCABULARIES[args.game].sides
+    sides = P.VOCABULARIES[args.game].sides
     side = args.side or sides[0]
     if side not in (*sides, "?"):
         raise UsageError(f"referee play: {args.game} sides are {sides[0]}, {sides[1]} or ?")

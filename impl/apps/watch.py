@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.apps import boardview
 from impl.cli import UsageError, count, port, subcommand
 from impl.client.errors import ProtocolError
@@ -30,7 +30,7 @@ class Watcher:
     """One game's observer connection, drawing to ``out``."""
 
     def __init__(self, game: str, sock: socket.socket, out: TextIO, colour: bool) -> None:
-        self.game, self.vocab, self.out, self.colour = game, W.VOCABULARIES[game], out, colour
+        self.game, self.vocab, self.out, self.colour = game, P.VOCABULARIES[game], out, colour
         self.sock, self.reader = sock, sock.makefile("r", encoding="ascii", errors="replace", newline="\n")
         self.follower = Follower(game)
         self.board: list[str] | None = None
@@ -54,7 +54,7 @@ class Watcher:
             self.follower.feed(greeting or "")
         except ProtocolError:
             return "no greeting: not a referee server"
-        request = self.follower.seat(W.SeatRequest(W.Seat.OBSERVER, name))
+        request = self.follower.seat(P.SeatRequest(P.Seat.OBSERVER, name))
         self.sock.sendall((request + "\r\n").encode("ascii"))
         while (text := self.line()) is not None:
             try:
@@ -146,11 +146,11 @@ def run(args: argparse.Namespace) -> int:
     board, last move and captures, clocks, result.  Joins a game under way; --forever
     follows game after game.
     """
-    number = args.port if args.port is not None else W.port_of(args.game, args.server)
+    number = args.port if args.port is not None else P.port_of(args.game, args.server)
     if not 0 < number <= 65535:
         raise UsageError(f"referee watch: --server {args.server}: no such port ({number})")
     try:
-        W.quote_name(args.name)
+        P.quote_name(args.name)
     except ValueError as exc:
         raise UsageError(f"referee watch: --name: {exc}") from None
     colour = args.colour and sys.stdout.isatty()

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from types import TracebackType
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.engines.port import GameEngine, GameState
 from impl.game import Outcome, Side
 
@@ -66,7 +66,7 @@ class Client:
         game: str,
         *,
         timeout: float | None = None,
-        on_message: Callable[[W.Message], None] | None = None,
+        on_message: Callable[[P.Message], None] | None = None,
         rules: str | None = None,
     ) -> None:
         """Wrap a connected socket and read the greeting (Table 1).  ``timeout``:
@@ -74,10 +74,10 @@ class Client:
         think for long); ``on_message`` sees every message once it is applied.
         ``rules``: the Awari rule set expected (ProtocolError if the server
         announces another); None: whichever the server announces."""
-        if game not in W.VOCABULARIES:
+        if game not in P.VOCABULARIES:
             raise ValueError(f"unknown game {game!r}: awari or gothello")
         self.sock, self.game, self.timeout, self.on_message = sock, game, timeout, on_message
-        self.vocab = W.VOCABULARIES[game]
+        self.vocab = P.VOCABULARIES[game]
         self.sides: tuple[str, str] = self.vocab.sides
         self.follower = Follower(game, rules=rules)
         """The game as the server's lines report it (impl/client/follower.py)."""
@@ -86,7 +86,7 @@ class Client:
         self._next(self.timeout if self.timeout is not None else REPLY_TIMEOUT)
         greeting = self.view.greeting
         assert greeting is not None
-        self.greeting: W.Greeting = greeting
+        self.greeting: P.Greeting = greeting
         self.rules = self.view.rules
         """The rule set the server announced, by its canonical name (``paper`` when it
         announces none; spec/awari_rules.py ``canonical_name``)."""
@@ -101,12 +101,12 @@ class Client:
         *,
         timeout: float | None = None,
         connect_timeout: float = 10.0,
-        on_message: Callable[[W.Message], None] | None = None,
+        on_message: Callable[[P.Message], None] | None = None,
         rules: str | None = None,
     ) -> Client:
         """Connect to server number ``server`` of ``game`` on ``host`` (port 29046+n
         for Awari, 29068+n for Gothello), or to ``port`` if given."""
-        port = W.port_of(game, server) if port is None else port
+        port = P.port_of(game, server) if port is None else port
         try:
             sock = socket.create_connection((host, port), timeout=connect_timeout)
         except OSError as exc:
@@ -251,16 +251,16 @@ class Client:
         """Ask to play ``side`` (south/north, black/white) or ``?`` for either.  The
         game starts when both seats are taken; ``wait()`` reads the role.
         SeatRefused on 191/192/198/199."""
-        seats = {"?": W.Seat.EITHER, self.sides[0]: W.Seat.FIRST, self.sides[1]: W.Seat.SECOND}
+        seats = {"?": P.Seat.EITHER, self.sides[0]: P.Seat.FIRST, self.sides[1]: P.Seat.SECOND}
         if side not in seats:
             raise ValueError(f"{self.game} sides are {self.sides[0]}, {self.sides[1]} or ?")
-        self._seat(W.SeatRequest(seats[side], name))
+        self._seat(P.SeatRequest(seats[side], name))
 
     def observe(self, name: str = "") -> None:
         """Observe the game (SeatRefused on 193 when there are too many observers)."""
-        self._seat(W.SeatRequest(W.Seat.OBSERVER, name))
+        self._seat(P.SeatRequest(P.Seat.OBSERVER, name))
 
-    def _seat(self, seat: W.SeatRequest) -> None:
+    def _seat(self, seat: P.SeatRequest) -> None:
         if self.view.asked is not None and self.view.refused is None:
             raise ClientError("already seated")
         request = self.follower.seat(seat)
@@ -270,7 +270,7 @@ class Client:
         refused = self.view.refused
         if refused is not None:
             raise SeatRefused(refused.code, refused.text, request)
-        assert isinstance(msg, W.Seated)
+        assert isinstance(msg, P.Seated)
 
     # ─── waiting ───────────────────────────────────────────────────────────────
 
@@ -285,7 +285,7 @@ class Client:
         while not self.started and not self.over:
             self.next_message()
 
-    def next_message(self, timeout: float | None = None) -> W.Message:
+    def next_message(self, timeout: float | None = None) -> P.Message:
         """Read and apply one message, with an observer's display and board lines
         after it (§9).  ``timeout`` overrides the client's for this read."""
         msg = None
@@ -299,7 +299,7 @@ class Client:
         """A complete line is already buffered."""
         return self._buffer.has_line()
 
-    def poll(self) -> list[W.Message]:
+    def poll(self) -> list[P.Message]:
         """Apply every message that has already arrived, without waiting for more."""
         messages = []
         while not self._eof and select.select([self.sock], [], [], 0)[0]:
@@ -318,7 +318,7 @@ class Client:
         when refused (291/299): nothing changed, try again.  If the game ended
         before the move reached the server (the opponent resigned or left, our flag
         fell), ``over`` is set and nothing is sent."""
-        self._act(W.Action.move(self.serial, self._player_side(), token))
+        self._act(P.Action.move(self.serial, self._player_side(), token))
 
     def pass_(self) -> None:
         """Gothello: pass."""
@@ -326,23 +326,23 @@ class Client:
 
     def resign(self) -> None:
         """Resign (204, then 327/328); possible at any time during the game."""
-        self._act(W.Action(W.Kind.RESIGN))
+        self._act(P.Action(P.Kind.RESIGN))
 
     def offer_draw(self) -> None:
         """Awari: offer a draw on our turn (205, 331/332); ``wait()`` then reads the
         answer: 329 ends the game drawn, 333/334 gives us the move again."""
-        self._act(W.Action(W.Kind.DRAW_OFFER))
+        self._act(P.Action(P.Kind.DRAW_OFFER))
 
     def answer_draw(self, accept: bool) -> None:
         """Awari: accept (203, 329) or refuse (206, 333/334) the opponent's offer."""
-        self._act(W.Action(W.Kind.DRAW_ACCEPT if accept else W.Kind.DRAW_REFUSE))
+        self._act(P.Action(P.Kind.DRAW_ACCEPT if accept else P.Kind.DRAW_REFUSE))
 
     def _player_side(self) -> Side:
         if self.side is None:
             raise NotPlaying("observers may not act" if self.observing else "the game has not started")
         return self.side
 
-    def _act(self, action: W.Action) -> None:
+    def _act(self, action: P.Action) -> None:
         """Send a request in play, and read until the follower has its answer: the
         reply to us and the status everyone gets (§7: 20x then 31x/32x; §8:
         204/205/206 then 32x/33x), a refusal, or the end of the game."""
@@ -404,12 +404,12 @@ class Client:
         assert line is not None
         return line
 
-    def _next(self, timeout: float | None = None) -> W.Message | None:
+    def _next(self, timeout: float | None = None) -> P.Message | None:
         """Read one line and feed it to the follower: its message (None for a board
         line), which ``on_message`` then sees."""
         line = self._line(self.timeout if timeout is None else timeout)
         msg = self.follower.feed(line, time.monotonic()).message
-        if msg is not None and self.on_message is not None and not isinstance(msg, W.Greeting):
+        if msg is not None and self.on_message is not None and not isinstance(msg, P.Greeting):
             self.on_message(msg)
         return msg
 

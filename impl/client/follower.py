@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.engines.port import GameEngine, GameState, side_to_move, winner
 from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES, Outcome, Side, Termination, rules_name
@@ -67,10 +67,10 @@ class View:
 
     game: str
     phase: Phase = Phase.GREETING
-    greeting: W.Greeting | None = None
+    greeting: P.Greeting | None = None
     rules: str = PAPER_RULES
     """The rule set the server announced, canonical (``paper``: none announced)."""
-    asked: W.SeatRequest | None = None
+    asked: P.SeatRequest | None = None
     """Our seat request, once sent."""
     started: bool = False
     """Our role has come: the game has begun."""
@@ -92,7 +92,7 @@ class View:
     """The side whose Awari draw offer awaits an answer."""
     offer_refused: bool = False
     """A draw offer was refused since the last move."""
-    display: W.DisplayStatus | None = None
+    display: P.DisplayStatus | None = None
     """The last 380/381 (observers)."""
     board: tuple[str, ...] = ()
     """The last 382's board lines (observers; filling while ``next`` is BOARD_LINE)."""
@@ -108,13 +108,13 @@ class View:
     result: Outcome | None = None
     final: str = ""
     """The final status line, as sent."""
-    pending: W.Action | None = None
+    pending: P.Action | None = None
     """Our request in play, until its answer and the status after it have come."""
-    refused: W.Refused | None = None
+    refused: P.Refused | None = None
     """The refusal of our last request, if it was refused (19x, 29x)."""
     next: Next = Next.ANY
     board_left: int = 0
-    message: W.Message | None = None
+    message: P.Message | None = None
     """The message of the last line fed; None for a board line."""
     line: str = ""
     """The last line fed, without its terminator."""
@@ -127,7 +127,7 @@ class View:
     def observing(self) -> bool:
         """Seated as an observer (100/101 came for an ``observer`` request)."""
         seated = self.phase not in (Phase.GREETING, Phase.INITIAL, Phase.SEATING)
-        return seated and self.asked is not None and self.asked.seat is W.Seat.OBSERVER
+        return seated and self.asked is not None and self.asked.seat is P.Seat.OBSERVER
 
     @property
     def serial(self) -> int:
@@ -161,13 +161,13 @@ class View:
         return max(0.0, self.times[side] - running)
 
 
-_DISPLAYED = (W.Role, W.Moved, W.DrawOffered, W.DrawRefused, *W.FINAL)
+_DISPLAYED = (P.Role, P.Moved, P.DrawOffered, P.DrawRefused, *P.FINAL)
 """The messages after which an observer gets the state display (§9)."""
 
 _REPLIES: dict[type, tuple[type, ...]] = {
-    W.Accepted: (W.Moved,),
-    W.Finished: (W.Ended, W.FlagFell, W.DrawAgreed),
-    W.Acknowledged: (W.Resigned, W.DrawOffered, W.DrawRefused),
+    P.Accepted: (P.Moved,),
+    P.Finished: (P.Ended, P.FlagFell, P.DrawAgreed),
+    P.Acknowledged: (P.Resigned, P.DrawOffered, P.DrawRefused),
 }
 """A reply to the requester, and the status lines that may follow it (§7, §8)."""
 
@@ -179,9 +179,9 @@ class Follower:
         """``rules``: the Awari rule set expected (a ProtocolError if the server
         announces another); None: whichever it announces.  ``engine``: the
         engine kind that keeps the position (impl/engines/registry.py)."""
-        if game not in W.VOCABULARIES:
+        if game not in P.VOCABULARIES:
             raise ValueError(f"unknown game {game!r}: awari or gothello")
-        self.vocab = W.VOCABULARIES[game]
+        self.vocab = P.VOCABULARIES[game]
         self._expected_rules = None if rules is None else rules_name(game, rules)
         self._engine_kind = engine
         self.engine: GameEngine = get_engine(game, engine)
@@ -192,14 +192,14 @@ class Follower:
 
     # ─── our requests ──────────────────────────────────────────────────────────
 
-    def seat(self, request: W.SeatRequest) -> str:
+    def seat(self, request: P.SeatRequest) -> str:
         """We send ``request``: the line to send.  ProtocolError unless greeted and unseated."""
         if self.view.phase is not Phase.INITIAL:
             raise ProtocolError(f"a seat request in the {self.view.phase.value} phase")
         self.view = replace(self.view, phase=Phase.SEATING, asked=request, refused=None)
         return request.to_line(self.vocab)
 
-    def act(self, action: W.Action) -> str:
+    def act(self, action: P.Action) -> str:
         """We send ``action`` in play: the line to send."""
         if self.view.phase is not Phase.PLAYING or self.view.pending is not None:
             raise ProtocolError(f"a request in the {self.view.phase.value} phase")
@@ -221,7 +221,7 @@ class Follower:
         view = self.view
         if view.next is Next.BOARD_LINE:
             done = view.board_left == 1
-            if done and (problem := W.board_problem(self.vocab.game, (*view.board, text))) is not None:
+            if done and (problem := P.board_problem(self.vocab.game, (*view.board, text))) is not None:
                 raise ProtocolError(problem, text)
             self.view = replace(
                 view,
@@ -236,8 +236,8 @@ class Follower:
                 self._check_late()
             return self.view
         try:
-            msg = W.parse(text)
-        except W.ProtocolError as exc:
+            msg = P.parse(text)
+        except P.ProtocolError as exc:
             raise ProtocolError(exc.problem, exc.line) from None
         self.view = replace(view, line=text, message=msg)
         self._apply(msg, now)
@@ -246,7 +246,7 @@ class Follower:
     def _fail(self, problem: str) -> ProtocolError:
         return ProtocolError(problem, self.view.line)
 
-    def _apply(self, msg: W.Message, now: float) -> None:
+    def _apply(self, msg: P.Message, now: float) -> None:
         view = self.view
         if view.phase is Phase.GREETING:
             self._on_greeting(msg)
@@ -256,9 +256,9 @@ class Follower:
             return
         if view.phase is Phase.INITIAL:
             raise self._fail(f"unexpected {type(msg).__name__} before a seat request")
-        if view.next is Next.DISPLAY and not isinstance(msg, W.DisplayStatus):
+        if view.next is Next.DISPLAY and not isinstance(msg, P.DisplayStatus):
             raise self._fail("expected the display (380/381)")
-        if view.next is Next.BOARD and not isinstance(msg, W.BoardFollows):
+        if view.next is Next.BOARD and not isinstance(msg, P.BoardFollows):
             raise self._fail("expected the board (382)")
         if view.next is Next.STATUS and not isinstance(msg, self._status_after):
             raise self._fail(f"expected the status after {self._reply}")
@@ -269,8 +269,8 @@ class Follower:
         if self.view.observing and isinstance(msg, _DISPLAYED):
             self.view = replace(self.view, next=Next.DISPLAY)
 
-    def _on_greeting(self, msg: W.Message) -> None:
-        if not isinstance(msg, W.Greeting):
+    def _on_greeting(self, msg: P.Message) -> None:
+        if not isinstance(msg, P.Greeting):
             raise self._fail("expected the greeting 000")
         if msg.title != self.vocab.title:
             raise self._fail(f"this is a {msg.title} server, not {self.vocab.title}")
@@ -285,26 +285,26 @@ class Follower:
             self.view, phase=Phase.INITIAL, greeting=msg, rules=announced, position=self.engine.initial()
         )
 
-    def _on_seat_reply(self, msg: W.Message) -> None:
-        if isinstance(msg, W.Refused):
+    def _on_seat_reply(self, msg: P.Message) -> None:
+        if isinstance(msg, P.Refused):
             self.view = replace(self.view, phase=Phase.INITIAL, refused=msg)
-        elif isinstance(msg, W.Seated):
+        elif isinstance(msg, P.Seated):
             self.view = replace(self.view, phase=Phase.SEATED, seat_times=msg.times)
         else:
             raise self._fail("expected 100 or 101")
 
     # ─── the game as reported ──────────────────────────────────────────────────
 
-    def _on_names(self, msg: W.PlayerName | W.ObserverName, now: float) -> None:
+    def _on_names(self, msg: P.PlayerName | P.ObserverName, now: float) -> None:
         view = self.view
-        if isinstance(msg, W.PlayerName):
+        if isinstance(msg, P.PlayerName):
             names = list(view.names)
             names[msg.side] = msg.name
             self.view = replace(view, names=(names[0], names[1]))
         else:
             self.view = replace(view, observers=(*view.observers, (msg.number, msg.name)))
 
-    def _on_role(self, msg: W.Role, now: float) -> None:
+    def _on_role(self, msg: P.Role, now: float) -> None:
         view = self.view
         if view.phase is not Phase.SEATED:
             raise self._fail(
@@ -315,8 +315,8 @@ class Follower:
         if msg.side is None:
             if not view.observing:
                 raise self._fail("a player told to observe")
-        elif view.observing or asked.seat not in (W.Seat.EITHER, W.Seat(msg.side.value)):
-            wanted = "?" if asked.seat is W.Seat.EITHER else self.vocab.sides[asked.seat.value]
+        elif view.observing or asked.seat not in (P.Seat.EITHER, P.Seat(msg.side.value)):
+            wanted = "?" if asked.seat is P.Seat.EITHER else self.vocab.sides[asked.seat.value]
             raise self._fail(f"asked for {wanted}, told to play {self.vocab.sides[msg.side]}")
         times: tuple[float, float] | None = None
         if view.seat_times is not None:
@@ -368,7 +368,7 @@ class Follower:
         )
         return result
 
-    def _on_moved(self, msg: W.Moved, now: float) -> None:
+    def _on_moved(self, msg: P.Moved, now: float) -> None:
         self._check_ply(msg.serial, msg.side)
         if self._play(msg.move) not in (R.not_done, None):
             raise self._fail("the server says the game goes on; the rules say it is over")
@@ -376,7 +376,7 @@ class Follower:
         self._run(msg.side.other, now)
         self._answered(msg)
 
-    def _on_ended(self, msg: W.Ended, now: float) -> None:
+    def _on_ended(self, msg: P.Ended, now: float) -> None:
         self._check_ply(msg.serial, msg.side)
         result = self._play(msg.move)
         if result is not None:
@@ -386,7 +386,7 @@ class Follower:
                 raise self._fail(f"the rules give {result}")
         self._end(msg.winner, Termination.MOVE, now)
 
-    def _on_offer(self, msg: W.DrawOffered, now: float) -> None:
+    def _on_offer(self, msg: P.DrawOffered, now: float) -> None:
         view = self.view
         if not self.vocab.has_draw_offers or view.offer is not None or (not view.late and msg.side != view.to_move):
             raise self._fail("a draw offer out of turn")
@@ -394,7 +394,7 @@ class Follower:
         self._run(msg.side.other, now)
         self._answered(msg)
 
-    def _on_refusal(self, msg: W.DrawRefused, now: float) -> None:
+    def _on_refusal(self, msg: P.DrawRefused, now: float) -> None:
         view = self.view
         if view.offer != msg.side.other and not view.late:
             raise self._fail("a refusal with no offer to refuse")
@@ -402,11 +402,11 @@ class Follower:
         self._run(msg.side.other, now)
         self._answered(msg)
 
-    def _on_flag(self, msg: W.FlagFell, now: float) -> None:
+    def _on_flag(self, msg: P.FlagFell, now: float) -> None:
         self._reported(msg.side, 0)
         self._end(msg.side.other, Termination.TIME, now)
 
-    def _on_display(self, msg: W.DisplayStatus, now: float) -> None:
+    def _on_display(self, msg: P.DisplayStatus, now: float) -> None:
         view = self.view
         if not view.observing:
             raise self._fail("a display sent to a player")
@@ -418,10 +418,10 @@ class Follower:
         else:
             self.view = replace(view, display=msg, next=Next.BOARD)
 
-    def _on_board(self, msg: W.BoardFollows, now: float) -> None:
+    def _on_board(self, msg: P.BoardFollows, now: float) -> None:
         if self.view.next is not Next.BOARD:
             raise self._fail("a board without its display")
-        if msg.lines == 0 and (problem := W.board_problem(self.vocab.game, ())) is not None:
+        if msg.lines == 0 and (problem := P.board_problem(self.vocab.game, ())) is not None:
             raise self._fail(problem)
         self.view = replace(
             self.view,
@@ -440,24 +440,24 @@ class Follower:
         if not initial or list(view.board) != self.engine.render(view.position):
             self.view = replace(view, late=True, position=None, to_move=view.display.to_move)
 
-    def _on_reply(self, msg: W.Accepted | W.Finished | W.Acknowledged, now: float) -> None:
+    def _on_reply(self, msg: P.Accepted | P.Finished | P.Acknowledged, now: float) -> None:
         """Our request's answer (Table 8, §8); 202 ``Your time expires`` also comes unasked."""
         view = self.view
         if view.side is None:
             raise self._fail(f"a player's reply ({type(msg).__name__}) sent to an observer")
-        if view.pending is None and not isinstance(msg, W.Finished):
+        if view.pending is None and not isinstance(msg, P.Finished):
             raise self._fail(f"unexpected {type(msg).__name__}")
-        if isinstance(msg, W.Accepted):
+        if isinstance(msg, P.Accepted):
             self._reported(view.side, msg.secs)
         self._status_after, self._reply = _REPLIES[type(msg)], type(msg).__name__
         self.view = replace(self.view, next=Next.STATUS)
 
-    def _on_refused(self, msg: W.Refused, now: float) -> None:
+    def _on_refused(self, msg: P.Refused, now: float) -> None:
         if self.view.pending is None:
             raise self._fail("unexpected Refused")
         self.view = replace(self.view, pending=None, refused=msg)
 
-    def _answered(self, msg: W.Message) -> None:
+    def _answered(self, msg: P.Message) -> None:
         """A status line: if it followed our reply, our request is answered."""
         if self.view.next is Next.STATUS:
             self.view = replace(self.view, next=Next.ANY, pending=None)
@@ -503,30 +503,30 @@ class Follower:
             self.view = replace(view, times=(times[0], times[1]), running=None)
 
 
-def _noted(f: Follower, msg: W.Message, now: float) -> None:
+def _noted(f: Follower, msg: P.Message, now: float) -> None:
     """Messages with nothing to apply (344: the observers are counted by 343)."""
 
 
 _HANDLERS: dict[type, Callable[[Follower, Any, float], None]] = {
-    W.PlayerName: Follower._on_names,
-    W.ObserverName: Follower._on_names,
-    W.ObserverCount: _noted,
-    W.Role: Follower._on_role,
-    W.Moved: Follower._on_moved,
-    W.Ended: Follower._on_ended,
-    W.Resigned: lambda f, m, now: f._end(m.side.other, Termination.RESIGNATION, now),
-    W.DrawAgreed: lambda f, m, now: f._end(None, Termination.AGREEMENT, now),
-    W.DrawOffered: Follower._on_offer,
-    W.DrawRefused: Follower._on_refusal,
-    W.FlagFell: Follower._on_flag,
-    W.Disconnected: lambda f, m, now: f._end(m.side.other, Termination.DISCONNECT, now),
-    W.Aborted: lambda f, m, now: f._end(None, m.termination, now),
-    W.DisplayStatus: Follower._on_display,
-    W.BoardFollows: Follower._on_board,
-    W.Accepted: Follower._on_reply,
-    W.Finished: Follower._on_reply,
-    W.Acknowledged: Follower._on_reply,
-    W.Refused: Follower._on_refused,
+    P.PlayerName: Follower._on_names,
+    P.ObserverName: Follower._on_names,
+    P.ObserverCount: _noted,
+    P.Role: Follower._on_role,
+    P.Moved: Follower._on_moved,
+    P.Ended: Follower._on_ended,
+    P.Resigned: lambda f, m, now: f._end(m.side.other, Termination.RESIGNATION, now),
+    P.DrawAgreed: lambda f, m, now: f._end(None, Termination.AGREEMENT, now),
+    P.DrawOffered: Follower._on_offer,
+    P.DrawRefused: Follower._on_refusal,
+    P.FlagFell: Follower._on_flag,
+    P.Disconnected: lambda f, m, now: f._end(m.side.other, Termination.DISCONNECT, now),
+    P.Aborted: lambda f, m, now: f._end(None, m.termination, now),
+    P.DisplayStatus: Follower._on_display,
+    P.BoardFollows: Follower._on_board,
+    P.Accepted: Follower._on_reply,
+    P.Finished: Follower._on_reply,
+    P.Acknowledged: Follower._on_reply,
+    P.Refused: Follower._on_refused,
 }
 """What each message in the game does to the view.  Greetings and seat replies
 are valid only where they are awaited (``_apply``)."""

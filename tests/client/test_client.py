@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.client import MoveRefused, NotPlaying, Result, SeatRefused
 from impl.config import ConfigMessages, Limits
 from impl.game import Side, Termination
@@ -22,7 +22,7 @@ GAMES = ("awari", "gothello")
 def test_random_game_with_an_observer(game: str) -> None:
     """Both players and an observer follow the whole game on their own engine copy,
     and agree with each other and with the observer's displays."""
-    seen: list[W.Message] = []
+    seen: list[P.Message] = []
     with server(game) as local:
         observer = connect(game, local.port, on_message=seen.append)
         observer.observe("watcher")
@@ -37,8 +37,8 @@ def test_random_game_with_an_observer(game: str) -> None:
         assert first.result is not None and first.result.termination == "move"
         assert len(first.plies) == plies
         assert observer.board == first.render()  # the final display is the client's position
-        assert sum(isinstance(m, W.DisplayStatus) for m in seen) == plies + 1
-        assert isinstance(seen[-2], W.DisplayStatus) and seen[-2].to_move is None
+        assert sum(isinstance(m, P.DisplayStatus) for m in seen) == plies + 1
+        assert isinstance(seen[-2], P.DisplayStatus) and seen[-2].to_move is None
         with pytest.raises(NotPlaying):
             first.move(first.legal_moves()[0] if first.legal_moves() else "pass")
 
@@ -197,26 +197,26 @@ def test_a_server_stopped_mid_game_is_reported_as_such_with_no_result() -> None:
 
 
 def test_an_unknown_399_is_the_referee_failing() -> None:
-    assert W.Aborted("Unknown problem: a bad day, game aborted").termination is Termination.ERROR
-    for termination, reason in W.ABORT_REASONS.items():  # each of this referee's reasons names its termination
-        assert W.Aborted.because(reason).termination is termination
-    assert set(W.ABORT_REASONS) == {Termination.SHUTDOWN, Termination.DIVERGENCE, Termination.ADJUDICATION}
+    assert P.Aborted("Unknown problem: a bad day, game aborted").termination is Termination.ERROR
+    for termination, reason in P.ABORT_REASONS.items():  # each of this referee's reasons names its termination
+        assert P.Aborted.because(reason).termination is termination
+    assert set(P.ABORT_REASONS) == {Termination.SHUTDOWN, Termination.DIVERGENCE, Termination.ADJUDICATION}
 
 
 def test_ports_by_server_number() -> None:
-    assert W.port_of("awari", 3) == 29049 and W.port_of("gothello", 0) == 29068
+    assert P.port_of("awari", 3) == 29049 and P.port_of("gothello", 0) == 29068
 
 
 def test_clocks_agree_with_the_servers_figures_after_a_slow_move() -> None:
     """A move made after a real delay: the client's time left is the server's 207
     figure (whole seconds, truncated), not that figure less the delay again."""
-    reported: list[W.Message] = []
+    reported: list[P.Message] = []
     with server("gothello", time=(10.0, 10.0)) as local:
         black, white = players("gothello", local.port)
         black.on_message = reported.append
         time.sleep(1.5)
         black.move("c3")
-        accepted = next(m for m in reported if isinstance(m, W.Accepted))
+        accepted = next(m for m in reported if isinstance(m, P.Accepted))
         assert accepted.secs == 8  # 10 - 1.5, truncated
         assert black.time_left(Side.FIRST) == 8.0  # stopped, and not 6.5
         white.wait()

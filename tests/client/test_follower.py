@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.client import Client, NotPlaying, ProtocolError
 from impl.client.follower import Follower, Next, Phase, View
 from impl.config import Config, Limits
@@ -43,7 +43,7 @@ class Game:
     """A session with transcribing peers; requests are logged before they are sent."""
 
     def __init__(self, game: str, time: tuple[float, float] | None = None) -> None:
-        vocab = W.VOCABULARIES[game]
+        vocab = P.VOCABULARIES[game]
         self.vocab = vocab
         self.session = Session(
             Settings(vocab, time=time, limits=Limits(idle_timeout=0)), get_engine(game), rng=random.Random(0), now=0.0
@@ -54,19 +54,19 @@ class Game:
         peer = Peer()
         return self.session.join(peer, self.now), peer
 
-    def seat(self, ent: Entity, request: W.SeatRequest) -> None:
+    def seat(self, ent: Entity, request: P.SeatRequest) -> None:
         assert isinstance(ent.peer, Peer)
         ent.peer.log.append(("seat", request))
         self.session.receive(ent, request.to_line(self.vocab), self.now)
 
-    def act(self, ent: Entity, action: W.Action) -> None:
+    def act(self, ent: Entity, action: P.Action) -> None:
         assert isinstance(ent.peer, Peer)
         ent.peer.log.append(("act", action))
         self.session.receive(ent, action.to_line(self.vocab), self.now)
 
     def move(self, ent: Entity, token: str) -> None:
         assert ent.side is not None
-        self.act(ent, W.Action.move(len(self.session.made) // 2 + 1, ent.side, token))
+        self.act(ent, P.Action.move(len(self.session.made) // 2 + 1, ent.side, token))
 
 
 def replay(game: str, log: list[Entry], times: Sequence[float] = ()) -> list[View]:
@@ -74,10 +74,10 @@ def replay(game: str, log: list[Entry], times: Sequence[float] = ()) -> list[Vie
     follower, views = Follower(game), []
     for i, (what, item) in enumerate(log):
         if what == "seat":
-            assert isinstance(item, W.SeatRequest)
+            assert isinstance(item, P.SeatRequest)
             follower.seat(item)
         elif what == "act":
-            assert isinstance(item, W.Action)
+            assert isinstance(item, P.Action)
             follower.act(item)
         else:
             assert isinstance(item, str)
@@ -88,9 +88,9 @@ def replay(game: str, log: list[Entry], times: Sequence[float] = ()) -> list[Vie
 def seated(game: str, time: tuple[float, float] | None = None) -> tuple[Game, Entity, Entity, Entity]:
     g = Game(game, time)
     (first, _), (second, _), (watcher, _) = g.join(), g.join(), g.join()
-    g.seat(watcher, W.SeatRequest(W.Seat.OBSERVER, "eve"))
-    g.seat(first, W.SeatRequest(W.Seat.FIRST, "ann"))
-    g.seat(second, W.SeatRequest(W.Seat.EITHER, "bob"))
+    g.seat(watcher, P.SeatRequest(P.Seat.OBSERVER, "eve"))
+    g.seat(first, P.SeatRequest(P.Seat.FIRST, "ann"))
+    g.seat(second, P.SeatRequest(P.Seat.EITHER, "bob"))
     return g, first, second, watcher
 
 
@@ -133,14 +133,14 @@ def test_the_players_turns_as_the_follower_sees_them() -> None:
 
 def test_an_awari_draw_offer_refused_then_one_accepted() -> None:
     g, south, north, watcher = seated("awari")
-    g.act(south, W.Action(W.Kind.DRAW_OFFER))
+    g.act(south, P.Action(P.Kind.DRAW_OFFER))
     assert replay("awari", log_of(north))[-1].must_answer_draw
-    g.act(north, W.Action(W.Kind.DRAW_REFUSE))
+    g.act(north, P.Action(P.Kind.DRAW_REFUSE))
     after = replay("awari", log_of(south))[-1]
     assert after.offer is None and after.offer_refused and after.my_turn
     g.move(south, "F")
-    g.act(north, W.Action(W.Kind.DRAW_OFFER))
-    g.act(south, W.Action(W.Kind.DRAW_ACCEPT))
+    g.act(north, P.Action(P.Kind.DRAW_OFFER))
+    g.act(south, P.Action(P.Kind.DRAW_ACCEPT))
     for ent in (south, north, watcher):
         last = replay("awari", log_of(ent))[-1]
         assert last.result == Outcome(None, Termination.AGREEMENT) and last.final == "329 Draw accepted"
@@ -150,7 +150,7 @@ def test_a_refused_request_is_the_followers_refusal_and_nothing_else_changes() -
     g, south, _, _ = seated("awari")
     g.move(south, "a")  # north's pit
     views = replay("awari", log_of(south))
-    assert views[-1].refused == W.Refused(291, "Illegal move a")
+    assert views[-1].refused == P.Refused(291, "Illegal move a")
     assert views[-1].pending is None and views[-1].plies == () and views[-1].my_turn
 
 
@@ -173,9 +173,9 @@ def test_an_observer_joining_a_game_under_way_follows_without_a_position() -> No
     g.move(black, "c3")
     g.move(white, "d4")
     late, _ = g.join()
-    g.seat(late, W.SeatRequest(W.Seat.OBSERVER))
+    g.seat(late, P.SeatRequest(P.Seat.OBSERVER))
     g.move(black, "b2")
-    g.act(white, W.Action(W.Kind.RESIGN))
+    g.act(white, P.Action(P.Kind.RESIGN))
     views = replay("gothello", log_of(late))
     joined = next(v for v in views if v.boards == 1)
     assert joined.late and joined.position is None and joined.serial == 2 and joined.to_move is Side.FIRST
@@ -193,7 +193,7 @@ def greeted(game: str = "gothello", observe: bool = False) -> Follower:
         if game == "gothello"
         else "000 0.9.1 version Awari server says hello!"
     )
-    f.seat(W.SeatRequest(W.Seat.OBSERVER if observe else W.Seat.FIRST))
+    f.seat(P.SeatRequest(P.Seat.OBSERVER if observe else P.Seat.FIRST))
     f.feed("100 Request accepted")
     f.feed("353 You will observe" if observe else "352 You will play black")
     return f
@@ -225,7 +225,7 @@ def test_an_observer_must_get_the_display_after_a_status() -> None:
 
 def test_after_a_reply_only_its_status_may_come() -> None:
     f = greeted()
-    f.act(W.Action.move(1, Side.FIRST, "c3"))
+    f.act(P.Action.move(1, Side.FIRST, "c3"))
     f.feed("200 Move c3 accepted, continue playing")
     assert f.view.next is Next.STATUS and f.view.pending is not None
     with pytest.raises(ProtocolError, match="expected the status after Accepted"):
@@ -273,7 +273,7 @@ def test_a_transcript_recorded_over_a_socket_from_a_real_server() -> None:
         raw.close()
     follower = Follower("awari")
     follower.feed(recorded[0])
-    follower.seat(W.SeatRequest(W.Seat.OBSERVER))
+    follower.seat(P.SeatRequest(P.Seat.OBSERVER))
     for line in recorded[1:]:
         view = follower.feed(line)
     assert view.result == south.result == north.result and view.result is not None

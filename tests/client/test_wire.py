@@ -9,63 +9,63 @@ from collections.abc import Callable
 
 import pytest
 
-from impl import protocol as W
+from impl import protocol as P
 from impl.client import Client, ClientTimeout, ConnectFailed, ConnectionLost, LineBuffer, ProtocolError, Result
 from impl.game import Side, Termination
 from tests.support.clientkit import FakeServer, send
 
-PARSED: list[tuple[str, W.Message]] = [
-    ("000 0.9.1 version Gothello server says hello!", W.Greeting("0.9.1", "Gothello")),
-    ("100 Request accepted", W.Seated(None)),
-    ("101 30 20 Request accepted with time controls (you / opp)", W.Seated((30, 20))),
-    ("191 Other player holds requested side", W.Refused(191, "Other player holds requested side")),
-    ("299 Illegal serial number (got 2 expected 1)", W.Refused(299, "Illegal serial number (got 2 expected 1)")),
-    ("200 Move c3 accepted, continue playing", W.Accepted("c3", None)),
-    ("207 3 secs remaining after move F accepted, continue playing", W.Accepted("F", 3)),
-    ("201 Move pass accepted, You win", W.Finished(201, "pass", "Move pass accepted, You win")),
-    ("202 Your time expires, and you lose", W.Finished(202, None, "Your time expires, and you lose")),
-    ("203 Draw accepted, You draw", W.Finished(203, None, "Draw accepted, You draw")),
-    ("204 Resignation accepted", W.Acknowledged(204, "Resignation accepted")),
-    ("311 1 c3 is black move, game continues", W.Moved(1, Side.FIRST, "c3", None)),
-    ("312 1 ... d4 is white move, game continues", W.Moved(1, Side.SECOND, "d4", None)),
-    ("313 1 C 3 (secs) is south move, game continues", W.Moved(1, Side.FIRST, "C", 3)),
-    ("314 2 ... a 8 (secs) is north move, game continues", W.Moved(2, Side.SECOND, "a", 8)),
-    ("315 3 pass is black move, game continues", W.Moved(3, Side.FIRST, "pass", None)),
-    ("318 2 ... pass 59 (secs) is white move, game continues", W.Moved(2, Side.SECOND, "pass", 59)),
-    ("321 9 F and south wins", W.Ended(9, Side.FIRST, "F", Side.FIRST)),
-    ("322 9 F and south loses", W.Ended(9, Side.FIRST, "F", Side.SECOND)),
-    ("324 14 ... pass and white loses", W.Ended(14, Side.SECOND, "pass", Side.FIRST)),
-    ("326 14 ... pass and white draws", W.Ended(14, Side.SECOND, "pass", None)),
-    ("327 Black wins by resignation", W.Resigned(Side.SECOND)),
-    ("328 North wins by resignation", W.Resigned(Side.FIRST)),
-    ("329 Draw accepted", W.DrawAgreed()),
-    ("332 Draw requested by north", W.DrawOffered(Side.SECOND)),
-    ("333 Draw refused by south", W.DrawRefused(Side.FIRST)),
-    ('341 "b""o""b" white player', W.PlayerName(Side.SECOND, 'b"o"b')),
-    ('342 "" south player', W.PlayerName(Side.FIRST, "")),
-    ('343 2 "eve" observer', W.ObserverName(2, "eve")),
-    ("344 2 observers", W.ObserverCount(2)),
-    ("351 You will play white", W.Role(Side.SECOND)),
-    ("352 You will play south", W.Role(Side.FIRST)),
-    ("353 You will observe", W.Role(None)),
-    ("361 Black wins by White time expiring", W.FlagFell(Side.SECOND)),
-    ("362 North wins by South time expiring", W.FlagFell(Side.FIRST)),
-    ("380 1 b", W.DisplayStatus(1, None, Side.FIRST)),
-    ("381 4 12 30 n", W.DisplayStatus(4, (12, 30), Side.SECOND)),
-    ("380 7 .", W.DisplayStatus(7, None, None)),
-    ("382 5 board lines follow", W.BoardFollows(5)),
-    ("391 Black disconnected, white wins", W.Disconnected(Side.FIRST)),
-    ("392 North disconnected, south wins", W.Disconnected(Side.SECOND)),
+PARSED: list[tuple[str, P.Message]] = [
+    ("000 0.9.1 version Gothello server says hello!", P.Greeting("0.9.1", "Gothello")),
+    ("100 Request accepted", P.Seated(None)),
+    ("101 30 20 Request accepted with time controls (you / opp)", P.Seated((30, 20))),
+    ("191 Other player holds requested side", P.Refused(191, "Other player holds requested side")),
+    ("299 Illegal serial number (got 2 expected 1)", P.Refused(299, "Illegal serial number (got 2 expected 1)")),
+    ("200 Move c3 accepted, continue playing", P.Accepted("c3", None)),
+    ("207 3 secs remaining after move F accepted, continue playing", P.Accepted("F", 3)),
+    ("201 Move pass accepted, You win", P.Finished(201, "pass", "Move pass accepted, You win")),
+    ("202 Your time expires, and you lose", P.Finished(202, None, "Your time expires, and you lose")),
+    ("203 Draw accepted, You draw", P.Finished(203, None, "Draw accepted, You draw")),
+    ("204 Resignation accepted", P.Acknowledged(204, "Resignation accepted")),
+    ("311 1 c3 is black move, game continues", P.Moved(1, Side.FIRST, "c3", None)),
+    ("312 1 ... d4 is white move, game continues", P.Moved(1, Side.SECOND, "d4", None)),
+    ("313 1 C 3 (secs) is south move, game continues", P.Moved(1, Side.FIRST, "C", 3)),
+    ("314 2 ... a 8 (secs) is north move, game continues", P.Moved(2, Side.SECOND, "a", 8)),
+    ("315 3 pass is black move, game continues", P.Moved(3, Side.FIRST, "pass", None)),
+    ("318 2 ... pass 59 (secs) is white move, game continues", P.Moved(2, Side.SECOND, "pass", 59)),
+    ("321 9 F and south wins", P.Ended(9, Side.FIRST, "F", Side.FIRST)),
+    ("322 9 F and south loses", P.Ended(9, Side.FIRST, "F", Side.SECOND)),
+    ("324 14 ... pass and white loses", P.Ended(14, Side.SECOND, "pass", Side.FIRST)),
+    ("326 14 ... pass and white draws", P.Ended(14, Side.SECOND, "pass", None)),
+    ("327 Black wins by resignation", P.Resigned(Side.SECOND)),
+    ("328 North wins by resignation", P.Resigned(Side.FIRST)),
+    ("329 Draw accepted", P.DrawAgreed()),
+    ("332 Draw requested by north", P.DrawOffered(Side.SECOND)),
+    ("333 Draw refused by south", P.DrawRefused(Side.FIRST)),
+    ('341 "b""o""b" white player', P.PlayerName(Side.SECOND, 'b"o"b')),
+    ('342 "" south player', P.PlayerName(Side.FIRST, "")),
+    ('343 2 "eve" observer', P.ObserverName(2, "eve")),
+    ("344 2 observers", P.ObserverCount(2)),
+    ("351 You will play white", P.Role(Side.SECOND)),
+    ("352 You will play south", P.Role(Side.FIRST)),
+    ("353 You will observe", P.Role(None)),
+    ("361 Black wins by White time expiring", P.FlagFell(Side.SECOND)),
+    ("362 North wins by South time expiring", P.FlagFell(Side.FIRST)),
+    ("380 1 b", P.DisplayStatus(1, None, Side.FIRST)),
+    ("381 4 12 30 n", P.DisplayStatus(4, (12, 30), Side.SECOND)),
+    ("380 7 .", P.DisplayStatus(7, None, None)),
+    ("382 5 board lines follow", P.BoardFollows(5)),
+    ("391 Black disconnected, white wins", P.Disconnected(Side.FIRST)),
+    ("392 North disconnected, south wins", P.Disconnected(Side.SECOND)),
     (
         "399 Unknown problem: the referee failed, game aborted",
-        W.Aborted("Unknown problem: the referee failed, game aborted"),
+        P.Aborted("Unknown problem: the referee failed, game aborted"),
     ),
 ]
 
 
 @pytest.mark.parametrize(("line", "message"), PARSED)
-def test_parse(line: str, message: W.Message) -> None:
-    assert W.parse(line) == message
+def test_parse(line: str, message: P.Message) -> None:
+    assert P.parse(line) == message
 
 
 @pytest.mark.parametrize(
@@ -73,18 +73,18 @@ def test_parse(line: str, message: W.Message) -> None:
     ["", "12", "1234 x", "abc def", "311 x c3 is black move", "312 1 d4 is white", "381 1 b", "380 1 q", "500 x"],
 )
 def test_parse_refuses_what_is_not_the_protocol(line: str) -> None:
-    with pytest.raises(W.ProtocolError):
-        W.parse(line)
+    with pytest.raises(P.ProtocolError):
+        P.parse(line)
 
 
 def test_requests() -> None:
-    assert W.SeatRequest(W.Seat.FIRST).to_line(W.GOTHELLO) == "0.9.1 player black"
-    assert W.SeatRequest(W.Seat.EITHER, 'b"o"b').to_line(W.GOTHELLO) == '0.9.1 player ? "b""o""b"'
-    assert W.SeatRequest(W.Seat.OBSERVER, "eve").to_line(W.GOTHELLO) == '0.9.1 observer "eve"'
-    assert W.Action.move(3, Side.FIRST, "c3").to_line(W.GOTHELLO) == "3 c3"
-    assert W.Action.move(3, Side.SECOND, "pass").to_line(W.GOTHELLO) == "3 ... pass"
+    assert P.SeatRequest(P.Seat.FIRST).to_line(P.GOTHELLO) == "0.9.1 player black"
+    assert P.SeatRequest(P.Seat.EITHER, 'b"o"b').to_line(P.GOTHELLO) == '0.9.1 player ? "b""o""b"'
+    assert P.SeatRequest(P.Seat.OBSERVER, "eve").to_line(P.GOTHELLO) == '0.9.1 observer "eve"'
+    assert P.Action.move(3, Side.FIRST, "c3").to_line(P.GOTHELLO) == "3 c3"
+    assert P.Action.move(3, Side.SECOND, "pass").to_line(P.GOTHELLO) == "3 ... pass"
     with pytest.raises(ValueError):
-        W.quote_name("x" * 32)
+        P.quote_name("x" * 32)
 
 
 def test_line_buffer() -> None:
@@ -102,11 +102,11 @@ def fake(script: Callable[[socket.socket, Callable[[], str]], None]) -> FakeServ
 
 
 SEATS = {
-    "black": W.Seat.FIRST,
-    "south": W.Seat.FIRST,
-    "white": W.Seat.SECOND,
-    "north": W.Seat.SECOND,
-    "?": W.Seat.EITHER,
+    "black": P.Seat.FIRST,
+    "south": P.Seat.FIRST,
+    "white": P.Seat.SECOND,
+    "north": P.Seat.SECOND,
+    "?": P.Seat.EITHER,
 }
 GREETING = {
     "awari": "000 0.9.1 version Awari server says hello!",
@@ -120,7 +120,7 @@ def seated(game: str, side: str, *replies: str) -> tuple[FakeServer, Client]:
 
     def script(conn: socket.socket, line: Callable[[], str]) -> None:
         send(conn, GREETING[game])
-        assert line() == W.SeatRequest(SEATS[side]).to_line(W.VOCABULARIES[game])
+        assert line() == P.SeatRequest(SEATS[side]).to_line(P.VOCABULARIES[game])
         send(conn, *replies)
 
     srv = fake(script)
