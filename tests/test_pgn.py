@@ -20,7 +20,7 @@ from impl.engines.port import GAMES, winner
 from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.protocol import VOCABULARIES, TimeControl
-from impl.server.records import GameRecord
+from impl.server import records
 from tests.support import paths
 from tests.support.plies import plies
 
@@ -97,23 +97,26 @@ def test_a_record_is_written_without_an_engine(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError("the writer asked for an engine")
 
     monkeypatch.setattr(pgn, "get_engine", no_engine)
-    record = server_record("awari", ("sam", "nora"), "north wins", ["F", "a"])
-    assert "1. F4 a5 0-1" in record.text()
+    record = server_text("awari", ("sam", "nora"), "north wins", ["F", "a"])
+    assert "1. F4 a5 0-1" in record
     with pytest.raises(AssertionError, match="asked for an engine"):
-        pgn.parse(record.text())
+        pgn.parse(record)
 
 
-def server_record(game: str, names: tuple[str, str], result: str, moves: list[str], **more: Any) -> GameRecord:
-    """A GameRecord as the server makes one (impl/server/session.py), of ``moves``."""
+def server_text(game: str, names: tuple[str, str], result: str, moves: list[str], **more: Any) -> str:
+    """The text of a record as the server makes one (impl/server/records.py), of ``moves``."""
     sides = VOCABULARIES[game].sides
     clocks = more.pop("clocks", None)
     fields: dict[str, Any] = {"time": None, "termination": Termination.MOVE, "score": "-", "rules": PAPER_RULES}
     made = plies(game, moves, clocks)
-    return GameRecord(game, 2, 5, "impl", 0.0, 60.0, sides, names, result=result, plies=made, **fields | more)
+    made_record = records.server_record(
+        game, 2, 5, "impl", 0.0, 60.0, sides, names, result=result, plies=made, **fields | more
+    )
+    return pgn.write(made_record)
 
 
 def test_a_server_record_carries_the_tags_and_clocks() -> None:
-    record = server_record(
+    text = server_text(
         "gothello",
         ("ann", 'b"o"b'),
         "white wins",
@@ -122,7 +125,6 @@ def test_a_server_record_carries_the_tags_and_clocks() -> None:
         termination=Termination.TIME,
         clocks=(299.0, 3599.95),
     )
-    text = record.text()
     assert '[White "b\\"o\\"b"]' in text and '[Rules "massey"]' in text and "[TimeControl" not in text
     assert '[WhiteTimeControl "200"]\n[BlackTimeControl "300"]' in text  # cutechess's tags: black moved first
     assert "1... c3 {[%clk 0:04:59.0]} 2. d4 {[%clk 1:00:00.0]} 1-0" in text  # Black moved first; White won
@@ -135,12 +137,12 @@ def test_a_server_record_carries_the_tags_and_clocks() -> None:
 def test_increments_are_written_as_pgn_writes_them_and_read_back() -> None:
     """``TimeControl "300+2"`` when both sides share it (PGN's form); per-side
     controls in ``WhiteTimeControl``/``BlackTimeControl``; older ``300:200`` read."""
-    shared = server_record("awari", ("s", "n"), "draw", ["F"], time=(300.0, 300.0), increment=(2.0, 2.0))
-    assert '[TimeControl "300+2"]' in shared.text()
-    game = pgn.parse(shared.text())
+    shared = server_text("awari", ("s", "n"), "draw", ["F"], time=(300.0, 300.0), increment=(2.0, 2.0))
+    assert '[TimeControl "300+2"]' in shared
+    game = pgn.parse(shared)
     assert game.time == (300.0, 300.0) and game.increment == (2.0, 2.0)
-    apart = server_record("awari", ("s", "n"), "draw", ["F"], time=(60.0, 300.0), increment=(1.0, 0.0))
-    text = apart.text()
+    apart = server_text("awari", ("s", "n"), "draw", ["F"], time=(60.0, 300.0), increment=(1.0, 0.0))
+    text = apart
     assert '[WhiteTimeControl "60+1"]\n[BlackTimeControl "300"]' in text  # south is White
     game = pgn.parse(text)
     assert game.controls == (TimeControl(60.0, 1.0), TimeControl(300.0)) and game.increment == (1.0, 0.0)
@@ -149,7 +151,7 @@ def test_increments_are_written_as_pgn_writes_them_and_read_back() -> None:
 
 
 def test_awari_records_name_south_white_and_keep_the_papers_tags() -> None:
-    text = server_record("awari", ("sam", "nora"), "north wins", ["F", "a"]).text()
+    text = server_text("awari", ("sam", "nora"), "north wins", ["F", "a"])
     lines = text.splitlines()
     assert lines[4:7] == ['[White "sam"]', '[Black "nora"]', '[Result "0-1"]']  # PGN's Seven Tag Roster order
     assert lines[7:9] == ['[South "sam"]', '[North "nora"]'] and '[Outcome "north wins"]' in lines
@@ -171,7 +173,7 @@ def test_awari_records_name_south_white_and_keep_the_papers_tags() -> None:
 )
 def test_a_name_of_any_script_and_length_reads_back_identical(name: str) -> None:
     for game in GAMES:
-        text = server_record(game, (name, name[::-1]), "draw", []).text()
+        text = server_text(game, (name, name[::-1]), "draw", [])
         assert pgn.parse(text.encode()).names == (name, name[::-1])
 
 
@@ -203,9 +205,7 @@ def real_records() -> dict[tuple[str, Side | None], str]:
         sides = VOCABULARIES[game].sides
         result = Outcome(want, Termination.MOVE).result(sides)
         score = f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}"
-        out[game, want] = server_record(
-            game, (f"{sides[0]}-player", f"{sides[1]}-player"), result, moves, score=score
-        ).text()
+        out[game, want] = server_text(game, (f"{sides[0]}-player", f"{sides[1]}-player"), result, moves, score=score)
     return out
 
 

@@ -27,7 +27,7 @@ from impl.engines.registry import get_engine
 from impl.game import Side, Termination
 from impl.protocol import VOCABULARIES
 from impl.server import server
-from impl.server.records import GameRecord
+from impl.server.records import server_record
 from impl.server.server import write_record
 from impl.web import archive
 from tests.support import paths
@@ -51,7 +51,7 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
     over = engine.is_over(state)
     result = "draw" if over and engine.counts(state)[0] == engine.counts(state)[1] else f"{sides[seed % 2]} wins"
     clocks = tuple(round(rng.uniform(0, 300), 1) for _ in moves) if timed else None
-    record = GameRecord(
+    record = server_record(
         game,
         0,
         seed,
@@ -67,7 +67,7 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
         "paper",
         plies(game, moves, clocks),
     )
-    return record.text()
+    return pgn.write(record)
 
 
 REAL = [
@@ -184,14 +184,18 @@ def test_a_bad_file_ends_the_process_with_one_line_and_no_traceback(tmp_path: Pa
     assert done.stderr.startswith(f"referee: {path}: ") and done.stderr.count("\n") == 1, done.stderr
 
 
-def record_of(names: tuple[str, str]) -> GameRecord:
-    return GameRecord(
+ENDED = 1.7e9 + 60
+"""When ``record_of``'s game ended."""
+
+
+def record_of(names: tuple[str, str]) -> pgn.PgnGame:
+    return server_record(
         "gothello",
         0,
         7,
         "impl",
         1.7e9,
-        1.7e9 + 60,
+        ENDED,
         ("black", "white"),
         names,
         None,
@@ -207,7 +211,7 @@ def test_a_record_is_never_written_over_another(tmp_path: Path) -> None:
     """Two records with the same name (the same server, second, pid and game
     number): the second takes the next free name, the first keeps its text."""
     first, second = record_of(("ann", "bob")), record_of(("cat", "dan"))
-    paths = [write_record(tmp_path, first), write_record(tmp_path, second), write_record(tmp_path, second)]
+    paths = [write_record(tmp_path, r, ENDED) for r in (first, second, second)]
     assert [p.name for p in paths] == [
         f"gothello-0-20231114T221420Z-{os.getpid()}-7.pgn",
         f"gothello-0-20231114T221420Z-{os.getpid()}-7-2.pgn",
@@ -221,9 +225,9 @@ def test_when_every_name_is_taken_the_record_is_refused_not_written_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(server, "RECORD_CLASHES", 2)
-    kept = [write_record(tmp_path, record_of(("ann", "bob"))) for _ in range(2)]
+    kept = [write_record(tmp_path, record_of(("ann", "bob")), ENDED) for _ in range(2)]
     with pytest.raises(FileExistsError):
-        write_record(tmp_path, record_of(("cat", "dan")))
+        write_record(tmp_path, record_of(("cat", "dan")), ENDED)
     assert sorted(tmp_path.iterdir()) == sorted(kept)
     assert all(pgn.parse(p.read_bytes()).names == ("ann", "bob") for p in kept)
 
@@ -234,14 +238,14 @@ def test_a_full_disk_leaves_no_record_and_says_so(tmp_path: Path, monkeypatch: p
 
     monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(OSError) as caught:
-        write_record(tmp_path, record_of(("ann", "bob")))
+        write_record(tmp_path, record_of(("ann", "bob")), ENDED)
     assert caught.value.errno == errno.ENOSPC
     assert list(tmp_path.iterdir()) == []  # no 0-byte record, no temporary
 
 
 @pytest.mark.parametrize("names", [("x" * 300, "/../../etc/passwd"), ("Jörg", 'a"\\b'), ("", "")])
 def test_the_file_name_is_safe_whatever_the_names(tmp_path: Path, names: tuple[str, str]) -> None:
-    path = write_record(tmp_path, record_of(names))
+    path = write_record(tmp_path, record_of(names), ENDED)
     assert path.parent == tmp_path and re.fullmatch(r"gothello-0-20231114T221420Z-\d+-7\.pgn", path.name)
     assert pgn.parse(path.read_bytes()).names == names
 
@@ -294,7 +298,7 @@ def test_a_match_record_the_disk_cannot_take_leaves_no_partial_file(
 def test_the_web_archive_shows_names_of_any_script_and_length(tmp_path: Path) -> None:
     """impl/web/archive.py reads records as UTF-8 and quotes their names as the
     wire does, without the wire's limit of 31 ASCII characters."""
-    path = write_record(tmp_path, record_of(("Jörg " + "ß" * 40, 'q"')))
+    path = write_record(tmp_path, record_of(("Jörg " + "ß" * 40, 'q"')), ENDED)
     shown = archive.checked_record(path.name, path.read_text(encoding="utf-8"))
     assert shown.moves == []
     tags = archive.shown_tags(shown)

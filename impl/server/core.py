@@ -16,12 +16,12 @@ from impl.engines.openings import play as play_opening
 from impl.engines.port import Checking, GameEngine, GameState, Result, side_to_move
 from impl.game import Outcome, Side, Termination
 from impl.log import enabled, event
-from impl.pgn import Ply
+from impl.pgn import PgnGame, Ply
 from spec import result as R
 
 from .clock import ClockReading, Clocks, Stalls, no_stalls
 from .events import Event, GameOver, MoveMade
-from .records import GameRecord
+from .records import server_record
 from .states import (
     TRIGGERS,
     Chooser,
@@ -76,7 +76,7 @@ class Core:
         self.started: float | None = None
         """When both players were seated (the game began)."""
         self.outcome: Outcome | None = None
-        self.record: GameRecord | None = None
+        self.record: PgnGame | None = None
         self.state: GameState = engine.initial()
         self.made: list[MoveMade] = []
         """The game's moves as published, the record's plies (its tokens,
@@ -207,14 +207,15 @@ class Core:
         self._stop_clock()
         self.outcome = Outcome(won, termination)
         self._broadcast(status)
-        self.record = self._record(self.outcome)
-        record = self.record
+        ended = self._epoch + self.now
+        score = self._score()
+        self.record = record = self._record(self.outcome, ended, score)
         self._log(
             INFO,
             "end",
-            result=record.result,
+            result=self.outcome.result(self.vocab.sides),
             termination=termination.value,
-            score=record.score,
+            score=score,
             plies=len(self.made),
             **({"divergences": len(self.divergences)} if self.checker is not None else {}),
         )
@@ -224,30 +225,34 @@ class Core:
             self._trigger(ent, Trigger.END)
             self.outbox.append(Close(ent))
         self.entities.clear()
-        self._publish(GameOver(self.game_no, self.outcome, record, self._reading(None)))
+        self._publish(GameOver(self.game_no, self.outcome, record, self._reading(None), ended))
 
     def _names(self) -> tuple[str, str]:
         first, second = (p.name if p else "" for p in self.players)
         return first, second
 
-    def _record(self, outcome: Outcome) -> GameRecord:
+    def _score(self) -> str:
+        """The record's ``Score``: each side's stores or stones at the end."""
+        sides, counts = self.vocab.sides, self.engine.counts(self.state)
+        return f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}"
+
+    def _record(self, outcome: Outcome, ended: float, score: str) -> PgnGame:
         sides = self.vocab.sides
-        counts = self.engine.counts(self.state)
-        return GameRecord(
+        return server_record(
             game=self.vocab.game,
             server=self.settings.server,
             game_no=self.game_no,
             engine=self.engine.kind,
             rules=self.engine.rule_set,
             started=self._epoch + (self.now if self.started is None else self.started),
-            ended=self._epoch + self.now,
+            ended=ended,
             sides=sides,
             names=self._names(),
             time=self.settings.time,
             increment=self.settings.increment,
             result=outcome.result(sides),
             termination=outcome.termination,
-            score=f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}",
+            score=score,
             plies=tuple(self._plies()),
             unchecked=self.unchecked if self.unchecked is not None and self.unchecked <= len(self.made) else None,
             divergences=tuple(self.divergences) if self.checker is not None else None,

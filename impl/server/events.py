@@ -10,9 +10,9 @@ from typing import Any
 
 from impl.engines.port import GameEngine, GameState, MoveDescription, Result
 from impl.game import Outcome, Side, Termination
+from impl.pgn import PgnGame
 
 from .clock import ClockReading
-from .records import GameRecord
 
 #
 # The one vocabulary of what happens in a game (the web view's feed publishes
@@ -101,8 +101,11 @@ class DrawOffer:
 class GameOver:
     game_no: int
     outcome: Outcome
-    record: GameRecord
+    record: PgnGame
+    """The game's record (impl/server/records.py ``server_record``)."""
     clocks: ClockReading | None
+    ended: float
+    """Wall-clock time (seconds since the epoch)."""
 
     @property
     def winner(self) -> int | None:
@@ -112,17 +115,12 @@ class GameOver:
     @property
     def result(self) -> str:
         """``<side> wins``, ``draw`` or ``aborted`` (the record's Result header)."""
-        return self.record.result
+        return self.outcome.result(self.record.sides)
 
     @property
     def termination(self) -> Termination:
         """How it ended (a StrEnum: its JSON is the record's word, ``move``, ``time``, …)."""
-        return self.record.termination
-
-    @property
-    def ended(self) -> float:
-        """Wall-clock time (seconds since the epoch)."""
-        return self.record.ended
+        return self.outcome.termination
 
 
 Event = PlayerSeated | ObserverSeated | GameStarted | MoveMade | DrawOffer | GameOver

@@ -7,7 +7,7 @@ Theory of operation.  The machine is driven by five inputs, each carrying the ti
 connection opened), ``line`` (it sent a line), ``closed`` (it closed), ``elapsed``
 (time passed) and ``stopped`` (the server stops).  Each returns the outputs it made,
 as values (impl/server/states.py): ``Send`` lines to a connection, ``Close`` a
-connection, ``Publish`` an event (the finished game's ``GameRecord`` is the
+connection, ``Publish`` an event (the finished game's record, a ``PgnGame``, is the
 ``GameOver``'s); it never reads a clock, sets a timer, draws a random number or
 touches a file.  After any input the caller asks ``deadline()`` — the timer to set —
 and calls ``elapsed`` no later than that (the flag of the player to move, the seat

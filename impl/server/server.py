@@ -34,12 +34,12 @@ from impl.config import DEFAULTS, Config, NetLimits
 from impl.engines.port import GameEngine
 from impl.game import Termination
 from impl.log import event, event_limited
+from impl.pgn import PgnGame, write
 from impl.protocol import Refused, port_of
 
 from .admission import Holder, Room, StormGuard, Verdict, address_group, decide
 from .clock import StallLog, no_stalls
 from .net import Connection, listening_port
-from .records import GameRecord
 from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
 from .transcript import monitor
 
@@ -54,15 +54,15 @@ RECORD_CLASHES = 100
 reusing a pid within the second: one more name almost always does)."""
 
 
-def write_record(directory: Path, record: GameRecord) -> Path:
+def write_record(directory: Path, record: PgnGame, ended: float) -> Path:
     """Write the record (impl/pgn.py) as ``<game>-<server>-<UTC time>-<pid>-<number>.pgn``
     (``…-<number>-2.pgn`` and on if that name is taken: a record is never
     overwritten), atomically (impl/atomic.py): an OSError such as a full disk
     propagates and leaves no file."""
     directory.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.fromtimestamp(record.ended, UTC).strftime("%Y%m%dT%H%M%SZ")
-    stem = f"{record.game}-{record.server}-{stamp}-{os.getpid()}-{record.game_no}"
-    text = record.text()
+    stamp = datetime.fromtimestamp(ended, UTC).strftime("%Y%m%dT%H%M%SZ")
+    stem = f"{record.game}-{record.tag('Server')}-{stamp}-{os.getpid()}-{record.tag('Number')}"
+    text = write(record)
     for n in range(1, RECORD_CLASHES + 1):
         path = directory / (f"{stem}.pgn" if n == 1 else f"{stem}-{n}.pgn")
         try:
@@ -289,7 +289,7 @@ class GameServer:
 
     def _on_event(self, session: Session, what: Event) -> None:
         if isinstance(what, GameOver):
-            self._session_over(session, what.record)
+            self._session_over(session, what)
         for watcher in list(self.watchers):
             watcher(session, what)
 
@@ -382,9 +382,9 @@ class GameServer:
         session.tick(asyncio.get_running_loop().time())
         self.rearm(session)
 
-    def _session_over(self, session: Session, record: GameRecord) -> None:
+    def _session_over(self, session: Session, over: GameOver) -> None:
         if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
-            self._writes = asyncio.ensure_future(self._write(self._writes, self.spec.record_dir, record))
+            self._writes = asyncio.ensure_future(self._write(self._writes, self.spec.record_dir, over))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -398,27 +398,25 @@ class GameServer:
         assert self._done is not None
         self._done.set()
 
-    async def _write(self, before: asyncio.Future[None] | None, directory: Path, record: GameRecord) -> None:
-        """Write ``record`` in a thread once the write before it is done (records
-        appear in the order the games ended); a failure is one log line."""
+    async def _write(self, before: asyncio.Future[None] | None, directory: Path, over: GameOver) -> None:
+        """Write ``over``'s record in a thread once the write before it is done
+        (records appear in the order the games ended); a failure is one log line."""
         if before is not None:
             await asyncio.wait([before])
         for attempt in range(1, RECORD_TRIES + 1):
             try:
-                path = await asyncio.to_thread(write_record, directory, record)
-                self._log(logging.DEBUG, "record", game_no=record.game_no, path=str(path))
+                path = await asyncio.to_thread(write_record, directory, over.record, over.ended)
+                self._log(logging.DEBUG, "record", game_no=over.game_no, path=str(path))
                 return
             except OSError as exc:
                 if exc.errno in (errno.EMFILE, errno.ENFILE) and attempt < RECORD_TRIES:
-                    self._log(logging.WARNING, "record_retry", game_no=record.game_no, error=why(exc))
+                    self._log(logging.WARNING, "record_retry", game_no=over.game_no, error=why(exc))
                     await asyncio.sleep(RECORD_RETRY)  # connections close meanwhile and free descriptors
                     continue
-                self._log(logging.ERROR, "record_failed", game_no=record.game_no, error=why(exc))
+                self._log(logging.ERROR, "record_failed", game_no=over.game_no, error=why(exc))
                 return
             except Exception as exc:  # a bug in the writer must not end the server
-                self._log(
-                    logging.ERROR, "record_failed", game_no=record.game_no, error=repr(exc), traceback=_trace(exc)
-                )
+                self._log(logging.ERROR, "record_failed", game_no=over.game_no, error=repr(exc), traceback=_trace(exc))
                 return
 
     async def flush(self) -> None:

@@ -379,8 +379,8 @@ class Hub:
         while len(self.finished) > self.limits.keep_finished:
             gone = self.games.pop(self.finished.pop(), None)
             if gone is not None and gone.over is not None:
-                record = gone.over.record
-                self.forgotten[gone.id] = Ended(record.game, record.server, record.game_no, record.ended)
+                over, server = gone.over, int(gone.over.record.tag("Server"))
+                self.forgotten[gone.id] = Ended(over.record.game, server, over.game_no, over.ended)
                 self.forgotten.move_to_end(gone.id)
                 while len(self.forgotten) > self.limits.keep_forgotten:
                     self.forgotten.popitem(last=False)

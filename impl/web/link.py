@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.log import event
+from impl.server.records import DIVERGENCE
 from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
@@ -101,7 +102,8 @@ def slim(what: FeedEvent) -> FeedEvent:
     """The event as sent: a ``GameOver``'s record without its moves, clocks and
     divergences (the web view shows its result; the moves it has already)."""
     if isinstance(what, GameOver):
-        return replace(what, record=replace(what.record, plies=(), divergences=None))
+        kept = tuple((k, v) for k, v in what.record.tags if k != DIVERGENCE)
+        return replace(what, record=replace(what.record, tags=kept, plies=()))
     return what
 
 

@@ -28,7 +28,6 @@ from impl.cli import build_parser
 from impl.config import Limits, NetLimits
 from impl.server import server as server_module
 from impl.server.clock import Clocks, StallLog
-from impl.server.records import GameRecord
 from impl.server.server import GameServer, on_loop_error
 from tests.support.netclient import Client, fastest_kind, on_server, play_moves, run, seat, seat_players, serving
 
@@ -243,10 +242,10 @@ def test_a_record_write_short_of_descriptors_is_retried(
     write = server_module.write_record
     failures = [OSError(errno.EMFILE, "Too many open files")]
 
-    def flaky(directory: Path, record: GameRecord) -> Path:
+    def flaky(directory: Path, record: pgn.PgnGame, ended: float) -> Path:
         if failures:
             raise failures.pop()
-        return write(directory, record)
+        return write(directory, record, ended)
 
     monkeypatch.setattr(server_module, "write_record", flaky)
     monkeypatch.setattr(server_module, "RECORD_RETRY", 0.01)

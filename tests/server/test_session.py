@@ -11,6 +11,7 @@ from impl import protocol as P
 from impl.config import Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
+from impl.log import utc
 from impl.server.session import (
     TABLE,
     Conn,
@@ -72,7 +73,7 @@ def test_a_game_with_clocks_runs_on_the_time_it_is_given() -> None:
     assert s.outcome == Outcome(Side.FIRST, Termination.TIME)
     assert white.lines[-2:] == ["202 Your time expires, and you lose", "361 Black wins by White time expiring"]
     over = events[-1]
-    assert isinstance(over, GameOver) and over.record.started == 1005.0 and over.record.ended == 1018.5
+    assert isinstance(over, GameOver) and over.record.tag("Started") == utc(1005.0) and over.ended == 1018.5
     assert tuple(p.clock for p in over.record.plies) == (6.5,)
     assert [type(e) for e in events].count(GameStarted) == 1
     assert any(isinstance(e, MoveMade) and e.move == "c3" for e in events)
@@ -98,7 +99,7 @@ def test_a_player_that_never_moves_loses_without_clocks() -> None:
     s.tick(70.0)
     assert s.outcome == Outcome(Side.FIRST, Termination.IDLE)
     assert black.lines[-1] == "392 White disconnected, black wins" and black.closed and white.closed
-    assert isinstance(events[-1], GameOver) and events[-1].record.termination is Termination.IDLE
+    assert isinstance(events[-1], GameOver) and events[-1].termination is Termination.IDLE
 
 
 def test_zero_disables_the_bounds() -> None:

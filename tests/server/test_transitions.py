@@ -73,7 +73,7 @@ def test_through_receive_a_transition_error_ends_the_game_as_the_referees_failur
     s.receive(north, "0.9.1 player north", 0.0)
     monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.DRAW_OFFER), Step(Session._offer_draw, frozenset({Conn.DONE})))
     s.receive(south, "draw?", 0.0)
-    assert s.record is not None and s.record.termination.value == "error"
+    assert s.record is not None and s.record.outcome.termination.value == "error"
     peer = north.peer
     assert isinstance(peer, Peer) and peer.lines[-1] == "399 Unknown problem: the referee failed, game aborted"
 

@@ -16,7 +16,7 @@ from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.pgn import Ply
 from impl.server.clock import ClockReading
-from impl.server.records import GameRecord
+from impl.server.records import server_record
 from impl.server.session import DrawOffer, Event, GameOver, GameStarted, MoveMade, PlayerSeated, Session, Settings
 from impl.web import feed
 from impl.web.tap import GameTap, SessionTap
@@ -38,7 +38,7 @@ def _events() -> list[Event]:
     _, after_f = ENGINE.apply(start, f)
     a = ENGINE.parse_move("a")
     _, after_a = ENGINE.apply(after_f, a)
-    record = GameRecord(
+    record = server_record(
         "awari",
         3,
         7,
@@ -78,7 +78,7 @@ def _events() -> list[Event]:
         ),
         DrawOffer(7, Side.FIRST, None, _clocks(1, 4.0)),
         DrawOffer(7, Side.FIRST, False, _clocks(0, 5.0)),
-        GameOver(7, Outcome(Side.SECOND, Termination.RESIGNATION), record, _clocks(None, 6.0)),
+        GameOver(7, Outcome(Side.SECOND, Termination.RESIGNATION), record, _clocks(None, 6.0), 1010.0),
     ]
 
 
