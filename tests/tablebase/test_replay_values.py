@@ -95,7 +95,7 @@ def test_the_tables_reach_the_web_process_and_serve_checks_them(
     args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=1, live=False)
     args.tb = tmp_path
     view = make_view(args)
-    assert view.archive is not None and view.archive.tables == tmp_path
+    assert view.library.archive is not None and view.library.archive.tables == tmp_path
     said = "referee serve: --tb values the web view's replay of records: it needs --web and --record"
     for extra in (["--web", "0"], ["--record", str(tmp_path)]):
         try:

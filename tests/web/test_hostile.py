@@ -29,7 +29,7 @@ from impl import pgn
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server import fdbudget
-from impl.web import app, archive
+from impl.web import answers, archive
 from impl.web.app import WebLimits, WebView
 from impl.web.hub import HubLimits
 from tests.support.netclient import run, seat_players
@@ -125,14 +125,14 @@ def test_a_blocked_encode_never_stalls_a_game(monkeypatch: pytest.MonkeyPatch) -
     blocked (on an Event), the game's next move is answered; once released, the
     frames arrive, one board per position."""
     entered, release = threading.Event(), threading.Event()
-    real = app._encode
+    real = answers.encode
 
     def encode(data: Any) -> bytes:
         entered.set()
         assert release.wait(UNTIL)
         return real(data)
 
-    monkeypatch.setattr(app, "_encode", encode)
+    monkeypatch.setattr(answers, "encode", encode)
 
     async def scenario() -> None:
         async with watched(["awari"]) as (web, servers):
@@ -402,20 +402,20 @@ def test_connections_over_the_cap_get_503(caplog: pytest.LogCaptureFixture) -> N
 
     async def scenario() -> None:
         async with watched(["gothello"], web_limits=WebLimits(max_connections=2)) as (web, _):
-            assert web.max_connections == 2
+            assert web.gate.max_connections == 2
             idle = [await idle_connection(web.port) for _ in range(2)]
-            await until(lambda: web.connections == 2)
+            await until(lambda: web.gate.connections == 2)
             async with aiohttp.ClientSession() as http:
                 async with http.get(f"http://127.0.0.1:{web.port}/api/servers") as response:
                     assert response.status == 503 and response.headers["Retry-After"] == "5"
                     assert "too many" in await response.text()
                 idle[0][1].close()
-                await until(lambda: web.connections == 1)
+                await until(lambda: web.gate.connections == 1)
                 async with http.get(f"http://127.0.0.1:{web.port}/api/servers") as response:
                     assert response.status == 200
             for _, writer in idle[1:]:
                 writer.close()
-            assert web.refused == 1
+            assert web.gate.refused == 1
 
     with caplog.at_level(logging.INFO):
         run(scenario)
@@ -428,7 +428,7 @@ def test_the_default_cap_is_the_descriptor_budget() -> None:
         view = WebView("127.0.0.1", 0)
         await view.start()
         try:
-            return view.max_connections
+            return view.gate.max_connections
         finally:
             await view.stop()
 
