@@ -1,7 +1,8 @@
 """One configuration: every setting of a referee server, stated once with its
 default — the game's session (``Limits``, who gets 341–344, the checked engine's
 ``OnDivergence``), the network layer (``NetLimits``), where it listens, its
-records, its web view and its log level.
+records, its web view (``WebLimits``, with each client's ``ClientLimits`` and the
+viewers' ``HubLimits``) and its log level.
 
 ``Config.from_args`` builds it from ``referee serve``'s parsed arguments (impl/apps/
 serve.py, whose flags take their defaults from ``DEFAULTS``); ``Config.local`` is a
@@ -16,7 +17,8 @@ client or application module, so that each of them can read it.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -146,6 +148,85 @@ LOCAL_CLOSE_GRACE = 1.0
 
 
 @dataclass(frozen=True)
+class HubLimits:
+    """The live view's viewers and the games it keeps (impl/web/hub.py)."""
+
+    max_viewers: int = 2000
+    """Viewers at once, over all streams; more are refused (503)."""
+    keep_finished: int = 20
+    """Finished games kept in memory for the list and for replay."""
+    keep_forgotten: int = 50_000
+    """Finished games no longer kept whose end is remembered (``Ended``, some 200
+    bytes each), so that their pages can redirect to their records."""
+    interval: float = 0.2
+    """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
+    list_interval: float = 0.5
+    """Seconds between two updates of the server list to its viewers."""
+    write_limit: int = 128 * 1024
+    """Bytes a viewer's connection may leave unsent; more drops it."""
+    send_buffer: int = 128 * 1024
+    """The kernel's send buffer per viewer (SO_SNDBUF), fixed so that a stalled
+    viewer is found out within a bounded amount of output."""
+    batch: int = 4
+    """Viewers written to per turn of the event loop."""
+    catch_up: int = 8
+    """A viewer more messages behind than this (a game moving faster than it is
+    drawn) gets one snapshot of the game instead of them."""
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """What one web client (an address group, impl/web/admission.py) may take."""
+
+    connections: int = 32
+    """Connections one client may hold at once (pages, API calls and streams together)."""
+    in_flight: int = 16
+    """Requests of one client in progress at once (an event stream is one, for its life)."""
+    rate: float = 25.0
+    """Requests a second one client may make, on average."""
+    burst: float = 50.0
+    """Requests one client may make at once after a quiet spell (the bucket's depth)."""
+    records: int = 4
+    """Record requests (listing, a record, a record's page) of one client in
+    progress or waiting at once; they are answered one at a time."""
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """The web view's limits (impl/web/app.py, docs/web.md)."""
+
+    max_connections: int | None = None
+    """Web connections at once, pages, API calls and streams together; None:
+    ``fdbudget.budget().web`` when the view starts."""
+    idle_timeout: float = 15.0
+    """Seconds a connection may go without a request in progress: one that sends
+    nothing, or whose request's headers never end (slowloris), is then closed."""
+    record_rate: float = 20.0
+    """Record listings and pages answered per second at most, all clients
+    together; the others wait their turn.  Serving a listing costs the loop
+    (parsing the request, writing tens of KB): clients asking back to back
+    would otherwise take a share of the loop the games need."""
+    list_age: float = 5.0
+    """Seconds a record listing is answered again without a scan (a scan of
+    thousands of entries holds the interpreter lock the loop needs for tens of
+    milliseconds; the list page asks every 5 s)."""
+    clients: ClientLimits = field(default_factory=ClientLimits)
+    """What one client (an address group, impl/web/admission.py) may take: its
+    connections, requests in progress, request rate and record requests."""
+    hub: HubLimits = field(default_factory=HubLimits)
+    """The viewers and the games kept (impl/web/hub.py)."""
+
+    def to_json(self) -> str:
+        """As the web process is told them (impl/web/link.py, child.py ``--limits``)."""
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> WebLimits:
+        data = json.loads(text)
+        return cls(**{**data, "clients": ClientLimits(**data["clients"]), "hub": HubLimits(**data["hub"])})
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything one ``referee serve`` process (or one private server) is told;
     each server it runs is a (game, server number) pair of it."""
@@ -185,6 +266,8 @@ class Config:
     """Also serve the live web view on this port (0: any free port)."""
     web_host: str | None = None
     """The web view's address; None: ``host``."""
+    web_limits: WebLimits = field(default_factory=WebLimits)
+    """The web view's limits: connections, clients, records, viewers."""
     log_level: str = "info"
 
     def messages_for(self, game: str) -> ConfigMessages:

@@ -244,7 +244,7 @@ def web_view(config: Config, tables: Path | None = None) -> Any:
         from impl.web.link import WebLink
     except ImportError as exc:
         raise UsageError(f"referee serve: --web needs the web extra ({exc}): {install_hint('web')}") from None
-    return WebLink(config.web_address, config.web, config.record_dir, tables=tables)
+    return WebLink(config.web_address, config.web, config.record_dir, tables=tables, limits=config.web_limits)
 
 
 def where(servers: Sequence[GameServer], web: Any) -> list[str]:

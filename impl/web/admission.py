@@ -22,23 +22,9 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
+from impl.config import ClientLimits
 from impl.server.admission import address_group
 from impl.server.net import TokenBucket
-
-
-@dataclass(frozen=True)
-class ClientLimits:
-    connections: int = 32
-    """Connections one client may hold at once (pages, API calls and streams together)."""
-    in_flight: int = 16
-    """Requests of one client in progress at once (an event stream is one, for its life)."""
-    rate: float = 25.0
-    """Requests a second one client may make, on average."""
-    burst: float = 50.0
-    """Requests one client may make at once after a quiet spell (the bucket's depth)."""
-    records: int = 4
-    """Record requests (listing, a record, a record's page) of one client in
-    progress or waiting at once; they are answered one at a time."""
 
 
 class Verdict(Enum):

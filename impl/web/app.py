@@ -56,13 +56,13 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from impl.config import WebLimits
 from impl.log import event
 from impl.server import fdbudget
 from impl.server.net import listening_port
@@ -70,11 +70,11 @@ from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
 from . import answers
-from .admission import Admission, ClientLimits, group
+from .admission import Admission, group
 from .answers import html, missing, missing_api, readable_404, refusal
 from .feed import ServerInfo
 from .gate import Gate, quiet_aiohttp
-from .hub import Game, Hub, HubLimits
+from .hub import Game, Hub
 from .library import Library
 from .pages import PAGES, STATIC, tv_server
 from .streams import Streams
@@ -84,28 +84,6 @@ STATIC_FILES = frozenset({"app.js", "style.css"})
 """What /static/ serves: the script and the style sheet (the pages are rendered from static/ by pages.py)."""
 PING_INTERVAL = 15.0
 """Seconds between keep-alive comments on every stream (a dead viewer is noticed)."""
-
-
-@dataclass(frozen=True)
-class WebLimits:
-    max_connections: int | None = None
-    """Web connections at once, pages, API calls and streams together; None:
-    ``fdbudget.budget().web`` when the view starts."""
-    idle_timeout: float = 15.0
-    """Seconds a connection may go without a request in progress: one that sends
-    nothing, or whose request's headers never end (slowloris), is then closed."""
-    record_rate: float = 20.0
-    """Record listings and pages answered per second at most, all clients
-    together; the others wait their turn.  Serving a listing costs the loop
-    (parsing the request, writing tens of KB): clients asking back to back
-    would otherwise take a share of the loop the games need."""
-    list_age: float = 5.0
-    """Seconds a record listing is answered again without a scan (a scan of
-    thousands of entries holds the interpreter lock the loop needs for tens of
-    milliseconds; the list page asks every 5 s)."""
-    clients: ClientLimits = field(default_factory=ClientLimits)
-    """What one client (an address group, impl/web/admission.py) may take: its
-    connections, requests in progress, request rate and record requests."""
 
 
 class WebView:
@@ -119,14 +97,13 @@ class WebView:
         host: str,
         port: int,
         record_dir: Path | None = None,
-        limits: HubLimits | None = None,
-        web_limits: WebLimits | None = None,
+        limits: WebLimits | None = None,
         tables: Path | None = None,
     ) -> None:
         self.host, self.requested_port, self.record_dir = host, port, record_dir
-        self.web_limits = web_limits or WebLimits()
+        self.web_limits = limits or WebLimits()
         self.game_servers: list[GameServer] = []
-        self.hub = Hub(self._describe, limits, records=record_dir is not None, labels=self.labels)
+        self.hub = Hub(self._describe, self.web_limits.hub, records=record_dir is not None, labels=self.labels)
         self.tap = SessionTap(self.hub)
         self.admission = Admission(self.web_limits.clients)
         self.gate = Gate(self.admission, self.web_limits.max_connections or 1)

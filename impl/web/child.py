@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.cli import die_with_parent
+from impl.config import WebLimits
 from impl.log import event, setup_logging
 from impl.server import fdbudget
 
@@ -51,7 +52,7 @@ def make_view(args: argparse.Namespace) -> WebView:
         from .tourney import TournamentView
 
         return TournamentView(args.host, args.port, args.record, args.live, tables=tables)
-    view = ServeView(args.host, args.port, args.record, tables=tables)
+    view = ServeView(args.host, args.port, args.record, getattr(args, "limits", None), tables=tables)
     view.referee_pid = args.parent  # the referee writes the records, named with its process id
     return view
 
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", type=Path)
     parser.add_argument("--tb", type=Path, help="the endgame tables the replay page values moves by")
     parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
+    parser.add_argument("--limits", type=WebLimits.from_json, help="the view's limits (Config.web_limits) as JSON")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
     die_with_parent(args.parent, 0)  # the referee has gone already: nothing to serve

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from impl.config import HubLimits
 from impl.log import utc
 
 from .feed import (
@@ -38,31 +39,6 @@ from .feed import (
     Position,
     ServerInfo,
 )
-
-
-@dataclass(frozen=True)
-class HubLimits:
-    max_viewers: int = 2000
-    """Viewers at once, over all streams; more are refused (503)."""
-    keep_finished: int = 20
-    """Finished games kept in memory for the list and for replay."""
-    keep_forgotten: int = 50_000
-    """Finished games no longer kept whose end is remembered (``Ended``, some 200
-    bytes each), so that their pages can redirect to their records."""
-    interval: float = 0.2
-    """Seconds between two writes to a viewer: what comes meanwhile goes in one."""
-    list_interval: float = 0.5
-    """Seconds between two updates of the server list to its viewers."""
-    write_limit: int = 128 * 1024
-    """Bytes a viewer's connection may leave unsent; more drops it."""
-    send_buffer: int = 128 * 1024
-    """The kernel's send buffer per viewer (SO_SNDBUF), fixed so that a stalled
-    viewer is found out within a bounded amount of output."""
-    batch: int = 4
-    """Viewers written to per turn of the event loop."""
-    catch_up: int = 8
-    """A viewer more messages behind than this (a game moving faster than it is
-    drawn) gets one snapshot of the game instead of them."""
 
 
 class Ended(NamedTuple):

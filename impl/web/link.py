@@ -50,6 +50,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from impl.config import WebLimits
 from impl.log import event
 from impl.server.records import DIVERGENCE
 from impl.server.server import GameServer, serve
@@ -128,8 +129,11 @@ class WebLink:
         record_dir: Path | None = None,
         buffer_limit: int = BUFFER_LIMIT,
         tables: Path | None = None,
+        limits: WebLimits | None = None,
     ) -> None:
         self.host, self.requested_port, self.record_dir = host, port, record_dir
+        self.limits = limits
+        """The web view's limits (``Config.web_limits``); None: their defaults."""
         self.tables = tables
         """``--tb``: the endgame tables the replay page values the moves by (archive.Archive)."""
         self.buffer_limit = buffer_limit
@@ -168,6 +172,8 @@ class WebLink:
             args += ["--record", str(self.record_dir)]
         if self.tables is not None:
             args += ["--tb", str(self.tables.resolve())]
+        if self.limits is not None and self.limits != WebLimits():
+            args += ["--limits", self.limits.to_json()]
         return args
 
     def open(self) -> None:

@@ -10,19 +10,18 @@ import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
 from impl import protocol as P
-from impl.config import CONFIG_MESSAGES, Limits, NetLimits
+from impl.config import CONFIG_MESSAGES, HubLimits, Limits, NetLimits, WebLimits
 from impl.engines.registry import get_engine
 from impl.server.server import GameServer, ServerConfig
 from impl.server.session import Settings
-from impl.web.app import WebLimits, WebView
-from impl.web.hub import HubLimits
+from impl.web.app import WebView
 from spec import awari as A
 from spec import gothello as G
 
@@ -46,7 +45,8 @@ async def watched(
     """One server per game (number 0, an ephemeral port of 127.0.0.1) and the web
     view of them, as ``referee serve … --web 0`` would run them (``rules``: Awari's
     rule set); stopped on exit."""
-    web = WebView("127.0.0.1", 0, record_dir, limits, web_limits)
+    both = web_limits or WebLimits()
+    web = WebView("127.0.0.1", 0, record_dir, both if limits is None else replace(both, hub=limits))
     servers = {}
     for game in games:
         ruleset = rules if game == "awari" else "paper"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from impl.web.admission import Admission, ClientLimits, Verdict, group
+from impl.config import ClientLimits
+from impl.web.admission import Admission, Verdict, group
 
 
 @pytest.mark.parametrize(

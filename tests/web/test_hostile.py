@@ -26,12 +26,12 @@ import aiohttp
 import pytest
 
 from impl import pgn
+from impl.config import HubLimits, WebLimits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server import fdbudget
 from impl.web import answers, archive
-from impl.web.app import WebLimits, WebView
-from impl.web.hub import HubLimits
+from impl.web.app import WebView
 from tests.support.netclient import run, seat_players
 from tests.support.webclient import Referee, play_one, stream, watched
 

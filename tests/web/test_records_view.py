@@ -16,11 +16,13 @@ from typing import Any
 import aiohttp
 
 from impl import pgn
+from impl.config import ClientLimits, Config, HubLimits, WebLimits
 from impl.engines.registry import get_engine
 from impl.web import archive
 from impl.web.child import make_view
 from impl.web.feed import ServerInfo
-from impl.web.hub import Ended, HubLimits
+from impl.web.hub import Ended
+from impl.web.link import WebLink
 from impl.web.tourney import TournamentView
 from tests.support.netclient import run, seat_players
 from tests.support.webclient import Referee, play_one, watched
@@ -140,3 +142,20 @@ def test_the_web_process_names_records_by_the_referees_process_id(tmp_path: Path
     view.hub.forgotten["gothello-1-7"] = Ended("gothello", 1, 7, 1_700_000_000.0)
     assert view.record_of("gothello-1-7") == "gothello-1-20231114T221320Z-4242-7.pgn"
     assert view.record_of("gothello-1-8") is None
+
+
+def test_the_serve_configs_web_limits_reach_the_web_process(tmp_path: Path) -> None:
+    """``Config.web_limits`` is the one place the view's limits are set: the referee
+    tells the web process (impl/web/link.py ``--limits``) and its view, its hub and
+    its clients' admission take them; the defaults are not spelled out."""
+    limits = WebLimits(record_rate=3.0, clients=ClientLimits(connections=5), hub=HubLimits(max_viewers=7))
+    config = Config(web=0, web_limits=limits)
+    assert "--limits" not in WebLink("127.0.0.1", 0, tmp_path, limits=Config().web_limits).arguments()
+    arguments = WebLink(config.web_address, 0, tmp_path, limits=config.web_limits).arguments()
+    parsed = WebLimits.from_json(arguments[arguments.index("--limits") + 1])
+    assert parsed == limits
+    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=1, live=False)
+    args.limits = parsed
+    view = make_view(args)
+    assert view.web_limits == limits and view.hub.limits.max_viewers == 7
+    assert view.admission.limits.connections == 5 and view.library.record_rate == 3.0

@@ -14,11 +14,11 @@ from typing import Any
 import aiohttp
 
 from impl import pgn
+from impl.config import HubLimits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.web.app import WebView
 from impl.web.archive import frame_clocks, score_of
-from impl.web.hub import HubLimits
 from impl.web.pages import missing_page, tv_server
 from tests.support.netclient import run, seat_players
 from tests.support.webclient import Referee, play_one, stream, watched

@@ -22,11 +22,10 @@ import pytest
 from impl import cli
 from impl import protocol as P
 from impl.apps import serve as serve_cli
-from impl.config import Config
+from impl.config import Config, HubLimits
 from impl.engines.registry import get_engine
 from impl.web import views
 from impl.web.archive import page_plies, parse_record, shown_tags
-from impl.web.hub import HubLimits
 from spec import awari as A
 from spec import gothello as G
 from spec import result as R
