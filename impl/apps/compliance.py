@@ -19,12 +19,16 @@ import argparse
 import asyncio
 import random
 import shlex
+import weakref
+from collections import deque
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from impl.cli import UsageError, seconds, subcommand
+from impl.cli import UsageError, port, seconds, subcommand
 from impl.engines.registry import get_engine
+from impl.server.net import terminator
 from impl.server.transcript import EngineRules
 from spec import protocol as M
 
@@ -37,6 +41,14 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("command", metavar="CMD", help='the player\'s command line, e.g. "python p.py {host} {port} {side}"')
     p.add_argument("--game", choices=["awari", "gothello"], required=True)
     p.add_argument("--seed", type=int, default=1, help="the virtual opponent's moves (default 1)")
+    p.add_argument(
+        "--port",
+        type=port,
+        default=0,
+        help="listen on this port of 127.0.0.1, one scenario after another, for a program that connects to a "
+        "fixed port whatever {port} says (gthd's client libraries: the game's base port plus the server "
+        "number, e.g. 29068 for Gothello's server 0); default any free port",
+    )
     p.add_argument(
         "--timeout",
         type=seconds,
@@ -87,6 +99,8 @@ class Session:
         self.opponent_plies = 0
         self.offer_at: int | None = None
         """How many lines the program had sent when the opponent offered a draw."""
+        self.stderr = ""
+        """The program's last lines on stderr, when it failed (told with the failure)."""
 
     def out(self, outs: list[M.Out]) -> None:
         assert self.writer is not None
@@ -120,6 +134,9 @@ TIMEOUT = [READ_TIMEOUT]
 STARTUP = 30.0
 """Seconds the program may take to start, connect and send its seat request (at least:
 ``--timeout`` if longer), so that a slow start on a loaded machine is no failure."""
+STDERR_LINES = 3
+"""The program's last lines on stderr told with a failure (each cut at STDERR_WIDTH)."""
+STDERR_WIDTH = 200
 MAX_REFUSED = 32
 """Refusals in a row after which a run stops: more than a turn's moves (Gothello's 25
 squares and a pass), so a player that tries moves until one is legal is not stopped."""
@@ -130,32 +147,62 @@ RULES_REFUSAL = "291 Illegal move"
 it is no protocol failure."""
 
 
+MAX_LINE = 4096
+"""Bytes of a line the harness reads before it takes them as a line anyway."""
+
+
 async def _line(reader: asyncio.StreamReader, bound: float | None = None) -> str | None:
-    raw = await asyncio.wait_for(reader.readline(), TIMEOUT[0] if bound is None else bound)
-    if not raw:
-        return None
-    return raw.decode("ascii", "replace").rstrip("\r\n")
+    """The program's next line, framed as the server frames it (impl/server/net.py):
+    a CR or an LF ends a line and empty lines are skipped — gthd's Python client
+    ends its lines with CR alone.  None at the end of the stream."""
+    buffer = _BUFFERS.setdefault(reader, bytearray())
+    deadline = asyncio.get_running_loop().time() + (TIMEOUT[0] if bound is None else bound)
+    while True:
+        del buffer[: len(buffer) - len(buffer.lstrip(b"\r\n"))]
+        cut = terminator(buffer, len(buffer))
+        if cut >= 0 or len(buffer) >= MAX_LINE:
+            end = cut if cut >= 0 else MAX_LINE
+            raw = bytes(buffer[:end])
+            del buffer[: end + 1]
+            return raw.decode("ascii", "replace")
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            raise TimeoutError
+        chunk = await asyncio.wait_for(reader.read(MAX_LINE), left)
+        if not chunk:
+            return None
+        buffer += chunk
 
 
-async def play(command: str, game: str, scenario: Scenario, seed: int) -> tuple[Session, int | None, str]:
-    """Run the program against one scripted referee: the session, the program's exit
-    status (None: it did not exit), and why the run stopped early ('' if it did not)."""
+_BUFFERS: weakref.WeakKeyDictionary[asyncio.StreamReader, bytearray] = weakref.WeakKeyDictionary()
+"""Each connection's bytes read and not yet framed."""
+
+
+async def play(
+    command: str, game: str, scenario: Scenario, seed: int, listen: int = 0
+) -> tuple[Session, int | None, str]:
+    """Run the program against one scripted referee listening on ``listen`` (0: any
+    free one): the session, the program's exit status (None: it did not exit), and
+    why the run stopped early ('' if it did not)."""
     session = Session(game, scenario, random.Random(seed))
     connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await connected.put((reader, writer))
 
-    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    server = await asyncio.start_server(accept, "127.0.0.1", listen, reuse_address=True)
     port = server.sockets[0].getsockname()[1]
     words = M.WORDS[game]
     argv = shlex.split(command.format(host="127.0.0.1", port=port, side=words.sides[scenario.side]))
     proc = await asyncio.create_subprocess_exec(
         *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
     )
+    tail: deque[str] = deque(maxlen=STDERR_LINES)
+    reading = asyncio.create_task(_tail(proc, tail))  # read always: a full pipe would block the program
+    exited = asyncio.create_task(proc.wait())
     stopped = ""
     try:
-        stopped = await _referee(session, connected, scenario)
+        stopped = await _referee(session, connected, scenario, exited)
     except TimeoutError:
         stopped = f"no line from the program within {TIMEOUT[0]:g} s"
     except (ConnectionError, OSError) as exc:
@@ -165,29 +212,50 @@ async def play(command: str, game: str, scenario: Scenario, seed: int) -> tuple[
             session.writer.close()
         server.close()
     try:
-        status: int | None = await asyncio.wait_for(proc.wait(), TIMEOUT[0])
+        status: int | None = await asyncio.wait_for(asyncio.shield(exited), TIMEOUT[0])
     except TimeoutError:
         proc.kill()
-        await proc.wait()
+        await exited
         status = None
+    with suppress(TimeoutError):
+        await asyncio.wait_for(reading, 1.0)
+    if tail and (stopped or status != 0):
+        session.stderr = " | ".join(tail)
     return session, status, stopped
+
+
+async def _tail(proc: asyncio.subprocess.Process, tail: deque[str]) -> None:
+    """The program's stderr, read to its end; its last lines kept in ``tail``."""
+    assert proc.stderr is not None
+    while line := await proc.stderr.readline():
+        text = line.decode("utf-8", "replace").rstrip()
+        if text:
+            tail.append(text[:STDERR_WIDTH])
 
 
 async def _referee(
     session: Session,
     connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]],
     scenario: Scenario,
+    exited: asyncio.Task[int],
 ) -> str:
     start = max(STARTUP, TIMEOUT[0])
+    arrival = asyncio.ensure_future(connected.get())
+    await asyncio.wait({arrival, exited}, timeout=start, return_when=asyncio.FIRST_COMPLETED)
+    if not arrival.done():
+        arrival.cancel()
+        if exited.done():
+            return f"the program exited with status {exited.result()} before it connected"
+        return f"the program did not connect within {start:g} s"
     try:
-        reader, writer = await asyncio.wait_for(connected.get(), start)
+        reader, writer = arrival.result()
         session.writer = writer
         model, me, other = session.model, scenario.side, 1 - scenario.side
         session.model, outs = model.join(1)
         session.out(outs)
         line = await _line(reader, start)
     except TimeoutError:
-        return f"the program did not connect and send its seat request within {start:g} s"
+        return f"the program connected but sent no seat request within {start:g} s"
     if line is None:
         return "the program closed before its seat request"
     session.got.append(line)
@@ -255,9 +323,10 @@ def _grade(game: str, scenario: Scenario, session: Session, status: int | None, 
     w = M.WORDS[game]
     side = w.sides[scenario.side]
     got = session.got
+    said = f" (its stderr: {session.stderr})" if session.stderr else ""
     if not got:
         result.check(
-            f"{scenario.name}: seat request", False, f"expected '0.9.1 player {side}', got nothing ({stopped})"
+            f"{scenario.name}: seat request", False, f"expected '0.9.1 player {side}', got nothing ({stopped}){said}"
         )
         return
     seat = M.seat_request(w, got[0])
@@ -302,13 +371,13 @@ def _grade(game: str, scenario: Scenario, session: Session, status: int | None, 
     result.check(
         f"{scenario.name}: game played to its end",
         not stopped and session.model.over,
-        stopped or "the game did not end",
+        (stopped or "the game did not end") + said,
     )
     exited = "still running (killed)" if status is None else f"exit status {status}"
     result.check(
         f"{scenario.name}: clean exit after the final status",
         status == 0,
-        f"expected exit status 0 within {TIMEOUT[0]:g} s of the end, got {exited}",
+        f"expected exit status 0 within {TIMEOUT[0]:g} s of the end, got {exited}{said}",
     )
 
 
@@ -326,10 +395,10 @@ def scenarios(game: str) -> list[Scenario]:
     return found
 
 
-async def check_player(command: str, game: str, seed: int = 1) -> Result:
+async def check_player(command: str, game: str, seed: int = 1, listen: int = 0) -> Result:
     result = Result()
     for n, scenario in enumerate(scenarios(game)):
-        session, status, stopped = await play(command, game, scenario, seed + n)
+        session, status, stopped = await play(command, game, scenario, seed + n, listen)
         _grade(game, scenario, session, status, stopped, result)
     return result
 
@@ -352,9 +421,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("referee compliance: empty command")
     TIMEOUT[0] = args.timeout
     try:
-        result = asyncio.run(check_player(args.command, args.game, args.seed))
+        result = asyncio.run(check_player(args.command, args.game, args.seed, args.port))
     except (FileNotFoundError, PermissionError) as exc:
         raise UsageError(f"referee compliance: cannot run {argv[0]}: {exc.strerror}") from None
+    except OSError as exc:  # --port taken
+        raise UsageError(f"referee compliance: cannot listen on port {args.port}: {exc.strerror}") from None
     for name, ok, detail in result.checks:
         print(f"{'PASS' if ok else 'FAIL'}  {name}" + ("" if ok else f": {detail}"))
     failed = sum(1 for _, ok, _ in result.checks if not ok)

@@ -206,7 +206,7 @@ class Connection(asyncio.Protocol):
                 delay = wait
                 break
             if self._skipping:  # the tail of a line already refused: one pass over it
-                cut = _terminator(buffer, len(buffer))
+                cut = terminator(buffer, len(buffer))
                 if cut < 0:
                     buffer.clear()
                     break
@@ -225,7 +225,7 @@ class Connection(asyncio.Protocol):
                     delay = 0.0
                     break
                 continue
-            cut = _terminator(buffer, limits.max_line + 1)
+            cut = terminator(buffer, limits.max_line + 1)
             if cut < 0:
                 if len(buffer) > limits.max_line:
                     self._skipping = True
@@ -359,7 +359,7 @@ class Connection(asyncio.Protocol):
         asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
 
 
-def _terminator(buffer: bytearray, within: int) -> int:
+def terminator(buffer: bytearray, within: int) -> int:
     """Index of the first CR or LF among the first ``within`` bytes, or -1."""
     cr, lf = buffer.find(b"\r", 0, within), buffer.find(b"\n", 0, within)
     if cr < 0:

@@ -8,11 +8,14 @@ with what was expected and what came: tests/support/broken_player.py (no ellipse
 no answer to a draw offer) and tests/support/sloppy_player.py (a seat request sent
 twice, a serial that never advances, no exit after the final status).  The
 repository holds no copy of gthd's client libraries (tests/server/test_compat.py
-re-implements their reading rules over sockets instead), so none is run here."""
+re-implements their reading rules over sockets instead), so none is run here; what
+they need of the checker is: lines ended by CR alone (their Python library's), and a
+fixed port (``--port``)."""
 
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +121,41 @@ def test_a_player_that_does_not_exit_is_caught(capsys: pytest.CaptureFixture[str
         "got still running (killed)"
     ) in lines
     assert "PASS  opponent resigns: game played to its end" in lines
+
+
+def test_lines_ended_by_cr_alone_are_read_as_the_server_reads_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """gthd's Python client library ends its lines with CR alone: the server takes a
+    CR or an LF as a line's end (impl/server/net.py), and so does the checker."""
+    command = f"{PYTHON} -m tests.support.sloppy_player gothello {{host}} {{port}} {{side}} cr-lines"
+    status, lines = card(capsys, command, "--game", "gothello")
+    passes_all(status, lines, "gothello")
+
+
+def test_a_program_that_fails_before_connecting_is_told_at_once_with_its_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = sloppy(capsys, "crash")
+    assert len(lines) == 7  # each scenario's seat request, and the count
+    for line in lines[:-1]:
+        assert "got nothing (the program exited with status 1 before it connected)" in line, line
+        assert "(its stderr: " in line and "RuntimeError: the player's own bug, before it connects" in line
+
+
+def test_a_program_on_a_fixed_port_is_checked_with_port(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--port``: gthd's client libraries connect to the game's base port plus the
+    server number whatever they are told; the checker listens there, one scenario
+    after another (the command here names the port itself, not ``{port}``)."""
+    with socket.socket() as probe:  # a free port, as a fixed one
+        probe.bind(("127.0.0.1", 0))
+        fixed = probe.getsockname()[1]
+    command = f"{PYTHON} -m tests.support.sloppy_player gothello 127.0.0.1 {fixed} {{side}}"
+    status, lines = card(capsys, command, "--game", "gothello", "--port", str(fixed))
+    passes_all(status, lines, "gothello")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main(["compliance", command, "--game", "gothello", "--port", str(taken.getsockname()[1])]) == 2
+    assert "referee compliance: cannot listen on port" in capsys.readouterr().err
 
 
 def test_a_command_that_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,10 @@ right: serials and ellipses, ``nodraw`` to a draw offer, another move after a
     seat-twice    sends its seat request again once seated (refused: 299)
     stale-serial  numbers every move 1 (refused: 299, it gives up)
     no-exit       stays connected and running after the final status
+    crash         fails before it connects (a traceback on stderr, exit status 1)
+
+and one that is no bug: ``cr-lines`` ends each line with CR alone, as gthd's Python
+client library does (its text file's ``newline="\r"`` turns ``\r\n`` into ``\r\r``).
 
 Usage: python -m tests.support.sloppy_player GAME HOST PORT SIDE [BUG]"""
 
@@ -17,10 +21,13 @@ import time
 
 from impl.engines.registry import get_engine
 
-BUGS = ("seat-twice", "stale-serial", "no-exit")
+BUGS = ("seat-twice", "stale-serial", "no-exit", "crash")
 
 
 def main(game: str, host: str, port: int, side: str, bug: str = "") -> int:
+    if bug == "crash":
+        raise RuntimeError("the player's own bug, before it connects")
+    ending = "\r\r" if bug == "cr-lines" else "\r\n"
     engine = get_engine(game)
     state = engine.initial()
     plies, tried = 0, 0
@@ -28,7 +35,7 @@ def main(game: str, host: str, port: int, side: str, bug: str = "") -> int:
     with socket.create_connection((host, port)) as sock, sock.makefile("rwb") as f:
 
         def send(line: str) -> None:
-            f.write((line + "\r\n").encode("ascii"))
+            f.write((line + ending).encode("ascii"))
             f.flush()
 
         def move() -> None:
