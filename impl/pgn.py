@@ -400,6 +400,17 @@ def parse(data: str | bytes) -> PgnGame:
     return record
 
 
+def tag_in(text: str, key: str) -> str:
+    """The tag ``key`` of the record ``text`` (the first, if it repeats), "" if the
+    record has none or is no record; parsed only when the key appears in the text."""
+    if key not in text:
+        return ""
+    try:
+        return parse(text).tag(key)
+    except PgnError:
+        return ""
+
+
 def _text(data: str | bytes) -> str:
     """The text, split into lines at newlines; PgnError if too long, not UTF-8, or with a
     control character (one would garble the terminal ``referee replay`` prints to)."""

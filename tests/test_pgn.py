@@ -330,3 +330,9 @@ def test_a_tag_value_stays_on_one_line() -> None:
     text = pgn.write(record)
     assert text.splitlines()[1] == '[Divergence "a b \\"c\\" \\\\ é"]'
     assert pgn.parse(text).tag("Divergence") == 'a b "c" \\ é'
+
+
+def test_tag_in_reads_one_tag_of_a_record_text() -> None:
+    text = server_text("awari", ("sam", "nora"), "north wins", ["F", "a"])
+    assert pgn.tag_in(text, "Game") == "awari" and pgn.tag_in(text, "Tablebase") == ""
+    assert pgn.tag_in('[Tablebase "x"]\n\nnot a record', "Tablebase") == ""  # no record: nothing, no error

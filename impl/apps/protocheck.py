@@ -52,12 +52,7 @@ def divergence(monitors: Iterable[Monitor]) -> str:
 
 def tag_of(record: str) -> str:
     """A game record's ``ProtocolDivergence`` tag, "" if the record has none."""
-    if TAG not in record:
-        return ""
-    try:
-        return pgn.parse(record).tag(TAG)
-    except pgn.PgnError:
-        return ""
+    return pgn.tag_in(record, TAG)
 
 
 def report(records: Iterable[tuple[int, str]]) -> tuple[str, list[str]]:

@@ -27,12 +27,7 @@ TAG = "Tablebase"
 
 def tag_of(record: str) -> str:
     """A game record's ``Tablebase`` tag: the table's value if the table adjudicated it, else ""."""
-    if TAG not in record:
-        return ""
-    try:
-        return pgn.parse(record).tag(TAG)
-    except pgn.PgnError:
-        return ""
+    return pgn.tag_in(record, TAG)
 
 
 @cache
