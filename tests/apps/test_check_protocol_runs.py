@@ -70,7 +70,8 @@ def test_a_server_bug_is_tagged_listed_and_fails_the_match_and_the_results_stand
     games = _records(records)
     for number, g in enumerate(games, 1):
         found = g.tag(protocheck.TAG)
-        assert "got '101 30 60 " in found and "'101 60 30 " in found, found
+        # whichever program seated first: its 101 with the clocks the wrong way round
+        assert "'101 30 60 " in found and "'101 60 30 " in found and "the model allowed" in found, found
         assert f"game {number}: {found}" in out
         assert g.tag("Termination") == "move"  # played out on the board: the result stands
     failures = json.loads((tmp_path / "r.json").read_text())["failures"]
