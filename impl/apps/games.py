@@ -503,7 +503,7 @@ def play_game(
             judged = {strict.TAG: outcome.forfeit} if outcome.forfeit else judged
             if (outcome.theft or outcome.forfeit or outcome.adjudicated) and outcome.result is not None:
                 record, tags = _rejudged(record, outcome.result, tags | judged)
-            tags |= {protocheck.TAG: outcome.divergence} if outcome.divergence else {}
+            tags |= {protocheck.TAG: outcome.divergence or protocheck.OK} if options.check_protocol else {}
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
         write_atomic(options.records / pgn.record_name(number), outcome.record, overwrite=False)

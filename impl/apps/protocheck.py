@@ -2,10 +2,12 @@
 checked live against the protocol's model (spec/protocol.py), as ``referee serve
 --check-protocol`` does (impl/server/transcript.py ``Monitor``).
 
-A divergence is the referee's fault, never a player's: the game and its result stand
-(the server is the authority, the model only watches), the record says what
-diverged (its ``ProtocolDivergence`` tag, so a resumed run still knows), the
-summary lists it against the referee, and the run exits 1.
+Every game checked says so in its record (``[ProtocolCheck "ok"]``), or says what
+diverged (``[ProtocolCheck "line 9: connection 2 got …; the model allowed …"]``), so
+a resumed run knows which games were checked and how.  A divergence is the
+referee's fault, never a player's: the game and its result stand (the server is the
+authority, the model only watches), the summary lists it against the referee, and
+the run exits 1.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from impl import pgn
 from impl.server.session import Session
 from impl.server.transcript import Monitor, monitor
 
-TAG = "ProtocolDivergence"
-"""The record's tag: the first line the server sent that the model did not allow."""
+TAG = "ProtocolCheck"
+"""The record's tag: ``OK``, or the first line the server sent that the model did not allow."""
+OK = "ok"
 KIND = "protocol divergence"
 """The failure's kind in a run's summary."""
 CULPRIT = "referee"
@@ -51,15 +54,24 @@ def divergence(monitors: Iterable[Monitor]) -> str:
 
 
 def tag_of(record: str) -> str:
-    """A game record's ``ProtocolDivergence`` tag, "" if the record has none."""
-    return pgn.tag_in(record, TAG)
+    """A game record's divergence: its ``ProtocolCheck`` tag unless ``ok``; "" if it
+    has none (not checked, or checked without a divergence)."""
+    found = pgn.tag_in(record, TAG)
+    return "" if found == OK else found
+
+
+def checked(record: str) -> bool:
+    """Whether the game of ``record`` was checked (``--check-protocol``)."""
+    return bool(pgn.tag_in(record, TAG))
 
 
 def report(records: Iterable[tuple[int, str]]) -> tuple[str, list[str]]:
-    """``records``' (game number, record) checked: the count line and one line per
-    divergence (``game N: …``)."""
+    """A run's (game number, record) pairs: the count line and one line per
+    divergence (``game N: …``).  Games played without the check (before a resume
+    with it) are counted apart."""
     seen = list(records)
-    found = [(number, tag_of(text)) for number, text in seen]
-    lines = [f"game {number}: {what}" for number, what in found if what]
-    head = f"protocol: {len(seen)} games checked against spec/protocol.py, {len(lines)} divergences"
+    done = [(number, tag_of(text)) for number, text in seen if checked(text)]
+    lines = [f"game {number}: {what}" for number, what in done if what]
+    of = "" if len(done) == len(seen) else f" of {len(seen)}"
+    head = f"protocol: {len(done)}{of} games checked against spec/protocol.py, {len(lines)} divergences"
     return head, lines
