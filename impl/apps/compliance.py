@@ -225,12 +225,22 @@ async def play(
 
 
 async def _tail(proc: asyncio.subprocess.Process, tail: deque[str]) -> None:
-    """The program's stderr, read to its end; its last lines kept in ``tail``."""
+    """The program's stderr, read to its end in chunks (a line may be of any length);
+    its last lines kept in ``tail``, each cut at STDERR_WIDTH characters."""
     assert proc.stderr is not None
-    while line := await proc.stderr.readline():
-        text = line.decode("utf-8", "replace").rstrip()
+
+    def keep(raw: bytes) -> None:
+        text = raw.decode("utf-8", "replace").rstrip()
         if text:
             tail.append(text[:STDERR_WIDTH])
+
+    pending = b""
+    while chunk := await proc.stderr.read(1 << 16):
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            keep(line)
+        pending = pending[: 4 * STDERR_WIDTH]  # a line's start is all that is told
+    keep(pending)
 
 
 async def _referee(

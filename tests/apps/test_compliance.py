@@ -141,6 +141,14 @@ def test_a_program_that_fails_before_connecting_is_told_at_once_with_its_stderr(
         assert "(its stderr: " in line and "RuntimeError: the player's own bug, before it connects" in line
 
 
+def test_a_program_that_writes_much_to_stderr_is_never_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    """Its stderr is read as it comes (a pipe left unread would stop it once full)."""
+    player = f"{PYTHON} -m tests.support.sloppy_player gothello {{host}} {{port}} {{side}}"
+    command = f"sh -c 'head -c 200000 /dev/zero | tr \"\\\\0\" x >&2; exec {player}'"
+    status, lines = card(capsys, command, "--game", "gothello")
+    passes_all(status, lines, "gothello")
+
+
 def test_a_program_on_a_fixed_port_is_checked_with_port(capsys: pytest.CaptureFixture[str]) -> None:
     """``--port``: gthd's client libraries connect to the game's base port plus the
     server number whatever they are told; the checker listens there, one scenario
