@@ -31,6 +31,7 @@ writes one) adds its speed and depth to the table.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import atexit
 import itertools
 import json
@@ -67,7 +68,7 @@ from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.local import LocalServer
-from impl.server.session import Session
+from impl.server.session import Event, MoveMade, Session
 
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
@@ -535,7 +536,7 @@ def _play_game(
     # silent program loses by the server's idle rule before the game's timeout.
     config = replace(config, net=replace(config.net, per_address=PROGRAM_CONNECTIONS))
     config = replace(config, limits=replace(config.limits, idle_timeout=_idle_bound(config, options.timeout)))
-    hooks = _live_hooks(options.live, number)
+    hooks = _live_hooks(options.live, number) + _adjudicator(options.adjudication, outcome)
     watch, transcripts = strict.watcher()
     hooks += (watch,) if options.strict else ()
     check, monitors = protocheck.watcher()
@@ -564,8 +565,7 @@ def _play_game(
                 guard.launched(player, launched[player].group)
                 if side == 0 and not guard.by_proc:
                     _await_seat(guard, launched[player], deadline)
-            judge = _judge(options.adjudication, server, outcome)
-            outcome.error, early = _follow(observer, launched, deadline, judge)
+            outcome.error, early = _follow(observer, launched, deadline)
             outcome.culprits += [] if early is None else [early]
             if outcome.error == "timed out":
                 outcome.error, outcome.culprits = _silent(observer, first, specs, game)
@@ -610,33 +610,43 @@ def _rejudged(record: pgn.PgnGame, result: Outcome, tags: dict[str, str]) -> tup
     }
 
 
-def _judge(rules: Adjudication | None, server: LocalServer, outcome: GameOutcome) -> Callable[[Client], bool]:
-    """What ``_follow`` asks after each message: whether ``rules`` end the game now;
-    if so the outcome is noted and the server stopped (399 to the players, the
-    record's termination ``adjudication``)."""
-    leads: list[int] = []
+def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Callable[[Session], None], ...]:
+    """A session hook judging each position as the move that made it is accepted, on
+    the server's loop, by ``rules`` (a ply count, the lead, a table probe: each a
+    few microseconds); a verdict ends the game at that very position — the check that
+    no move came since and the end are one step of the loop, so the result the
+    runner gives is always that of the last position recorded.  The outcome is noted
+    and the players get 399 (the record's termination ``adjudication``).  Judged by
+    an observer instead, fast players were always some plies ahead of it."""
+    if rules is None:
+        return ()
 
-    def judge(observer: Client) -> bool:
-        if rules is None:
-            return False
-        played = len(observer.plies)
-        while len(leads) < played:  # a lead for each ply: messages come one at a time
-            first, second = observer.counts()
+    def hook(session: Session) -> None:
+        loop = asyncio.get_running_loop()
+        leads: list[int] = []
+
+        def judge(what: Event) -> None:
+            if not isinstance(what, MoveMade):
+                return
+            first, second = what.engine.counts(what.after)
             leads.append(first - second)
-        position = observer.view.position
-        by_table = None
-        if rules.tablebase is not None and position is not None and not observer.over:
-            by_table = rules.tablebase.verdict(position)
-        if by_table is not None:
-            outcome.tablebase = by_table[2]
-        found = by_table[:2] if by_table is not None else rules.verdict(played, leads)
-        if found is None:
-            return False
-        outcome.adjudged, outcome.adjudicated = found
-        server.stop(Termination.ADJUDICATION)
-        return True
+            if what.to_move is None:  # the move ended the game
+                return
+            by_table = rules.tablebase.verdict(what.after) if rules.tablebase is not None else None
+            found = by_table[:2] if by_table is not None else rules.verdict(len(leads), leads)
+            if found is not None:
+                loop.call_soon(end, len(leads), found, by_table[2] if by_table is not None else "")
 
-    return judge
+        def end(plies: int, found: tuple[Outcome, str], value: str) -> None:
+            if session.over or len(session.made) != plies:  # a move came since: it was judged too
+                return
+            outcome.adjudged, outcome.adjudicated = found
+            outcome.tablebase = value
+            session.shutdown(loop.time(), Termination.ADJUDICATION)
+
+        session.listeners.append(judge)
+
+    return (hook,)
 
 
 def _idle_bound(config: Config, timeout: float) -> float:
@@ -697,17 +707,13 @@ def _follow(
     observer: Client,
     launched: dict[int, _Launched],
     deadline: float,
-    judge: Callable[[Client], bool] = lambda observer: False,
 ) -> tuple[str, int | None]:
-    """Observe until the game is over (or ``judge`` has ended it); an error message
-    if it cannot end, and the player whose program ended before the start."""
+    """Observe until the game is over (an adjudication ends it on the server:
+    ``_adjudicator``); an error message if it cannot end, and the player whose
+    program ended before the start."""
     while not observer.over:
         with suppress(ClientTimeout):
             observer.next_message(timeout=0.25)
-        if observer.started and not observer.over and judge(observer):
-            while not observer.over:  # the server's 399, then the end
-                observer.next_message(timeout=30.0)
-            break
         if not observer.started:
             for player, proc in launched.items():
                 if proc.proc.poll() is not None:

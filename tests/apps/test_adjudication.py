@@ -38,7 +38,8 @@ def test_a_match_adjudicated_by_length_records_draws_the_tools_read(tmp_path: Pa
     assert outcome.result == Outcome(None, ADJUDGED) and outcome.adjudicated == "still running after 6 plies"
     record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
     assert record.tag("Termination") == "adjudication" and record.result == "1/2-1/2"
-    assert record.tag("Adjudication") == "still running after 6 plies" and len(record.moves) >= 6
+    # ended at the position judged: no move of the (fast) players after the sixth
+    assert record.tag("Adjudication") == "still running after 6 plies" and len(record.moves) == 6
 
 
 def test_resign_adjudication_through_the_command(tmp_path: Path) -> None:

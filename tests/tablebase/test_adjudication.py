@@ -86,7 +86,7 @@ def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.
     verdict = rule.verdict(state)
     assert verdict is not None and record.tag("Tablebase") == verdict[2]
     assert record.outcome.winner == verdict[0].winner
-    assert tuple(record.moves)[: len(opening)] == opening
+    assert tuple(record.moves) == opening  # ended at the position judged, the opening's last
     # The web view's page of the record says so.
     page = json.loads(Archive(tmp_path).page("game-0001.pgn").body)
     assert page["result"]["words"] == f"adjudicated by the endgame table: {verdict[2]}"
