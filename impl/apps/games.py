@@ -48,6 +48,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -68,7 +69,7 @@ from impl.game import PAPER_RULES, Outcome, Side, Termination
 from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES
 from impl.server.local import LocalServer
-from impl.server.session import Event, MoveMade, Session
+from impl.server.session import Event, GameOver, MoveMade, Session
 
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
@@ -611,34 +612,68 @@ def _rejudged(record: pgn.PgnGame, result: Outcome, tags: dict[str, str]) -> tup
 
 
 def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Callable[[Session], None], ...]:
-    """A session hook judging each position as the move that made it is accepted, on
-    the server's loop, by ``rules`` (a ply count, the lead, a table probe: each a
-    few microseconds); a verdict ends the game at that very position — the check that
-    no move came since and the end are one step of the loop, so the result the
-    runner gives is always that of the last position recorded.  The outcome is noted
-    and the players get 399 (the record's termination ``adjudication``).  Judged by
-    an observer instead, fast players were always some plies ahead of it."""
+    """A session hook judging each position by ``rules`` as the move that made it is
+    accepted, and ending the game at that very position: the check that no move came
+    since and the end are one step of the server's loop, so the result the runner
+    gives is always that of the last position recorded.  The ply count and the lead
+    are judged on the loop (a few microseconds); the table's probe (tens of
+    milliseconds: ``probe.may_repeat``'s search) in a thread of its own, the newest
+    position only, so that it never holds the loop nor spends a clock — a game the
+    players move on from before the answer is judged again at its newer position.
+    The outcome is noted and the players get 399 (the record's termination
+    ``adjudication``).  (Judged by an observer instead, the game ended plies after
+    the position judged: fast players were always ahead of it.)"""
     if rules is None:
         return ()
 
     def hook(session: Session) -> None:
         loop = asyncio.get_running_loop()
         leads: list[int] = []
+        table = rules.tablebase
+        prober = ThreadPoolExecutor(1, thread_name_prefix="adjudicate") if table is not None else None
+        newest: list[tuple[int, Any]] = []
+        """The position waiting for the table (plies, state): one at most, the latest."""
+        asking = [False]
 
         def judge(what: Event) -> None:
+            if isinstance(what, GameOver):
+                if prober is not None:
+                    prober.shutdown(wait=False, cancel_futures=True)
+                return
             if not isinstance(what, MoveMade):
                 return
             first, second = what.engine.counts(what.after)
             leads.append(first - second)
             if what.to_move is None:  # the move ended the game
                 return
-            by_table = rules.tablebase.verdict(what.after) if rules.tablebase is not None else None
-            found = by_table[:2] if by_table is not None else rules.verdict(len(leads), leads)
+            found = rules.verdict(len(leads), leads)
             if found is not None:
-                loop.call_soon(end, len(leads), found, by_table[2] if by_table is not None else "")
+                loop.call_soon(end, len(leads), found, "")
+            elif prober is not None:
+                newest[:] = [(len(leads), what.after)]
+                if not asking[0]:
+                    ask()
+
+        def ask() -> None:
+            assert table is not None and prober is not None
+            plies, state = newest.pop()
+            asking[0] = True
+            try:
+                probe = prober.submit(table.verdict, state)
+            except RuntimeError:  # shut down: the game is over
+                return
+            probe.add_done_callback(lambda done: loop.call_soon_threadsafe(answered, plies, done))
+
+        def answered(plies: int, done: Future[tuple[Outcome, str, str] | None]) -> None:
+            asking[0] = False
+            by_table = None if done.cancelled() or done.exception() is not None else done.result()
+            if by_table is not None and len(session.made) == plies:
+                end(plies, by_table[:2], by_table[2])
+            elif newest and not session.over:
+                ask()
 
         def end(plies: int, found: tuple[Outcome, str], value: str) -> None:
-            if session.over or len(session.made) != plies:  # a move came since: it was judged too
+            if session.over or len(session.made) != plies:  # a move came since: it is judged too
                 return
             outcome.adjudged, outcome.adjudicated = found
             outcome.tablebase = value

@@ -8,8 +8,9 @@ right: serials and ellipses, ``nodraw`` to a draw offer, another move after a
     no-exit       stays connected and running after the final status
     crash         fails before it connects (a traceback on stderr, exit status 1)
 
-and one that is no bug: ``cr-lines`` ends each line with CR alone, as gthd's Python
-client library does (its text file's ``newline="\r"`` turns ``\r\n`` into ``\r\r``).
+and two that are no bug: ``cr-lines`` ends each line with CR alone, as gthd's Python
+client library does (its text file's ``newline="\r"`` turns ``\r\n`` into ``\r\r``);
+``slow`` thinks 0.3 s before each move, as a real program does.
 
 Usage: python -m tests.support.sloppy_player GAME HOST PORT SIDE [BUG]"""
 
@@ -39,6 +40,8 @@ def main(game: str, host: str, port: int, side: str, bug: str = "") -> int:
             f.flush()
 
         def move() -> None:
+            if bug == "slow":
+                time.sleep(0.3)
             moves = engine.legal_moves(state)
             token = engine.format_move(moves[tried % len(moves)])
             serial = 1 if bug == "stale-serial" else plies // 2 + 1

@@ -28,6 +28,11 @@ from tests.support.terminal import refused
 
 from .conftest import STONES
 
+SLOPPY = paths.ROOT / "tests" / "support" / "sloppy_player.py"
+THINKER = f"{sys.executable} {SLOPPY} {{game}} {{host}} {{port}} {{side}} slow"
+"""A player that thinks 0.3 s a move, as real programs do: the table's probe (tens of
+milliseconds, off the referee's loop) answers before it moves on."""
+
 
 def _into_table(table: probe.Table) -> tuple[tuple[str, ...], probe.AwariState]:
     """A line of random legal moves from the start, none ending the game, to the
@@ -78,7 +83,8 @@ def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.
     options = MatchOptions(
         "awari", 1, rules="olympiad-1990", adjudication=Adjudication(tablebase=rule), records=tmp_path
     )
-    outcome = play_game((PlayerSpec.parse("random"), PlayerSpec.parse("random --seed 2")), 1, options, 0, "", opening)
+    thinker = PlayerSpec.parse(THINKER)
+    outcome = play_game((thinker, thinker), 1, options, 0, "", opening)
     assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
     record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
     assert record.tag("Termination") == "adjudication"
@@ -104,7 +110,7 @@ def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tm
     book = tmp_path / "book.txt"
     book.write_text(" ".join(opening) + "\n")
     tb = ["--rules", "olympiad-1990", "--tb", str(uncounted.folder), "--tb-stones", str(STONES)]
-    done = _referee("match", "random", "random", "--game", "awari", "--games", "2", "--openings", str(book),
+    done = _referee("match", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--openings", str(book),
                     "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("adjudicated by the table: ") == 2, done.stdout
@@ -113,7 +119,7 @@ def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tm
     for path in records:
         record = pgn.parse(path.read_text())
         assert record.tag("Termination") == "adjudication" and record.tag("Tablebase")
-    done = _referee("tournament", "random", "random --seed 3", "--game", "awari", "--games", "2", "--jobs", "1",
+    done = _referee("tournament", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--jobs", "1",
                     "--openings", str(book), "--records", "t", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "adjudication (tablebase) 2" in done.stdout, done.stdout
