@@ -25,11 +25,13 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -513,19 +515,47 @@ def _run_one(s: Step, stream: bool, scheduler: str | None = None) -> Outcome:
     t0, load0 = time.perf_counter(), os.getloadavg()[0]
     env = {**os.environ, **({} if s.contracts else {"SPEC_CONTRACTS": "0"})}
     child = subprocess.Popen(
-        s.argv_on(scheduler), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        s.argv_on(scheduler),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+        start_new_session=True,  # its own group: an interrupted run ends it with all its workers
     )
     assert child.stdout is not None
+    with _LOCK:
+        _LIVE.add(child.pid)
     kept: list[str] = []
     for line in child.stdout:
         kept.append(line)
         if stream:
             print(line, end="", flush=True)
     _, status, usage = os.wait4(child.pid, 0)
+    with _LOCK:
+        _LIVE.discard(child.pid)
     child.returncode = os.waitstatus_to_exitcode(status)
     load = (load0 + os.getloadavg()[0]) / 2
     cpu = usage.ru_utime + usage.ru_stime
     return Outcome(time.perf_counter() - t0, cpu, load, child.returncode, "".join(kept))
+
+
+_LIVE: set[int] = set()
+"""The steps running now (each its process group's leader)."""
+_LOCK = threading.Lock()
+
+
+def _end_live() -> None:
+    """End every running step and its workers (an interrupted run)."""
+    with _LOCK:
+        groups = list(_LIVE)
+    for group in groups:
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGTERM)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _commit() -> str:
@@ -586,22 +616,35 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None =
         o = _run_one(s, stream=jobs == 1, scheduler=scheduler)
         lacking = missing(s, o.output) if o.code == 0 else []
         with lock:
-            if jobs > 1:
-                print(f"\n=== {s.name}: {s.command}\n{o.output}", end="", flush=True)
+            if jobs > 1:  # its figures now: an interrupted run still shows them
+                took = f"({o.seconds:.1f} s, {o.cpu:.1f} CPU-s, load {o.load:.1f}, exit {o.code})"
+                print(f"\n=== {s.name}: {s.command} {took}\n{o.output}", end="", flush=True)
             for e in lacking:
                 print(f"FAILED: the output lacks the expected result {e!r}", flush=True)
             outcomes[s] = o
             if o.code != 0 or lacking:
                 failed.append(s.command)
 
-    with ThreadPoolExecutor(jobs) as pool:
+    interrupted = False
+    pool = ThreadPoolExecutor(jobs)
+    main = threading.current_thread() is threading.main_thread()  # signals are the main thread's
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main else None
+    try:
         list(pool.map(one, todo))
-    print(f"\n=== {run} proof steps ({jobs} at a time)")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: end the running steps, keep what finished
+        interrupted = True
+        failed.append("interrupted")
+        _end_live()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    print(f"\n=== {run} proof steps ({jobs} at a time)" + (": interrupted" if interrupted else ""))
     for s in steps(run):
         if s in outcomes:
             o = outcomes[s]
             before = f"last ≈ {known[s.command].seconds:.0f} s" if s.command in known else "not measured before"
-            verdict = "ok  " if s.command not in failed else "FAIL"
+            verdict = "ok  " if s.command not in failed else "stop" if interrupted and o.code < 0 else "FAIL"
             print(f"  {verdict} {o.seconds:7.1f} s  {o.cpu:7.1f} CPU-s  ({before})  {s.command}")
     seconds = time.perf_counter() - start
     print(f"  total {seconds:.1f} s")

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +96,50 @@ def test_result_lines_are_the_counts_and_verdicts() -> None:
     output = "encoding ≡ spec: 504 cases in 6.1 s\nnoise\n  literal errata found: A1 A2\nOK\n"
     assert manifest.results(output) == ["encoding ≡ spec: 504 cases in 6.1 s", "literal errata found: A1 A2", "OK"]
     assert manifest.missing(_zen(("504 cases", "OK", "600 of 600")), output) == ["600 of 600"]
+
+
+def test_an_interrupted_run_ends_its_steps_and_keeps_what_finished(tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl-C) to a run of several steps at once: the running steps end
+    with their workers (each step is its own process group), each step that finished
+    was shown with its figures when it ended, and --record keeps those that passed —
+    no whole-run figure.  (make proofs takes hours: a stopped run loses nothing done.)"""
+    figures, pids = tmp_path / "measured.json", tmp_path / "pids"
+    script = f"""
+import os, sys
+from pathlib import Path
+from proofs import manifest
+quick = manifest.Step("zen", "this", (), manifest.BOUNDED, "the Zen", "nothing", expect=("Namespaces",))
+slow = manifest.Step(
+    "sleeper", "tests.support.sleeper", ({str(pids)!r},), manifest.BOUNDED, "a sleep", "nothing", expect=("never",)
+)
+manifest.MEASURED = Path({str(figures)!r})
+manifest.STEPS = (quick, slow)
+sys.exit(manifest.run_steps("bounded", keep_going=True, jobs=2, keep=True))
+"""
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    run = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (pids.exists() and len(pids.read_text().split()) == 2) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)  # the quick step ends meanwhile
+    run.send_signal(signal.SIGTERM)
+    out, _ = run.communicate(timeout=60)
+    assert run.returncode == 1
+    assert "=== zen: python -m this (" in out and "CPU-s" in out
+    assert ": interrupted" in out and "stop " in out
+    data = json.loads(figures.read_text())
+    assert "python -m this" in data["steps"] and "bounded" not in data["runs"]
+    for pid in map(int, pids.read_text().split()):  # the sleeping step and its own child
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended
+        return stat.read().split(") ")[1][0] != "Z"
