@@ -56,13 +56,12 @@ def divergence(monitors: Iterable[Monitor]) -> str:
 def tag_of(record: str) -> str:
     """A game record's divergence: its ``ProtocolCheck`` tag unless ``ok``; "" if it
     has none (not checked, or checked without a divergence)."""
-    found = pgn.tag_in(record, TAG)
-    return "" if found == OK else found
+    return _diverged(pgn.tag_in(record, TAG))
 
 
-def checked(record: str) -> bool:
-    """Whether the game of ``record`` was checked (``--check-protocol``)."""
-    return bool(pgn.tag_in(record, TAG))
+def _diverged(tag: str) -> str:
+    """The divergence a ``ProtocolCheck`` tag's value states, "" for ``ok`` or none."""
+    return "" if tag == OK else tag
 
 
 def report(records: Iterable[tuple[int, str]]) -> tuple[str, list[str]]:
@@ -70,7 +69,8 @@ def report(records: Iterable[tuple[int, str]]) -> tuple[str, list[str]]:
     divergence (``game N: …``).  Games played without the check (before a resume
     with it) are counted apart."""
     seen = list(records)
-    done = [(number, tag_of(text)) for number, text in seen if checked(text)]
+    tags = [(number, pgn.tag_in(text, TAG)) for number, text in seen]  # each record parsed once
+    done = [(number, _diverged(found)) for number, found in tags if found]
     lines = [f"game {number}: {what}" for number, what in done if what]
     of = "" if len(done) == len(seen) else f" of {len(seen)}"
     head = f"protocol: {len(done)}{of} games checked against spec/protocol.py, {len(lines)} divergences"
