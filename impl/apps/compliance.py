@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import random
 import shlex
-import weakref
 from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
@@ -100,6 +99,8 @@ class Session:
         self.offer_at: int | None = None
         """How many lines the program had sent when the opponent offered a draw."""
         self.stderr = ""
+        self.pending = bytearray()
+        """The program's bytes read and not yet framed as lines (``_line``)."""
         """The program's last lines on stderr, when it failed (told with the failure)."""
 
     def out(self, outs: list[M.Out]) -> None:
@@ -151,11 +152,10 @@ MAX_LINE = 4096
 """Bytes of a line the harness reads before it takes them as a line anyway."""
 
 
-async def _line(reader: asyncio.StreamReader, bound: float | None = None) -> str | None:
+async def _line(reader: asyncio.StreamReader, buffer: bytearray, bound: float | None = None) -> str | None:
     """The program's next line, framed as the server frames it (impl/server/net.py):
     a CR or an LF ends a line and empty lines are skipped — gthd's Python client
     ends its lines with CR alone.  None at the end of the stream."""
-    buffer = _BUFFERS.setdefault(reader, bytearray())
     deadline = asyncio.get_running_loop().time() + (TIMEOUT[0] if bound is None else bound)
     while True:
         del buffer[: len(buffer) - len(buffer.lstrip(b"\r\n"))]
@@ -163,7 +163,7 @@ async def _line(reader: asyncio.StreamReader, bound: float | None = None) -> str
         if cut >= 0 or len(buffer) >= MAX_LINE:
             end = cut if cut >= 0 else MAX_LINE
             raw = bytes(buffer[:end])
-            del buffer[: end + 1]
+            del buffer[: end + (cut >= 0)]  # the terminator with the line; an overlong line keeps its next byte
             return raw.decode("ascii", "replace")
         left = deadline - asyncio.get_running_loop().time()
         if left <= 0:
@@ -172,10 +172,6 @@ async def _line(reader: asyncio.StreamReader, bound: float | None = None) -> str
         if not chunk:
             return None
         buffer += chunk
-
-
-_BUFFERS: weakref.WeakKeyDictionary[asyncio.StreamReader, bytearray] = weakref.WeakKeyDictionary()
-"""Each connection's bytes read and not yet framed."""
 
 
 async def play(
@@ -263,7 +259,7 @@ async def _referee(
         model, me, other = session.model, scenario.side, 1 - scenario.side
         session.model, outs = model.join(1)
         session.out(outs)
-        line = await _line(reader, start)
+        line = await _line(reader, session.pending, start)
     except TimeoutError:
         return f"the program connected but sent no seat request within {start:g} s"
     if line is None:
@@ -291,7 +287,7 @@ async def _referee(
                 outs = session.feed(2, session.opponent_line())
             plies += 1
         else:
-            line = await _line(reader)
+            line = await _line(reader, session.pending)
             if line is None:
                 return "the program closed its connection during the game"
             session.got.append(line)
