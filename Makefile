@@ -165,6 +165,7 @@ bench: mypyc
 	$(PY) -m bench.server
 	$(PY) -m bench.flood
 	$(PY) -m bench.web
+	$(PY) -m bench.tablebase
 
 clean:
 	-test -x $(PY) && $(PY) -m impl.engines._build --clean

@@ -145,3 +145,9 @@ def record_rules(game: str, tag: str) -> str:
 def rules_tag(name: str) -> str:
     """What a record's ``Rules`` tag says for the rule set ``name``."""
     return RECORD_PAPER if name == PAPER_RULES else name
+
+
+def perfect_play_judge(game: str) -> str:
+    """What adjudicates a game of ``game`` by perfect play (impl/apps/tbadjudge.py), in
+    the words the match's lines and the web view say it with."""
+    return "the exact endgame solver" if game == "gothello" else "the endgame table"

@@ -58,7 +58,7 @@ from impl import pgn
 from impl.apps import protocheck, seats, strict, tbadjudge
 from impl.apps import sandbox as sandboxes
 from impl.apps.sandbox import Sandbox
-from impl.apps.tbadjudge import TablebaseRule
+from impl.apps.tbadjudge import PerfectPlayRule
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
 from impl.client import Client, ClientError, ClientTimeout, Result
@@ -88,8 +88,9 @@ class Adjudication:
     max_plies: int | None = None
     margin: int | None = None
     plies: int = 8
-    tablebase: TablebaseRule | None = None
-    """``--tb``: an Awari game in the table ends with the table's result (impl/apps/tbadjudge.py)."""
+    tablebase: PerfectPlayRule | None = None
+    """``--tb`` (an Awari game in the table) or ``--tb-empties`` (a Gothello endgame):
+    the game ends with perfect play's result (impl/apps/tbadjudge.py)."""
 
     def verdict(self, played: int, leads: Sequence[int]) -> tuple[Outcome, str] | None:
         """The adjudicated outcome after ``played`` plies, and the rule's words;

@@ -45,7 +45,7 @@ from impl.cli import add_rules_argument, check_rules, failed, positive, seconds,
 from impl.config import DEFAULTS, TIME_HELP, OnDivergence, increments, time_control, times
 from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
-from impl.game import Outcome, Side, Termination
+from impl.game import Outcome, Side, Termination, perfect_play_judge
 
 # ─── the match ─────────────────────────────────────────────────────────────────
 
@@ -86,7 +86,7 @@ def describe(result: GameResult, game: str) -> str:
     winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
     counts = "" if result.counts is None else f" {result.counts[0]}-{result.counts[1]}"
     table = tbadjudge.tag_of(result.record)
-    by_table = f"; adjudicated by the table: {table}" if table else ""
+    by_table = f"; adjudicated by {perfect_play_judge(game)}: {table}" if table else ""
     return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts + by_table
 
 

@@ -1,9 +1,11 @@
-"""Adjudication by an Awari endgame table (issue #39, item 5; docs/tablebases.md):
-``referee match|tournament --tb DIR --tb-stones N`` ends a game once the board holds
-at most N stones and the table's entry is the referee's exact value there
-(``probe.trusted``), and scores it by the table (``probe.adjudicate``).  The record
+"""Adjudication by perfect play (issue #39, items 5 and 6; docs/tablebases.md).
+Awari: ``referee match|tournament --tb DIR --tb-stones N`` ends a game once the board
+holds at most N stones and the table's entry is the referee's exact value there
+(``probe.trusted``), and scores it by the table (``probe.adjudicate``).  Gothello:
+``--tb-empties K`` ends a game once at most K points are empty and the exact endgame
+solver (impl/engines/gothello_endgame.py) decides it within its budget.  The record
 says so: ``Termination "adjudication"``, ``Adjudication`` (the rule) and
-``Tablebase`` (the table's value, ``TablebaseRule.verdict``)."""
+``Tablebase`` (the perfect-play value, ``verdict``)."""
 
 from __future__ import annotations
 
@@ -14,12 +16,14 @@ from pathlib import Path
 
 from impl import pgn
 from impl.cli import UsageError, count
-from impl.engines.kernels import AwariState
+from impl.engines import gothello_endgame as GE
+from impl.engines.kernels import AwariState, GothelloState
 from impl.engines.tablebase import probe, store
 from impl.engines.tablebase.build import UnsupportedRules
 from impl.game import Outcome, Side, Termination
 from spec import awari as A
 from spec import awari_rules as AR
+from spec import gothello as G
 
 TAG = "Tablebase"
 """The record's tag that gives the table's value of an adjudicated game."""
@@ -67,8 +71,37 @@ class TablebaseRule:
         return Outcome(side, Termination.ADJUDICATION), f"in the table of ≤ {self.stones} stones", value
 
 
+@dataclass(frozen=True)
+class GothelloEndgameRule:
+    """Adjudicate a Gothello game by the exact endgame solver from ``empties`` empty
+    points down, each solve within ``budget`` nodes.  Plain data, as TablebaseRule."""
+
+    empties: int
+    budget: int = GE.BUDGET
+
+    def verdict(self, state: GothelloState) -> tuple[Outcome, str, str] | None:
+        """The outcome of perfect play from a Gothello position (the engine's state),
+        the rule's words and the ``Tablebase`` tag's value; None where more points are
+        empty, the game is over, or the solve runs out of its budget."""
+        found = GE.adjudicate(state, self.empties, self.budget)
+        if found is None:
+            return None
+        side = {G.PLAYER.black: Side.FIRST, G.PLAYER.white: Side.SECOND, None: None}[found.winner]
+        mover = "white" if state[2] else "black"
+        result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
+        value = (
+            f"{result}: {mover} to move, {GE.empties(state)} empty points, black's final difference "
+            f"{found.difference:+d} (solved exactly)"
+        )
+        return Outcome(side, Termination.ADJUDICATION), f"solved exactly at ≤ {self.empties} empty points", value
+
+
+PerfectPlayRule = TablebaseRule | GothelloEndgameRule
+"""What ``--tb`` / ``--tb-empties`` adjudicates by: a verdict per position."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """``--tb`` and ``--tb-stones``, for match and tournament."""
+    """``--tb``, ``--tb-stones`` and ``--tb-empties``, for match and tournament."""
     p.add_argument(
         "--tb",
         type=Path,
@@ -81,16 +114,38 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="--tb: from N stones on the board down (default: every level in DIR)",
     )
+    p.add_argument(
+        "--tb-empties",
+        type=_empties,
+        metavar="K",
+        help="adjudicate Gothello games by the exact endgame solver from K empty points down "
+        f"(default off; {GE.K} takes about a second a position, each more ~3 times longer)",
+    )
 
 
-def rule_of(args: argparse.Namespace, what: str) -> TablebaseRule | None:
-    """The table the arguments ask to adjudicate by, its levels checked now; None for none."""
+def _empties(text: str) -> int:
+    k = count(text)
+    if not 1 <= k <= 25:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of empty points (1–25)")
+    return k
+
+
+def rule_of(args: argparse.Namespace, what: str) -> PerfectPlayRule | None:
+    """What the arguments ask to adjudicate by (an Awari table, its levels checked now,
+    or Gothello's solver); None for none."""
+    empties = getattr(args, "tb_empties", None)
+    if empties is not None:
+        if args.game != "gothello":
+            raise UsageError(f"{what}: --tb-empties adjudicates Gothello; Awari is adjudicated by --tb DIR")
+        if args.tb is not None:
+            raise UsageError(f"{what}: --tb: tables are Awari's; Gothello is adjudicated by --tb-empties K alone")
+        return GothelloEndgameRule(empties)
     if args.tb is None:
         if args.tb_stones is not None:
             raise UsageError(f"{what}: --tb-stones needs --tb")
         return None
     if args.game != "awari":
-        raise UsageError(f"{what}: --tb: tables are Awari's; Gothello has no endgame table yet")
+        raise UsageError(f"{what}: --tb: tables are Awari's; Gothello is adjudicated by --tb-empties K")
     rules = AR.parse_rules(args.rules)
     name = AR.canonical_name(rules)
     if rules.repetition != AR.RepetitionRule.UNCOUNTED:

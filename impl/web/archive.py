@@ -47,7 +47,7 @@ from impl.engines.registry import get_engine
 from impl.engines.tablebase.probe import Table
 from impl.engines.tablebase.review import MoveReport, review, table_for
 from impl.engines.tablebase.store import TableError
-from impl.game import PAPER_RULES, Outcome, Side, Termination
+from impl.game import PAPER_RULES, Outcome, Side, Termination, perfect_play_judge
 from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
@@ -299,7 +299,7 @@ def record_fields(game: str, headers: dict[str, str]) -> dict[str, Any]:
     result, termination = headers.get("Result", ""), headers.get("Termination", "")
     winner, words = outcome_words(sides, result, termination)
     if headers.get("Tablebase") and termination == Termination.ADJUDICATION.value:  # impl/apps/tbadjudge.py
-        words = f"adjudicated by the endgame table: {headers['Tablebase']}"
+        words = f"adjudicated by {perfect_play_judge(game)}: {headers['Tablebase']}"
     time = headers.get("Time", "none")
     parts = time.split()
     return {

@@ -17,8 +17,11 @@ import pytest
 
 from impl import pgn
 from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
-from impl.apps.tbadjudge import TablebaseRule
+from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
+from impl.engines import gothello_endgame as GE
 from impl.engines.awari import engine_for
+from impl.engines.gothello import ImplGothello
+from impl.engines.kernels import GothelloState
 from impl.engines.tablebase import probe
 from impl.game import Side, Termination
 from impl.web.archive import Archive
@@ -113,7 +116,7 @@ def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tm
     done = _referee("match", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--openings", str(book),
                     "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.count("adjudicated by the table: ") == 2, done.stdout
+    assert done.stdout.count("adjudicated by the endgame table: ") == 2, done.stdout
     records = sorted((tmp_path / "m").glob("game-*.pgn"))
     assert len(records) == 2
     for path in records:
@@ -150,4 +153,81 @@ def test_a_table_that_cannot_adjudicate_is_refused_in_one_line(
 def test_gothello_has_no_table(tmp_path: Path, uncounted: probe.Table) -> None:
     line = refused(_referee("tournament", "random", "random", "--game", "gothello", "--tb", str(uncounted.folder),
                             cwd=tmp_path))  # fmt: skip
-    assert "tables are Awari's" in line
+    assert "tables are Awari's; Gothello is adjudicated by --tb-empties K" in line
+
+
+# ─── Gothello: the exact endgame solver (--tb-empties) ─────────────────────────
+
+EMPTIES = 7
+"""Solved in milliseconds: the test's games end at once."""
+
+
+def _into_endgame(empties: int) -> tuple[tuple[str, ...], GothelloState]:
+    """A line of random legal moves (passes included where forced) from the start to
+    the first position of at most ``empties`` empty points the solver decides, the
+    game still on (seeded: the same line each run)."""
+    engine = ImplGothello()
+    for seed in range(200):
+        rng = random.Random(seed)
+        state, moves = engine.initial(), list[str]()
+        while not engine.is_over(state):
+            if GE.adjudicate(state, empties) is not None:
+                return tuple(moves), state
+            move = rng.choice(list(engine.legal_moves(state)))
+            moves.append(engine.format_move(move))
+            state = engine.apply(state, move)[1]
+    raise AssertionError("no random game reached the endgame")
+
+
+def test_a_gothello_endgame_is_adjudicated_by_the_solver(tmp_path: Path) -> None:
+    opening, state = _into_endgame(EMPTIES)
+    rule = GothelloEndgameRule(EMPTIES)
+    verdict = rule.verdict(state)
+    assert verdict is not None
+    solved = GE.solve(state, EMPTIES)
+    assert solved is not None  # the verdict is the solver's value, from black's side
+    black = solved.value if state[2] == 0 else -solved.value
+    assert verdict[0].winner == (Side.FIRST if black > 0 else Side.SECOND if black < 0 else None)
+    assert f"black's final difference {black:+d}" in verdict[2]
+    assert GothelloEndgameRule(GE.empties(state) - 1).verdict(state) is None  # beyond its reach: nothing
+    options = MatchOptions("gothello", 1, adjudication=Adjudication(tablebase=rule), records=tmp_path)
+    thinker = PlayerSpec.parse(THINKER)
+    outcome = play_game((thinker, thinker), 1, options, 0, "", opening)
+    assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
+    record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
+    assert record.tag("Termination") == "adjudication"
+    assert record.tag("Adjudication") == f"solved exactly at ≤ {EMPTIES} empty points"
+    assert record.tag("Tablebase") == verdict[2] and "(solved exactly)" in verdict[2]
+    assert record.outcome.winner == verdict[0].winner
+    assert tuple(record.moves) == opening
+    page = json.loads(Archive(tmp_path).page("game-0001.pgn").body)
+    assert page["result"]["words"] == f"adjudicated by the exact endgame solver: {verdict[2]}"
+
+
+def test_match_adjudicates_gothello_by_the_solver(tmp_path: Path) -> None:
+    opening, _ = _into_endgame(EMPTIES)
+    book = tmp_path / "book.txt"
+    book.write_text(" ".join(opening) + "\n")
+    done = _referee("match", f"a={THINKER}", f"b={THINKER}", "--game", "gothello", "--games", "2", "--openings",
+                    str(book), "--records", "m", "--tb-empties", str(EMPTIES), cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("adjudicated by the exact endgame solver: ") == 2, done.stdout
+    for path in sorted((tmp_path / "m").glob("game-*.pgn")):
+        assert pgn.parse(path.read_text()).tag("Termination") == "adjudication"
+
+
+@pytest.mark.parametrize(
+    ("game", "extra", "words"),
+    [
+        ("awari", ["--tb-empties", "8"], "--tb-empties adjudicates Gothello"),
+        ("gothello", ["--tb-empties", "0"], "not a number of empty points"),
+        ("gothello", ["--tb-empties", "26"], "not a number of empty points"),
+        ("gothello", ["--tb-empties", "8", "--tb", "x"], "Gothello is adjudicated by --tb-empties K alone"),
+    ],
+)
+def test_the_solvers_adjudication_is_refused_where_it_cannot_apply(
+    tmp_path: Path, game: str, extra: list[str], words: str
+) -> None:
+    line = refused(_referee("match", "random", "random", "--game", game, *extra, cwd=tmp_path))
+    assert words in line
+    assert list(tmp_path.iterdir()) == []

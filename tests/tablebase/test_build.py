@@ -4,11 +4,13 @@ and kept when valid, and rule sets the margin cannot express are refused."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from impl.engines.tablebase import build, ckernel, store
+from impl.engines.tablebase import build, ckernel, kernel, store
+from impl.engines.tablebase.index import level_size, unrank
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
 
@@ -77,12 +79,65 @@ def test_rules_whose_result_is_not_a_margin_are_refused(tmp_path: Path, rules: s
 
 
 def test_worker_processes_build_the_same_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Level 8 (75,582 boards) is split among 2 forked workers sharing its arrays."""
+    """Level 8 (75,582 boards): its two passes split among 2 forked workers sharing its
+    arrays, one task per threshold; the same entries and distances as one process."""
     build.build(tmp_path / "one", PAPER, 8)
-    sweeps: list[tuple[int, int]] = []
-    monkeypatch.setattr(build, "SWEEP_REPORT_FROM", 50_000)
-    build.build(tmp_path / "two", PAPER, 8, jobs=2, on_sweep=lambda n, s, c, t: sweeps.append((n, c)))
-    one = store.level_path(tmp_path / "one", "paper", 8).read_bytes()
-    two = store.level_path(tmp_path / "two", "paper", 8).read_bytes()
-    assert one[store.HEADER_SIZE :] == two[store.HEADER_SIZE :]
-    assert sweeps and {n for n, _ in sweeps} == {8} and sweeps[-1][1] == 0
+    progress: list[tuple[int, int, int, int]] = []
+    monkeypatch.setattr(build, "PROGRESS_FROM", 50_000)
+    build.build(tmp_path / "two", PAPER, 8, jobs=2, on_progress=lambda n, t, m, k, s: progress.append((n, t, m, k)))
+    for kind in ("tb", "dist"):
+        one = store.level_path(tmp_path / "one", "paper", 8, kind).read_bytes()
+        two = store.level_path(tmp_path / "two", "paper", 8, kind).read_bytes()
+        assert one[store.HEADER_SIZE :] == two[store.HEADER_SIZE :]
+    assert sorted(t for n, t, _, _ in progress) == list(range(1, 9)) and {n for n, *_ in progress} == {8}
+    # threshold t's attractors hold every board whose entry is t or more in size
+    table = Table(tmp_path / "one", PAPER, 8)
+    members = {t: m for _, t, m, _ in progress}
+    for t in range(1, 9):
+        assert members[t] >= sum(1 for r in range(level_size(8)) if abs(table.at(8, r)) >= t)
+
+
+def test_the_retrograde_solver_equals_the_fixpoint_of_sweeps(tmp_path: Path) -> None:
+    """kernel.c's attractors against kernel.py's solve_level — the same equations solved
+    by Gauss-Seidel sweeps to their least fixpoint — on every board of ≤ 6 stones, and
+    the distances against a Jacobi iteration written here (after k steps W, L are the
+    margins forced within k plies; a board's distance is the first k at which its side
+    ahead reaches its entry)."""
+    ruleset = AR.parse_rules("paper,grand-slam=c")
+    gs = build.slam_rule(ruleset)
+    build.build(tmp_path, ruleset, 6)
+    table = Table(tmp_path, ruleset, 6)
+    for n in range(7):
+        entries = [table.at(n, r) for r in range(level_size(n))]
+        assert bytes(e & 255 for e in entries) == bytes(kernel.solve_level(n, gs, table.at, kernel.NO_BUG))
+        assert table.distances is not None
+        distances = [table.distance(unrank(r, n)) for r in range(level_size(n))]
+        assert distances == _jacobi_distances(n, gs, table.at, entries)
+
+
+def _jacobi_distances(n: int, gs: int, lookup: Callable[[int, int], int], entries: list[int]) -> list[int]:
+    size = level_size(n)
+    options = [kernel.options(unrank(r, n), gs) for r in range(size)]
+    w, lose, dist = [0] * size, [0] * size, [0] * size
+    for k in range(1, 10_000):
+        w1, l1 = list(w), list(lose)
+        for r, (ended, moves) in enumerate(options):
+            values = [ended] if ended is not None else []
+            inside: list[int] = []
+            for _, gained, m, child in moves:
+                if m < 0:
+                    values.append(gained)
+                elif m < n:
+                    values.append(gained - lookup(m, child))
+                else:
+                    inside.append(child)
+            w1[r] = max([w[r], *values, *(lose[c] for c in inside)])
+            l1[r] = max(lose[r], 0, min([*(-v for v in values), *(w[c] for c in inside)]))
+        for r in range(size):
+            e = entries[r]
+            if not dist[r] and ((e > 0 and w1[r] >= e) or (e < 0 and l1[r] >= -e)):
+                dist[r] = k
+        if (w1, l1) == (w, lose):
+            return dist
+        w, lose = w1, l1
+    raise AssertionError("no fixpoint")

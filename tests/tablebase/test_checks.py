@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from impl.engines.tablebase import build, check, kernel
+from impl.engines.tablebase import build, check, kernel, store
+from impl.engines.tablebase.index import level_size, unrank
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
 
@@ -35,6 +36,27 @@ def test_every_entry_satisfies_bellman_on_the_proven_engine(tables: dict[str, Ta
 @pytest.mark.parametrize("name", ["paper", "olympiad-1990"])
 def test_distances_make_progress(tables: dict[str, Table], name: str) -> None:
     assert check.check_distances(tables[name]) == []
+
+
+def test_the_parallel_pass_finds_a_changed_entry_and_a_changed_distance(tmp_path: Path) -> None:
+    """``in_parts`` (the CLI's pass: tasks on 2 worker processes) finds an entry and a
+    distance changed on disk, each under its own check, and nothing on the built table."""
+    rules = AR.parse_rules("olympiad-1990")
+    build.build(tmp_path, rules, 6)
+    assert check.in_parts(Table(tmp_path, rules, 6), 2) == {name: [] for name in check.CHECKS}
+    table = Table(tmp_path, rules, 6)
+    r = next(r for r in range(level_size(6)) if table.at(6, r) > 1 and (table.distance(unrank(r, 6)) or 0) > 1)
+    pits = unrank(r, 6)
+    for kind, at, new in (("tb", r, table.at(6, r) - 1), ("dist", 2 * r, 0)):
+        path = store.level_path(tmp_path, "olympiad-1990", 6, kind)
+        raw = bytearray(path.read_bytes())
+        saved = bytes(raw)
+        raw[store.HEADER_SIZE + at] = new & 255
+        path.write_bytes(bytes(raw))
+        found = check.in_parts(Table(tmp_path, rules, 6), 2)
+        path.write_bytes(saved)
+        name = "Bellman on the proven engine" if kind == "tb" else "distances make progress"
+        assert any(line.startswith(f"{pits}:") for line in found[name]), found
 
 
 def _check(folder: Path, rules: str, *extra: str) -> subprocess.CompletedProcess[str]:

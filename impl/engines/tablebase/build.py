@@ -3,22 +3,27 @@ count) and a fixpoint within it (a move that captures nothing stays in the level
 
 A level already on disk whose header names these rules, this level and this code,
 and whose checksum holds, is kept (the build resumes); any other is rebuilt.  The C
-kernel's sweeps over a level are split into rank ranges, run by worker processes
-(``jobs``) that share the level's two working arrays (a forked anonymous mapping:
-both only ever grow, so a worker reading another's half-finished range still moves
-toward the same fixpoint — kernel.py, ``solve_level``)."""
+kernel solves a level by retrograde analysis (kernel.c): two passes over the boards
+find each board's constant options and its predecessors, split into rank ranges
+among worker processes (``jobs``) that share the arrays (forked anonymous mappings,
+counted atomically); then each margin threshold is one task, its attractors found
+breadth first, the entries and distances read off the layers.  kernel.py's
+``solve_level`` (a fixpoint of sweeps, the fallback without a compiler) is the same
+equations solved another way; the tests compare the two byte for byte."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import mmap
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spec import awari_rules as AR
 
@@ -65,12 +70,13 @@ def meaning(rules: AR.AwariRules) -> str:
 
 @dataclass(frozen=True)
 class LevelReport:
-    """How a level was made: kept from disk, or built (sweeps, seconds)."""
+    """How a level was made: kept from disk, or built (its deepest distance — 0 from
+    the Python kernel, which has none — and seconds)."""
 
     n: int
     boards: int
     kept: bool
-    sweeps: int
+    layers: int
     seconds: float
     kernel: str
 
@@ -79,7 +85,7 @@ class LevelReport:
             return f"level {self.n:2d}: {self.boards:,} boards, kept (valid on disk)"
         rate = self.boards / self.seconds if self.seconds > 0 else float("inf")
         return (
-            f"level {self.n:2d}: {self.boards:,} boards, {self.sweeps} sweeps, {self.seconds:.2f} s, "
+            f"level {self.n:2d}: {self.boards:,} boards, {self.layers} plies deep, {self.seconds:.2f} s, "
             f"{rate:,.0f} boards/s ({self.kernel})"
         )
 
@@ -88,97 +94,136 @@ def _address(buffer: mmap.mmap, offset: int = 0) -> int:
     return ctypes.addressof(ctypes.c_char.from_buffer(buffer)) + offset
 
 
-# The level being solved, inherited by forked workers.
+# The level being solved, inherited by forked workers (shared anonymous mappings).
 _LEVEL: dict[str, object] = {}
 
 
-def _sweep(lo: int, hi: int, backward: bool = False) -> int:
-    """One sweep of the current level's ranks [lo, hi) by the C kernel (from hi down
-    if ``backward``: measured, alternating directions doubles the sweeps); the changes."""
+def _mapped(name: str) -> int:
+    buffer = _LEVEL[name]
+    assert isinstance(buffer, mmap.mmap)
+    return _address(buffer)
+
+
+def _edges(lo: int, hi: int) -> int:
+    """Pass 1 over ranks [lo, hi): best constant option, in-level moves, in-degrees."""
     lib = ckernel.load()
     assert lib is not None
     n, gs, bug = _LEVEL["n"], _LEVEL["gs"], _LEVEL["bug"]
-    w, lose, lowers = _LEVEL["w"], _LEVEL["l"], _LEVEL["lowers"]
-    assert isinstance(w, mmap.mmap) and isinstance(lose, mmap.mmap)
-    return int(lib.tb_sweep(n, gs, bug, _address(w), _address(lose), lowers, lo, hi, int(backward)))
+    best, outdeg, indeg = _mapped("best"), _mapped("outdeg"), _mapped("offsets")
+    return int(lib.tb_edges(n, gs, bug, _LEVEL["lowers"], best, outdeg, indeg, lo, hi))
 
 
-SweepReport = Callable[[int, int, int, float], None]
-"""(level, sweep, changes, seconds so far): a big level's progress, sweep by sweep."""
-SWEEP_REPORT_FROM = 1_000_000
-"""Levels of at least this many boards report each sweep."""
+def _fill(lo: int, hi: int) -> None:
+    """Pass 2 over ranks [lo, hi): the predecessor lists."""
+    lib = ckernel.load()
+    assert lib is not None
+    lib.tb_fill(_LEVEL["n"], _LEVEL["gs"], _LEVEL["bug"], _mapped("cursor"), _mapped("preds"), lo, hi)
+
+
+def _threshold(t: int) -> tuple[int, int, int, float]:
+    """Threshold t's attractors into the shared keys, with this worker's scratch arrays:
+    (t, members, deepest layer, seconds)."""
+    lib = ckernel.load()
+    assert lib is not None
+    size = _LEVEL["size"]
+    assert isinstance(size, int)
+    start = time.perf_counter()
+    scratch = [mmap.mmap(-1, size), mmap.mmap(-1, size), mmap.mmap(-1, 4 * size)]
+    layers = ctypes.c_int()
+    members = lib.tb_threshold(
+        t,
+        size,
+        _mapped("best"),
+        _mapped("outdeg"),
+        _mapped("offsets"),
+        _mapped("preds"),
+        *(_address(m) for m in scratch),
+        _mapped("key"),
+        ctypes.byref(layers),
+    )
+    for m in scratch:
+        m.close()
+    if members < 0:
+        raise RuntimeError(f"level {_LEVEL['n']}: distances beyond 65,535 plies")
+    return t, int(members), layers.value, time.perf_counter() - start
+
+
+Progress = Callable[[int, int, int, int, float], None]
+"""(level, threshold, boards in its attractors, deepest layer, seconds so far): a big
+level's progress, threshold by threshold."""
+PROGRESS_FROM = 1_000_000
+"""Levels of at least this many boards report each threshold."""
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A level solved by the C kernel: entries, distances (two bytes a board), the
+    thresholds' deepest layer and the in-level moves."""
+
+    values: bytes
+    distances: bytes
+    layers: int
+    edges: int
+
+
+def _ranges(size: int, jobs: int) -> list[tuple[int, int]]:
+    step = -(-size // (8 * jobs))
+    return [(lo, min(size, lo + step)) for lo in range(0, size, step)]
 
 
 def _solve_c(
-    n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int, on_sweep: SweepReport | None = None
-) -> tuple[bytes, int]:
+    n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int, on_progress: Progress | None = None
+) -> Solved:
+    """The level by retrograde analysis (kernel.c): the two passes over the boards split
+    among ``jobs`` forked workers, then one task per threshold."""
+    lib = ckernel.load()
+    assert lib is not None
     size = level_size(n)
-    w, lose = mmap.mmap(-1, size), mmap.mmap(-1, size)
     pointers = (ctypes.c_void_p * max(n, 1))(*(_address(m, store.HEADER_SIZE) for m in lowers))
-    _LEVEL.update(n=n, gs=gs, bug=bug, w=w, l=lose, lowers=pointers)
-    sweeps = 0
+    arrays = {
+        "best": mmap.mmap(-1, size),
+        "outdeg": mmap.mmap(-1, size),
+        "offsets": mmap.mmap(-1, 4 * (size + 1)),
+        "key": mmap.mmap(-1, 4 * size),
+    }
+    _LEVEL.update(n=n, gs=gs, bug=bug, size=size, lowers=pointers, **arrays)
     start = time.perf_counter()
-
-    def done(changes: int) -> bool:
-        if on_sweep is not None and size >= SWEEP_REPORT_FROM:
-            on_sweep(n, sweeps, changes, time.perf_counter() - start)
-        return changes == 0
-
+    ranges = _ranges(size, jobs)
     try:
-        if jobs <= 1 or size < 50_000:
-            while True:
-                sweeps += 1
-                if done(_sweep(0, size)):
-                    break
-        else:
-            step = -(-size // (4 * jobs))
-            ranges = [(lo, min(size, lo + step)) for lo in range(0, size, step)]
-            with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-                while True:
-                    sweeps += 1
-                    if done(sum(pool.map(_sweep, *zip(*ranges, strict=True)))):
-                        break
-        values = _difference(w, lose)
+        # Workers fork after the arrays they use are mapped: one pool for the first
+        # pass, another once the predecessor lists' size is known.
+        with _pool(jobs, size) as pool:
+            edges = sum(pool(_edges, *zip(*ranges, strict=True)))
+        if edges >= 2**32:
+            raise RuntimeError(f"level {n}: {edges:,} moves overflow the 32-bit predecessor offsets")
+        lib.tb_prefix(_mapped("offsets"), size)
+        cursor = mmap.mmap(-1, 4 * (size + 1))
+        cursor[:] = arrays["offsets"]
+        _LEVEL.update(cursor=cursor, preds=mmap.mmap(-1, max(4 * edges, 1)))
+        deepest = 0
+        with _pool(jobs, size) as pool:
+            list(pool(_fill, *zip(*ranges, strict=True)))
+            # The low thresholds' attractors are the big ones: first, to balance the workers.
+            for t, members, layers, _ in pool(_threshold, range(1, n + 1)):
+                deepest = max(deepest, layers)
+                if on_progress is not None and size >= PROGRESS_FROM:
+                    on_progress(n, t, members, layers, time.perf_counter() - start)
+        values, dist = mmap.mmap(-1, size), mmap.mmap(-1, 2 * size)
+        lib.tb_unpack(_mapped("key"), _address(values), _address(dist), size)
+        return Solved(values[:], dist[:], deepest, edges)
     finally:
         _LEVEL.clear()
-    return values, sweeps
 
 
-def distances(n: int, gs: int, lowers: list[mmap.mmap], values: bytes) -> bytes:
-    """Each board's distance (two bytes, little-endian): the fewest plies within which
-    the side ahead forces its margin — the first step of Jacobi iteration of the
-    level's equations whose W (L) reaches the entry — and 0 where the entry is 0.
-    Along a line where the side ahead always moves to a board of smaller distance and
-    the same value, no position repeats (docs/tablebases.md, "The perfect player")."""
-    lib = ckernel.load()
-    assert lib is not None
-    size = level_size(n)
-    pointers = (ctypes.c_void_p * max(n, 1))(*(_address(m, store.HEADER_SIZE) for m in lowers))
-    arrays = [mmap.mmap(-1, size) for _ in range(4)]
-    entry = mmap.mmap(-1, size)
-    entry[:] = values
-    rank = mmap.mmap(-1, 2 * size)
-    step = 0
-    while True:
-        step += 1
-        w0, l0, w1, l1 = arrays
-        changes = lib.tb_jacobi(n, gs, _address(w0), _address(l0), _address(w1), _address(l1), pointers, 0, size)
-        lib.tb_ranks(_address(entry), _address(w1), _address(l1), _address(rank), step, size)
-        arrays = [w1, l1, w0, l0]
-        if changes == 0:
-            break
-        if step >= 65_535:
-            raise RuntimeError(f"level {n}: distances beyond 65,535 plies")
-    return rank[:]
-
-
-def _difference(w: mmap.mmap, lose: mmap.mmap) -> bytes:
-    """The margins W - L, byte by byte (mod 256), by the C kernel."""
-    lib = ckernel.load()
-    assert lib is not None
-    out = mmap.mmap(-1, len(w))
-    lib.tb_margins(_address(w), _address(lose), _address(out), len(w))
-    return out[:]
+@contextlib.contextmanager
+def _pool(jobs: int, size: int) -> Iterator[Callable[..., Iterator[Any]]]:
+    """``map`` over forked workers sharing _LEVEL's mappings, or in this process for
+    one job or a small level."""
+    if jobs <= 1 or size < 50_000:
+        yield map
+        return
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield pool.map
 
 
 def _solve_python(n: int, gs: int, lowers: list[mmap.mmap], bug: int) -> tuple[bytes, int]:
@@ -197,7 +242,7 @@ def build(
     report: Callable[[LevelReport], None] | None = None,
     bug: int = kernel.NO_BUG,
     use_c: bool = True,
-    on_sweep: SweepReport | None = None,
+    on_progress: Progress | None = None,
 ) -> list[Path]:
     """Build (or resume) the table of ``rules`` for 0 … ``stones`` stones in ``folder``;
     the level files' paths."""
@@ -223,17 +268,17 @@ def build(
             pass
         start = time.perf_counter()
         if lib is not None:
-            values, sweeps = _solve_c(n, gs, lowers, bug, jobs, on_sweep)
+            solved = _solve_c(n, gs, lowers, bug, jobs, on_progress)
+            values, passes = solved.values, solved.layers
+            store.write(folder, name, n, solved.distances, "dist", 2)
         else:
-            values, sweeps = _solve_python(n, gs, lowers, bug)
-        if lib is not None and bug == kernel.NO_BUG:
-            store.write(folder, name, n, distances(n, gs, lowers, values), "dist", 2)
+            values, passes = _solve_python(n, gs, lowers, bug)
         seconds = time.perf_counter() - start
         store.write(folder, name, n, values)
         lowers.append(store.open_level(path, name, n))
         paths.append(path)
         if report:
-            report(LevelReport(n, level_size(n), False, sweeps, seconds, "C" if lib is not None else "Python"))
+            report(LevelReport(n, level_size(n), False, passes, seconds, "C" if lib is not None else "Python"))
     return paths
 
 
@@ -241,5 +286,9 @@ def print_report(line: LevelReport) -> None:
     print(line.line(), file=sys.stderr, flush=True)
 
 
-def print_sweep(n: int, sweep: int, changes: int, seconds: float) -> None:
-    print(f"level {n:2d}: sweep {sweep}, {changes:,} entries raised, {seconds:.1f} s", file=sys.stderr, flush=True)
+def print_progress(n: int, t: int, members: int, layers: int, seconds: float) -> None:
+    print(
+        f"level {n:2d}: threshold {t}, {members:,} boards decided within {layers} plies, {seconds:.1f} s",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -17,6 +17,11 @@ Each returns the list of differences (empty when the check passes), each a line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
 from impl.engines.port import GameEngine
 from spec import awari as A
 from spec import awari_rules as AR
@@ -24,7 +29,7 @@ from spec import result as R
 
 from . import ckernel, kernel
 from .build import slam_rule
-from .index import Board, boards, rank, unrank
+from .index import Board, boards, level_size, rank, unrank
 from .probe import Table
 
 Margin = int
@@ -115,26 +120,49 @@ def kernel_vs_engine(rules: AR.AwariRules, stones: int, bug: int = kernel.NO_BUG
     return bad
 
 
-def bellman(table: Table, stones: int | None = None) -> list[str]:
-    """Every entry of levels 0 … stones equals its Bellman value — the start-of-turn
-    ending's, or the best over the engine's moves of the final margin or the stones
-    captured less the child's entry — its moves recomputed by the proven engine."""
+def _bellman_board(table: Table, pits: Board, ended: Margin | None, moves: list[EngineMove]) -> str | None:
+    if ended is None:
+        ended = max(margin if after is None else taken - table.value(after) for _, taken, after, margin in moves)
+    entry = table.value(pits)
+    return None if entry == ended else f"{pits}: table {entry}, Bellman {ended}"
+
+
+def _distance_board(table: Table, pits: Board, ended: Margin | None, moves: list[EngineMove]) -> str | None:
+    entry, d, n = table.value(pits), table.distance(pits) or 0, sum(pits)
+    if ended is not None or entry == 0:
+        return None
+    keeping = [
+        after is None or sum(after) < n or (table.distance(after) or 0) < d
+        for _, taken, after, margin in moves
+        if (margin if after is None else taken - table.value(after)) == entry
+    ]
+    if not keeping or (entry > 0 and not any(keeping)) or (entry < 0 and not all(keeping)):
+        return f"{pits}: entry {entry}, distance {d}: no progress"
+    return None
+
+
+def _boards_checked(
+    table: Table, n: int, lo: int, hi: int, check: Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
+) -> list[str]:
     from impl.engines.registry import get_engine
 
     engine = get_engine("awari", "impl", table.rules)
     bad: list[str] = []
-    for n in range(table.stones + 1 if stones is None else stones + 1):
-        for r, pits in enumerate(boards(n)):
-            ended, moves = engine_moves(engine, pits)
-            if ended is None:
-                ended = max(
-                    margin if after is None else taken - table.value(after) for _, taken, after, margin in moves
-                )
-            if table.at(n, r) != ended:
-                bad.append(f"{pits}: table {table.at(n, r)}, Bellman {ended}")
-                if len(bad) >= MAX_DIFFERENCES:
-                    return bad
+    for r in range(lo, hi):
+        pits = unrank(r, n)
+        found = check(table, pits, *engine_moves(engine, pits))
+        if found is not None:
+            bad.append(found)
+            if len(bad) >= MAX_DIFFERENCES:
+                break
     return bad
+
+
+def bellman(table: Table, stones: int | None = None) -> list[str]:
+    """Every entry of levels 0 … stones equals its Bellman value — the start-of-turn
+    ending's, or the best over the engine's moves of the final margin or the stones
+    captured less the child's entry — its moves recomputed by the proven engine."""
+    return _levels(table, stones, _bellman_board)
 
 
 def check_distances(table: Table, stones: int | None = None) -> list[str]:
@@ -143,28 +171,94 @@ def check_distances(table: Table, stones: int | None = None) -> list[str]:
     the game, captures, or reaches a board of distance < d; a board whose mover is
     behind has every move worth the entry reaching a board of distance < d, or
     ending the game or capturing."""
-    from impl.engines.registry import get_engine
-
     if table.distances is None:
         return ["no distances"]
-    engine = get_engine("awari", "impl", table.rules)
+    return _levels(table, stones, _distance_board)
+
+
+def _levels(
+    table: Table, stones: int | None, check: Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
+) -> list[str]:
     bad: list[str] = []
     for n in range(table.stones + 1 if stones is None else stones + 1):
-        for pits in boards(n):
-            entry, d = table.value(pits), table.distance(pits) or 0
-            ended, moves = engine_moves(engine, pits)
-            if ended is not None or entry == 0:
-                continue
-            keeping = [
-                after is None or sum(after) < n or (table.distance(after) or 0) < d
-                for _, taken, after, margin in moves
-                if (margin if after is None else taken - table.value(after)) == entry
-            ]
-            if not keeping or (entry > 0 and not any(keeping)) or (entry < 0 and not all(keeping)):
-                bad.append(f"{pits}: entry {entry}, distance {d}: no progress")
-                if len(bad) >= MAX_DIFFERENCES:
-                    return bad
+        bad += _boards_checked(table, n, 0, level_size(n), check)[: MAX_DIFFERENCES - len(bad)]
+        if len(bad) >= MAX_DIFFERENCES:
+            break
     return bad
+
+
+# ─── Both on worker processes ──────────────────────────────────────────────────
+
+CHECKS = {"Bellman on the proven engine": _bellman_board, "distances make progress": _distance_board}
+PART = 250_000
+"""Boards a task checks: a few seconds' work, so that the workers stay even."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One task of ``in_parts``: the checks over the ranks [lo, hi) of level n of the
+    table of ``rules`` (a canonical name) and ``stones`` in ``folder``."""
+
+    folder: str
+    rules: str
+    stones: int
+    n: int
+    lo: int
+    hi: int
+
+
+@cache
+def _opened(folder: str, rules: str, stones: int) -> Table:
+    return Table(Path(folder), AR.parse_rules(rules), stones)
+
+
+def check_part(part: Part) -> dict[str, list[str]]:
+    """A task: ``part``'s boards through the proven engine once, every check of CHECKS
+    on each (the distances' only where the table has them), in a worker that opens
+    the table once."""
+    from impl.engines.registry import get_engine
+
+    table = _opened(part.folder, part.rules, part.stones)
+    engine = get_engine("awari", "impl", table.rules)
+    checks = {name: check for name, check in CHECKS.items() if table.distances is not None or check is _bellman_board}
+    bad: dict[str, list[str]] = {name: [] for name in CHECKS}
+    if table.distances is None:
+        bad["distances make progress"] = ["no distances"]
+    for r in range(part.lo, part.hi):
+        pits = unrank(r, part.n)
+        moves = engine_moves(engine, pits)
+        for name, check in checks.items():
+            found = check(table, pits, *moves)
+            if found is not None and len(bad[name]) < MAX_DIFFERENCES:
+                bad[name].append(found)
+    return bad
+
+
+def in_parts(table: Table, jobs: int) -> dict[str, list[str]]:
+    """``bellman`` and ``check_distances`` in one pass over every level, as tasks of
+    PART boards on ``jobs`` worker processes through the one task runner
+    (impl/tasks.py): per check, its first MAX_DIFFERENCES differences in rank order."""
+    from impl.tasks import processes
+
+    parts = [
+        Part(str(table.folder), table.name, table.stones, n, lo, min(lo + PART, level_size(n)))
+        for n in range(table.stones + 1)
+        for lo in range(0, level_size(n), PART)
+    ]
+    found: dict[Part, dict[str, list[str]]] = {}
+
+    def enough() -> bool:
+        return all(sum(len(f[name]) for f in found.values()) >= MAX_DIFFERENCES for name in CHECKS)
+
+    with processes(jobs) as runner:
+        for part, outcome in runner.as_done(check_part, parts, keep_going=lambda: not enough()):
+            if isinstance(outcome, Exception):
+                raise outcome
+            found[part] = outcome
+    return {
+        name: [line for part in parts if part in found for line in found[part][name]][:MAX_DIFFERENCES]
+        for name in CHECKS
+    }
 
 
 # ─── The spec's solve ──────────────────────────────────────────────────────────

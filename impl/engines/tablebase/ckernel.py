@@ -53,15 +53,17 @@ def load() -> ctypes.CDLL | None:
     lib.tb_level_size.restype = i64
     lib.tb_options.argtypes = [i32, i32, i32, i64, ctypes.POINTER(i32), ctypes.POINTER(i32), ctypes.POINTER(i64)]
     lib.tb_options.restype = i32
-    lib.tb_sweep.argtypes = [i32, i32, i32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64, i64, i32]
-    lib.tb_sweep.restype = i64
-    lib.tb_margins.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, i64]
-    lib.tb_margins.restype = None
     ptr = ctypes.c_void_p
-    lib.tb_jacobi.argtypes = [i32, i32, ptr, ptr, ptr, ptr, ptr, i64, i64]
-    lib.tb_jacobi.restype = i64
-    lib.tb_ranks.argtypes = [ptr, ptr, ptr, ptr, i32, i64]
-    lib.tb_ranks.restype = None
+    lib.tb_edges.argtypes = [i32, i32, i32, ptr, ptr, ptr, ptr, i64, i64]
+    lib.tb_edges.restype = i64
+    lib.tb_prefix.argtypes = [ptr, i64]
+    lib.tb_prefix.restype = i64
+    lib.tb_fill.argtypes = [i32, i32, i32, ptr, ptr, i64, i64]
+    lib.tb_fill.restype = None
+    lib.tb_threshold.argtypes = [i32, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ctypes.POINTER(i32)]
+    lib.tb_threshold.restype = i64
+    lib.tb_unpack.argtypes = [ptr, ptr, ptr, i64]
+    lib.tb_unpack.restype = None
     return lib
 
 

@@ -138,88 +138,133 @@ int tb_options(int n, int gs, int bug, int64_t r, int *term, int *value, int64_t
     return count;
 }
 
-/* One Gauss-Seidel sweep of kernel.py's solve_level over ranks [lo, hi): W and L
- * only grow; ``backward`` runs the ranks from hi down.  lower[m] is level m's table (m < n).
- * The changes made. */
-int64_t tb_sweep(int n, int gs, int bug, uint8_t *W, uint8_t *L, int8_t *const *lower, int64_t lo, int64_t hi,
-                 int backward) {
-    init();
-    int64_t changes = 0, out[24];
-    for (int64_t i = lo; i < hi; i++) {
-        int64_t r = backward ? hi - 1 - (i - lo) : i;
-        int term, value;
-        int count = tb_options(n, gs, bug, r, &term, &value, out);
-        int w = 0, least = 127;
-        if (term) {
-            if (value > w) w = value;
-            if (-value < least) least = -value;
-        }
-        for (int i = 0; i < count; i++) {
-            int64_t v = out[4 * i + 1], m = out[4 * i + 2], cr = out[4 * i + 3];
-            int t, kw, kl;
-            if (m < 0 || m < n) {
-                t = m < 0 ? (int)v : (int)v - lower[m][cr];
-                if (t > w) w = t;
-                if (-t < least) least = -t;
-            } else {
-                kw = W[cr]; kl = L[cr];
-                if (kl > w) w = kl;
-                if (kw < least) least = kw;
-            }
-        }
-        if (least < 0) least = 0;
-        if (w > W[r]) { W[r] = (uint8_t)w; changes++; }
-        if (least > L[r]) { L[r] = (uint8_t)least; changes++; }
-    }
-    return changes;
-}
+/* The level solved by retrograde analysis (docs/tablebases.md, "How a level is solved").
+ * A move that captures (or ends the game) has a constant value, from the levels below; a
+ * move that captures nothing stays in the level.  For each threshold t = 1 … n the
+ * boards where the mover forces a margin of at least t (A) and those where the opponent
+ * does (B) are an attractor, found layer by layer from the boards its constant options
+ * settle, through each board's predecessors: layer k is "within k plies", which is
+ * kernel.py's solve_level's least fixpoint (a line that never ends scores 0) and the
+ * distance of a board whose entry is t.  A board's entry is the largest t it is in. */
 
-/* The margins W - L of a solved level (one of the two is 0), into out. */
-void tb_margins(const uint8_t *W, const uint8_t *L, uint8_t *out, int64_t size) {
-    for (int64_t r = 0; r < size; r++) out[r] = (uint8_t)(W[r] - L[r]);
-}
+#define NO_OPTION (-128)
 
-/* One Jacobi step of solve_level's equations: W1, L1 from W0, L0 (every board from
- * the previous step's values), over ranks [lo, hi).  After k steps W (L) is the
- * margin the mover (the opponent) forces within k plies.  The changes. */
-int64_t tb_jacobi(int n, int gs, const uint8_t *W0, const uint8_t *L0, uint8_t *W1, uint8_t *L1,
-                  int8_t *const *lower, int64_t lo, int64_t hi) {
+/* Pass 1 over ranks [lo, hi): best[r], the best constant option (NO_OPTION if none);
+ * outdeg[r], the moves that stay in the level; and each such child's in-degree counted
+ * into indeg (atomically: workers share it).  The in-level moves found. */
+int64_t tb_edges(int n, int gs, int bug, int8_t *const *lower, int8_t *best, uint8_t *outdeg, uint32_t *indeg,
+                 int64_t lo, int64_t hi) {
     init();
-    int64_t changes = 0, out[24];
+    int64_t edges = 0, out[24];
     for (int64_t r = lo; r < hi; r++) {
         int term, value;
-        int count = tb_options(n, gs, NO_BUG_FLAG, r, &term, &value, out);
-        int w = 0, least = 127;
-        if (term) {
-            if (value > w) w = value;
-            if (-value < least) least = -value;
-        }
+        int count = tb_options(n, gs, bug, r, &term, &value, out);
+        int b = term ? value : NO_OPTION, d = 0;
         for (int i = 0; i < count; i++) {
             int64_t v = out[4 * i + 1], m = out[4 * i + 2], cr = out[4 * i + 3];
             if (m < n) {
                 int t = m < 0 ? (int)v : (int)v - lower[m][cr];
-                if (t > w) w = t;
-                if (-t < least) least = -t;
+                if (t > b) b = t;
             } else {
-                if (L0[cr] > w) w = L0[cr];
-                if (W0[cr] < least) least = W0[cr];
+                d++;
+                __atomic_fetch_add(&indeg[cr], 1, __ATOMIC_RELAXED);
             }
         }
-        if (least < 0) least = 0;
-        if (w < W0[r]) w = W0[r];
-        if (least < L0[r]) least = L0[r];
-        if (w != W0[r] || least != L0[r]) changes++;
-        W1[r] = (uint8_t)w;
-        L1[r] = (uint8_t)least;
+        best[r] = (int8_t)b;
+        outdeg[r] = (uint8_t)d;
+        edges += d;
     }
-    return changes;
+    return edges;
 }
 
-/* Distances: rank[r] = k for each board whose final margin E (a signed byte) the
- * step-k values W, L first reach (W >= E > 0 or L >= -E > 0), rank[r] still 0. */
-void tb_ranks(const int8_t *E, const uint8_t *W, const uint8_t *L, uint16_t *rank, int k, int64_t size) {
+/* counts[0 … size) into offsets in place (counts[size] = the total); the total. */
+int64_t tb_prefix(uint32_t *counts, int64_t size) {
+    uint32_t total = 0;
     for (int64_t r = 0; r < size; r++) {
-        if (rank[r]) continue;
-        if ((E[r] > 0 && W[r] >= E[r]) || (E[r] < 0 && L[r] >= -E[r])) rank[r] = (uint16_t)k;
+        uint32_t c = counts[r];
+        counts[r] = total;
+        total += c;
+    }
+    counts[size] = total;
+    return total;
+}
+
+/* Pass 2 over ranks [lo, hi): each in-level move r -> c written as r into c's list of
+ * predecessors, at cursor[c] (which starts at c's offset). */
+void tb_fill(int n, int gs, int bug, uint32_t *cursor, uint32_t *preds, int64_t lo, int64_t hi) {
+    init();
+    int64_t out[24];
+    for (int64_t r = lo; r < hi; r++) {
+        int term, value;
+        int count = tb_options(n, gs, bug, r, &term, &value, out);
+        for (int i = 0; i < count; i++) {
+            if (out[4 * i + 2] != n) continue;
+            uint32_t at = __atomic_fetch_add(&cursor[out[4 * i + 3]], 1, __ATOMIC_RELAXED);
+            preds[at] = (uint32_t)r;
+        }
+    }
+}
+
+/* key[r] = max(key[r], v), atomically: workers solving other thresholds share key. */
+static void raise_key(uint32_t *key, int64_t r, uint32_t v) {
+    uint32_t old = __atomic_load_n(&key[r], __ATOMIC_RELAXED);
+    while (old < v && !__atomic_compare_exchange_n(&key[r], &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
+/* Threshold t's attractors A (state 1) and B (state 2), breadth first; each member r's
+ * key raised to t << 17 | (r in B) << 16 | its layer.  cnt, state and queue are this
+ * worker's scratch (size bytes, size bytes, 4 size bytes).  The members, the deepest
+ * layer in *layers; -1 if a layer passes 65,535 (the distances' two bytes). */
+int64_t tb_threshold(int t, int64_t size, const int8_t *best, const uint8_t *outdeg, const uint32_t *offsets,
+                     const uint32_t *preds, uint8_t *cnt, uint8_t *state, uint32_t *queue, uint32_t *key,
+                     int *layers) {
+    memcpy(cnt, outdeg, (size_t)size);
+    memset(state, 0, (size_t)size);
+    int64_t head = 0, tail = 0;
+    for (int64_t r = 0; r < size; r++) {
+        int b = best[r];
+        if (b >= t) {
+            state[r] = 1;
+            queue[tail++] = (uint32_t)r;
+        } else if (outdeg[r] == 0 && b <= -t) { /* NO_OPTION is below every -t */
+            state[r] = 2;
+            queue[tail++] = (uint32_t)r;
+        }
+    }
+    int layer = 1;
+    int64_t end = tail;
+    while (head < tail) {
+        if (head == end) {
+            layer++;
+            end = tail;
+            if (layer > 65535) return -1;
+        }
+        uint32_t r = queue[head++];
+        int in_b = state[r] == 2;
+        raise_key(key, r, (uint32_t)t << 17 | (uint32_t)in_b << 16 | (uint32_t)layer);
+        for (uint32_t i = offsets[r]; i < offsets[r + 1]; i++) {
+            uint32_t p = preds[i];
+            if (state[p]) continue;
+            if (in_b) { /* p can move to a board the opponent loses by t */
+                state[p] = 1;
+                queue[tail++] = p;
+            } else if (--cnt[p] == 0 && best[p] <= -t) { /* every move of p gives the opponent t */
+                state[p] = 2;
+                queue[tail++] = p;
+            }
+        }
+    }
+    *layers = layer;
+    return tail;
+}
+
+/* The keys into entries (a signed byte: t, -t or 0) and distances (the layer, 0 for 0). */
+void tb_unpack(const uint32_t *key, int8_t *values, uint16_t *dist, int64_t size) {
+    for (int64_t r = 0; r < size; r++) {
+        uint32_t k = key[r];
+        int t = (int)(k >> 17);
+        values[r] = (int8_t)(k >> 16 & 1 ? -t : t);
+        dist[r] = (uint16_t)(k & 0xffff);
     }
 }

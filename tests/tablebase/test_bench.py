@@ -1,0 +1,21 @@
+"""The tablebase benchmark runs and prints each of its figures (make bench)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import tablebase
+from impl.engines.tablebase import ckernel
+
+
+@pytest.mark.skipif(ckernel.load() is None, reason="no C compiler")
+def test_the_quick_benchmark_prints_every_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablebase.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^\| (\d+) \| [\d,]+ \| [\d.]+ s \| [\d,]+ \|(.*)$", out, re.M)
+    assert [int(n) for n, _ in rows] == list(range(4, 11))
+    assert all(re.search(r"\d+x \|$", rest) for n, rest in rows if int(n) <= 6)  # the ratio where both ran
+    assert re.search(r"levels 0 … 10 \([\d,]+ boards\): [\d.]+ s on 1 process, [\d.]+ s on 2", out)
+    assert re.search(r"a lookup .*: [\d.]+ µs", out)
