@@ -272,6 +272,22 @@ PLANTS: tuple[Plant, ...] = (
         tests=("tests/tablebase/test_checks.py",),
     ),
     Plant(
+        "tablebase-c-attractor-ignores-captures",
+        "the C solver puts a board among the opponent's wins though one of its captures is worth more",
+        "impl/engines/tablebase/kernel.c",
+        "} else if (--cnt[p] == 0 && best[p] <= -t) { /* every move of p gives the opponent t */",
+        "} else if (--cnt[p] == 0) { /* every move of p gives the opponent t */",
+        tests=("tests/tablebase/test_checks.py", "tests/tablebase/test_build.py"),
+    ),
+    Plant(
+        "tablebase-c-distance-one-short",
+        "the C solver records the distance of a board whose mover is behind one ply short",
+        "impl/engines/tablebase/kernel.c",
+        "raise_key(key, r, (uint32_t)t << 17 | (uint32_t)in_b << 16 | (uint32_t)layer);",
+        "raise_key(key, r, (uint32_t)t << 17 | (uint32_t)in_b << 16 | (uint32_t)(layer - in_b));",
+        tests=("tests/tablebase/test_checks.py", "tests/tablebase/test_build.py"),
+    ),
+    Plant(
         "tablebase-python-slam-taken",
         "the Python tablebase kernel lets a grand slam be sown under (a) while another move feeds",
         "impl/engines/tablebase/kernel.py",
