@@ -73,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
             build.build(args.out, rules, args.stones, args.jobs, build.print_report, on_progress=build.print_progress)
         except OSError as exc:
             return failed("referee tablebase", why(exc))
+        except build.NotEnoughMemory as exc:
+            return failed("referee tablebase", str(exc))
+        except KeyboardInterrupt:
+            return failed(
+                "referee tablebase", "interrupted; the levels written are kept: the same command resumes", 130
+            )
         print(f"done in {time.perf_counter() - start:.1f} s")
         return 0
     try:
@@ -89,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
         passes.append(lambda: {"the referee's game": check.check_history(table, min(args.stones, args.history_stones))})
     for run_pass in passes:
         start = time.perf_counter()
-        results = run_pass()
+        try:
+            results = run_pass()
+        except KeyboardInterrupt:
+            return failed("referee tablebase", "check interrupted", 130)
         seconds = time.perf_counter() - start
         shared = f", {len(results)} checks in one pass" if len(results) > 1 else ""
         for name, found in results.items():

@@ -4,6 +4,10 @@ and kept when valid, and rule sets the margin cannot express are refused."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +17,7 @@ from impl.engines.tablebase import build, ckernel, kernel, store
 from impl.engines.tablebase.index import level_size, unrank
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
+from tests.support import paths
 
 PAPER = AR.parse_rules("paper")
 
@@ -141,3 +146,46 @@ def _jacobi_distances(n: int, gs: int, lookup: Callable[[int, int], int], entrie
             return dist
         w, lose = w1, l1
     raise AssertionError("no fixpoint")
+
+
+def test_a_level_that_would_not_fit_in_memory_is_refused_before_it_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said in one line before the arrays are made, the levels below kept on disk."""
+    build.build(tmp_path, PAPER, 8)
+    monkeypatch.setattr(build, "available_memory", lambda: 10 * level_size(9))
+    with pytest.raises(build.NotEnoughMemory, match=r"level 9 needs about .* GiB more .* GiB is available"):
+        build.build(tmp_path, PAPER, 9)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".tb")[-1] == "awari-paper-08.tb"
+    # enough for the options, not for the predecessor lists
+    monkeypatch.setattr(build, "available_memory", lambda: 15 * level_size(9))
+    with pytest.raises(build.NotEnoughMemory, match="moves' predecessor lists"):
+        build.build(tmp_path, PAPER, 9)
+    monkeypatch.setattr(build, "available_memory", lambda: None)  # not Linux: nothing to go by
+    build.build(tmp_path, PAPER, 9)
+
+
+def test_the_command_says_an_interrupted_build_resumes(tmp_path: Path) -> None:
+    """Ctrl-C during a level: one line, status 130, no traceback; the levels written stay."""
+    command = [sys.executable, "-m", "impl.cli", "tablebase", "build", "awari", "--stones", "16", "--jobs", "2"]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    run = subprocess.Popen(
+        [*command, "--out", str(tmp_path)],
+        cwd=tmp_path,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert run.stderr is not None
+    for line in run.stderr:  # level 12 written: interrupt the next (levels 13-16 take some 15 s)
+        if line.startswith("level 12:") and "boards," in line:
+            break
+    os.killpg(run.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    rest = run.stderr.read()
+    assert run.wait(timeout=60) == 130
+    assert "Traceback" not in rest and rest.strip().endswith(
+        "referee tablebase: interrupted; the levels written are kept: the same command resumes"
+    ), rest
+    assert store.open_level(store.level_path(tmp_path, "paper", 12), "paper", 12, verify=True)
+    assert not store.level_path(tmp_path, "paper", 16).exists()

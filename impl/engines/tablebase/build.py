@@ -34,6 +34,32 @@ MAX_STONES = 24
 """From stores of 0/0 no store reaches 25 on a board of at most 24 stones."""
 
 
+class NotEnoughMemory(RuntimeError):
+    """A level's arrays would not fit in the memory available: said before they are made."""
+
+
+def available_memory() -> int | None:
+    """The bytes Linux says can be allocated without swapping (``MemAvailable``); None
+    where it does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _afford(n: int, needed: int, what: str) -> None:
+    available = available_memory()
+    if available is not None and needed > available:
+        raise NotEnoughMemory(
+            f"level {n} needs about {needed / 2**30:.1f} GiB more for {what}, and {available / 2**30:.1f} GiB is "
+            "available: fewer --jobs, or a machine with more memory (the levels written are kept)"
+        )
+
+
 class UnsupportedRules(ValueError):
     """A rule set whose result is not a function of the stones: the table's margin
     cannot give it (docs/tablebases.md, "Rule sets")."""
@@ -179,6 +205,7 @@ def _solve_c(
     lib = ckernel.load()
     assert lib is not None
     size = level_size(n)
+    _afford(n, 14 * size, "its boards' options and predecessor offsets")
     pointers = (ctypes.c_void_p * max(n, 1))(*(_address(m, store.HEADER_SIZE) for m in lowers))
     arrays = {
         "best": mmap.mmap(-1, size),
@@ -190,19 +217,24 @@ def _solve_c(
     start = time.perf_counter()
     ranges = _ranges(size, jobs)
     try:
-        # Workers fork after the arrays they use are mapped: one pool for the first
-        # pass, another once the predecessor lists' size is known.
+        # Workers fork after the arrays they use are mapped: a pool for each pass, the
+        # predecessor lists' size known after the first.
         with _pool(jobs, size) as pool:
             edges = sum(pool(_edges, *zip(*ranges, strict=True)))
         if edges >= 2**32:
             raise RuntimeError(f"level {n}: {edges:,} moves overflow the 32-bit predecessor offsets")
         lib.tb_prefix(_mapped("offsets"), size)
+        workers = jobs if jobs > 1 and size >= POOL_FROM else 1
+        _afford(n, 4 * size + 4 * edges + 6 * workers * size + 6 * size, f"its {edges:,} moves' predecessor lists")
         cursor = mmap.mmap(-1, 4 * (size + 1))
         cursor[:] = arrays["offsets"]
         _LEVEL.update(cursor=cursor, preds=mmap.mmap(-1, max(4 * edges, 1)))
         deepest = 0
         with _pool(jobs, size) as pool:
             list(pool(_fill, *zip(*ranges, strict=True)))
+        del _LEVEL["cursor"]
+        cursor.close()  # its workers gone with their pool, its memory is free for the thresholds'
+        with _pool(jobs, size) as pool:
             # The low thresholds' attractors are the big ones: first, to balance the workers.
             for t, members, layers, _ in pool(_threshold, range(1, n + 1)):
                 deepest = max(deepest, layers)
@@ -215,11 +247,15 @@ def _solve_c(
         _LEVEL.clear()
 
 
+POOL_FROM = 50_000
+"""Smaller levels are solved in this process: forking would cost more than it saves."""
+
+
 @contextlib.contextmanager
 def _pool(jobs: int, size: int) -> Iterator[Callable[..., Iterator[Any]]]:
     """``map`` over forked workers sharing _LEVEL's mappings, or in this process for
     one job or a small level."""
-    if jobs <= 1 or size < 50_000:
+    if jobs <= 1 or size < POOL_FROM:
         yield map
         return
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
