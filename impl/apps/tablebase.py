@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
             return failed("referee tablebase", why(exc))
         except build.NotEnoughMemory as exc:
             return failed("referee tablebase", str(exc))
+        except BrokenProcessPool:
+            died = "a worker process died (killed, or out of memory?)"
+            return failed("referee tablebase", f"{died}; the levels written are kept: the same command resumes")
         except KeyboardInterrupt:
             return failed(
                 "referee tablebase", "interrupted; the levels written are kept: the same command resumes", 130

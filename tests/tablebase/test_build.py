@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -189,3 +190,32 @@ def test_the_command_says_an_interrupted_build_resumes(tmp_path: Path) -> None:
     ), rest
     assert store.open_level(store.level_path(tmp_path, "paper", 12), "paper", 12, verify=True)
     assert not store.level_path(tmp_path, "paper", 16).exists()
+
+
+def test_a_worker_killed_mid_level_ends_the_build_in_one_line(tmp_path: Path) -> None:
+    """The OOM killer's SIGKILL, say, to a worker: one line, status 1, the levels kept."""
+    command = [sys.executable, "-m", "impl.cli", "tablebase", "build", "awari", "--stones", "16", "--jobs", "2"]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    run = subprocess.Popen([*command, "--out", str(tmp_path)], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    assert run.stderr is not None
+    workers: list[int] = []
+    for line in run.stderr:  # level 14 written: level 15's workers (about 4 s) are the target
+        if line.startswith("level 14:") and "boards," in line:
+            for _ in range(200):
+                found = Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
+                workers = [
+                    int(pid) for pid in found if "multiprocessing" not in Path(f"/proc/{pid}/cmdline").read_text()
+                ]
+                if workers:
+                    break
+                time.sleep(0.01)
+            break
+    assert workers, "no worker process seen"
+    os.kill(workers[0], signal.SIGKILL)
+    rest = run.stderr.read()
+    assert run.wait(timeout=120) == 1
+    assert "Traceback" not in rest and rest.strip().splitlines()[-1] == (
+        "referee tablebase: a worker process died (killed, or out of memory?); "
+        "the levels written are kept: the same command resumes"
+    ), rest
+    assert store.open_level(store.level_path(tmp_path, "paper", 14), "paper", 14, verify=True)
