@@ -56,6 +56,28 @@ def _rules(args: argparse.Namespace) -> AR.AwariRules:
     return rules
 
 
+class _Progress:
+    """A line on stderr every ``every`` seconds while a long check runs: boards checked,
+    the rate, the time left at that rate."""
+
+    def __init__(self, every: float = 30.0) -> None:
+        self.start = self.said = time.perf_counter()
+        self.every = every
+
+    def __call__(self, done: int, boards: int) -> None:
+        now = time.perf_counter()
+        if now - self.said < self.every or done == boards:
+            return
+        self.said = now
+        rate = done / (now - self.start)
+        print(
+            f"checked {done:,} of {boards:,} boards ({100 * done / boards:.0f}%), {rate:,.0f} boards/s, "
+            f"about {(boards - done) / rate / 60:.0f} min left",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     """build or check Awari endgame tables
 
@@ -92,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     passes: list[Callable[[], dict[str, list[str]]]] = [
         lambda: {"kernel = proven engine": check.kernel_vs_engine(rules, min(args.stones, 8))},
-        lambda: check.in_parts(table, args.jobs),  # Bellman and the distances, one engine pass
+        lambda: check.in_parts(table, args.jobs, _Progress()),  # Bellman and the distances, one engine pass
         lambda: {"the spec's solve": check.check_spec(table, min(args.stones, args.spec_stones))},
     ]
     if args.history_stones:

@@ -43,7 +43,12 @@ def test_the_parallel_pass_finds_a_changed_entry_and_a_changed_distance(tmp_path
     distance changed on disk, each under its own check, and nothing on the built table."""
     rules = AR.parse_rules("olympiad-1990")
     build.build(tmp_path, rules, 6)
-    assert check.in_parts(Table(tmp_path, rules, 6), 2) == {name: [] for name in check.CHECKS}
+    seen: list[tuple[int, int]] = []
+    assert check.in_parts(Table(tmp_path, rules, 6), 2, lambda *p: seen.append(p)) == {
+        name: [] for name in check.CHECKS
+    }
+    boards = sum(level_size(n) for n in range(7))
+    assert seen[-1] == (boards, boards) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     table = Table(tmp_path, rules, 6)
     r = next(r for r in range(level_size(6)) if table.at(6, r) > 1 and (table.distance(unrank(r, 6)) or 0) > 1)
     pits = unrank(r, 6)

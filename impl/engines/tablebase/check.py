@@ -234,10 +234,11 @@ def check_part(part: Part) -> dict[str, list[str]]:
     return bad
 
 
-def in_parts(table: Table, jobs: int) -> dict[str, list[str]]:
+def in_parts(table: Table, jobs: int, on_progress: Callable[[int, int], None] | None = None) -> dict[str, list[str]]:
     """``bellman`` and ``check_distances`` in one pass over every level, as tasks of
     PART boards on ``jobs`` worker processes through the one task runner
-    (impl/tasks.py): per check, its first MAX_DIFFERENCES differences in rank order."""
+    (impl/tasks.py): per check, its first MAX_DIFFERENCES differences in rank order.
+    ``on_progress(boards checked, boards)`` as each task ends."""
     from impl.tasks import processes
 
     parts = [
@@ -255,6 +256,8 @@ def in_parts(table: Table, jobs: int) -> dict[str, list[str]]:
             if isinstance(outcome, Exception):
                 raise outcome
             found[part] = outcome
+            if on_progress is not None:
+                on_progress(sum(p.hi - p.lo for p in found), sum(p.hi - p.lo for p in parts))
     return {
         name: [line for part in parts if part in found for line in found[part][name]][:MAX_DIFFERENCES]
         for name in CHECKS
