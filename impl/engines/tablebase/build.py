@@ -111,7 +111,9 @@ class LevelReport:
             return f"level {self.n:2d}: {self.boards:,} boards, kept (valid on disk)"
         rate = self.boards / self.seconds if self.seconds > 0 else float("inf")
         return (
-            f"level {self.n:2d}: {self.boards:,} boards, {self.layers} plies deep, {self.seconds:.2f} s, "
+            f"level {self.n:2d}: {self.boards:,} boards, "
+            + (f"{self.layers} plies deep, " if self.kernel == "C" else "no distances, ")
+            + f"{self.seconds:.2f} s, "
             f"{rate:,.0f} boards/s ({self.kernel})"
         )
 
