@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -92,8 +94,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"building {AR.canonical_name(rules)} tables of 0 … {args.stones} stones in {args.out} ({kernel})")
         print(f"{AR.canonical_name(rules)}: {build.meaning(rules)}")
         start = time.perf_counter()
+        asked = threading.Event()
+        previous = signal.signal(signal.SIGINT, lambda *_: asked.set())
         try:
-            build.build(args.out, rules, args.stones, args.jobs, build.print_report, on_progress=build.print_progress)
+            build.build(
+                args.out,
+                rules,
+                args.stones,
+                args.jobs,
+                build.print_report,
+                on_progress=build.print_progress,
+                stop=asked.is_set,
+            )
         except OSError as exc:
             return failed("referee tablebase", why(exc))
         except build.NotEnoughMemory as exc:
@@ -101,10 +113,12 @@ def run(args: argparse.Namespace) -> int:
         except BrokenProcessPool:
             died = "a worker process died (killed, or out of memory?)"
             return failed("referee tablebase", f"{died}; the levels written are kept: the same command resumes")
-        except KeyboardInterrupt:
+        except (build.Interrupted, KeyboardInterrupt):
             return failed(
                 "referee tablebase", "interrupted; the levels written are kept: the same command resumes", 130
             )
+        finally:
+            signal.signal(signal.SIGINT, previous)
         print(f"done in {time.perf_counter() - start:.1f} s")
         return 0
     try:

@@ -11,7 +11,9 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,20 +39,24 @@ THINKER = f"{sys.executable} {SLOPPY} {{game}} {{host}} {{port}} {{side}} slow"
 milliseconds, off the referee's loop) answers before it moves on."""
 
 
-def _into_table(table: probe.Table) -> tuple[tuple[str, ...], probe.AwariState]:
-    """A line of random legal moves from the start, none ending the game, to the
-    first position whose entry ``adjudicate`` uses (seeded: the same line each run)."""
-    engine = engine_for(table.rules)
+def _random_line(engine: Any, judged: Callable[[Any], bool]) -> tuple[tuple[str, ...], Any]:
+    """A line of random legal moves from the start, none ending the game, to the first
+    position ``judged`` (seeded: the same line each run)."""
     for seed in range(200):
         rng = random.Random(seed)
         state, moves = engine.initial(), list[str]()
         while not engine.is_over(state):
-            if probe.adjudicate(state, table) is not None:
+            if judged(state):
                 return tuple(moves), state
-            pit = rng.choice(list(engine.legal_moves(state)))
-            moves.append(engine.format_move(pit))
-            state = engine.apply(state, pit)[1]
-    raise AssertionError("no random game entered the table")
+            move = rng.choice(list(engine.legal_moves(state)))
+            moves.append(engine.format_move(move))
+            state = engine.apply(state, move)[1]
+    raise AssertionError("no random game reached a position judged")
+
+
+def _into_table(table: probe.Table) -> tuple[tuple[str, ...], probe.AwariState]:
+    """A random line to the first position whose entry ``adjudicate`` uses."""
+    return _random_line(engine_for(table.rules), lambda state: probe.adjudicate(state, table) is not None)
 
 
 @pytest.fixture(scope="module")
@@ -163,20 +169,9 @@ EMPTIES = 7
 
 
 def _into_endgame(empties: int) -> tuple[tuple[str, ...], GothelloState]:
-    """A line of random legal moves (passes included where forced) from the start to
-    the first position of at most ``empties`` empty points the solver decides, the
-    game still on (seeded: the same line each run)."""
-    engine = ImplGothello()
-    for seed in range(200):
-        rng = random.Random(seed)
-        state, moves = engine.initial(), list[str]()
-        while not engine.is_over(state):
-            if GE.adjudicate(state, empties) is not None:
-                return tuple(moves), state
-            move = rng.choice(list(engine.legal_moves(state)))
-            moves.append(engine.format_move(move))
-            state = engine.apply(state, move)[1]
-    raise AssertionError("no random game reached the endgame")
+    """A random line (passes where forced) to the first position of at most ``empties``
+    empty points the solver decides."""
+    return _random_line(ImplGothello(), lambda state: GE.adjudicate(state, empties) is not None)
 
 
 def test_a_gothello_endgame_is_adjudicated_by_the_solver(tmp_path: Path) -> None:

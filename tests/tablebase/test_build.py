@@ -128,15 +128,7 @@ def _jacobi_distances(n: int, gs: int, lookup: Callable[[int, int], int], entrie
     for k in range(1, 10_000):
         w1, l1 = list(w), list(lose)
         for r, (ended, moves) in enumerate(options):
-            values = [ended] if ended is not None else []
-            inside: list[int] = []
-            for _, gained, m, child in moves:
-                if m < 0:
-                    values.append(gained)
-                elif m < n:
-                    values.append(gained - lookup(m, child))
-                else:
-                    inside.append(child)
+            values, inside = kernel.split(n, ended, moves, lookup)
             w1[r] = max([w[r], *values, *(lose[c] for c in inside)])
             l1[r] = max(lose[r], 0, min([*(-v for v in values), *(w[c] for c in inside)]))
         for r in range(size):
@@ -167,7 +159,10 @@ def test_a_level_that_would_not_fit_in_memory_is_refused_before_it_is_made(
 
 
 def test_the_command_says_an_interrupted_build_resumes(tmp_path: Path) -> None:
-    """Ctrl-C during a level: one line, status 130, no traceback; the levels written stay."""
+    """Ctrl-C during a level (SIGINT to the whole group, as a terminal sends it): one
+    line, status 130, no traceback, the levels written kept — also when the signal comes
+    during a fork, whose callbacks would swallow a KeyboardInterrupt (the build polls a
+    flag its handler sets)."""
     command = [sys.executable, "-m", "impl.cli", "tablebase", "build", "awari", "--stones", "16", "--jobs", "2"]
     env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
     run = subprocess.Popen(

@@ -17,10 +17,12 @@ import contextlib
 import ctypes
 import mmap
 import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,18 @@ from .index import level_size
 
 MAX_STONES = 24
 """From stores of 0/0 no store reaches 25 on a board of at most 24 stones."""
+
+
+class Interrupted(Exception):
+    """The build was asked to stop (``stop()`` became true): the levels written stay."""
+
+
+def _checked(results: Iterator[Any], stop: Callable[[], bool]) -> Iterator[Any]:
+    """``results`` as they come, ending the build with Interrupted once ``stop()``."""
+    for result in results:
+        if stop():
+            raise Interrupted
+        yield result
 
 
 class NotEnoughMemory(RuntimeError):
@@ -200,7 +214,13 @@ def _ranges(size: int, jobs: int) -> list[tuple[int, int]]:
 
 
 def _solve_c(
-    n: int, gs: int, lowers: list[mmap.mmap], bug: int, jobs: int, on_progress: Progress | None = None
+    n: int,
+    gs: int,
+    lowers: list[mmap.mmap],
+    bug: int,
+    jobs: int,
+    on_progress: Progress | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Solved:
     """The level by retrograde analysis (kernel.c): the two passes over the boards split
     among ``jobs`` forked workers, then one task per threshold."""
@@ -222,7 +242,7 @@ def _solve_c(
         # Workers fork after the arrays they use are mapped: a pool for each pass, the
         # predecessor lists' size known after the first.
         with _pool(jobs, size) as pool:
-            edges = sum(pool(_edges, *zip(*ranges, strict=True)))
+            edges = sum(_checked(pool(_edges, *zip(*ranges, strict=True)), stop))
         if edges >= 2**32:
             raise RuntimeError(f"level {n}: {edges:,} moves overflow the 32-bit predecessor offsets")
         lib.tb_prefix(_mapped("offsets"), size)
@@ -233,12 +253,12 @@ def _solve_c(
         _LEVEL.update(cursor=cursor, preds=mmap.mmap(-1, max(4 * edges, 1)))
         deepest = 0
         with _pool(jobs, size) as pool:
-            list(pool(_fill, *zip(*ranges, strict=True)))
+            list(_checked(pool(_fill, *zip(*ranges, strict=True)), stop))
         del _LEVEL["cursor"]
         cursor.close()  # its workers gone with their pool, its memory is free for the thresholds'
         with _pool(jobs, size) as pool:
             # The low thresholds' attractors are the big ones: first, to balance the workers.
-            for t, members, layers, _ in pool(_threshold, range(1, n + 1)):
+            for t, members, layers, _ in _checked(pool(_threshold, range(1, n + 1)), stop):
                 deepest = max(deepest, layers)
                 if on_progress is not None and size >= PROGRESS_FROM:
                     on_progress(n, t, members, layers, time.perf_counter() - start)
@@ -260,8 +280,23 @@ def _pool(jobs: int, size: int) -> Iterator[Callable[..., Iterator[Any]]]:
     if jobs <= 1 or size < POOL_FROM:
         yield map
         return
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield pool.map
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_deaf) as pool:
+        try:
+            yield pool.map
+        except BrokenProcessPool:
+            raise
+        except BaseException:
+            # Stopped: cancel the tasks not started; those running end first (a
+            # task's time: seconds at level 20).  Killing the workers instead races
+            # the pool's own thread (CPython 3.11 raises InvalidStateError there).
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _deaf() -> None:
+    """A worker ignores Ctrl-C: the build's own process asks it to stop (one line),
+    and a worker interrupted while idle would print its own traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _solve_python(n: int, gs: int, lowers: list[mmap.mmap], bug: int) -> tuple[bytes, int]:
@@ -281,9 +316,12 @@ def build(
     bug: int = kernel.NO_BUG,
     use_c: bool = True,
     on_progress: Progress | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> list[Path]:
     """Build (or resume) the table of ``rules`` for 0 … ``stones`` stones in ``folder``;
-    the level files' paths."""
+    the level files' paths.  Once ``stop()`` is true (a flag a signal handler sets:
+    a KeyboardInterrupt can be lost in a fork's callbacks) the build ends with
+    Interrupted within a task's time, the levels written kept."""
     gs = slam_rule(rules)
     name = AR.canonical_name(rules)
     if not 0 <= stones <= MAX_STONES:
@@ -292,6 +330,8 @@ def build(
     paths: list[Path] = []
     lowers: list[mmap.mmap] = []
     for n in range(stones + 1):
+        if stop():
+            raise Interrupted
         path = store.level_path(folder, name, n)
         try:
             kept = store.open_level(path, name, n, verify=True)
@@ -306,7 +346,7 @@ def build(
             pass
         start = time.perf_counter()
         if lib is not None:
-            solved = _solve_c(n, gs, lowers, bug, jobs, on_progress)
+            solved = _solve_c(n, gs, lowers, bug, jobs, on_progress, stop)
             values, passes = solved.values, solved.layers
             store.write(folder, name, n, solved.distances, "dist", 2)
         else:

@@ -124,6 +124,22 @@ def options(pits: Board, gs: int, bug: int = NO_BUG) -> tuple[int | None, list[O
     return None, found
 
 
+def split(n: int, ended: int | None, found: list[Option], lower: Lookup) -> tuple[list[int], list[int]]:
+    """A board of n stones' options: the margins of those that leave the level (the
+    game's end, a move that ends it, a capture: the stones taken less the entry below)
+    and the ranks of the boards its moves reach inside the level."""
+    terms = [ended] if ended is not None else []
+    kids = []
+    for _, v, m, cr in found:
+        if m < 0:
+            terms.append(v)
+        elif m < n:
+            terms.append(v - lower(m, cr))
+        else:
+            kids.append(cr)
+    return terms, kids
+
+
 def solve_level(n: int, gs: int, lower: Lookup, bug: int = NO_BUG) -> bytearray:
     """Every board of n stones' margin (a signed byte each, rank order): the least
     fixpoint of W = max(0, terminal margins, L[children]), L = max(0, min(-terminal
@@ -134,16 +150,7 @@ def solve_level(n: int, gs: int, lower: Lookup, bug: int = NO_BUG) -> bytearray:
     fixed: list[tuple[int, int]] = []  # (best terminal margin, -worst terminal margin) per board
     children: list[list[int]] = []
     for r in range(size):
-        value, found = options(unrank(r, n), gs, bug)
-        terms = [value] if value is not None else []
-        kids = []
-        for _, v, m, cr in found:
-            if m < 0:
-                terms.append(v)
-            elif m < n:
-                terms.append(v - lower(m, cr))
-            else:
-                kids.append(cr)
+        terms, kids = split(n, *options(unrank(r, n), gs, bug), lower)
         fixed.append((max(terms, default=-128), min((-t for t in terms), default=127)))
         children.append(kids)
     w = bytearray(size)
