@@ -39,6 +39,18 @@ from typing import Any
 import z3
 
 _VERBOSE = bool(os.environ.get("PROOFS_VERBOSE"))
+SOLVERS = ("by-logic", "default")
+SOLVER = os.environ.get("PROOFS_SOLVER", "by-logic")
+"""How the explorer asks z3 (``PROOFS_SOLVER``).  ``by-logic``: a query of bit-vectors
+alone (Gothello's) goes to ``z3.Solver()``, which bit-blasts it eagerly (the
+``qfbv`` tactic); one with an uninterpreted function (Awari's positions) to z3's SMT
+core as a tactic, whose bit-vector theory bit-blasts lazily — for those
+``z3.Solver()`` picks a tactic that eliminates the function and bit-blasts the whole
+query, 8–14 times slower on apply's slices.  ``default``: ``z3.Solver()`` for every
+query, kept to measure that again (proofs/README.md, "Solving").  The verdicts are
+the same; only the time differs."""
+if SOLVER not in SOLVERS:
+    raise SystemExit(f"PROOFS_SOLVER={SOLVER!r}: one of {', '.join(SOLVERS)}")
 
 
 def load_engine_source(game: str) -> ModuleType:
@@ -254,6 +266,18 @@ class Refuted(AssertionError):
     """A path on which the stated property fails, with a model."""
 
 
+_PURE_BV = z3.Probe("is-qfbv")
+
+
+def _solver_for(query: list[z3.BoolRef]) -> z3.Solver:
+    """A fresh solver for ``query``, as SOLVER says."""
+    if SOLVER == "default":
+        return z3.Solver()
+    goal = z3.Goal()
+    goal.add(*query)
+    return z3.Solver() if _PURE_BV(goal) else z3.Tactic("smt").solver()
+
+
 @dataclass
 class Explorer:
     """Depth-first exploration of every feasible path of a function on Syms."""
@@ -290,8 +314,9 @@ class Explorer:
 
     def _check(self, c: z3.BoolRef) -> tuple[z3.CheckSatResult, z3.Solver]:
         """Satisfiability of the path so far and c, by a fresh (non-incremental)
-        solver: z3 then preprocesses the whole query, much faster on bit-vectors."""
-        solver = z3.Solver()
+        solver (SOLVER says which): z3 then preprocesses the whole query, much
+        faster on bit-vectors."""
+        solver = _solver_for([*self._pc, c])
         solver.add(*self._pc, c)
         return solver.check(), solver
 

@@ -10,8 +10,9 @@ import pytest
 import z3
 
 from impl.engines import awari as I
+from proofs import symbolic
 from proofs.awari import refinement as R
-from proofs.symbolic import Refuted, Sym, SymBool, explore, var
+from proofs.symbolic import WIDTH, Refuted, Sym, SymBool, explore, var
 
 
 def _int(x: Sym | int) -> int:
@@ -205,3 +206,30 @@ def test_the_row_sum_and_gain_contracts_give_smalls() -> None:
     big = [R.var(f"h{q}", 8).e for q in range(6)]
     with pytest.raises(Refuted, match="_capture's precondition"):
         explore([], lambda: R.capture_contract(R.Row(big), 5), lambda out: [])
+
+
+def test_the_explorer_asks_z3_by_the_querys_logic() -> None:
+    """Bit-vectors alone to z3.Solver(), an uninterpreted function to the SMT core."""
+    x = z3.BitVec("x", 8)
+    member = z3.Function("member", z3.BitVecSort(8), z3.BoolSort())
+
+    def pure(*query: z3.BoolRef) -> bool:
+        goal = z3.Goal()
+        goal.add(*query)
+        return bool(symbolic._PURE_BV(goal))
+
+    assert pure(x > 3) and not pure(member(x), x > 3)
+    assert symbolic._solver_for([x > 3]).check(x > 3) == z3.sat
+    assert symbolic._solver_for([member(x)]).check(member(x), z3.Not(member(x))) == z3.unsat
+
+
+@pytest.mark.parametrize("solver", symbolic.SOLVERS)
+def test_both_ways_of_asking_z3_give_the_same_verdicts(monkeypatch: pytest.MonkeyPatch, solver: str) -> None:
+    """A slice with the positions' uninterpreted function proven, its paths counted the
+    same, and a wrong statement refuted, whichever way the explorer asks."""
+    monkeypatch.setattr(symbolic, "SOLVER", solver)
+    assert R.apply_slice(0, 0, 1) == 7
+    member = z3.Function("seen", z3.BitVecSort(WIDTH), z3.BoolSort())
+    x = var("x", 8)
+    with pytest.raises(Refuted):
+        explore([member(x.e)], lambda: x + 1, lambda out: [(z3.Not(member(out.e)), "seen after")])
