@@ -84,6 +84,17 @@ def test_the_verdict_is_the_tables_and_names_its_value(uncounted: probe.Table) -
     assert TablebaseRule(uncounted.folder, stones - 1, "olympiad-1990").verdict(state) is None
 
 
+def _adjudicated(options: MatchOptions, opening: tuple[str, ...], records: Path) -> pgn.PgnGame:
+    """The game the 0.3 s/move player plays from ``opening``: ended by adjudication,
+    its record in ``records`` saying so."""
+    thinker = PlayerSpec.parse(THINKER)
+    outcome = play_game((thinker, thinker), 1, options, 0, "", opening)
+    assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
+    record = pgn.parse((records / "game-0001.pgn").read_text())
+    assert record.tag("Termination") == "adjudication"
+    return record
+
+
 def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.Table, tmp_path: Path) -> None:
     opening, state = _into_table(uncounted)
     found = probe.adjudicate(state, uncounted)
@@ -92,11 +103,7 @@ def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.
     options = MatchOptions(
         "awari", 1, rules="olympiad-1990", adjudication=Adjudication(tablebase=rule), records=tmp_path
     )
-    thinker = PlayerSpec.parse(THINKER)
-    outcome = play_game((thinker, thinker), 1, options, 0, "", opening)
-    assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
-    record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
-    assert record.tag("Termination") == "adjudication"
+    record = _adjudicated(options, opening, tmp_path)
     assert record.tag("Adjudication") == f"in the table of ≤ {STONES} stones"
     verdict = rule.verdict(state)
     assert verdict is not None and record.tag("Tablebase") == verdict[2]
@@ -186,11 +193,7 @@ def test_a_gothello_endgame_is_adjudicated_by_the_solver(tmp_path: Path) -> None
     assert f"black's final difference {black:+d}" in verdict[2]
     assert GothelloEndgameRule(GE.empties(state) - 1).verdict(state) is None  # beyond its reach: nothing
     options = MatchOptions("gothello", 1, adjudication=Adjudication(tablebase=rule), records=tmp_path)
-    thinker = PlayerSpec.parse(THINKER)
-    outcome = play_game((thinker, thinker), 1, options, 0, "", opening)
-    assert outcome.result is not None and outcome.result.termination == Termination.ADJUDICATION
-    record = pgn.parse((tmp_path / "game-0001.pgn").read_text())
-    assert record.tag("Termination") == "adjudication"
+    record = _adjudicated(options, opening, tmp_path)
     assert record.tag("Adjudication") == f"solved exactly at ≤ {EMPTIES} empty points"
     assert record.tag("Tablebase") == verdict[2] and "(solved exactly)" in verdict[2]
     assert record.outcome.winner == verdict[0].winner
