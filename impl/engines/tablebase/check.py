@@ -17,7 +17,7 @@ Each returns the list of differences (empty when the check passes), each a line.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -141,20 +141,28 @@ def _distance_board(table: Table, pits: Board, ended: Margin | None, moves: list
     return None
 
 
-def _boards_checked(
-    table: Table, n: int, lo: int, hi: int, check: Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
-) -> list[str]:
+BoardCheck = Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
+"""A check of one board, given its start-of-turn ending and its moves by the proven
+engine: None, or the line that says what is wrong."""
+
+
+def _boards_checked(table: Table, n: int, lo: int, hi: int, checks: Mapping[str, BoardCheck]) -> dict[str, list[str]]:
+    """Every check of ``checks`` on the boards of level n with ranks [lo, hi), each
+    board's moves computed once by the proven engine: per check, its first
+    MAX_DIFFERENCES differences."""
     from impl.engines.registry import get_engine
 
     engine = get_engine("awari", "impl", table.rules)
-    bad: list[str] = []
+    bad: dict[str, list[str]] = {name: [] for name in checks}
     for r in range(lo, hi):
         pits = unrank(r, n)
-        found = check(table, pits, *engine_moves(engine, pits))
-        if found is not None:
-            bad.append(found)
-            if len(bad) >= MAX_DIFFERENCES:
-                break
+        moves = engine_moves(engine, pits)
+        for name, check in checks.items():
+            found = check(table, pits, *moves)
+            if found is not None and len(bad[name]) < MAX_DIFFERENCES:
+                bad[name].append(found)
+        if all(len(lines) >= MAX_DIFFERENCES for lines in bad.values()):
+            break
     return bad
 
 
@@ -176,12 +184,10 @@ def check_distances(table: Table, stones: int | None = None) -> list[str]:
     return _levels(table, stones, _distance_board)
 
 
-def _levels(
-    table: Table, stones: int | None, check: Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
-) -> list[str]:
+def _levels(table: Table, stones: int | None, check: BoardCheck) -> list[str]:
     bad: list[str] = []
     for n in range(table.stones + 1 if stones is None else stones + 1):
-        bad += _boards_checked(table, n, 0, level_size(n), check)[: MAX_DIFFERENCES - len(bad)]
+        bad += _boards_checked(table, n, 0, level_size(n), {"": check})[""][: MAX_DIFFERENCES - len(bad)]
         if len(bad) >= MAX_DIFFERENCES:
             break
     return bad
@@ -189,7 +195,10 @@ def _levels(
 
 # ─── Both on worker processes ──────────────────────────────────────────────────
 
-CHECKS = {"Bellman on the proven engine": _bellman_board, "distances make progress": _distance_board}
+CHECKS: dict[str, BoardCheck] = {
+    "Bellman on the proven engine": _bellman_board,
+    "distances make progress": _distance_board,
+}
 PART = 250_000
 """Boards a task checks: a few seconds' work, so that the workers stay even."""
 
@@ -213,25 +222,14 @@ def _opened(folder: str, rules: str, stones: int) -> Table:
 
 
 def check_part(part: Part) -> dict[str, list[str]]:
-    """A task: ``part``'s boards through the proven engine once, every check of CHECKS
-    on each (the distances' only where the table has them), in a worker that opens
-    the table once."""
-    from impl.engines.registry import get_engine
-
+    """A task: every check of CHECKS on ``part``'s boards, each board through the proven
+    engine once (the distances' check only where the table has them), in a worker
+    that opens the table once."""
     table = _opened(part.folder, part.rules, part.stones)
-    engine = get_engine("awari", "impl", table.rules)
-    checks = {name: check for name, check in CHECKS.items() if table.distances is not None or check is _bellman_board}
-    bad: dict[str, list[str]] = {name: [] for name in CHECKS}
-    if table.distances is None:
-        bad["distances make progress"] = ["no distances"]
-    for r in range(part.lo, part.hi):
-        pits = unrank(r, part.n)
-        moves = engine_moves(engine, pits)
-        for name, check in checks.items():
-            found = check(table, pits, *moves)
-            if found is not None and len(bad[name]) < MAX_DIFFERENCES:
-                bad[name].append(found)
-    return bad
+    if table.distances is not None:
+        return _boards_checked(table, part.n, part.lo, part.hi, CHECKS)
+    bellman = {name: check for name, check in CHECKS.items() if check is _bellman_board}
+    return {**_boards_checked(table, part.n, part.lo, part.hi, bellman), "distances make progress": ["no distances"]}
 
 
 def in_parts(table: Table, jobs: int, on_progress: Callable[[int, int], None] | None = None) -> dict[str, list[str]]:
@@ -247,17 +245,21 @@ def in_parts(table: Table, jobs: int, on_progress: Callable[[int, int], None] | 
         for lo in range(0, level_size(n), PART)
     ]
     found: dict[Part, dict[str, list[str]]] = {}
-
-    def enough() -> bool:
-        return all(sum(len(f[name]) for f in found.values()) >= MAX_DIFFERENCES for name in CHECKS)
+    boards, done = sum(p.hi - p.lo for p in parts), 0
+    counts = dict.fromkeys(CHECKS, 0)
 
     with processes(jobs) as runner:
-        for part, outcome in runner.as_done(check_part, parts, keep_going=lambda: not enough()):
+        for part, outcome in runner.as_done(
+            check_part, parts, keep_going=lambda: any(count < MAX_DIFFERENCES for count in counts.values())
+        ):
             if isinstance(outcome, Exception):
                 raise outcome
             found[part] = outcome
+            done += part.hi - part.lo
+            for name in CHECKS:
+                counts[name] += len(outcome[name])
             if on_progress is not None:
-                on_progress(sum(p.hi - p.lo for p in found), sum(p.hi - p.lo for p in parts))
+                on_progress(done, boards)
     return {
         name: [line for part in parts if part in found for line in found[part][name]][:MAX_DIFFERENCES]
         for name in CHECKS
