@@ -162,14 +162,13 @@ def _fill(lo: int, hi: int) -> None:
     lib.tb_fill(_LEVEL["n"], _LEVEL["gs"], _LEVEL["bug"], _mapped("cursor"), _mapped("preds"), lo, hi)
 
 
-def _threshold(t: int) -> tuple[int, int, int, float]:
+def _threshold(t: int) -> tuple[int, int, int]:
     """Threshold t's attractors into the shared keys, with this worker's scratch arrays:
-    (t, members, deepest layer, seconds)."""
+    (t, members, deepest layer)."""
     lib = ckernel.load()
     assert lib is not None
     size = _LEVEL["size"]
     assert isinstance(size, int)
-    start = time.perf_counter()
     scratch = [mmap.mmap(-1, size), mmap.mmap(-1, size), mmap.mmap(-1, 4 * size)]
     layers = ctypes.c_int()
     members = lib.tb_threshold(
@@ -187,7 +186,7 @@ def _threshold(t: int) -> tuple[int, int, int, float]:
         m.close()
     if members < 0:
         raise RuntimeError(f"level {_LEVEL['n']}: distances beyond 65,535 plies")
-    return t, int(members), layers.value, time.perf_counter() - start
+    return t, int(members), layers.value
 
 
 Progress = Callable[[int, int, int, int, float], None]
@@ -199,13 +198,12 @@ PROGRESS_FROM = 1_000_000
 
 @dataclass(frozen=True)
 class Solved:
-    """A level solved by the C kernel: entries, distances (two bytes a board), the
-    thresholds' deepest layer and the in-level moves."""
+    """A level solved by the C kernel: entries, distances (two bytes a board) and the
+    thresholds' deepest layer."""
 
     values: bytes
     distances: bytes
     layers: int
-    edges: int
 
 
 def _ranges(size: int, jobs: int) -> list[tuple[int, int]]:
@@ -246,8 +244,8 @@ def _solve_c(
         if edges >= 2**32:
             raise RuntimeError(f"level {n}: {edges:,} moves overflow the 32-bit predecessor offsets")
         lib.tb_prefix(_mapped("offsets"), size)
-        workers = jobs if jobs > 1 and size >= POOL_FROM else 1
-        _afford(n, 4 * size + 4 * edges + 6 * workers * size + 6 * size, f"its {edges:,} moves' predecessor lists")
+        scratch = 6 * size * _workers(jobs, size)
+        _afford(n, 4 * size + 4 * edges + scratch + 6 * size, f"its {edges:,} moves' predecessor lists")
         cursor = mmap.mmap(-1, 4 * (size + 1))
         cursor[:] = arrays["offsets"]
         _LEVEL.update(cursor=cursor, preds=mmap.mmap(-1, max(4 * edges, 1)))
@@ -258,13 +256,13 @@ def _solve_c(
         cursor.close()  # its workers gone with their pool, its memory is free for the thresholds'
         with _pool(jobs, size) as pool:
             # The low thresholds' attractors are the big ones: first, to balance the workers.
-            for t, members, layers, _ in _checked(pool(_threshold, range(1, n + 1)), stop):
+            for t, members, layers in _checked(pool(_threshold, range(1, n + 1)), stop):
                 deepest = max(deepest, layers)
                 if on_progress is not None and size >= PROGRESS_FROM:
                     on_progress(n, t, members, layers, time.perf_counter() - start)
         values, dist = mmap.mmap(-1, size), mmap.mmap(-1, 2 * size)
         lib.tb_unpack(_mapped("key"), _address(values), _address(dist), size)
-        return Solved(values[:], dist[:], deepest, edges)
+        return Solved(values[:], dist[:], deepest)
     finally:
         _LEVEL.clear()
 
@@ -273,11 +271,15 @@ POOL_FROM = 50_000
 """Smaller levels are solved in this process: forking would cost more than it saves."""
 
 
+def _workers(jobs: int, size: int) -> int:
+    return jobs if size >= POOL_FROM else 1
+
+
 @contextlib.contextmanager
 def _pool(jobs: int, size: int) -> Iterator[Callable[..., Iterator[Any]]]:
     """``map`` over forked workers sharing _LEVEL's mappings, or in this process for
     one job or a small level."""
-    if jobs <= 1 or size < POOL_FROM:
+    if _workers(jobs, size) == 1:
         yield map
         return
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_deaf) as pool:
