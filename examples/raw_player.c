@@ -3,8 +3,9 @@
  * turn it tries moves from a random start in a fixed order and lets the referee
  * refuse the illegal ones (291), so Gothello passes only when no square is legal.
  * It refuses every Awari draw offer.  SIDE is south/north, black/white or ? for
- * either (referee match gives {side}); with REFEREE_TOKEN in its environment (a
- * match's seat token) it sends that as its name, which proves the seat its own.
+ * either (referee match gives {side}); launched by referee match, it reads the
+ * seat's token from the descriptor REFEREE_TOKEN_FD names and sends that as its
+ * name, which proves the seat its own.
  * Build and run:
  *   cc -O2 -o raw_player examples/raw_player.c
  *   ./raw_player awari 29046 [SIDE [SEED [HOST]]]
@@ -32,6 +33,19 @@ static int final_status(int code) { /* Tables 8/9 and §8: the game is over */
            code == 399;
 }
 
+static const char *seat_token(void) { /* one line on the descriptor REFEREE_TOKEN_FD names */
+    static char token[64];
+    const char *named = getenv("REFEREE_TOKEN_FD");
+    if (!named || !*named) return NULL;
+    int fd = atoi(named);
+    ssize_t got = read(fd, token, sizeof token - 1);
+    close(fd);
+    if (got <= 0) return NULL;
+    token[got] = 0;
+    token[strcspn(token, "\r\n")] = 0;
+    return token;
+}
+
 static int connect_to(const char *host, const char *port) {
     struct addrinfo hints = {0}, *res;
     hints.ai_socktype = SOCK_STREAM;
@@ -45,7 +59,7 @@ static int connect_to(const char *host, const char *port) {
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: %s awari|gothello PORT [SIDE [SEED [HOST]]]\n", argv[0]); return 2; }
     int awari = strcmp(argv[1], "awari") == 0;
-    const char *side = argc > 3 ? argv[3] : "?", *token = getenv("REFEREE_TOKEN");
+    const char *side = argc > 3 ? argv[3] : "?", *token = seat_token();
     srand(argc > 4 ? (unsigned)atoi(argv[4]) : 1u);
     int fd = connect_to(argc > 5 ? argv[5] : "127.0.0.1", argv[2]);
     if (fd < 0) { perror("connect"); return 1; }

@@ -16,9 +16,12 @@ words and the same values in its environment:
     {side}  REFEREE_SIDE   the side to take: south/north, black/white
     {rules} REFEREE_RULES  the Awari rule set (``--rules``; paper by default)
     {python}               this Python (``sys.executable``)
-    {token} REFEREE_TOKEN  this game's secret of this seat: sent as the player's
+    {token}                this game's secret of this seat: sent as the player's
                            name (``0.9.1 player black TOKEN``), it proves the seat
-                           is the program's (``SeatGuard``); ours send it
+                           is the program's (``SeatGuard``).  In a command line any
+                           local user can read it: a program should read it from
+                           the descriptor REFEREE_TOKEN_FD names instead, as ours
+                           do (impl/apps/launch.py)
 
 The program connects to host:port, sends ``0.9.1 player <side>`` and plays one game
 (docs/protocol.md).  Each game has its own server, started here, on a free
@@ -32,8 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
-import itertools
 import json
 import os
 import re
@@ -41,12 +42,10 @@ import secrets
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -55,8 +54,9 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import protocheck, seats, strict, tbadjudge
+from impl.apps import launch, protocheck, seats, strict, tbadjudge
 from impl.apps import sandbox as sandboxes
+from impl.apps.launch import Launched
 from impl.apps.sandbox import Sandbox
 from impl.apps.tbadjudge import PerfectPlayRule
 from impl.atomic import read_bounded, why, write_atomic
@@ -120,7 +120,7 @@ class PlayerSpec:
             raise ValueError("an empty player")
         if words[0] in PLAYERS:
             ours = [sys.executable, "-m", "impl.cli", "player", words[0], "{game}"]
-            template = [*ours, "--host", "{host}", "--port", "{port}", "--side", "{side}", "--name", "{token}"]
+            template = [*ours, "--host", "{host}", "--port", "{port}", "--side", "{side}"]
             template += words[1:]
             return cls(text, tuple(template))
         return cls(text, tuple(words))
@@ -228,142 +228,17 @@ class MatchOptions(GameTerms):
     (impl/apps/protocheck.py)."""
 
 
-TAIL_LINES = 256
-"""A program's output kept in memory: its last lines, each cut at TAIL_WIDTH
-characters (the whole output goes to ``--logs`` only)."""
-TAIL_WIDTH = 256
-SUMMARY = "summary: moves="
-KILL_GRACE = 2.0
-"""Seconds a program's process group has after SIGTERM before SIGKILL."""
-_LAUNCHES = itertools.count(1)
-"""Numbers the programs launched by this process (their cgroups' names)."""
-_LIVE: set[int] = set()
-"""The process groups of the programs launched and not yet ended: killed when
-this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
-
-
 INTERRUPTED = threading.Event()
 """Set when the run is interrupted (Ctrl-C, SIGTERM, SIGHUP): the games then in
 progress have their programs killed and are recorded as nothing, to be played
 again on resuming."""
 
 
-_LIMITS: set[sandboxes.TaskLimit] = set()
-"""The cgroups of the programs launched and not yet ended (killed with them)."""
-
-
-@atexit.register
-def _end_all() -> None:
-    for group in list(_LIVE):
-        with suppress(ProcessLookupError, PermissionError):
-            os.killpg(group, signal.SIGKILL)
-    for limit in list(_LIMITS):  # what left its group, or a sandbox not yet ended
-        limit.kill()
-
-
 def interrupt() -> None:
     """End every program of this process's games now (a sandbox's whole tree ends
     with its bwrap or unshare process): the games' threads then finish at once."""
     INTERRUPTED.set()
-    _end_all()
-
-
-class _Launched:
-    """A player program of one game, in its own session and process group (so that
-    the whole group, children included, ends with the game); its output read by a
-    thread into a bounded tail, and copied whole to ``log`` if given."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], log: Path | None, box: Sandbox = sandboxes.NONE) -> None:
-        self.argv = argv
-        self.tail: deque[str] = deque(maxlen=TAIL_LINES)
-        self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
-        self._log = log.open("wb") if log is not None else None
-        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}")
-        if self.limit is not None:
-            _LIMITS.add(self.limit)
-        try:
-            self.proc = subprocess.Popen(
-                box.wrap(argv, os.getcwd()),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=env,
-                start_new_session=True,
-                preexec_fn=box.preexec(self.limit),  # a write and a prctl (libc loaded before): no lock
-            )
-        except OSError:
-            if self._log is not None:
-                self._log.close()
-            self._release()
-            raise
-        self.group = self.proc.pid  # a new session's leader leads its process group
-        _LIVE.add(self.group)
-        self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        with self.proc.stdout as out:
-            # Lines of at most 64 KiB: a program writing without newlines stays bounded.
-            for raw in iter(lambda: out.readline(65536), b""):
-                if self._log is not None:
-                    with suppress(OSError):
-                        self._log.write(raw)
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                if SUMMARY in line:
-                    self.summaries.append(line[:4096])
-                self.tail.append(line[:TAIL_WIDTH])
-
-    def finish(self, grace: float) -> int | None:
-        """Wait ``grace`` seconds for the program to end, then end its whole process
-        group (SIGTERM, SIGKILL after KILL_GRACE): its exit status, None if it had
-        to be ended."""
-        status: int | None
-        try:
-            status = self.proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            status = None
-        _end_group(self.group)
-        _LIVE.discard(self.group)
-        if status is None:
-            self.proc.wait()
-        self._reader.join(KILL_GRACE)
-        if self._log is not None:
-            self._log.close()
-        self._release()
-        return status
-
-    def _release(self) -> None:
-        """Kill whatever of the program is left in its cgroup, and remove the cgroup."""
-        if self.limit is not None:
-            self.limit.remove()
-            _LIMITS.discard(self.limit)
-
-
-def _end_group(group: int) -> None:
-    """SIGTERM to every process of the group, then SIGKILL to those left after
-    KILL_GRACE seconds."""
-    try:
-        os.killpg(group, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        return
-    deadline = time.monotonic() + KILL_GRACE
-    while time.monotonic() < deadline and _group_alive(group):
-        time.sleep(0.02)
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(group, signal.SIGKILL)
-
-
-def _group_alive(group: int) -> bool:
-    """Whether the group has a process that is not a zombie (a zombie is only
-    waiting for its parent; SIGKILL changes nothing for it)."""
-    if not seats.available():
-        try:
-            os.killpg(group, 0)
-        except (ProcessLookupError, PermissionError):
-            return False
-        return True
-    return any(seats.process_group(pid) == group and not seats.zombie(pid) for pid in seats.pids())
+    launch.end_all()
 
 
 @dataclass(frozen=True)
@@ -425,8 +300,9 @@ class SeatGuard:
         self.thefts: list[Theft] = []
         self.seated = threading.Event()
         self.tokens = (secrets.token_hex(TOKEN_BYTES), secrets.token_hex(TOKEN_BYTES))
-        """Player (0 A, 1 B) → its seat's secret, handed to its program alone (its
-        sandbox keeps its environment and arguments from the other)."""
+        """Player (0 A, 1 B) → its seat's secret, handed to its program alone on an
+        inherited descriptor (impl/apps/launch.py); where /proc or psutil tells who
+        holds a connection, that decides and the token proves nothing."""
         self._lock = threading.Condition()
 
     def launched(self, player: int, pid: int) -> None:
@@ -468,13 +344,20 @@ class SeatGuard:
         self.seated.set()
 
     def _held(self, rightful: int, address: str, name: str) -> frozenset[int]:
-        """The players whose programs hold the seat taken from ``address`` under ``name``."""
-        if name in self.tokens:  # a secret only the player's program was given
-            return frozenset({self.tokens.index(name)})
+        """The players whose programs hold the seat taken from ``address`` under ``name``:
+        by the program whose process tree holds the connection where that was told
+        as it connected (a token read from the other program's memory or /proc is then
+        no proof: issue #49), else by the token, else by the order of launches."""
+        owner = None
         if self.by_proc:
             with self._lock:
                 owner = self.owners.get(address)  # noted as it connected
-            return frozenset() if owner is None or owner == seats.REFEREE else frozenset({owner})
+            if owner is not None and owner != seats.REFEREE:
+                return frozenset({owner})
+        if name in self.tokens:  # a secret only the player's program was given
+            return frozenset({self.tokens.index(name)})
+        if self.by_proc:
+            return frozenset()
         roots = self._launches(1)  # no program exists before the first launch
         if len(roots) < 2:
             return frozenset(roots)  # the first program's, or without any launch nobody's
@@ -549,7 +432,7 @@ def _play_game(
         guard.port = server.port
         observer = Client.connect(game, HOST, port=server.port, timeout=30.0)
         observer.observe("match")
-        launched: dict[int, _Launched] = {}
+        launched: dict[int, Launched] = {}
         try:
             for side in (0, 1):
                 player = first ^ side
@@ -561,9 +444,10 @@ def _play_game(
                     "rules": options.rules,
                     "token": guard.tokens[player],
                 }
-                env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
+                # The token on a descriptor of its own (impl/apps/launch.py), never in the environment.
+                env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items() if k != "token"}}
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
-                launched[player] = _Launched(specs[player].command(values), env, log, box)
+                launched[player] = Launched(specs[player].command(values), env, log, box, secret=values["token"])
                 guard.launched(player, launched[player].group)
                 if side == 0 and not guard.by_proc:
                     _await_seat(guard, launched[player], deadline)
@@ -741,7 +625,7 @@ def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...
 
 def _follow(
     observer: Client,
-    launched: dict[int, _Launched],
+    launched: dict[int, Launched],
     deadline: float,
 ) -> tuple[str, int | None]:
     """Observe until the game is over (an adjudication ends it on the server:
@@ -759,7 +643,7 @@ def _follow(
     return "", None
 
 
-def _await_seat(guard: SeatGuard, launched: _Launched, deadline: float) -> None:
+def _await_seat(guard: SeatGuard, launched: Launched, deadline: float) -> None:
     """The weaker check: until the first program has taken a seat (or ended)."""
     while not guard.seated.wait(0.05):
         if launched.proc.poll() is not None or time.monotonic() > deadline:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from impl.protocol import port_of
 
-from .client import Client, ConnectFailed, LineBuffer, Result
+from .client import Client, ConnectFailed, LineBuffer, Result, seat_token
 from .errors import (
     ClientError,
     ClientTimeout,
@@ -38,4 +38,5 @@ __all__ = [
     "SeatRefused",
     "View",
     "port_of",
+    "seat_token",
 ]

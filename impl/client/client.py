@@ -25,6 +25,7 @@ A player's loop (docs/writing-a-player.md has a complete program)::
 
 from __future__ import annotations
 
+import os
 import select
 import socket
 import time
@@ -248,13 +249,15 @@ class Client:
     # ─── seating (Tables 2–5) ──────────────────────────────────────────────────
 
     def seat(self, side: str = "?", name: str = "") -> None:
-        """Ask to play ``side`` (south/north, black/white) or ``?`` for either.  The
-        game starts when both seats are taken; ``wait()`` reads the role.
-        SeatRefused on 191/192/198/199."""
+        """Ask to play ``side`` (south/north, black/white) or ``?`` for either, as
+        ``name`` — or, in a program that ``referee match`` or ``tournament`` launched,
+        as the seat's token it was handed (``seat_token``).  The game starts when both
+        seats are taken; ``wait()`` reads the role.  SeatRefused on 191/192/198/199."""
         seats = {"?": P.Seat.EITHER, self.sides[0]: P.Seat.FIRST, self.sides[1]: P.Seat.SECOND}
         if side not in seats:
             raise ValueError(f"{self.game} sides are {self.sides[0]}, {self.sides[1]} or ?")
-        self._seat(P.SeatRequest(seats[side], name))
+        token = seat_token()
+        self._seat(P.SeatRequest(seats[side], name if token is None else token))
 
     def observe(self, name: str = "") -> None:
         """Observe the game (SeatRefused on 193 when there are too many observers)."""
@@ -440,3 +443,34 @@ class LineBuffer:
             return raw.decode("ascii")
         except UnicodeDecodeError:
             raise ProtocolError("a response line that is not ASCII", raw.decode("latin-1")) from None
+
+
+TOKEN_FD = "REFEREE_TOKEN_FD"
+"""The environment variable that names the descriptor a launched program's seat
+token is read from (impl/apps/launch.py)."""
+_TOKEN: list[str | None] = []
+
+
+def seat_token() -> str | None:
+    """The seat's token that ``referee match`` or ``tournament`` handed this process on
+    the descriptor ``REFEREE_TOKEN_FD`` names (one line, read once, the descriptor then
+    closed), None when there is none.  Sent as the player's name, it proves the seat
+    is this program's (docs/writing-a-player.md)."""
+    if not _TOKEN:
+        _TOKEN.append(_read_token(os.environ.get(TOKEN_FD, "")))
+    return _TOKEN[0]
+
+
+def _read_token(named: str) -> str | None:
+    if not named.isdigit():
+        return None
+    fd = int(named)
+    try:
+        raw = os.read(fd, 64)
+    except OSError:
+        return None
+    finally:
+        with suppress(OSError):
+            os.close(fd)
+    token = raw.decode("ascii", "replace").strip()
+    return token if token.isalnum() else None

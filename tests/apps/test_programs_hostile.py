@@ -11,6 +11,7 @@ import errno
 import importlib
 import json
 import os
+import secrets
 import shlex
 import socket
 import subprocess
@@ -23,7 +24,7 @@ from typing import Any
 import pytest
 
 from impl import atomic, cli, pgn, tasks
-from impl.apps import games, sandbox, seats, tournament
+from impl.apps import games, launch, sandbox, seats, tournament
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from tests.support import paths
 
@@ -46,7 +47,8 @@ for side in (other, mine):
     files[side].readline()  # the greeting
     files[side].write(f"0.9.1 player {side}\r\n")
     files[side].flush()
-    assert files[side].readline().startswith("10"), "not seated"
+    got = files[side].readline()
+    assert got.startswith("10"), ("not seated", side, name, got)
 open(os.path.join(sys.argv[1], "go-" + env["REFEREE_PORT"]), "w").close()
 for side in (other, mine):
     while not files[side].readline().startswith("35"):  # the role: the game has begun
@@ -132,6 +134,79 @@ def test_a_program_that_takes_both_seats_loses_both_games_of_a_match(tmp_path: P
         assert record.tag("SeatTheft").startswith("A (") and record.tag("SeatTheft").endswith(f"took the {stolen} seat")
         assert record.result != loses  # the thief (A) lost: 0-1 when it moved first
         assert record.outcome.winner == (1 if number == 1 else 0)
+
+
+# Issue #49: under --sandbox none, looks for its opponent's token where another process
+# of the same user can read it (environment, command line, the inherited descriptor
+# through /proc/PID/fd), writes what it found to a file, takes the opponent's seat with
+# the token as its name, then its own, and resigns the stolen side.
+TOKEN_THIEF = r"""
+import json, os, socket, sys, time
+env = os.environ
+sides = {"awari": ("south", "north"), "gothello": ("black", "white")}[env["REFEREE_GAME"]]
+mine, port = env["REFEREE_SIDE"], env["REFEREE_PORT"]
+other = sides[1 - sides.index(mine)]
+found = {"environment": False, "command line": False, "descriptor": False}
+token, deadline = None, time.monotonic() + 10
+while token is None and time.monotonic() < deadline:
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            pairs = [w.split(b"=", 1) for w in open(f"/proc/{pid}/environ", "rb").read().split(b"\0") if b"=" in w]
+            cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
+        except OSError:
+            continue
+        seen = dict(pairs)
+        if int(pid) == os.getpid() or seen.get(b"REFEREE_PORT") != port.encode():
+            continue
+        if seen.get(b"REFEREE_SIDE") != other.encode():
+            continue
+        found["environment"] |= any(b"TOKEN" in k and k != b"REFEREE_TOKEN_FD" for k in seen)
+        found["command line"] |= b"{token}" not in cmdline and len(cmdline.split(b"\0")) > 12
+        if b"REFEREE_TOKEN_FD" in seen:
+            try:
+                token = open(f"/proc/{pid}/fd/{seen[b'REFEREE_TOKEN_FD'].decode()}").readline().strip() or None
+                found["descriptor"] = token is not None
+            except OSError:  # a child of the shell, gone since
+                pass
+    time.sleep(0.02)
+json.dump(found, open(os.path.join(sys.argv[1], "found-" + port), "w"))
+files = {}
+own = os.read(int(env["REFEREE_TOKEN_FD"]), 64).decode().strip()
+for side, name in ((other, token or "thief"), (mine, own)):
+    conn = socket.create_connection((env["REFEREE_HOST"], int(port)))
+    files[side] = conn.makefile("rw", newline="")
+    files[side].readline()  # the greeting
+    files[side].write(f'0.9.1 player {side} "{name}"\r\n')
+    files[side].flush()
+    assert files[side].readline().startswith("10"), "not seated"
+open(os.path.join(sys.argv[1], "go-" + port), "w").close()
+for side in (other, mine):
+    while not files[side].readline().startswith("35"):
+        pass
+files[other].write("resign\r\n")
+files[other].flush()
+for line in files[mine]:
+    pass
+"""
+
+
+def test_without_a_sandbox_a_token_taken_from_the_opponent_proves_nothing(tmp_path: Path) -> None:
+    """Issue #49: the token is in neither the opponent's environment nor its command
+    line; one read through /proc/PID/fd and presented from the thief's own process
+    tree is seat theft, named, and the game is the victim's."""
+    if not seats.available():
+        pytest.skip("no /proc or psutil: the weaker order-of-launches check is tested apart")
+    script = tmp_path / "token_thief.py"
+    script.write_text(TOKEN_THIEF)
+    thief = f"{PYTHON} {shlex.quote(str(script))} {shlex.quote(str(tmp_path))}"
+    specs = (PlayerSpec.parse(thief), PlayerSpec.parse(_victim(tmp_path)))
+    outcome = play_game(specs, 1, MatchOptions("gothello", 1, timeout=60, sandbox=sandbox.NONE), 0)
+    (report,) = tmp_path.glob("found-*")
+    found = json.loads(report.read_text())
+    assert not found["environment"] and not found["command line"], found
+    assert outcome.result is not None and outcome.result.termination == "seat theft", outcome
+    assert outcome.winner() == 1 and outcome.culprits == [0]
+    assert outcome.theft.startswith("A (") and outcome.theft.endswith("took the white seat")
 
 
 def test_without_proc_the_order_of_launches_catches_a_thief_that_moves_first(
@@ -268,8 +343,8 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path, kind: str) -> Non
 def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) -> None:
     """Their own session keeps Ctrl-C from them: the runner ends their groups as it exits."""
     runner = (
-        "import sys\nfrom impl.apps import games\n"
-        "p = games._Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
+        "import sys\nfrom impl.apps import launch\n"
+        "p = launch.Launched([sys.executable, '-c', 'import time; time.sleep(600)'], {}, None)\n"
         "print(p.proc.pid, flush=True)\n"
     )
     root = paths.ROOT
@@ -284,15 +359,40 @@ def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) 
     assert _gone(pid)
 
 
-def test_only_the_tail_of_a_programs_output_is_kept(tmp_path: Path) -> None:
-    """20 MB of output: the log has it all, memory only the last lines, cut short."""
+def test_only_the_head_and_tail_of_a_programs_output_are_kept(tmp_path: Path) -> None:
+    """20 MB of output: the log keeps its first and last LOG_HEAD/LOG_TAIL bytes and says
+    how much it left out; memory keeps only the last lines, cut short."""
     noisy = [sys.executable, "-c", "import sys\nfor i in range(100_000): sys.stdout.write(str(i) + 'x' * 200 + '\\n')"]
     log = tmp_path / "noisy.log"
-    launched = games._Launched(noisy, dict(os.environ), log)
+    launched = launch.Launched(noisy, dict(os.environ), log)
     assert launched.finish(60) == 0
-    assert log.stat().st_size > 20_000_000
-    assert len(launched.tail) == games.TAIL_LINES and launched.tail[-1].startswith("99999x")
-    assert all(len(line) <= games.TAIL_WIDTH for line in launched.tail)
+    written = log.read_bytes()
+    marker = written.index(b"[referee: ")
+    assert launch.LOG_HEAD <= marker <= launch.LOG_HEAD + 1
+    assert len(written) <= launch.LOG_HEAD + launch.LOG_TAIL + 200
+    assert written.startswith(b"0xx") and written.endswith(b"99999" + b"x" * 200 + b"\n")
+    left_out = int(written[marker:].split(b" bytes")[0].removeprefix(b"[referee: ").replace(b",", b""))
+    total = sum(len(str(i)) + 201 for i in range(100_000))
+    assert left_out == total - launch.LOG_HEAD - launch.LOG_TAIL
+    assert len(launched.tail) == launch.TAIL_LINES and launched.tail[-1].startswith("99999x")
+    assert all(len(line) <= launch.TAIL_WIDTH for line in launched.tail)
+
+
+def test_the_seat_secret_is_read_from_an_inherited_descriptor_only(tmp_path: Path) -> None:
+    """The token is in neither the program's arguments nor its environment: only the
+    descriptor REFEREE_TOKEN_FD names holds it, and nothing else of the runner is inherited."""
+    code = (
+        "import os, sys\n"
+        "fd = int(os.environ['REFEREE_TOKEN_FD'])\n"
+        "token = os.read(fd, 100).decode().strip()\n"
+        "print('token', token)\n"
+        "print('seen', token in open('/proc/self/environ').read() + open('/proc/self/cmdline').read())\n"
+    )
+    secret = secrets.token_hex(games.TOKEN_BYTES)
+    launched = launch.Launched([sys.executable, "-c", code], dict(os.environ), None, secret=secret)
+    assert launched.finish(60) == 0
+    lines = list(launched.tail)
+    assert f"token {secret}" in lines and "seen False" in lines, lines
 
 
 # ─── Dask on loopback ──────────────────────────────────────────────────────────

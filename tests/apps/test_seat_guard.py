@@ -105,7 +105,16 @@ def test_a_seat_proven_by_its_token_is_its_programs_without_proc() -> None:
     assert guard.thefts == [games.Theft(1, frozenset({1}))]
 
 
-def test_a_token_outweighs_what_proc_says_and_tokens_differ() -> None:
+def test_the_process_holding_a_connection_outweighs_a_stolen_token() -> None:
+    """Issue #49: under --sandbox none a program could read its opponent's token from
+    /proc/PID/environ; a token presented through the other program's connection is theft."""
+    guard = games.SeatGuard(first=0, by_proc=True)
+    guard.owners["127.0.0.1:5003"] = 1  # B's process tree holds this connection
+    guard.on_seat(0, "127.0.0.1:5003", guard.tokens[0])  # A's seat, with A's token
+    assert guard.thefts == [games.Theft(0, frozenset({1}))]
+
+
+def test_a_token_speaks_for_a_connection_proc_did_not_place_and_tokens_differ() -> None:
     guard = games.SeatGuard(first=0, by_proc=True)
     guard.on_seat(0, "127.0.0.1:5002", guard.tokens[0])  # nobody's connection by /proc, but A's token
     assert guard.thefts == []

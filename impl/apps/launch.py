@@ -1,0 +1,234 @@
+"""Launching a player program: in its sandbox (impl/apps/sandbox.py), its own session
+and process group and, where one can be made, its own cgroup; its output read into a
+bounded tail and a bounded log; its seat's secret handed over on a descriptor only it
+inherits; the whole of it ended with its game, and with the runner.
+
+What ``referee match``, ``referee tournament`` (impl/apps/games.py) and ``referee
+compliance`` (impl/apps/compliance.py) share, so that a program is run and ended the
+same way whichever command runs it.
+
+**The seat's secret** (``secret``) is never put in the program's arguments or
+environment, which any process of the same user can read (``/proc/PID/cmdline``,
+``/proc/PID/environ``; ``ps``): it is written into a pipe whose reading end alone the
+program inherits, as descriptor ``REFEREE_TOKEN_FD`` (that number is in its
+environment), and the runner closes its own end at once.  The program reads one
+line from that descriptor (docs/writing-a-player.md, "Proving your seat").
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from contextlib import suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from impl.apps import sandbox as sandboxes
+from impl.apps import seats
+from impl.apps.sandbox import Sandbox
+
+TAIL_LINES = 256
+"""A program's output kept in memory: its last lines, each cut at TAIL_WIDTH
+characters (more goes to ``--logs`` only, within LOG_HEAD and LOG_TAIL)."""
+TAIL_WIDTH = 256
+SUMMARY = "summary: moves="
+KILL_GRACE = 2.0
+"""Seconds a program's process group has after SIGTERM before SIGKILL."""
+LOG_HEAD = 1 << 20
+"""Bytes of a program's output written to its ``--logs`` file as they come."""
+LOG_TAIL = 1 << 20
+"""Bytes of its last output kept past LOG_HEAD, written to the log when it ends
+after one line saying how much was left out between."""
+TOKEN_FD_VARIABLE = "REFEREE_TOKEN_FD"
+"""The environment variable naming the descriptor the seat's secret is read from."""
+_LAUNCHES = itertools.count(1)
+"""Numbers the programs launched by this process (their cgroups' names)."""
+_LIVE: set[int] = set()
+"""The process groups of the programs launched and not yet ended: killed when
+this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
+_LIMITS: set[sandboxes.TaskLimit] = set()
+"""The cgroups of the programs launched and not yet ended (killed with them)."""
+
+
+@atexit.register
+def end_all() -> None:
+    """SIGKILL to every program this process launched and has not ended."""
+    for group in list(_LIVE):
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+    for limit in list(_LIMITS):  # what left its group, or a sandbox not yet ended
+        limit.kill()
+
+
+class BoundedLog:
+    """A program's log file: its first LOG_HEAD bytes as they come, then only its
+    last LOG_TAIL bytes, written at ``close`` after a line counting what was left out
+    (a program writing without end fills neither the disk nor the runner's memory)."""
+
+    def __init__(self, path: Path, head: int = LOG_HEAD, tail: int = LOG_TAIL) -> None:
+        self._file: BinaryIO = path.open("wb")
+        self._room, self._tail_size = head, tail
+        self._tail: deque[bytes] = deque()
+        self._held = 0
+        self._dropped = 0
+
+    def write(self, chunk: bytes) -> None:
+        if self._room > 0:
+            now, chunk = chunk[: self._room], chunk[self._room :]
+            self._room -= len(now)
+            with suppress(OSError):
+                self._file.write(now)
+        if not chunk:
+            return
+        self._tail.append(chunk)
+        self._held += len(chunk)
+        while self._held > self._tail_size:
+            extra = self._held - self._tail_size
+            first = self._tail[0]
+            if len(first) <= extra:
+                self._tail.popleft()
+                self._held -= len(first)
+                self._dropped += len(first)
+            else:
+                self._tail[0] = first[extra:]
+                self._held -= extra
+                self._dropped += extra
+
+    def close(self) -> None:
+        with suppress(OSError):
+            if self._dropped:
+                self._file.write(f"\n[referee: {self._dropped:,} bytes of output left out here]\n".encode())
+            self._file.writelines(self._tail)
+        with suppress(OSError):
+            self._file.close()
+
+
+class Launched:
+    """A player program of one game, in its own session and process group (so that
+    the whole group, children included, ends with the game); its output read by a
+    thread into a bounded tail, and into ``log`` (``BoundedLog``) if given;
+    ``secret``, if given, handed over on an inherited descriptor (the module's
+    docstring)."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        log: Path | None,
+        box: Sandbox = sandboxes.NONE,
+        secret: str | None = None,
+    ) -> None:
+        self.argv = argv
+        self.tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
+        self._log = BoundedLog(log) if log is not None else None
+        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}")
+        if self.limit is not None:
+            _LIMITS.add(self.limit)
+        kept: tuple[int, ...] = ()
+        if secret is not None:
+            kept = (_secret_pipe(secret),)
+            env = {**env, TOKEN_FD_VARIABLE: str(kept[0])}
+        try:
+            self.proc = subprocess.Popen(
+                box.wrap(argv, os.getcwd()),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                pass_fds=kept,
+                start_new_session=True,
+                preexec_fn=box.preexec(self.limit),  # a write and a prctl (libc loaded before): no lock
+            )
+        except OSError:
+            if self._log is not None:
+                self._log.close()
+            self._release()
+            raise
+        finally:
+            for fd in kept:  # the program's copy alone is left
+                os.close(fd)
+        self.group = self.proc.pid  # a new session's leader leads its process group
+        _LIVE.add(self.group)
+        self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        with self.proc.stdout as out:
+            # Lines of at most 64 KiB: a program writing without newlines stays bounded.
+            for raw in iter(lambda: out.readline(65536), b""):
+                if self._log is not None:
+                    self._log.write(raw)
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if SUMMARY in line:
+                    self.summaries.append(line[:4096])
+                self.tail.append(line[:TAIL_WIDTH])
+
+    def finish(self, grace: float) -> int | None:
+        """Wait ``grace`` seconds for the program to end, then end its whole process
+        group (SIGTERM, SIGKILL after KILL_GRACE) and its cgroup: its exit status,
+        None if it had to be ended."""
+        status: int | None
+        try:
+            status = self.proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            status = None
+        end_group(self.group)
+        _LIVE.discard(self.group)
+        if status is None:
+            self.proc.wait()
+        self._release()  # before the reader's join: a child outside the group may hold the pipe
+        self._reader.join(KILL_GRACE)
+        if self._log is not None:
+            self._log.close()
+        return status
+
+    def _release(self) -> None:
+        """Kill whatever of the program is left in its cgroup, and remove the cgroup."""
+        if self.limit is not None:
+            self.limit.remove()
+            _LIMITS.discard(self.limit)
+
+
+def _secret_pipe(secret: str) -> int:
+    """The reading end of a pipe holding ``secret`` and a newline, its writing end
+    closed (the secret is far below a pipe's buffer: the write cannot block)."""
+    read, write = os.pipe()
+    try:
+        os.write(write, secret.encode() + b"\n")
+    finally:
+        os.close(write)
+    return read
+
+
+def end_group(group: int) -> None:
+    """SIGTERM to every process of the group, then SIGKILL to those left after
+    KILL_GRACE seconds."""
+    try:
+        os.killpg(group, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        return
+    deadline = time.monotonic() + KILL_GRACE
+    while time.monotonic() < deadline and _group_alive(group):
+        time.sleep(0.02)
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether the group has a process that is not a zombie (a zombie is only
+    waiting for its parent; SIGKILL changes nothing for it)."""
+    if not seats.available():
+        try:
+            os.killpg(group, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    return any(seats.process_group(pid) == group and not seats.zombie(pid) for pid in seats.pids())
