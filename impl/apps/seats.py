@@ -9,6 +9,7 @@ descriptors (``/proc/<pid>/fd``) of the runner's own process (``REFEREE``, its
 observer) and of the processes below each launched program (``owner``; in a PID
 namespace nothing a program starts leaves its tree), or of its process group
 (``holders``, without a sandbox).  A connection held by none of them is refused.
+The /proc reads themselves are impl/server/procs.py's (the web view asks them too).
 
 Without ``/proc``, psutil (the ``seats`` extra) answers the same questions on
 every system it supports (macOS, Windows, the BSDs …; ``BACKEND``): each candidate
@@ -25,14 +26,14 @@ False) the match falls back on the seat's token and the order of launches
 from __future__ import annotations
 
 import os
-import socket
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-PROC = Path("/proc")
+from impl.server.procs import PROC, parent, socket_inode
+from impl.server.procs import stat_field as _stat
+
 PSUTIL = "psutil"
 BACKEND: str | None = None
 """How sockets are mapped to processes: None, /proc where it is (Linux), else psutil;
@@ -103,51 +104,6 @@ def split_address(address: str) -> tuple[str, int] | None:
     """``host:port`` (IPv6 hosts unbracketed, as impl/server/net.py writes them)."""
     host, sep, port = address.rpartition(":")
     return (host, int(port)) if sep and port.isdigit() else None
-
-
-def _host_of(hexaddr: str) -> str:
-    """An address of /proc/net/tcp{,6}: 32-bit words in the kernel's byte order."""
-    raw = bytes.fromhex(hexaddr)
-    words = b"".join(
-        raw[i : i + 4][::-1] if sys.byteorder == "little" else raw[i : i + 4] for i in range(0, len(raw), 4)
-    )
-    if len(words) == 4:
-        return socket.inet_ntop(socket.AF_INET, words)
-    mapped = socket.inet_ntop(socket.AF_INET6, words)
-    return mapped.removeprefix("::ffff:") if mapped.startswith("::ffff:") and "." in mapped else mapped
-
-
-def socket_inode(client: tuple[str, int], server_port: int, proc: Path = PROC) -> int | None:
-    """The inode of the client's end of a connection to ``server_port``: the socket
-    whose local address is ``client`` (None: no such socket, e.g. closed)."""
-    host, port = client
-    for table in ("tcp", "tcp6"):
-        try:
-            lines = (proc / "net" / table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) < 10:
-                continue
-            local, remote, inode = fields[1], fields[2], int(fields[9])
-            lhost, lport = local.rsplit(":", 1)
-            ports = (int(lport, 16), int(remote.rsplit(":", 1)[1], 16))
-            if ports == (port, server_port) and inode and _host_of(lhost) == host:
-                return inode
-    return None
-
-
-def _stat(pid: int, field: int, proc: Path) -> int | None:
-    """Field ``field`` (1-based, a number after the command name) of /proc/<pid>/stat,
-    None if the process is gone."""
-    try:
-        stat = (proc / str(pid) / "stat").read_text()
-    except OSError:
-        return None
-    # The command name (field 2) is in parentheses and may hold spaces and ')'.
-    rest = stat.rpartition(")")[2].split()
-    return int(rest[field - 3]) if len(rest) > field - 3 else None
 
 
 def process_group(pid: int, proc: Path = PROC) -> int | None:
@@ -233,11 +189,6 @@ def _psutil_holders(client: tuple[str, int], server_port: int, groups: Mapping[i
 
 REFEREE = -1
 """``owner``'s answer for a connection of the runner's own process (its observer)."""
-
-
-def parent(pid: int, proc: Path = PROC) -> int | None:
-    """The parent of ``pid`` (field 4 of /proc/<pid>/stat), None if gone."""
-    return _stat(pid, 4, proc)
 
 
 def descendants(roots: Mapping[int, int], proc: Path = PROC) -> dict[int, int]:
