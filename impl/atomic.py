@@ -46,14 +46,26 @@ _WHY = {
     errno.EMFILE: "the process has no file descriptor left",
     errno.ENFILE: "the system has no file descriptor left",
     errno.EEXIST: "the file already exists",
-    errno.ENOENT: "no such directory",
+    errno.ENOENT: "no such file",
     errno.EIO: "an input/output error",
 }
+"""An errno in words.  ENOENT is a missing file: where a directory is missing, the
+code that knows it raises ``MissingDirectory`` instead (issue #49)."""
+
+
+class MissingDirectory(FileNotFoundError):
+    """The directory a file was to be made in does not exist."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(errno.ENOENT, "no such directory", str(directory))
 
 
 def why(exc: OSError) -> str:
     """``exc`` in plain words, with the path it concerns when it names one."""
-    what = _WHY.get(exc.errno or 0, exc.strerror or str(exc))
+    if isinstance(exc, MissingDirectory):
+        what = "no such directory"
+    else:
+        what = _WHY.get(exc.errno or 0, exc.strerror or str(exc))
     return f"{exc.filename}: {what}" if exc.filename else what
 
 
@@ -90,7 +102,10 @@ def write_atomic(path: Path, data: str | bytes, *, encoding: str = "utf-8", over
     """
     raw = data.encode(encoding) if isinstance(data, str) else data
     path = _regular_or_missing(path) if overwrite else path
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileNotFoundError:
+        raise MissingDirectory(path.parent) from None
     try:
         with os.fdopen(fd, "wb") as out:
             os.fchmod(out.fileno(), _mode_for(path) if overwrite else _NEW_FILE_MODE)
@@ -210,6 +225,8 @@ def probe_writable(directory: Path) -> None:
     there, known now rather than when the first result is written; ``OSError``."""
     try:
         fd, probe = tempfile.mkstemp(prefix=".probe-", dir=directory)
+    except FileNotFoundError:
+        raise MissingDirectory(directory) from None
     except OSError as exc:  # named by the directory, not by the probe's random name
         raise OSError(exc.errno, exc.strerror, str(directory)) from None
     os.close(fd)
@@ -233,17 +250,20 @@ def write_output(path: Path, text: str, encoding: str = "utf-8") -> None:
 def read_bounded(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.  What is
     not a regular file (a FIFO, a device such as ``/dev/zero``, a directory) is
-    refused before it is read (``NotRegular``), and a larger file after ``limit`` + 1
-    bytes (``TooLarge``): neither a read that never ends nor one that fills memory."""
+    refused before it is read (``NotRegular``), and a larger file by its size, or
+    after ``limit`` + 1 bytes if it grew (``TooLarge``): neither a read that never
+    ends nor one that fills memory."""
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotRegular(path, kind_of(mode))
     # O_NONBLOCK: had the path become a FIFO since the stat, the open would wait for a writer.
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with os.fdopen(fd, "rb") as stream:
-        mode = os.fstat(stream.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegular(path, kind_of(mode))
+        status = os.fstat(stream.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise NotRegular(path, kind_of(status.st_mode))
+        if status.st_size > limit:  # a sparse file of terabytes is refused unread (issue #49)
+            raise TooLarge(path, limit)
         data = stream.read(limit + 1)
     if len(data) > limit:
         raise TooLarge(path, limit)

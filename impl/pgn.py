@@ -76,7 +76,8 @@ UNCHECKED = "Unchecked"
 """Tag: the first ply at which the checked engine found the fast one diverging (a
 record the fast engine may not read past it); it and those after are as sent."""
 MAX_BYTES = 4 << 20
-"""A record is a few kilobytes; the reader refuses more than this."""
+"""A record is a few kilobytes; the reader refuses more than this (4 MiB), and the
+commands that read a record file read no more (docs/protocol.md, "Game records")."""
 MAX_SECONDS = 1e9
 """The largest time control the reader accepts (some 31 years)."""
 REPEATABLE = frozenset({"Divergence"})
@@ -373,6 +374,7 @@ _TOKEN = re.compile(
 _CLOCK = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d{0,6})?)\]")
 _AWARI_SAN = re.compile(r"([A-Fa-f])(\d{1,3})(?:x(\d{1,3}))?")
 _PLY = re.compile(r"[1-9]\d{0,6}")
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 def parse(data: str | bytes) -> PgnGame:
@@ -434,16 +436,21 @@ def _decode(data: bytes) -> str:
 
 
 def _tags(head: str, skipped: int) -> list[tuple[str, str]]:
-    """The tag pairs, PgnError naming the line of one that is not."""
+    """The tag pairs, PgnError naming the line of one that is not.  Linear in the
+    tags: the keys seen are a set (a scan of the list per tag was quadratic, 9 s
+    for a record of 20,000 tags: issue #49)."""
     tags: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for number, line in enumerate(head.split("\n"), 1 + skipped):
         match = _TAG.fullmatch(line.strip())
         if match is None:
             raise PgnError(f"line {number}: not a tag pair: {line[:60]!r}")
         key = match[1]
-        if key not in REPEATABLE and any(k == key for k, _ in tags):
+        if key in seen:
             raise PgnError(f"line {number}: a second {key} tag")
-        tags.append((key, re.sub(r"\\(.)", r"\1", match[2])))
+        if key not in REPEATABLE:
+            seen.add(key)
+        tags.append((key, _UNESCAPE.sub(r"\1", match[2])))
     return tags
 
 

@@ -69,13 +69,13 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
 
 def load(path: Path) -> pgn.PgnGame:
     """The record in the file, every move checked; a usage error (one line,
-    ``referee: FILE: reason``, exit status 2) if it cannot be read or is not one."""
+    ``referee: FILE: reason``, exit status 2) if it cannot be read or is not one:
+    missing, not a regular file (a FIFO, a device, a directory: refused before a
+    read that could wait or never end), larger than ``pgn.MAX_BYTES`` (issue #49)."""
     try:
-        with path.open("rb") as file:
-            data = file.read(pgn.MAX_BYTES + 1)
-        return pgn.parse(data)
+        return pgn.parse(atomic.read_bounded(path, pgn.MAX_BYTES))
     except OSError as exc:
-        reason = atomic.why(OSError(exc.errno, exc.strerror))  # the path is said once, below
+        reason = atomic.why(exc).removeprefix(f"{exc.filename}: ")  # the path is said once, below
     except pgn.PgnError as exc:
         reason = str(exc)
     raise UsageError(f"referee: {path}: {reason}")

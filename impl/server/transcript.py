@@ -375,6 +375,8 @@ def _input(cand: _Cand, ev: Event) -> list[_Cand]:
 
 
 def _dedupe(cands: list[_Cand]) -> list[_Cand]:
+    if len(cands) < 2:  # the usual case: no hash of a model, which is linear in its connections (issue #49)
+        return cands
     seen: dict[Any, _Cand] = {}
     for c in cands:
         seen.setdefault((c.model, c.owed), c)

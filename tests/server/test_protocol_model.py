@@ -204,10 +204,10 @@ def test_referee_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         junk = tmp_path / "junk.jsonl"
         junk.write_text(bad)
         assert main(["check", str(junk)]) == 2
-        assert capsys.readouterr().out == f"referee check: {junk}: {text}\n"
+        assert capsys.readouterr().err == f"referee check: {junk}: {text}\n"
     junk.write_text(lines[0] + '\n{"d": "sideways"}\n')
     assert main(["check", str(junk)]) == 2
-    assert "line 2: not a transcript event" in capsys.readouterr().out
+    assert "line 2: not a transcript event" in capsys.readouterr().err
     assert main(["check", str(tmp_path / "absent")]) == 2
 
 
