@@ -98,6 +98,7 @@ _pg: Final = _ProtocolErrata("gothello")
 _AWARI_START: Final = "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south"
 _GOTHELLO_START: Final = "empty, black"
 _FULL_BLACK: Final = "b " + " ".join(f + r for f in "abcde" for r in "12345") + ", black"
+_SEAT_WITNESS: Final = "test_a_connection_that_does_not_sit_and_a_player_without_opponent_are_closed"
 
 
 ERRATA: Final[tuple[Erratum, ...]] = (
@@ -417,6 +418,16 @@ ERRATA: Final[tuple[Erratum, ...]] = (
         "test_protocol_model.py::test_random_sessions_validate_and_reach_every_row",
     ),
     _pg("G30", "resignation", "test_play.py::test_resign_204_327_328_at_any_time"),
+    # ── the server's departures from the message tables (docs/protocol.md; issue #49) ──
+    _pa("A26", "399 from the Awari server", "test_departures.py::test_399_aborts_a_game_when_the_server_stops"),
+    _pa("A27", "202 on a flag fall", "test_departures.py::test_202_comes_unasked_when_a_flag_falls"),
+    _pg("G31", "202 on a flag fall", "test_departures.py::test_202_comes_unasked_when_a_flag_falls"),
+    _pa("A28", "the observer cap (193)", "test_departures.py::test_the_65th_observer_gets_193_at_the_default_cap"),
+    _pg("G32", "the observer cap (193)", "test_departures.py::test_the_65th_observer_gets_193_at_the_default_cap"),
+    _pa("A29", "the seat and wait timeouts", f"test_departures.py::{_SEAT_WITNESS}"),
+    _pg("G33", "the seat and wait timeouts", f"test_departures.py::{_SEAT_WITNESS}"),
+    _pa("A30", "the idle timeout", "test_departures.py::test_a_silent_player_loses_on_the_idle_timeout"),
+    _pg("G34", "the idle timeout", "test_departures.py::test_a_silent_player_loses_on_the_idle_timeout"),
 )
 """Every erratum, in the order of proofs/ERRATA.md."""
 
