@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     per move the mover's value before, the value of the move played and the best
     move; then the blunders (moves worth less than the best).
     """
+    tables: dict[str, Table] = {}
     for path in args.records:
         record = load(path)
         if record.game == "gothello":
@@ -169,10 +170,13 @@ def run(args: argparse.Namespace) -> int:
         if args.tb is None:
             raise UsageError(f"referee analyse: {path}: an Awari record needs --tb DIR (an endgame table)")
         rules = AR.parse_rules(pgn.engine_rules("awari", record.tag("Rules")))
-        try:
-            table = Table.found(args.tb, rules)
+        name = AR.canonical_name(rules)
+        try:  # read whole and verified (store.open_level): once a rule set, not once a record
+            if name not in tables:
+                tables[name] = Table.found(args.tb, rules)
         except (store.TableError, UnsupportedRules) as exc:
             raise UsageError(f"referee analyse: {exc}") from None
+        table = tables[name]
         reports = analyse(record, table, args.untrusted)
         print(f"{path}: {AR.canonical_name(rules)}, table of ≤ {table.stones} stones")
         for report in reports:

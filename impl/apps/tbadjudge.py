@@ -10,8 +10,9 @@ says so: ``Termination "adjudication"``, ``Adjudication`` (the rule) and
 from __future__ import annotations
 
 import argparse
+import sys
+import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from impl import pgn
@@ -34,10 +35,29 @@ def tag_of(record: str) -> str:
     return pgn.tag_in(record, TAG)
 
 
-@cache
-def _table(folder: Path, rules: str, stones: int) -> probe.Table:
-    """One memory-mapped table per process, whichever game asks (games run in threads)."""
-    return probe.Table(folder, AR.parse_rules(rules), stones)
+_tables: dict[tuple[Path, str, int], probe.Table | store.TableError] = {}
+_opening = threading.Lock()
+
+
+def _table(folder: Path, rules: str, stones: int, at_start: bool = False) -> probe.Table | None:
+    """One table per process, whichever game asks (games run in threads; a table is
+    read whole into memory and verified, so once).  At the run's start a damaged
+    table raises store.TableError; found damaged later (a tournament's worker opens
+    it when its first game needs it) it adjudicates nothing — the games are played
+    out — and the run says why once, on stderr (issue #49, item 1)."""
+    key = (folder, rules, stones)
+    with _opening:
+        found = _tables.get(key)
+        if found is None or (at_start and isinstance(found, store.TableError)):
+            try:
+                found = probe.Table(folder, AR.parse_rules(rules), stones)
+            except store.TableError as exc:
+                if at_start:
+                    raise
+                found = exc
+                print(f"referee: --tb: {exc}; the games are played out, none adjudicated by the table", file=sys.stderr)
+            _tables[key] = found
+    return found if isinstance(found, probe.Table) else None
 
 
 @dataclass(frozen=True)
@@ -58,6 +78,8 @@ class TablebaseRule:
         if stones > self.stones:
             return None
         table = _table(self.folder, self.rules, self.stones)
+        if table is None:
+            return None
         found = probe.adjudicate(state, table)
         if found is None:
             return None
@@ -155,7 +177,7 @@ def rule_of(args: argparse.Namespace, what: str) -> PerfectPlayRule | None:
         )
     try:
         stones = probe.Table.found(args.tb, rules).stones if args.tb_stones is None else args.tb_stones
-        _table(args.tb.resolve(), name, stones)
+        _table(args.tb.resolve(), name, stones, at_start=True)
     except (store.TableError, UnsupportedRules) as exc:
         raise UsageError(f"{what}: --tb: {exc}") from None
     return TablebaseRule(args.tb.resolve(), stones, name)

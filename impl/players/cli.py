@@ -11,6 +11,7 @@ from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError
+from impl.engines.tablebase.store import TableError
 from impl.game import ABAPA_RULES
 from impl.protocol import VOCABULARIES, quote_name
 
@@ -80,7 +81,10 @@ def make_player(
     kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64, tables: Path | None = None
 ) -> Player:
     if kind == "perfect":
-        return PerfectPlayer(tables, budget, depth)
+        try:
+            return PerfectPlayer(tables, budget, depth)
+        except TableError as exc:  # a damaged table decides nothing (issue #49, item 1)
+            raise UsageError(f"referee player: --tb: {exc}") from None
     if kind == "search":
         return SearchPlayer(budget, depth)
     if kind == "openspiel-mcts":

@@ -10,8 +10,6 @@ from pathlib import Path
 
 from impl.client import Client
 from impl.engines.port import AnyEngine, GameState
-from impl.engines.tablebase import store
-from impl.engines.tablebase.build import UnsupportedRules
 from impl.engines.tablebase.probe import Table, best_move, board_of, trusted
 
 from .base import log, move_budget
@@ -22,9 +20,13 @@ class PerfectPlayer:
     name = "perfect"
 
     def __init__(self, tables: Path | None = None, budget: float = DEFAULT_BUDGET, max_depth: int = 64) -> None:
+        """``tables``: a folder of tables, every rule set's there read and verified now,
+        before the game (store.TableError names a damaged level: the command's one line,
+        exit status 2), so that reading them costs no clock."""
         self.folder = tables
         self.search = SearchPlayer(budget, max_depth)
         self.budget = budget
+        self.tables = Table.every(tables) if tables is not None else {}
         self.table: Table | None = None
         self.looked = False
         self.from_table = 0
@@ -33,16 +35,15 @@ class PerfectPlayer:
         since then cannot repeat, nor reach what came before it (docs/tablebases.md)."""
 
     def _table(self, engine: AnyEngine | None) -> Table | None:
-        """The table of the game's rule set in the folder, opened once (None: none)."""
+        """The table of the game's rule set, if the folder has one (looked up once)."""
         if not self.looked and self.folder is not None:
             self.looked = True
             from spec import awari_rules as AR
 
-            rules = getattr(engine, "rules", AR.PAPER)
-            try:
-                self.table = Table.found(self.folder, rules)
-            except (store.TableError, UnsupportedRules) as exc:
-                log.info("perfect: no table, searching everywhere (%s)", exc)
+            name = AR.canonical_name(getattr(engine, "rules", AR.PAPER))
+            self.table = self.tables.get(name)
+            if self.table is None:
+                log.info("perfect: no %s table in %s, searching everywhere", name, self.folder)
         return self.table
 
     def think(self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None) -> str:

@@ -16,6 +16,7 @@ Layers, each its own module:
   each with a bounded queue (a viewer that falls behind is dropped).
 * ``archive`` — record files read back and replayed through an engine.
 * ``admission`` — what one client may take: connections, requests, rate, record share.
+* ``programs`` — in a match's or tournament's view, which connections are its programs' (one client).
 * ``app``   — the aiohttp application.
 * ``link``  — the referee's side of the web process: a bounded, never-blocking feed.
 * ``child`` — the web process: the application, fed by the link, niced, ending with the referee.

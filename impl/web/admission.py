@@ -2,7 +2,10 @@
 
 A client is an address group (``group``): an IPv4 address, or an IPv6 /64 (one
 host is usually given a whole /64, so counting its addresses one by one would
-give it 2**64 shares).  Each group has, at once:
+give it 2**64 shares); or, in a match's or tournament's view, ``programs``: every
+connection the run's own programs hold (impl/web/programs.py, sorted by the gate
+as each connection is made; a request is its connection's client, gate.py ``CLIENT``).
+Each client has, at once:
 
 * at most ``connections`` connections (more are answered 503 and closed);
 * at most ``in_flight`` requests in progress, streams included (503);
@@ -106,10 +109,12 @@ class Admission:
 
     # ─── connections ───────────────────────────────────────────────────────────
 
-    def connect(self, key: str, now: float) -> Decision:
-        """A new connection of ``key``: admitted (counted) or BUSY."""
+    def connect(self, key: str, now: float, most: int | None = None) -> Decision:
+        """A new connection of ``key``: admitted (counted) or BUSY, over its
+        ``connections`` or over ``most`` (a lower cap: the run's programs', gate.py)."""
         client = self._client(key, now)
-        if client.connections >= self.limits.connections:
+        cap = self.limits.connections if most is None else min(most, self.limits.connections)
+        if client.connections >= cap:
             self._forget(key)
             return Decision(Verdict.BUSY, BUSY_WAIT)
         client.connections += 1

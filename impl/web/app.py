@@ -70,10 +70,10 @@ from impl.server.server import GameServer, serve
 from impl.server.session import Session
 
 from . import answers
-from .admission import Admission, group
+from .admission import Admission
 from .answers import html, missing, missing_api, readable_404, refusal
 from .feed import ServerInfo
-from .gate import Gate, quiet_aiohttp
+from .gate import CLIENT, Gate, quiet_aiohttp
 from .hub import Game, Hub
 from .library import Library
 from .pages import PAGES, STATIC, tv_server
@@ -172,6 +172,7 @@ class WebView:
         self.hub.close()
         if self._listener is not None:
             self._listener.close()
+        self.gate.close()
         if self._runner is not None:
             await self._runner.cleanup()
         self.library.close()
@@ -217,8 +218,9 @@ class WebView:
     @web.middleware
     async def _admit(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Every request counts against its client's rate and requests in
-        progress (admission.Admission.begin): over them, 429 or 503 with ``Retry-After``."""
-        key = group(request.remote)
+        progress (admission.Admission.begin): over them, 429 or 503 with ``Retry-After``.
+        Its client is its connection's (gate.Gate.client: the run's programs', or its address's)."""
+        key = request[CLIENT] = self.gate.client(request.transport, request.remote)
         decision = self.admission.begin(key, self._now())
         if not decision.admitted:
             raise refusal(decision, "too many requests from your address", key)

@@ -51,7 +51,9 @@ def make_view(args: argparse.Namespace) -> WebView:
     if args.mode == "tournament":
         from .tourney import TournamentView
 
-        return TournamentView(args.host, args.port, args.record, args.live, tables=tables)
+        tourney = TournamentView(args.host, args.port, args.record, args.live, tables=tables)
+        tourney.gate.sort_programs(args.parent)  # the runner's: it launches the players' programs
+        return tourney
     view = ServeView(args.host, args.port, args.record, getattr(args, "limits", None), tables=tables)
     view.referee_pid = args.parent  # the referee writes the records, named with its process id
     return view
@@ -111,7 +113,12 @@ async def run(args: argparse.Namespace, sock: socket.socket) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m impl.web.child")
     parser.add_argument("--fd", type=int, required=True, help="this process's end of the feed's socket pair")
-    parser.add_argument("--parent", type=int, required=True, help="the referee's process id")
+    parser.add_argument(
+        "--parent",
+        type=int,
+        required=True,
+        help="the referee's process id (a run's: the programs below it are one client, gate.py)",
+    )
     parser.add_argument("--mode", choices=["serve", "tournament"], default="serve")
     parser.add_argument("--host", required=True)
     parser.add_argument("--port", type=int, required=True)

@@ -3,8 +3,11 @@ max_connections``) and each client's (impl/web/admission.py ``Admission.connect`
 A connection over either is answered ``503`` with ``Retry-After`` by a small
 protocol of its own (``Refuse``: its request's head read, bounded in bytes and
 time, so that the close does not reset the answer away) and closed; one under both
-is aiohttp's.  aiohttp's own error log becomes the referee's JSON event lines,
-rate-limited (``quiet_aiohttp``)."""
+is aiohttp's.  In a match's or tournament's view (``sort_programs``), a connection
+from this machine is first sorted (impl/web/programs.py): one the run's programs
+hold is client ``PROGRAMS``, the others their address's; it is read from once
+sorted.  Its client is kept for its requests (``client``).  aiohttp's own error
+log becomes the referee's JSON event lines, rate-limited (``quiet_aiohttp``)."""
 
 from __future__ import annotations
 
@@ -15,9 +18,14 @@ from collections.abc import Callable
 from aiohttp import web
 
 from impl.log import event
+from impl.server import procs
 
 from .admission import Admission, group
+from .programs import PROGRAMS, SHARE, Ask, Sort, Sorter, local_pair
 
+CLIENT = web.RequestKey("client", str)
+"""A request's client (``Gate.client``), as the view's admission found it
+(impl/web/app.py), for the routes after it (the record queue, library.py)."""
 RETRY_AFTER = "5"
 """Seconds a refused client is told to wait (503's ``Retry-After``)."""
 _BUSY = b"too many web connections; retry later\n"
@@ -51,13 +59,48 @@ class Gate:
         """Connections accepted in this turn of the loop, not yet in the server's count."""
         self._refusing = 0
         self._logged: tuple[float, int] = (float("-inf"), 0)
+        self.sorter: Sorter | None = None
+        """Sorts the connections from this machine, in a run's view (``sort_programs``)."""
+        self.clients: dict[asyncio.BaseTransport, str] = {}
+        """Each admitted connection's client (its transport's, while it is open)."""
+        self._sorting: set[Admitted] = set()
+
+    def sort_programs(self, runner: int) -> None:
+        """Count the connections of the programs below ``runner`` (the process that
+        launched them) apart, as client ``PROGRAMS`` (impl/web/programs.py); without
+        /proc (not Linux), say so once: they are counted by address."""
+        if procs.available():
+            self.sorter = Sorter(runner)
+        else:
+            event(
+                logging.WARNING, "web_programs_unsorted", reason="no /proc: the programs' connections count by address"
+            )
+
+    def cap(self, key: str) -> int | None:
+        """A client's cap below its ``ClientLimits.connections``: the run's programs
+        together hold at most 1/SHARE of the view's connections."""
+        return self.max_connections // SHARE if key == PROGRAMS else None
+
+    def client(self, transport: asyncio.BaseTransport | None, address: str | None) -> str:
+        """The client of a request: its connection's, as sorted when it was made
+        (by its address if the connection is not known)."""
+        key = self.clients.get(transport) if transport is not None else None
+        return key if key is not None else group(address)
+
+    def close(self) -> None:
+        """The view stops: connections still waiting to be sorted are closed."""
+        if self.sorter is not None:
+            self.sorter.close()
+        for waiting in list(self._sorting):
+            waiting.abort()
 
     @property
     def connections(self) -> int:
-        """Web connections open now (the server's, and those accepted in this
-        turn of the loop that it will count on the next)."""
+        """Web connections open now (the server's, those accepted in this turn of
+        the loop that it will count on the next, and those being sorted)."""
         assert self.server is not None
-        return len(self.server.connections) + self._fresh
+        pending = self.sorter.pending if self.sorter is not None else 0
+        return len(self.server.connections) + self._fresh + pending
 
     def connection(self) -> asyncio.BaseProtocol:
         """The protocol of a new connection (``loop.create_server``'s factory)."""
@@ -136,22 +179,55 @@ class Refuse(asyncio.Protocol):
 
 
 class Admitted(asyncio.Protocol):
-    """aiohttp's protocol of a connection, once its client (address group) is
-    under its connection cap (admission.Admission.connect); over it, a ``Refuse``
-    answers 503 instead.  Everything else is aiohttp's."""
+    """aiohttp's protocol of a connection, once its client (address group, or the
+    run's programs) is under its connection cap (admission.Admission.connect,
+    Gate.cap); over it, a ``Refuse`` answers 503 instead.  A connection to sort
+    (Gate.sorter) is not read until sorted.  Everything else is aiohttp's."""
 
     def __init__(self, gate: Gate, inner: asyncio.Protocol) -> None:
         self._gate, self._inner = gate, inner
         self._group: str | None = None
+        self._transport: asyncio.BaseTransport | None = None
+        self._asked: Ask | None = None
+        self._made = False
+        """The inner protocol has its connection (connection_made passed on)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport
         peer = transport.get_extra_info("peername")
-        key = group(peer[0] if isinstance(peer, tuple) and peer else None)
-        if self._gate.admission.connect(key, asyncio.get_running_loop().time()).admitted:
+        address = peer[0] if isinstance(peer, tuple) and peer else None
+        sorter = self._gate.sorter
+        pair = local_pair(peer, transport.get_extra_info("sockname")) if sorter is not None else None
+        if sorter is None or pair is None:
+            self._enter(group(address))
+            return
+        assert isinstance(transport, asyncio.ReadTransport)
+        transport.pause_reading()
+        self._gate._sorting.add(self)
+        self._asked = sorter.ask(*pair, lambda sort: self._sorted(sort, address))
+
+    def _sorted(self, sort: Sort, address: str | None) -> None:
+        self._asked = None
+        self._gate._sorting.discard(self)
+        self._enter(PROGRAMS if sort is Sort.PROGRAM else group(address))
+        assert isinstance(self._transport, asyncio.ReadTransport)
+        self._transport.resume_reading()
+
+    def _enter(self, key: str) -> None:
+        gate, transport = self._gate, self._transport
+        assert transport is not None
+        if gate.admission.connect(key, asyncio.get_running_loop().time(), gate.cap(key)).admitted:
             self._group = key
+            gate.clients[transport] = key
         else:
-            self._inner = self._gate.refusal()
+            self._inner = gate.refusal()
+        self._made = True
         self._inner.connection_made(transport)
+
+    def abort(self) -> None:
+        """Close a connection still being sorted (the view stops)."""
+        if self._transport is not None:
+            self._transport.close()
 
     def data_received(self, data: bytes) -> None:
         self._inner.data_received(data)
@@ -166,10 +242,17 @@ class Admitted(asyncio.Protocol):
         self._inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._asked is not None and self._gate.sorter is not None:
+            self._gate.sorter.forget(self._asked)
+            self._asked = None
+        self._gate._sorting.discard(self)
+        if self._transport is not None:
+            self._gate.clients.pop(self._transport, None)
         if self._group is not None:
             self._gate.admission.disconnect(self._group)
             self._group = None
-        self._inner.connection_lost(exc)
+        if self._made:
+            self._inner.connection_lost(exc)
 
 
 class _ErrorLines(logging.Handler):

@@ -24,7 +24,7 @@ from aiohttp import web
 from .admission import Admission, group
 from .answers import html, missing, missing_api, refusal
 from .archive import Archive
-from .gate import RETRY_AFTER
+from .gate import CLIENT, RETRY_AFTER
 from .pages import PAGES
 
 RECORD_WAIT = 10.0
@@ -102,7 +102,7 @@ class Library:
         admission.Admission.begin_record), held until the request is answered
         (``done``)."""
         loop = asyncio.get_running_loop()
-        key = group(request.remote)
+        key = request.get(CLIENT) or group(request.remote)  # its client, as admitted (app.py)
         decision = self.admission.begin_record(key, loop.time())
         if not decision.admitted:
             raise refusal(decision, "too many record requests from your address", key)

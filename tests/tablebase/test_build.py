@@ -66,7 +66,7 @@ def test_a_build_resumes_and_rebuilds_what_is_damaged(tmp_path: Path) -> None:
     assert [r.kept for r in reports] == [True, True, True, False, True, False]
     damaged.write_bytes(bytes(raw))
     with pytest.raises(store.TableError, match="checksum"):
-        store.open_level(damaged, "paper", 3, verify=True)
+        store.open_level(damaged, "paper", 3)
     damaged.write_bytes(bytes(raw[:-1]))
     with pytest.raises(store.TableError, match="truncated"):
         store.open_level(damaged, "paper", 3)
@@ -183,7 +183,7 @@ def test_the_command_says_an_interrupted_build_resumes(tmp_path: Path) -> None:
     assert "Traceback" not in rest and rest.strip().endswith(
         "referee tablebase: interrupted; the levels written are kept: the same command resumes"
     ), rest
-    assert store.open_level(store.level_path(tmp_path, "paper", 12), "paper", 12, verify=True)
+    assert store.open_level(store.level_path(tmp_path, "paper", 12), "paper", 12)
     assert not store.level_path(tmp_path, "paper", 16).exists()
 
 
@@ -213,4 +213,4 @@ def test_a_worker_killed_mid_level_ends_the_build_in_one_line(tmp_path: Path) ->
         "referee tablebase: a worker process died (killed, or out of memory?); "
         "the levels written are kept: the same command resumes"
     ), rest
-    assert store.open_level(store.level_path(tmp_path, "paper", 14), "paper", 14, verify=True)
+    assert store.open_level(store.level_path(tmp_path, "paper", 14), "paper", 14)

@@ -40,7 +40,9 @@ def test_distances_make_progress(tables: dict[str, Table], name: str) -> None:
 
 def test_the_parallel_pass_finds_a_changed_entry_and_a_changed_distance(tmp_path: Path) -> None:
     """``in_parts`` (the CLI's pass: tasks on 2 worker processes) finds an entry and a
-    distance changed on disk, each under its own check, and nothing on the built table."""
+    distance changed on disk — rewritten with their checksum, as a wrong build would
+    write them (a checksum that fails is refused before: test_damaged_tables.py) — each
+    under its own check, and nothing on the built table."""
     rules = AR.parse_rules("olympiad-1990")
     build.build(tmp_path, rules, 6)
     seen: list[tuple[int, int]] = []
@@ -54,10 +56,10 @@ def test_the_parallel_pass_finds_a_changed_entry_and_a_changed_distance(tmp_path
     pits = unrank(r, 6)
     for kind, at, new in (("tb", r, table.at(6, r) - 1), ("dist", 2 * r, 0)):
         path = store.level_path(tmp_path, "olympiad-1990", 6, kind)
-        raw = bytearray(path.read_bytes())
-        saved = bytes(raw)
-        raw[store.HEADER_SIZE + at] = new & 255
-        path.write_bytes(bytes(raw))
+        saved = path.read_bytes()
+        values = bytearray(saved[store.HEADER_SIZE :])
+        values[at] = new & 255
+        store.write(tmp_path, "olympiad-1990", 6, bytes(values), kind, 2 if kind == "dist" else 1)
         found = check.in_parts(Table(tmp_path, rules, 6), 2)
         path.write_bytes(saved)
         name = "Bellman on the proven engine" if kind == "tb" else "distances make progress"

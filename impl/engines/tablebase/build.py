@@ -336,9 +336,9 @@ def build(
             raise Interrupted
         path = store.level_path(folder, name, n)
         try:
-            kept = store.open_level(path, name, n, verify=True)
+            kept = store.open_level(path, name, n)
             if lib is not None:
-                store.open_level(store.level_path(folder, name, n, "dist"), name, n, verify=True, width=2).close()
+                store.open_level(store.level_path(folder, name, n, "dist"), name, n, width=2).close()
             lowers.append(kept)
             paths.append(path)
             if report:

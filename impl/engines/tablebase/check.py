@@ -31,6 +31,7 @@ from . import ckernel, kernel
 from .build import slam_rule
 from .index import Board, boards, level_size, rank, unrank
 from .probe import Table
+from .store import TableError
 
 Margin = int
 MAX_DIFFERENCES = 20
@@ -224,8 +225,12 @@ def _opened(folder: str, rules: str, stones: int) -> Table:
 def check_part(part: Part) -> dict[str, list[str]]:
     """A task: every check of CHECKS on ``part``'s boards, each board through the proven
     engine once (the distances' check only where the table has them), in a worker
-    that opens the table once."""
-    table = _opened(part.folder, part.rules, part.stones)
+    that opens the table once.  A table a worker finds damaged (changed since the
+    command's start) is a difference of every check, naming the file."""
+    try:
+        table = _opened(part.folder, part.rules, part.stones)
+    except TableError as exc:
+        return {name: [str(exc)] for name in CHECKS}
     if table.distances is not None:
         return _boards_checked(table, part.n, part.lo, part.hi, CHECKS)
     bellman = {name: check for name, check in CHECKS.items() if check is _bellman_board}

@@ -15,8 +15,8 @@ adjudicates or advises.
 
 from __future__ import annotations
 
-import contextlib
 import mmap
+import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,7 @@ from spec import awari as A
 from spec import awari_rules as AR
 
 from . import kernel, store
-from .build import slam_rule
+from .build import MAX_STONES, UnsupportedRules, slam_rule
 from .index import Board, rank
 
 AwariState = tuple[int, int, int, frozenset[tuple[int, int, int]]]
@@ -38,8 +38,10 @@ def _signed(v: int) -> int:
 
 
 class Table:
-    """The levels 0 … ``stones`` of a rule set's table in ``folder``, memory-mapped
-    (store.TableError if one is missing or not this rule set's)."""
+    """The levels 0 … ``stones`` of a rule set's table in ``folder``, read into memory
+    and verified (store.open_level; store.TableError if one is missing, damaged or not
+    this rule set's).  The distances are None when a level has no ``.dist`` file (a
+    table built without the C kernel); a ``.dist`` file there but damaged is refused."""
 
     def __init__(self, folder: Path, rules: AR.AwariRules, stones: int) -> None:
         self.folder = folder
@@ -50,23 +52,39 @@ class Table:
         self.levels: list[mmap.mmap] = [
             store.open_level(store.level_path(folder, self.name, n), self.name, n) for n in range(stones + 1)
         ]
+        dist = [store.level_path(folder, self.name, n, "dist") for n in range(stones + 1)]
         self.distances: list[mmap.mmap] | None = None
-        with contextlib.suppress(store.TableError):  # built without the C kernel: values only
-            self.distances = [
-                store.open_level(store.level_path(folder, self.name, n, "dist"), self.name, n, width=2)
-                for n in range(stones + 1)
-            ]
+        if all(os.path.lexists(path) for path in dist):
+            self.distances = [store.open_level(path, self.name, n, width=2) for n, path in enumerate(dist)]
 
     @classmethod
     def found(cls, folder: Path, rules: AR.AwariRules) -> Table:
         """Every consecutive level from 0 present in ``folder``."""
         name = AR.canonical_name(rules)
         n = -1
-        while store.level_path(folder, name, n + 1).exists():
+        while n < MAX_STONES and store.level_path(folder, name, n + 1).exists():
             n += 1
         if n < 0:
             raise store.TableError(f"{folder}: no {name} table")
         return cls(folder, rules, n)
+
+    @classmethod
+    def every(cls, folder: Path) -> dict[str, Table]:
+        """Each rule set's table in ``folder`` (``found``), by canonical name: the rule
+        sets whose level 0 is there, as its header names them (store.TableError for
+        a file no build writes)."""
+        found: dict[str, Table] = {}
+        for path in sorted(folder.glob("awari-*-00.tb")):
+            name = store.read_header(path).rules
+            try:
+                rules = AR.parse_rules(name)
+                slam_rule(rules)
+            except (AR.RulesError, UnsupportedRules) as exc:
+                raise store.TableError(f"{path}: {exc}") from None
+            if path != store.level_path(folder, AR.canonical_name(rules), 0):
+                raise store.TableError(f"{path}: its header names the rules {name}")
+            found[AR.canonical_name(rules)] = cls.found(folder, rules)
+        return found
 
     def at(self, n: int, r: int) -> int:
         """The entry of the board of n stones and rank r."""

@@ -6,7 +6,9 @@ that built them, bytes a board) padded with spaces — then the values: one sign
 per board, the side to move's margin, in rank order (index.py).  A ``.dist`` file
 beside it, in the same format, holds each board's distance (two bytes, little-endian):
 the plies within which the side ahead forces its margin (build.py, ``distances``).  Written atomically (a temporary
-file in the same folder, fsynced, then ``os.replace``); read by ``mmap``.
+file in the same folder, fsynced, then ``os.replace``); read whole into private memory
+and checked against the header's sha256 before any entry is used (issue #49, item 1:
+a damaged table must not judge, and a file changed later must not reach its reader).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import hashlib
 import json
 import mmap
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -93,36 +96,83 @@ def write(folder: Path, rules: str, n: int, values: bytes, kind: str = "tb", wid
     return path
 
 
-def read_header(path: Path) -> Header:
-    """A level file's header (TableError if it is not one)."""
+def _open_regular(path: Path) -> int:
+    """A read-only descriptor of ``path``, refused unless it is a regular file: opened
+    without blocking (a FIFO in a level's place would wait for a writer forever)."""
     try:
-        with path.open("rb") as f:
-            head = f.read(HEADER_SIZE)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise TableError(f"{path}: {exc.strerror}") from None
-    if len(head) < HEADER_SIZE or not head.startswith(MAGIC) or head[4] != FORMAT:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise TableError(f"{path}: not a regular file")
+    return fd
+
+
+def _read_into(fd: int, view: memoryview, path: Path) -> None:
+    """Fill ``view`` from ``fd``'s current offset (TableError if the file ends first)."""
+    done = 0
+    while done < len(view):
+        try:
+            got = os.readv(fd, [view[done:]])
+        except OSError as exc:
+            raise TableError(f"{path}: {exc.strerror}") from None
+        if got == 0:
+            raise TableError(f"{path}: truncated")
+        done += got
+
+
+def _head(fd: int, path: Path) -> tuple[bytes, Header]:
+    """The header's bytes at ``fd``'s start, and what they say."""
+    head = bytearray(HEADER_SIZE)
+    try:
+        _read_into(fd, memoryview(head), path)
+    except TableError:
+        raise TableError(f"{path}: not a format-{FORMAT} table file") from None
+    if not head.startswith(MAGIC) or head[4] != FORMAT:
         raise TableError(f"{path}: not a format-{FORMAT} table file")
     try:
         fields = json.loads(head[5:].decode())
-        return Header(**fields)
+        return bytes(head), Header(**fields)
     except (ValueError, TypeError) as exc:
         raise TableError(f"{path}: a damaged header ({exc})") from None
 
 
-def open_level(path: Path, rules: str, n: int, verify: bool = False, width: int = 1) -> mmap.mmap:
-    """Level n's values, memory-mapped (copy-on-write, so that ctypes can take their
-    address; nothing is written back), after checking the header names this game, rule
-    set, level, size and code — and with ``verify`` the values' checksum."""
-    header = read_header(path)
-    expected = ("awari", rules, n, level_size(n), fingerprint(), width)
-    found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width)
-    if found != expected:
-        raise TableError(f"{path}: built for {found}, not {expected}")
-    if path.stat().st_size != HEADER_SIZE + header.boards * width:
-        raise TableError(f"{path}: truncated")
-    with path.open("rb") as f:
-        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
-    if verify and hashlib.sha256(m[HEADER_SIZE:]).hexdigest() != header.sha256:
-        m.close()
-        raise TableError(f"{path}: checksum mismatch")
-    return m
+def read_header(path: Path) -> Header:
+    """A level file's header (TableError if it is not one)."""
+    fd = _open_regular(path)
+    try:
+        return _head(fd, path)[1]
+    finally:
+        os.close(fd)
+
+
+def open_level(path: Path, rules: str, n: int, width: int = 1) -> mmap.mmap:
+    """Level n's file, header included, read into an anonymous mapping (writable, so
+    that ctypes can take its address, and shared with forked workers), after checking
+    that the header names this game, rule set, level, size and code and that the values'
+    sha256 is the header's.  No mapping of the file remains: a file truncated or
+    rewritten afterwards cannot reach the reader (a truncated file mapped raises SIGBUS
+    on the next read of a lost page).  TableError says what is wrong, naming the file."""
+    fd = _open_regular(path)
+    try:
+        head, header = _head(fd, path)
+        expected = ("awari", rules, n, level_size(n), fingerprint(), width)
+        found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width)
+        if found != expected:
+            raise TableError(f"{path}: built for {found}, not {expected}")
+        size = HEADER_SIZE + header.boards * width
+        actual = os.fstat(fd).st_size
+        if actual != size:
+            raise TableError(f"{path}: {'truncated' if actual < size else 'longer than its header says'}")
+        m = mmap.mmap(-1, size)  # on an error below, freed with the traceback (its views may outlive close)
+        m[:HEADER_SIZE] = head
+        with memoryview(m) as view:
+            _read_into(fd, view[HEADER_SIZE:], path)
+            digest = hashlib.sha256(view[HEADER_SIZE:]).hexdigest()
+        if digest != header.sha256:
+            m.close()
+            raise TableError(f"{path}: checksum mismatch (the values are not those the header's sha256 names)")
+        return m
+    finally:
+        os.close(fd)

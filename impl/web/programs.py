@@ -1,0 +1,256 @@
+"""The run's programs' share of its live web view (issue #49 item 4).
+
+``referee match … --web`` and ``referee tournament … --web`` launch the players'
+programs below the runner (impl/apps/launch.py, each in its sandbox), and those
+connect from 127.0.0.1 like the person running the match, who watches from a
+browser on the same machine.  Counted by address (impl/web/admission.py), one
+program holding 40 connections took that address's whole share: the person got
+503 on every try.  So the web process of such a run (impl/web/child.py, told the
+runner's process id) sorts each connection from this machine (a loopback peer, or
+one from the view's own address: ``local_pair``) before admitting it:
+
+* the client's end of the connection is found (impl/server/procs.py ``inode_of``:
+  the kernel's sock_diag, else /proc/net/tcp) and every process holding it (their
+  descriptors, one pass over /proc, ``look``);
+* held by a process below the runner — a launched program, its sandbox, anything
+  it started (in a PID namespace an orphan stays below its sandbox) — the
+  connection is a ``PROGRAM``'s: its client is ``PROGRAMS``, one client for all the
+  run's programs, with its own connections, requests, rate and record share, and
+  all of them together at most 1/SHARE of the view's connections
+  (``WebLimits.max_connections``), so that there is always room for viewers;
+* held only by other processes, it is ``OTHER``: its client is its address's, as
+  for anyone; its client end closed already, a ``PROGRAM``'s (no viewer is refused
+  by it: nobody can read its answer);
+* ``UNSURE`` — no process found holding it, or one whose ancestry the pass did not
+  see (a process that handed its socket to a child and exited meanwhile) — it is
+  looked for again in the next pass, ROUNDS passes in all; then it is a
+  ``PROGRAM``'s if a process below the runner could not be read (a program that
+  made itself undumpable hides its descriptors), else ``OTHER`` (another user's
+  browser, whose descriptors this process may not read).
+
+The connection is not read meanwhile.  Every connection waiting is sorted by one
+pass, in a thread (its cost grows with the processes and descriptors of the
+machine); passes take at most 1/(DUTY + 1) of the time, so a flood of new
+connections costs the view a bounded share of one core, and each waits at most
+about DUTY passes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import os
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from impl.log import event
+from impl.server import procs
+from impl.server.procs import PROC, Address
+
+PROGRAMS = "programs"
+"""The admission client of every connection the run's programs hold (no address
+group is spelled so)."""
+SHARE = 4
+"""The run's programs together hold at most 1/SHARE of the view's connections."""
+ROUNDS = 3
+"""Passes over /proc a connection of unsure holder is looked for in."""
+DUTY = 4.0
+"""After a pass, the next starts no sooner than DUTY times its length later."""
+
+
+class Sort(Enum):
+    PROGRAM = "program"
+    """Held by a process below the runner (or no longer held at all)."""
+    OTHER = "other"
+    """Held by processes none of which is below the runner."""
+    UNSURE = "unsure"
+    """No holder seen, or one whose ancestry the pass did not see."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One pass over the processes: what ``whose`` decides by."""
+
+    parents: Mapping[int, int]
+    """Each process read → its parent."""
+    holders: Mapping[int, frozenset[int]]
+    """Each socket inode asked for → the processes whose descriptors hold it."""
+    unreadable: frozenset[int]
+    """Processes whose descriptors could not be read."""
+
+
+def _unmapped(host: str) -> str:
+    return host.removeprefix("::ffff:") if host.startswith("::ffff:") and "." in host else host
+
+
+def local_pair(peer: object, sockname: object) -> tuple[Address, Address] | None:
+    """The connection's client and server ends (``getpeername``, ``getsockname``;
+    IPv4-mapped IPv6 addresses as IPv4) if its client is on this machine — a
+    loopback address, or the view's own address — else None."""
+    if not (isinstance(peer, tuple) and len(peer) >= 2 and isinstance(sockname, tuple) and len(sockname) >= 2):
+        return None
+    client, server = (_unmapped(str(peer[0])), int(peer[1])), (_unmapped(str(sockname[0])), int(sockname[1]))
+    try:
+        loopback = ipaddress.ip_address(client[0]).is_loopback
+    except ValueError:
+        return None
+    return (client, server) if loopback or client[0] == server[0] else None
+
+
+def below(pid: int, runner: int, parents: Mapping[int, int]) -> bool | None:
+    """Whether ``pid`` descends from ``runner`` (not ``runner`` itself), by the
+    pass's parents; None where its line of parents leaves what the pass saw."""
+    if pid == runner:
+        return False
+    for _ in range(len(parents) + 1):
+        up = parents.get(pid)
+        if up is None:
+            return None
+        if up == runner:
+            return True
+        if up == 0:  # above init (pid 1) and the kernel's threads (pid 2)
+            return False
+        pid = up
+    return None  # a loop: the pass read the parents while they changed
+
+
+def whose(inode: int | None, runner: int, seen: Seen) -> Sort:
+    """The sort of a connection whose client end is socket ``inode`` (None: closed)."""
+    if inode is None:
+        return Sort.PROGRAM
+    lines = {below(pid, runner, seen.parents) for pid in seen.holders.get(inode, frozenset())}
+    if True in lines:
+        return Sort.PROGRAM
+    return Sort.OTHER if lines == {False} else Sort.UNSURE
+
+
+def settle(sort: Sort, runner: int, seen: Seen) -> Sort:
+    """The sort after the last pass: still UNSURE, a PROGRAM's if a process that
+    may be below the runner could not be read, else OTHER."""
+    if sort is not Sort.UNSURE:
+        return sort
+    hidden = any(below(pid, runner, seen.parents) is not False for pid in seen.unreadable)
+    return Sort.PROGRAM if hidden else Sort.OTHER
+
+
+def look(
+    pairs: Sequence[tuple[Address, Address]], skip: Collection[int], proc: Path = PROC
+) -> tuple[list[int | None], Seen]:
+    """One pass: the client end's inode of each connection, then every process's
+    parent and, but for ``skip``'s (the runner and this process: never a client of
+    the view), the processes holding those inodes."""
+    inodes = [procs.inode_of(client, server, proc) for client, server in pairs]
+    wanted = {inode for inode in inodes if inode is not None}
+    parents: dict[int, int] = {}
+    holders: dict[int, set[int]] = {}
+    unreadable = set()
+    for pid in procs.pids(proc):
+        up = procs.parent(pid, proc)
+        if up is None:
+            continue  # gone
+        parents[pid] = up
+        if pid in skip:
+            continue
+        held = procs.sockets(pid, proc)
+        if held is None:
+            unreadable.add(pid)
+            continue
+        for inode in held & wanted:
+            holders.setdefault(inode, set()).add(pid)
+    frozen = {inode: frozenset(pids) for inode, pids in holders.items()}
+    return inodes, Seen(parents, frozen, frozenset(unreadable))
+
+
+class Ask:
+    """One connection waiting to be sorted."""
+
+    __slots__ = ("client", "gone", "rounds", "server", "then")
+
+    def __init__(self, client: Address, server: Address, then: Callable[[Sort], None]) -> None:
+        self.client, self.server, self.then = client, server, then
+        self.rounds = 0
+        self.gone = False
+
+
+class Sorter:
+    """Sorts the connections from this machine of the run whose runner is ``runner``:
+    every connection waiting by one pass, in a thread, passes spaced by DUTY."""
+
+    def __init__(self, runner: int, proc: Path = PROC) -> None:
+        self.runner, self.proc = runner, proc
+        self._skip = frozenset({runner, os.getpid()})
+        self._waiting: list[Ask] = []
+        self._pending = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._next = float("-inf")
+        self.passes = 0
+        """Passes over /proc made, since the start."""
+
+    @property
+    def pending(self) -> int:
+        """Connections asked about and not yet sorted (nor gone)."""
+        return self._pending
+
+    def ask(self, client: Address, server: Address, then: Callable[[Sort], None]) -> Ask:
+        """Sort the connection from ``client`` to ``server``; ``then`` is called with
+        PROGRAM or OTHER on the loop, unless ``forget`` is called first."""
+        ask = Ask(client, server, then)
+        self._waiting.append(ask)
+        self._pending += 1
+        self._schedule()
+        return ask
+
+    def forget(self, ask: Ask) -> None:
+        """The connection is gone: no answer."""
+        if not ask.gone:
+            ask.gone = True
+            self._pending -= 1
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
+
+    def _schedule(self) -> None:
+        if self._timer is None and self._task is None and self._waiting:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_at(max(loop.time(), self._next), self._start)
+
+    def _start(self) -> None:
+        self._timer = None
+        asks = [ask for ask in self._waiting if not ask.gone]
+        self._waiting = []
+        self._task = asyncio.create_task(self._pass(asks))
+
+    async def _pass(self, asks: list[Ask]) -> None:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        pairs = [(ask.client, ask.server) for ask in asks]
+        found: tuple[list[int | None], Seen] | None = None
+        try:
+            found = await asyncio.to_thread(look, pairs, self._skip, self.proc)
+        except OSError as exc:  # /proc unreadable after all: sorted by address, as without it
+            event(logging.ERROR, "web_sort_failed", error=repr(exc))
+        finally:
+            self.passes += 1
+            self._task = None
+            self._next = loop.time() + DUTY * (loop.time() - began)
+        for n, ask in enumerate(asks):
+            if ask.gone:
+                continue
+            sort = Sort.OTHER
+            if found is not None:
+                ask.rounds += 1
+                sort = whose(found[0][n], self.runner, found[1])
+                if sort is Sort.UNSURE and ask.rounds < ROUNDS:
+                    self._waiting.append(ask)
+                    continue
+                sort = settle(sort, self.runner, found[1])
+            self.forget(ask)
+            ask.then(sort)
+        self._schedule()

@@ -1,0 +1,324 @@
+"""The person running a match keeps their share of its live web view (issue #49
+item 4; impl/web/programs.py, impl/web/gate.py).
+
+Once, 40 connections from a program to ``match --web`` left the person running
+the match 503 on 40 of 40 tries: both come from 127.0.0.1.  Here, over real
+processes and sockets: a runner process (standing for ``referee match``) opens a
+real web view in its own process (impl/web/tourney.py ``TournamentLink``, which
+tells it the runner's pid) and starts a program (plain, or in a PID namespace as
+the sandboxes make) that floods the view; the test itself is the viewer, on the
+same address but not below the runner.  The sorting's rules are also tested
+alone, on made-up passes and on real processes.  Nothing is timed."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Collection, Iterator
+from http.client import HTTPConnection
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp")
+
+from impl.config import ClientLimits
+from impl.server import fdbudget, procs
+from impl.web.admission import Admission
+from impl.web.gate import Gate
+from impl.web.programs import SHARE, Seen, Sort, below, local_pair, look, settle, whose
+
+ROOT = Path(__file__).resolve().parents[2]
+UNTIL = 60.0
+"""Seconds a test waits for a line of a process (a deadline against hanging, not a bound measured)."""
+LIMIT = 200
+"""The runner's descriptor limit: the view's cap is then fdbudget.budget(LIMIT).web."""
+
+needs_proc = pytest.mark.skipif(not procs.available(), reason="no /proc: the programs are counted by address")
+
+
+# ─── the rules, on made-up passes ──────────────────────────────────────────────
+
+RUNNER = 100
+TREE = {1: 0, 2: 0, 50: 1, RUNNER: 50, 101: RUNNER, 102: 101, 103: 1, 7: 2}
+"""init (1) → 50 → the runner → a sandbox (101) → its program (102); a browser (103);
+a kernel thread (7)."""
+
+
+def seen(holders: dict[int, set[int]], unreadable: Collection[int] = ()) -> Seen:
+    return Seen(TREE, {i: frozenset(p) for i, p in holders.items()}, frozenset(unreadable))
+
+
+def test_below_the_runner_is_its_descendants_only() -> None:
+    assert [below(pid, RUNNER, TREE) for pid in (101, 102)] == [True, True]
+    assert [below(pid, RUNNER, TREE) for pid in (RUNNER, 50, 1, 103, 7)] == [False] * 5
+    assert below(999, RUNNER, TREE) is None  # a process the pass did not see
+    assert below(5, RUNNER, {5: 6, 6: 5}) is None  # parents read while they changed
+
+
+@pytest.mark.parametrize(
+    ("inode", "holders", "expected"),
+    [
+        (1, {1: {102}}, Sort.PROGRAM),  # the program holds it
+        (1, {1: {103, 101}}, Sort.PROGRAM),  # shared with its sandbox: still a program's
+        (1, {1: {103}}, Sort.OTHER),  # the browser
+        (None, {}, Sort.PROGRAM),  # its client closed it: nobody reads the answer
+        (1, {}, Sort.UNSURE),  # nobody seen holding it
+        (1, {1: {103, 999}}, Sort.UNSURE),  # one holder of unknown ancestry
+    ],
+)
+def test_whose(inode: int | None, holders: dict[int, set[int]], expected: Sort) -> None:
+    assert whose(inode, RUNNER, seen(holders)) is expected
+
+
+def test_unsure_after_the_last_pass() -> None:
+    """A program that made itself unreadable is suspected; another user's process is not."""
+    assert settle(Sort.UNSURE, RUNNER, seen({}, {102})) is Sort.PROGRAM
+    assert settle(Sort.UNSURE, RUNNER, seen({}, {999})) is Sort.PROGRAM  # of unknown ancestry
+    assert settle(Sort.UNSURE, RUNNER, seen({}, {103})) is Sort.OTHER
+    assert settle(Sort.OTHER, RUNNER, seen({}, {102})) is Sort.OTHER
+
+
+@pytest.mark.parametrize(
+    ("peer", "sockname", "expected"),
+    [
+        (("127.0.0.1", 5), ("127.0.0.1", 80), (("127.0.0.1", 5), ("127.0.0.1", 80))),
+        (("127.0.0.2", 5), ("127.0.0.1", 80), (("127.0.0.2", 5), ("127.0.0.1", 80))),
+        (("::ffff:127.0.0.1", 5, 0, 0), ("::ffff:127.0.0.1", 80, 0, 0), (("127.0.0.1", 5), ("127.0.0.1", 80))),
+        (("::1", 5, 0, 0), ("::1", 80, 0, 0), (("::1", 5), ("::1", 80))),
+        (("192.0.2.7", 5), ("192.0.2.7", 80), (("192.0.2.7", 5), ("192.0.2.7", 80))),  # the view's own address
+        (("192.0.2.8", 5), ("192.0.2.7", 80), None),  # another machine
+        (None, ("127.0.0.1", 80), None),
+        ("", ("127.0.0.1", 80), None),
+    ],
+)
+def test_only_this_machines_connections_are_sorted(peer: object, sockname: object, expected: object) -> None:
+    assert local_pair(peer, sockname) == expected
+
+
+def test_a_lower_cap_for_the_programs() -> None:
+    admission = Admission(ClientLimits(connections=5))
+    assert [admission.connect("programs", 0.0, 3).admitted for _ in range(4)] == [True] * 3 + [False]
+    assert [admission.connect("127.0.0.1", 0.0).admitted for _ in range(6)] == [True] * 5 + [False]
+    gate = Gate(admission, 40)
+    assert gate.cap("programs") == 40 // SHARE and gate.cap("127.0.0.1") is None
+
+
+def test_without_proc_the_programs_count_by_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(procs, "available", lambda proc=procs.PROC: False)
+    gate = Gate(Admission(), 40)
+    gate.sort_programs(os.getpid())
+    assert gate.sorter is None
+
+
+# ─── the rules, on real processes ──────────────────────────────────────────────
+
+
+@needs_proc
+def test_the_kernel_and_proc_agree_on_a_sockets_inode() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as server, socket.create_connection(server.getsockname()) as mine:
+        inode = os.fstat(mine.fileno()).st_ino
+        client, there = mine.getsockname(), server.getsockname()
+        assert procs.diag_inode(client, there) == inode
+        assert procs.socket_inode(client, there[1]) == inode
+        assert procs.inode_of(client, there) == inode
+        assert inode in (procs.sockets(os.getpid()) or frozenset())
+        assert procs.diag_inode(client, (there[0], there[1] + 1)) is None  # not a connection
+
+
+@needs_proc
+def test_a_pass_over_real_processes() -> None:
+    """A child's connection is below this process; this process's own is not below
+    its child; a closed one is a program's."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        there = server.getsockname()
+        code = f"import socket, sys; s = socket.create_connection({there!r}); print(s.getsockname()[1], flush=True)"
+        code += "; sys.stdin.read()"
+        with subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        ) as child:
+            assert child.stdout is not None and child.stdin is not None
+            theirs = ("127.0.0.1", int(child.stdout.readline()))
+            with socket.create_connection(there) as mine:
+                pairs = [(theirs, there), (mine.getsockname(), there)]
+                inodes, pass_ = look(pairs, skip={os.getpid()})
+                assert [whose(i, os.getpid(), pass_) for i in inodes] == [Sort.PROGRAM, Sort.UNSURE]  # own: not read
+                inodes, pass_ = look(pairs, skip=())
+                assert [whose(i, os.getpid(), pass_) for i in inodes] == [Sort.PROGRAM, Sort.OTHER]
+                assert [whose(i, child.pid, pass_) for i in inodes] == [Sort.OTHER, Sort.OTHER]
+            child.stdin.close()
+            child.wait()
+        inodes, pass_ = look([(theirs, there)], skip=())
+        assert inodes == [None] and whose(None, os.getpid(), pass_) is Sort.PROGRAM
+
+
+# ─── a program floods a run's view; its viewer still gets in ───────────────────
+
+RUNNER_SCRIPT = """
+import subprocess, sys
+from pathlib import Path
+from impl.web.tourney import TournamentLink
+directory, program, *wrap = sys.argv[1:]
+link = TournamentLink("127.0.0.1", 0, Path(directory), False)
+link.open()
+print(link.port, flush=True)
+subprocess.run([*wrap, sys.executable, "-c", program, str(link.port)], check=False)
+link.close()
+"""
+"""The runner: the view in a process of its own (told this process's pid), and below
+this process the program, wrapped (``WRAPS``), its stdin and stdout the test's."""
+
+FLOOD = r"""
+import http.client, json, sys, threading, time
+port = int(sys.argv[1])
+held, lock = [], threading.Lock()
+
+def ask(connection, path="/api/tournament"):
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.read()
+    return response.status
+
+def connect():
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    status = ask(connection)
+    (held.append if status == 200 else lambda c: c.close())(connection)
+    return status
+
+def alive():
+    kept = 0
+    for connection in held:
+        try:
+            ask(connection)
+            kept += 1
+        except OSError:
+            pass
+    return kept
+
+def refresh():  # every held connection asks now and then: never idle long enough to be closed
+    while True:
+        time.sleep(2)
+        with lock:
+            alive()
+
+with lock:
+    print(json.dumps([connect() for _ in range(40)]), flush=True)
+threading.Thread(target=refresh, daemon=True).start()
+for line in sys.stdin:
+    with lock:
+        if line.strip() == "more":
+            print(json.dumps([connect() for _ in range(5)]), flush=True)
+        elif line.strip() == "drain":  # empty the programs' bucket of requests
+            statuses = [ask(held[0]) for _ in range(1000)]
+            print(json.dumps(statuses.index(429) if 429 in statuses else -1), flush=True)
+        elif line.strip() == "alive":
+            print(json.dumps(alive()), flush=True)
+"""
+
+
+def lines(stream: object) -> queue.Queue[str]:
+    """The lines of ``stream``, read by a thread of their own (a deadline per line)."""
+    found: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in stream:  # type: ignore[attr-defined]
+            found.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    return found
+
+
+def viewer_tries(port: int, paths: tuple[str, ...] = ("/", "/api/tournament", "/api/records")) -> list[int]:
+    """Ten tries of the viewer, each on a connection of its own."""
+    statuses = []
+    for n in range(10):
+        connection = HTTPConnection("127.0.0.1", port, timeout=UNTIL)
+        try:
+            connection.request("GET", paths[n % len(paths)])
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+        finally:
+            connection.close()
+    return statuses
+
+
+WRAPS = {
+    "plain": [],
+    "pid-namespace": ["unshare", "--user", "--pid", "--fork", "--kill-child", "--mount-proc"],
+}
+
+
+def wrap_works(wrap: list[str]) -> bool:
+    if not wrap:
+        return True
+    if shutil.which(wrap[0]) is None:
+        return False
+    return subprocess.run([*wrap, "true"], capture_output=True, check=False).returncode == 0
+
+
+@pytest.fixture
+def flooded(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[int, subprocess.Popen[str], queue.Queue[str]]]:
+    wrap = WRAPS[request.param]
+    if not wrap_works(wrap):
+        pytest.skip(f"{wrap[0]} cannot make a PID namespace here")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
+
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER_SCRIPT, str(tmp_path), FLOOD, *wrap],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=limited,
+    )
+    try:
+        said = lines(runner.stdout)
+        yield int(said.get(timeout=UNTIL)), runner, said
+    finally:
+        if runner.stdin is not None:
+            runner.stdin.close()
+        try:
+            runner.wait(UNTIL)
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            runner.wait()
+
+
+def tell(runner: subprocess.Popen[str], said: queue.Queue[str], command: str) -> object:
+    assert runner.stdin is not None
+    runner.stdin.write(command + "\n")
+    runner.stdin.flush()
+    return json.loads(said.get(timeout=UNTIL))
+
+
+@needs_proc
+@pytest.mark.parametrize("flooded", list(WRAPS), indirect=True)
+def test_a_programs_flood_leaves_the_viewer_its_share(
+    flooded: tuple[int, subprocess.Popen[str], queue.Queue[str]],
+) -> None:
+    """The program's 40 connections: as many as the programs' cap admitted (the
+    view's cap over SHARE, under one client's), the rest 503.  Meanwhile the viewer,
+    from the same address, gets 10 of 10; more of the program's are still 503; the
+    program emptying its bucket of requests leaves the viewer's full; the program's
+    connections were held throughout."""
+    port, runner, said = flooded
+    cap = min(ClientLimits().connections, fdbudget.budget(LIMIT).web // SHARE)
+    assert cap < ClientLimits().connections  # the view's cap, not one client's, bounds them here
+    assert json.loads(said.get(timeout=UNTIL)) == [200] * cap + [503] * (40 - cap)
+    assert viewer_tries(port) == [200] * 10
+    assert tell(runner, said, "more") == [503] * 5
+    assert tell(runner, said, "drain") != -1  # the programs got a 429
+    assert viewer_tries(port) == [200] * 10
+    assert tell(runner, said, "alive") == cap
