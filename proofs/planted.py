@@ -288,6 +288,32 @@ PLANTS: tuple[Plant, ...] = (
         tests=("tests/tablebase/test_checks.py", "tests/tablebase/test_build.py"),
     ),
     Plant(
+        "tablebase-c-lap-sows-origin",
+        "the C tablebase kernel's lap shortcut sows the origin too (only a pit of 11 stones or more shows it:"
+        " the exhaustive check of <= 8 stones passes)",
+        "impl/engines/tablebase/kernel.c",
+        "a[j] = bug == PLANT_LAP ? laps : 0;",
+        "a[j] = laps;",
+        tests=("tests/tablebase/test_kernel_laps.py",),
+    ),
+    Plant(
+        "tablebase-c-whole-laps-end-on-origin",
+        "the C tablebase kernel's whole laps (11 or 22 stones) end on the origin, not the pit before it: pit a's"
+        " last pit is its own, never the opponent's f",
+        "impl/engines/tablebase/kernel.c",
+        "if (rest == 0) return j == 0 ? 11 : j - 1;",
+        "if (rest == 0) return j;",
+        tests=("tests/tablebase/test_kernel_laps.py",),
+    ),
+    Plant(
+        "tablebase-c-slam-first-only-takes-all",
+        "the C tablebase kernel's grand slam under (d) takes the whole row, not the first pit alone",
+        "impl/engines/tablebase/kernel.c",
+        "(gs == GS_B || gs == GS_C || gs == GS_D)",
+        "(gs == GS_B || gs == GS_C)",
+        tests=("tests/tablebase/test_checks.py", "tests/tablebase/test_kernel_laps.py"),
+    ),
+    Plant(
         "tablebase-python-slam-taken",
         "the Python tablebase kernel lets a grand slam be sown under (a) while another move feeds",
         "impl/engines/tablebase/kernel.py",

@@ -127,7 +127,10 @@ def run(args: argparse.Namespace) -> int:
         return failed("referee tablebase", str(exc))
     status = 0
     passes: list[Callable[[], dict[str, list[str]]]] = [
-        lambda: {"kernel = proven engine": check.kernel_vs_engine(rules, min(args.stones, 8))},
+        lambda: {
+            "kernel = proven engine": check.kernel_vs_engine(rules, min(args.stones, 8))
+            + check.kernel_vs_engine_on(rules, check.lap_sample())  # pits of 11 and more: laps
+        },
         lambda: check.in_parts(table, args.jobs, _Progress()),  # Bellman and the distances, one engine pass
         lambda: {"the spec's solve": check.check_spec(table, min(args.stones, args.spec_stones))},
     ]

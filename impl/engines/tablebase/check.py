@@ -17,7 +17,8 @@ Each returns the list of differences (empty when the check passes), each a line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -92,33 +93,69 @@ def kernel_vs_engine(rules: AR.AwariRules, stones: int, bug: int = kernel.NO_BUG
     same start-of-turn ending and value, the same legal pits, the same captures, and
     each child's rank that of the engine's board after (or, where the engine's move
     ends the game, the same final margin)."""
+    return kernel_vs_engine_on(rules, (pits for n in range(stones + 1) for pits in boards(n)), bug, use_c)
+
+
+def kernel_vs_engine_on(
+    rules: AR.AwariRules, sample: Iterable[Board], bug: int = kernel.NO_BUG, use_c: bool = True
+) -> list[str]:
+    """``kernel_vs_engine``'s comparison on the boards of ``sample`` (any stones up to
+    48): its first MAX_DIFFERENCES differences."""
     from impl.engines.registry import get_engine
 
     engine = get_engine("awari", "impl", rules)
     gs = slam_rule(rules)
     bad: list[str] = []
-    for n in range(stones + 1):
-        for r, pits in enumerate(boards(n)):
-            ended, kmoves = _kernel_options(n, r, gs, bug, use_c)
-            e_ended, emoves = engine_moves(engine, pits)
-            if ended != e_ended or [m[0] for m in kmoves] != [m[0] for m in emoves]:
-                bad.append(
-                    f"{pits}: kernel {ended} {[m[0] for m in kmoves]}, engine {e_ended} {[m[0] for m in emoves]}"
-                )
-            else:
-                for (pit, v, m, cr), (_, taken, after, margin) in zip(kmoves, emoves, strict=True):
-                    if after is not None:
-                        ok = m >= 0 and v == taken and (m, cr) == (sum(after), rank(after))
-                    elif m < 0:
-                        ok = v == margin
-                    else:  # the engine ended the game at the child's turn: the kernel sees the child
-                        child_end, _ = _kernel_options(m, cr, gs, bug, use_c)
-                        ok = v == taken and child_end is not None and v - child_end == margin
-                    if not ok:
-                        bad.append(f"{pits} pit {pit}: kernel {(v, m, cr)}, engine {(taken, after, margin)}")
-            if len(bad) >= MAX_DIFFERENCES:
-                return bad
+    for pits in sample:
+        n = sum(pits)
+        ended, kmoves = _kernel_options(n, rank(pits), gs, bug, use_c)
+        e_ended, emoves = engine_moves(engine, pits)
+        if ended != e_ended or [m[0] for m in kmoves] != [m[0] for m in emoves]:
+            bad.append(f"{pits}: kernel {ended} {[m[0] for m in kmoves]}, engine {e_ended} {[m[0] for m in emoves]}")
+        else:
+            for (pit, v, m, cr), (_, taken, after, margin) in zip(kmoves, emoves, strict=True):
+                if after is not None:
+                    ok = m >= 0 and v == taken and (m, cr) == (sum(after), rank(after))
+                elif m < 0:
+                    ok = v == margin
+                else:  # the engine ended the game at the child's turn: the kernel sees the child
+                    child_end, _ = _kernel_options(m, cr, gs, bug, use_c)
+                    ok = v == taken and child_end is not None and v - child_end == margin
+                if not ok:
+                    bad.append(f"{pits} pit {pit}: kernel {(v, m, cr)}, engine {(taken, after, margin)}")
+        if len(bad) >= MAX_DIFFERENCES:
+            return bad[:MAX_DIFFERENCES]
     return bad
+
+
+LAP_SAMPLE = 12
+"""Boards ``lap_sample`` draws for each pit and count (12 × 25 × 12 = 3,600 boards)."""
+
+
+def lap_sample(per: int = LAP_SAMPLE, seed: int = 49) -> list[Board]:
+    """Boards where every pit holds every count 0 … 24, ``per`` boards each (seeded:
+    the same boards every run), the other pits mostly small (0 … 3: what a capture
+    after a lap needs) and now and then anything, the board's stones at most the
+    game's 48.  Every board of ≤ 8 stones is checked whole (``kernel_vs_engine``);
+    these reach the kernel's lap shortcut (a pit of 11 stones or more sows every
+    other pit at once, 22 or more twice) that no board of ≤ 10 stones does (issue
+    #49, item 7a)."""
+    rng = random.Random(seed)
+    found: list[Board] = []
+    for pit in range(12):
+        for count in range(25):
+            for _ in range(per):
+                pits = [0] * 12
+                pits[pit] = count
+                left = 48 - count
+                others = [q for q in range(12) if q != pit]
+                rng.shuffle(others)
+                for q in others:
+                    drawn = rng.randint(0, 3) if rng.random() < 0.75 else rng.randint(0, 24)
+                    pits[q] = min(drawn, left)
+                    left -= pits[q]
+                found.append(tuple(pits))
+    return found
 
 
 def _bellman_board(table: Table, pits: Board, ended: Margin | None, moves: list[EngineMove]) -> str | None:

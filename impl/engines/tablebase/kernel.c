@@ -13,6 +13,7 @@
 #define PLANT_CAPTURE 1
 #define PLANT_INDEX 2
 #define PLANT_SLAM 3
+#define PLANT_LAP 4
 #define NO_BUG_FLAG 0
 
 static int64_t binom[64][13];
@@ -49,11 +50,12 @@ static void unrank(int64_t r, int n, int *p) {
     p[11] = n + 10 - prev;
 }
 
-/* Sow: laps of the 11 other pits at once, then the rest one by one. */
-static int sow(const int *p, int j, int *a) {
+/* Sow: laps of the 11 other pits at once, then the rest one by one.  PLANT_LAP: each
+ * lap sows the origin too (a bug only a pit of 11 stones or more shows). */
+static int sow(const int *p, int j, int *a, int bug) {
     int n = p[j], laps = n / 11, rest = n % 11;
     for (int q = 0; q < 12; q++) a[q] = p[q] + laps;
-    a[j] = 0;
+    a[j] = bug == PLANT_LAP ? laps : 0;
     int q = j;
     if (rest == 0) return j == 0 ? 11 : j - 1; /* whole laps end just before the origin */
     for (int i = 0; i < rest; i++) {
@@ -105,7 +107,7 @@ int tb_options(int n, int gs, int bug, int64_t r, int *term, int *value, int64_t
     for (int j = 0; j < 6; j++) {
         slam[j] = -1;
         if (!p[j]) continue;
-        int last = sow(p, j, a);
+        int last = sow(p, j, a, bug);
         gained[j] = capture(a, last, gs, bug);
         slam[j] = row_empty(a + 6);
         if (!slam[j]) feeders++;

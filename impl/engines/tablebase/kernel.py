@@ -29,6 +29,9 @@ PLANT_INDEX: Final = 2
 """A planted bug: a non-capturing child's rank is off by one."""
 PLANT_SLAM: Final = 3
 """A planted bug: under (a) a grand slam is taken while another move feeds."""
+PLANT_LAP: Final = 4
+"""A planted bug of the C kernel's lap shortcut alone (this kernel sows stone by stone):
+each lap sows the origin too, which only a pit of 11 stones or more shows."""
 
 Option = tuple[int, int, int, int]
 """A legal move: (pit j of the mover's row, value, child n, child rank).  A move that
