@@ -95,6 +95,9 @@ class Ratings:
     margin: tuple[float, ...]
     covariance: tuple[tuple[float, ...], ...]
     prior: bool
+    anchor: int | None = None
+    """The player rated 0, the others relative to it; None: the mean of those who
+    played is 0 (also when the anchor asked for played no game: it anchors nothing)."""
 
     def difference(self, i: int, j: int) -> tuple[float, float]:
         """Player i's Elo over j's and its 95% margin (from the covariance)."""
@@ -189,9 +192,17 @@ def bradley_terry(players: int, games: Sequence[tuple[int, int, float]], anchor:
     the estimate does not exist (``estimable``: someone won or lost every game),
     each player gets ``PRIOR_DRAWS`` virtual draws against a virtual pool player
     fixed at the mean, as BayesElo's prior does; ``prior`` says so.  A player
-    without games is rated 0 with margin 0."""
+    without games is rated 0 with margin 0 and a covariance of 0 with everyone.
+
+    An ``anchor`` without games anchors nothing: no game relates it to the others.
+    The ratings are then anchored at the mean, as without one, and ``anchor`` in the
+    result is None; the anchor is rated as any player without games.  (Anchored at
+    it, they were anchored at the first player who played, rated 0 ± 0 as if it were
+    the anchor: issue #49.)"""
     pairs = tally(games)
     playing = sorted({p for pair in pairs for p in pair})
+    if anchor not in playing:
+        anchor = None
     prior = not estimable(len(playing), {(playing.index(i), playing.index(j)): v for (i, j), v in pairs.items()})
     # Free parameters: the players who played, all but the first when there is no
     # virtual player (the likelihood only sees differences); the virtual one is 0.
@@ -257,4 +268,4 @@ def bradley_terry(players: int, games: Sequence[tuple[int, int, float]], anchor:
         for p in range(players)
     )
     margin = tuple(Z95 * math.sqrt(max(0.0, cov[p][p])) for p in range(players))
-    return Ratings(tuple(elo_), margin, cov, prior)
+    return Ratings(tuple(elo_), margin, cov, prior, anchor)

@@ -143,7 +143,7 @@ def summarise(
         test,
         by_likelihood,
         pairs,
-        anchor,
+        anchor if by_likelihood is None else by_likelihood.anchor,  # None: the anchor played no game
     )
 
 
