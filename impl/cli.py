@@ -18,6 +18,7 @@ import importlib
 import inspect
 import math
 import os
+import re
 import shlex
 import signal
 import sys
@@ -29,6 +30,27 @@ from typing import Any, TypeVar
 from .game import PAPER_RULES, GameRulesError, rules_name
 
 N = TypeVar("N", int, float)
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("impl.apps.serve", "run"),
+    "player": ("impl.players.cli", "run"),
+    "match": ("impl.apps.match", "run"),
+    "tournament": ("impl.apps.tournament.command", "run"),
+    "replay": ("impl.apps.replay", "run_replay"),
+    "show": ("impl.apps.replay", "run_show"),
+    "watch": ("impl.apps.watch", "run"),
+    "client": ("impl.apps.terminal", "run_client"),
+    "play": ("impl.apps.terminal", "run_play"),
+    "spec": ("impl.apps.animate", "run"),
+    "check": ("impl.apps.check", "run"),
+    "compliance": ("impl.apps.compliance", "run"),
+    "tablebase": ("impl.apps.tablebase", "run"),
+    "analyse": ("impl.apps.analyse", "run"),
+}
+"""Each subcommand's module (in COMMAND_MODULES) and ``run`` function, in the order
+they are listed: ``main`` imports only the module of the command asked for, and
+lists the others by their ``run``'s docstring, read without importing them
+(tests/test_usage.py checks this table against what the modules add)."""
 
 COMMAND_MODULES: list[str] = [
     "impl.apps.serve",  # referee serve
@@ -217,17 +239,52 @@ def quiet_on_a_closed_pipe() -> Iterator[None]:
         signal.signal(signal.SIGPIPE, previous)
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES, only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only`` (a command's name), that command's module
+    alone is imported and the others are listed by name and summary (``COMMANDS``):
+    ``referee --version`` or ``referee check …`` does not import the server."""
     parser = Parser(prog="referee", description="Referee for Awari and Gothello (both papers).")
     parser.add_argument("--version", action="version", version=f"referee {package_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    wanted = COMMANDS[only][0] if only in COMMANDS else ""
     for name in modules:
-        importlib.import_module(name).add_command(subparsers)
+        listed = [command for command, (module, _) in COMMANDS.items() if _within(module, name)]
+        if only is None or _within(wanted, name) or not listed:
+            importlib.import_module(name).add_command(subparsers)
+            continue
+        for command in listed:
+            subparsers.add_parser(command, help=_summary(*COMMANDS[command]))
     return parser
 
 
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+@functools.cache
+def _source(module: str) -> str:
+    path = Path(__file__).resolve().parents[1].joinpath(*module.split(".")).with_suffix(".py")
+    return path.read_text(encoding="utf-8")
+
+
+def _summary(module: str, function: str) -> str:
+    """A command's one-line help as ``subcommand`` takes it, the first line of ``run``'s
+    docstring, found in its module's source (a tenth of the time of parsing it)."""
+    found = re.search(rf'^def {function}\(.*?\).*?:\n\s+"""\s*(.*?)\s*(?:\n|""")', _source(module), re.M | re.S)
+    return found.group(1) if found else function
+
+
+def _command_asked(argv: Sequence[str]) -> str | None:
+    """The subcommand's name: the first word (the top level has no option taking a value)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words == ["--version"]:  # argparse's answer, without building every subcommand's parser
+        print(f"referee {package_version()}")
+        return 0
+    args = build_parser(only=_command_asked(words) or "").parse_args(words)
     try:
         status: int = args.run(args)
         sys.stdout.flush()

@@ -3,6 +3,9 @@ no traceback, found at start-up (before anything listens or connects)."""
 
 from __future__ import annotations
 
+import argparse
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +116,34 @@ def test_install_hints_work_from_a_checkout_and_from_a_wheel(tmp_path: Path) -> 
     assert install_hint("web") == f"pip install -e '{paths.ROOT}[web]'"
     assert install_hint("web", root=tmp_path) in ("pip install 'aiohttp>=3.9,<4'", "pip install 'aiohttp<4,>=3.9'")
     assert install_hint("tournament", root=tmp_path).startswith("pip install 'dask[distributed]>=2024.1'")
+
+
+def _listing(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:
+    """The subcommands as ``referee --help`` lists them: each name and its help."""
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [(choice.dest, choice.help) for choice in action._choices_actions]
+
+
+def test_the_command_table_lists_what_the_modules_add() -> None:
+    """``cli.COMMANDS`` (what ``referee --help`` and ``--version`` show without importing
+    the commands, issue #51) names each command, in order, with its module's own help."""
+    whole = cli.build_parser()
+    assert _listing(cli.build_parser(only="")) == _listing(whole)
+    assert [name for name, _ in _listing(whole)] == list(cli.COMMANDS)
+    for name in cli.COMMANDS:
+        assert _listing(cli.build_parser(only=name)) == _listing(whole)
+
+
+def test_version_and_help_import_no_command(tmp_path: Path) -> None:
+    """``referee --version`` and ``--help`` import none of the commands' modules (they
+    cost half a second of CPU when each imported the server, issue #51)."""
+    probe = (
+        "import sys, contextlib, io\nfrom impl import cli\n"
+        "for argv in (['--version'], ['--help']):\n"
+        "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "        cli.main(argv)\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('impl.apps', 'impl.server', 'impl.players'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=paths.ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
