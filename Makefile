@@ -160,7 +160,10 @@ mypyc: $(STAMP)
 	$(PY) -m impl.engines._build
 
 # The engine bench times the mypyc build and the pure-Python sources, so it builds first.
+# BENCH_BASE: the earlier commit bench.compare measures this checkout against, interleaved.
+BENCH_BASE ?= c21d8d4
 bench: mypyc
+	$(PY) -m bench.compare $(BENCH_BASE)
 	$(PY) -m bench.engines
 	$(PY) -m bench.server
 	$(PY) -m bench.flood
