@@ -4,6 +4,7 @@ against the protocol's model (spec/protocol.py), the moves judged by the rules e
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,16 @@ def check(path: Path) -> Verdict:
         text = read_bounded(path, MAX_TRANSCRIPT).decode("utf-8")
     except UnicodeDecodeError:
         raise BadTranscript("not UTF-8") from None
-    setup, events = parse(text.splitlines())
+    try:
+        setup, events = parse(text.splitlines())
+    except RecursionError:  # json's, on a line of thousands of nested brackets
+        raise BadTranscript("JSON nested too deep: not a transcript") from None
     try:
         rules_name(setup.game, setup.rules)  # the engine the check builds would refuse it with a traceback
     except (RulesError, GameRulesError) as exc:
         raise BadTranscript(f"line 1: bad header ({exc})") from None
+    if not all(math.isfinite(s) for s in (*(setup.time or ()), *setup.increment)):
+        raise BadTranscript("line 1: bad header (a time or increment not finite)")  # the model counts whole seconds
     work = connection_events(events)
     if work > MAX_WORK:
         raise BadTranscript(f"too large to check: {work:,} connection-events (at most {MAX_WORK:,})")

@@ -267,7 +267,7 @@ def setup_of(header: dict[str, Any]) -> M.Setup:
             wait_timeout=float(header["wait_timeout"]),
             idle_timeout=float(header["idle_timeout"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise BadTranscript(f"line 1: bad header ({exc})") from None
 
 
@@ -313,7 +313,7 @@ def event_of(number: int, text: str) -> Event:
         if direction not in _DIRECTIONS or _DIRECTIONS[direction] != isinstance(line, str):
             raise ValueError(direction)
         return Event(number, float(entry["t"]), int(entry["c"]), direction, line)
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
         raise BadTranscript(f"line {number}: not a transcript event") from None
 
 

@@ -235,3 +235,37 @@ def test_a_missing_file_and_a_missing_directory_are_told_apart(tmp_path: Path) -
         with pytest.raises(OSError) as no_dir:
             write(tmp_path / "gone" / "out.json", "x")
         assert atomic.why(no_dir.value) == f"{tmp_path / 'gone'}: no such directory"
+
+
+@pytest.mark.parametrize("where", ["header", "event"])
+def test_a_transcript_nested_too_deep_is_one_line(tmp_path: Path, where: str) -> None:
+    """200,000 nested brackets made json raise RecursionError: a traceback."""
+    path = tmp_path / "deep.jsonl"
+    deep = "[" * 200_000
+    path.write_text(deep + "\n" if where == "header" else json.dumps(HEADER) + '\n{"d": ' + deep + "\n")
+    assert refusal("check", run("check", path), path) == "JSON nested too deep: not a transcript"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("time", [float("nan"), 1.0], "line 1: bad header (a time or increment not finite)"),
+        ("time", [1.0, float("inf")], "line 1: bad header (a time or increment not finite)"),
+        ("increment", [0.0, float("nan")], "line 1: bad header (a time or increment not finite)"),
+        ("max_observers", 1e308 * 10, "line 1: bad header (cannot convert float infinity to integer)"),
+    ],
+)
+def test_a_transcript_header_of_numbers_no_server_has_is_one_line(
+    tmp_path: Path, field: str, value: Any, reason: str
+) -> None:
+    """NaN and infinite clocks and counts (JSON's NaN and Infinity, which Python reads)
+    ended in ValueError and OverflowError tracebacks."""
+    path = tmp_path / "numbers.jsonl"
+    transcript_of_opens(path, 1, HEADER | {"timed": True, "time": [60.0, 60.0], field: value})
+    assert refusal("check", run("check", path), path) == reason
+
+
+def test_a_transcript_event_on_an_infinite_connection_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "conn.jsonl"
+    path.write_text(json.dumps(HEADER) + "\n" + json.dumps({"t": 0.0, "c": float("inf"), "d": "open"}) + "\n")
+    assert refusal("check", run("check", path), path) == "line 2: not a transcript event"
