@@ -466,7 +466,7 @@ def _play_game(
             for player, proc in launched.items():
                 status = proc.finish(0 if outcome.error else 10.0)
                 outcome.summaries[player] = list(proc.summaries)
-                if status is not None and -status in FOREIGN_SIGNALS and not box.isolates:
+                if status is not None and -status in FOREIGN_SIGNALS and not box.isolates and not proc.out_of_memory:
                     killed[player] = -status
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(list(proc.tail)[-3:])
@@ -700,6 +700,14 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="a directory the programs may write to in a bwrap sandbox (shared by both; repeatable)",
     )
+    p.add_argument(
+        "--program-memory",
+        type=sandboxes.memory_size,
+        default=sandboxes.PROGRAM_MEMORY,
+        metavar="SIZE",
+        help="each program's memory cap, swap included, where its cgroup has a memory controller "
+        f"(e.g. 512M; default {sandboxes.PROGRAM_MEMORY >> 30}G)",
+    )
 
 
 def add_adjudication_arguments(p: argparse.ArgumentParser) -> None:
@@ -738,7 +746,7 @@ def adjudication_of(args: argparse.Namespace, what: str) -> Adjudication | None:
 
 def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:
     """The sandbox the arguments ask for, tried here: a usage error if it cannot run;
-    a warning line on stderr when the programs run in none."""
+    a warning line on stderr saying what it cannot bound here (``sandboxes.describe``)."""
     try:
         box = sandboxes.choose(args.sandbox)
     except sandboxes.Unavailable as exc:
@@ -747,10 +755,13 @@ def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:
     for directory in args.sandbox_share:
         if not directory.is_dir():
             raise UsageError(f"{what}: --sandbox-share: {str(directory)!r} is not a directory")
+        if refusal := sandboxes.share_refusal(str(directory)):
+            raise UsageError(f"{what}: --sandbox-share: {str(directory)!r}: {refusal}")
         shared.append(str(directory.resolve()))
-    if box.kind == "none" and not getattr(args, "quiet", False):
-        print(f"{what}: {sandboxes.describe(box)}", file=sys.stderr)
-    return replace(box, shared=tuple(shared))
+    box = replace(box, shared=tuple(shared), memory=args.program_memory)
+    if (line := sandboxes.describe(box)) and not getattr(args, "quiet", False):
+        print(f"{what}: {line}", file=sys.stderr)
+    return box
 
 
 @contextmanager

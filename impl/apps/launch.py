@@ -128,23 +128,28 @@ class Launched:
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
         self.summaries: deque[str] = deque(maxlen=TAIL_LINES)
         self._log = BoundedLog(log) if log is not None else None
-        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}")
+        self.out_of_memory = False
+        """Whether the kernel killed a process of it at its memory cap (known at ``finish``)."""
+        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}", box.memory)
         if self.limit is not None:
             _LIMITS.add(self.limit)
+        cwd = os.getcwd()
+        view = box.view(argv, cwd)  # a root runner's program is nobody: what it must be shown
         kept: tuple[int, ...] = ()
         if secret is not None:
             kept = (_secret_pipe(secret),)
             env = {**env, TOKEN_FD_VARIABLE: str(kept[0])}
         try:
             self.proc = subprocess.Popen(
-                box.wrap(argv, os.getcwd()),
+                box.wrap(argv, cwd),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 env=env,
                 pass_fds=kept,
                 start_new_session=True,
-                preexec_fn=box.preexec(self.limit),  # a write and a prctl (libc loaded before): no lock
+                # Writes, mounts, the drop to nobody and a prctl (libc loaded before): no lock taken.
+                preexec_fn=box.preexec(self.limit, view),
             )
         except OSError:
             if self._log is not None:
@@ -186,13 +191,20 @@ class Launched:
             self.proc.wait()
         self._release()  # before the reader's join: a child outside the group may hold the pipe
         self._reader.join(KILL_GRACE)
+        if self.out_of_memory and self.limit is not None:  # said last, where the exit status is read
+            note = f"[referee: killed at its memory cap, {self.limit.memory >> 20} MiB (--program-memory)]"
+            self.tail.append(note)
+            if self._log is not None:
+                self._log.write(f"\n{note}\n".encode())
         if self._log is not None:
             self._log.close()
         return status
 
     def _release(self) -> None:
-        """Kill whatever of the program is left in its cgroup, and remove the cgroup."""
+        """Kill whatever of the program is left in its cgroup, and remove the cgroup
+        (noting first whether the kernel killed it at its memory cap)."""
         if self.limit is not None:
+            self.out_of_memory = self.out_of_memory or self.limit.out_of_memory()
             self.limit.remove()
             _LIMITS.discard(self.limit)
 

@@ -1,6 +1,7 @@
-"""Where a player program of ``referee match`` and ``referee tournament`` runs:
-a sandbox that keeps it from seeing, signalling or tracing its opponent and the
-referee, and that ends, children and all, with its game and with the runner.
+"""Where a player program of ``referee match``, ``referee tournament`` and ``referee
+compliance`` runs: a sandbox that keeps it from seeing, signalling or tracing its
+opponent and the referee, that ends, children and all, with its game and with the
+runner, and that bounds its processes and memory (issues #38 and #49).
 
 Three kinds, the strongest available chosen by ``--sandbox auto`` (the default):
 
@@ -13,42 +14,68 @@ Three kinds, the strongest available chosen by ``--sandbox auto`` (the default):
     machine is visible, so none can be named to ``kill`` or ``ptrace``), its own
     IPC and UTS namespaces, a new session (no terminal to inject into), a
     read-only view of the file system with a private ``/tmp`` (also ``HOME`` and
-    ``TMPDIR``) and ``/dev``.  ``--die-with-parent``: bwrap and everything
-    inside it are killed when the thread that launched it ends, so a runner
-    that is killed (``kill -9`` included) leaves nothing running.  The network
-    is shared: the program must reach the game's server on 127.0.0.1.
+    ``TMPDIR``) of at most TMP_SIZE bytes (bwrap 0.8's ``--size``) and ``/dev``.
+    ``--die-with-parent``: bwrap and everything inside it are killed when the
+    thread that launched it ends, so a runner that is killed (``kill -9``
+    included) leaves nothing running.  The network is shared: the program must
+    reach the game's server on 127.0.0.1.
 ``unshare``
     util-linux ``unshare --user --pid --fork --kill-child --mount-proc``, on
     every Linux: the user and PID namespaces and the fresh ``/proc`` as above,
     and the program's whole namespace killed when ``unshare`` is.  Not
-    protected: the file system is shared and writable as the runner's user sees
+    protected: the file system is shared and writable as the program's user sees
     it (one program can read or change the other's files, and ``/tmp`` is
     common); the terminal session is shared.
 ``none``
-    the program in its own session and process group, as the runner's user
-    (the only kind where there is neither: macOS, Windows, or a kernel without
-    unprivileged user namespaces).  Not protected: a program can see, signal or
-    trace its opponent and the referee (the runner then flags a program killed
-    by a signal it did not send as suspected foul play, impl/apps/games.py), and
-    a child that leaves its process group outlives the game (PR_SET_PDEATHSIG
-    ends only the program itself with the runner, on Linux).
+    the program in its own session and process group (the only kind where there
+    is neither: macOS, Windows, or a kernel without user namespaces).  Not
+    protected: a program can see, signal or trace its opponent (the runner then
+    flags a program killed by a signal it did not send as suspected foul play,
+    impl/apps/games.py), and a child that leaves its process group outlives the
+    game where no cgroup holds it (PR_SET_PDEATHSIG ends only the program itself
+    with the runner, on Linux).
+
+**Never root outside.**  A user namespace maps its ``nobody`` to the user who made
+it: a runner running as root would run its programs as root to the file system
+(``/etc/shadow`` readable; bwrap run by root keeps its capabilities over files, and
+unshare maps root to root).  So when the runner is root, each program's process
+becomes NOBODY (uid and gid 65534, no supplementary groups) before bwrap, unshare
+or the program itself is started, whatever the kind (``preexec``).  What nobody
+could not reach of what the program needs — its command's files, its working
+directory, this Python, the referee's sources, ``--sandbox-share`` directories, say
+a script in pytest's ``/tmp/pytest-of-root`` (mode 0700) or a Python under
+``/root`` — is shown to it alone (``View``): in a mount namespace of its own, the
+first directory on the way that nobody cannot enter is replaced by an empty one,
+holding only those paths, bound at their own places (read-only but for the shares).
+The files themselves must still be readable by others (mode ``o+r``).  Where root
+cannot become nobody (a container without the uid), the run says so.
 
 Which process holds a connection is found through /proc the same way for all
 three (impl/apps/seats.py): within a PID namespace every descendant of the
 sandbox, one that called ``setsid`` or was orphaned included, stays below it.
+
+Whatever the kind, a program gets a cgroup of its own where the runner may make one
+(``TaskLimit``: root, cgroup v1 or v2): its tasks capped at TASKS_MAX, its memory at
+``--program-memory`` (PROGRAM_MEMORY by default) without swap, and everything in it
+killed with its game.  Where a bound cannot be applied, the run says which, once
+(``describe``).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import ctypes
 import functools
 import os
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +85,15 @@ KINDS = ("auto", "bwrap", "unshare", "none")
 """The choices of ``--sandbox``."""
 PROBE_TIMEOUT = 10.0
 """Seconds the one trial run of a sandbox may take (``works``)."""
+NOBODY = 65534
+"""The uid and gid a root runner's programs run as (nobody, nogroup)."""
+TMP_SIZE = 256 << 20
+"""Bytes of a bwrap sandbox's private ``/tmp`` (its pages also count in the memory cap)."""
+PROGRAM_MEMORY = 2 << 30
+"""A program's memory cap by default (``--program-memory``), its cgroup's memory and
+swap together: a program that allocates more is killed by the kernel there."""
+MIN_MEMORY = 32 << 20
+"""The least ``--program-memory`` taken: a Python player needs some 20 MB to start."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +105,10 @@ class Sandbox:
     shared: tuple[str, ...] = ()
     """Directories the programs may write to (``--sandbox-share``), the same for
     both: the rest of the file system is read-only in a ``bwrap`` sandbox."""
+    memory: int = PROGRAM_MEMORY
+    """Each program's memory cap in bytes (its cgroup's, where there is one)."""
+    tmp_size: int = TMP_SIZE
+    """Bytes of a bwrap sandbox's ``/tmp``; 0 where bwrap is older than 0.8 (unbounded)."""
 
     @property
     def isolates(self) -> bool:
@@ -80,27 +120,40 @@ class Sandbox:
         """The command line that runs ``argv`` in this sandbox, in directory ``cwd``."""
         if self.kind == "bwrap":
             shown = [word for path in visible(argv, cwd) for word in ("--ro-bind", path, path)]
-            return [self.tool, *bwrap_options(cwd), *shown, *_shares(self.shared), "--", *argv]
+            options = bwrap_options(cwd, self.tmp_size)
+            return [self.tool, *options, *shown, *_shares(self.shared), "--", *argv]
         if self.kind == "unshare":
             return [self.tool, *UNSHARE_OPTIONS, "--", *argv]
         return list(argv)
 
-    def preexec(self, limit: TaskLimit | None = None) -> Callable[[], None] | None:
-        """What the child runs before the program: it enters its cgroup (``limit``)
-        and takes SIGKILL for when the launching thread ends (PR_SET_PDEATHSIG)."""
+    def view(self, argv: list[str], cwd: str) -> View | None:
+        """What a root runner's program must be shown (``view_of``): read-only in a
+        bwrap sandbox, whose file system is; elsewhere as writable as its modes say."""
+        return view_of(argv, cwd, self.shared, writable=self.kind != "bwrap")
+
+    def preexec(self, limit: TaskLimit | None = None, view: View | None = None) -> Callable[[], None] | None:
+        """What the child runs before the program: it enters its cgroup (``limit``),
+        gets its view of the file system (``view``), becomes NOBODY if the runner is
+        root, and takes SIGKILL for when the launching thread ends (PR_SET_PDEATHSIG,
+        last: a change of credentials clears it)."""
         # From the fork on, not from when bwrap or unshare gets to it: a runner killed
         # in between would leave the sandbox running.  (Neither tool is set-user-ID
         # here, so the signal survives the exec.)
         dies = libc() is not None  # loaded here, before the fork
+        drop = drops()
         runner = os.getpid()
 
         def prepare() -> None:
             if limit is not None:
                 limit.enter()
+            if view is not None:
+                view.make()
+            if drop:
+                become_nobody()
             if dies:
                 die_with_parent(runner, 1)
 
-        return prepare if limit is not None or dies else None
+        return prepare if limit is not None or dies or drop or view is not None else None
 
 
 NONE = Sandbox("none")
@@ -108,13 +161,14 @@ NONE = Sandbox("none")
 UNSHARE_OPTIONS = ("--user", "--map-current-user", "--pid", "--fork", "--kill-child", "--mount-proc")
 
 
-def bwrap_options(cwd: str) -> list[str]:
+def bwrap_options(cwd: str, tmp_size: int = TMP_SIZE) -> list[str]:
     """bubblewrap's options (see the module's docstring for what each keeps out)."""
+    size = ["--size", str(tmp_size)] if tmp_size else []
     return [
-        *("--unshare-user", "--uid", "65534", "--gid", "65534"),
+        *("--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)),
         *("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"),
         *("--die-with-parent", "--new-session"),
-        *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"),
+        *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp"),
         *("--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"),
         *("--chdir", cwd),
     ]
@@ -137,8 +191,13 @@ def visible(argv: list[str], cwd: str) -> list[str]:
             if path.exists():
                 wanted.append(str(path.resolve() if path.is_dir() else path.resolve().parent))
     inside = {os.path.normpath(w) for w in wanted if any(_under(w, p) for p in PRIVATE)}
-    # The outermost of nested paths only: binding one inside another would hide it.
-    return sorted(p for p in inside if not any(q != p and _under(p, q) for q in inside))
+    return _outermost(inside)
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """The outermost of nested paths only: binding one inside another would hide it."""
+    found = set(paths)
+    return sorted(p for p in found if not any(q != p and _under(p, q) for q in found))
 
 
 def _under(path: str, directory: str) -> bool:
@@ -150,6 +209,200 @@ def _shares(shared: tuple[str, ...]) -> list[str]:
     return [word for path in shared for word in ("--bind", path, path)]
 
 
+# ─── a root runner's programs: nobody, and what nobody must see ────────────────
+
+CLONE_NEWNS = 0x00020000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+"""mount(2)'s flags (linux/mount.h)."""
+COVER_OPTIONS = b"mode=0755,size=1m,nr_inodes=4096"
+"""A directory replaced for nobody: root's, enterable, too small to matter."""
+FAILED_SETUP = 126
+"""The exit status of a program whose launch could not be prepared (the reason on its output)."""
+
+
+def _fail(what: str) -> None:
+    """In the child: say why on its output and exit, never running the program."""
+    with contextlib.suppress(OSError):
+        os.write(2, f"referee: {what}\n".encode())
+    os._exit(FAILED_SETUP)
+
+
+def become_nobody() -> None:
+    """In the child: NOBODY's uid and gid, and no supplementary group (or exit)."""
+    try:
+        os.setgroups([])
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+    except OSError as exc:
+        _fail(f"cannot become nobody (uid {NOBODY}): {exc.strerror}")
+
+
+@functools.cache
+def drops() -> bool:
+    """Whether programs run as NOBODY: this process is root on Linux, and a trial
+    child became nobody (a container may lack the uid)."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return False
+    try:
+        done = subprocess.run(
+            ["/bin/sh", "-c", "exit 0"], preexec_fn=become_nobody, capture_output=True, timeout=PROBE_TIMEOUT
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def runs_as_root() -> bool:
+    """Whether programs run as root: this process is root and cannot become nobody."""
+    return sys.platform.startswith("linux") and os.geteuid() == 0 and not drops()
+
+
+def _nobody_may(st: os.stat_result, bit: int) -> bool:
+    """Whether NOBODY has permission ``bit`` (4 read, 2 write, 1 search) by the mode."""
+    shift = 6 if st.st_uid == NOBODY else 3 if st.st_gid == NOBODY else 0
+    return bool(st.st_mode >> shift & bit)
+
+
+def _blocked(path: str, after: str = "/") -> str | None:
+    """The first directory on the way to ``path`` below ``after`` (``path`` itself
+    included, if a directory) that nobody cannot enter; None if there is none."""
+    parts = Path(path).parts
+    for n in range(len(Path(after).parts) + 1, len(parts) + 1):
+        step = str(Path(*parts[:n]))
+        try:
+            st = os.stat(step)
+        except OSError:
+            return None
+        if not stat.S_ISDIR(st.st_mode):
+            return None
+        if not _nobody_may(st, 1):
+            return step
+    return None
+
+
+@dataclass(frozen=True)
+class View:
+    """The file system a root runner's program sees, made in a mount namespace of its
+    own before it becomes nobody: ``steps``, outermost first, each ``(path, cover,
+    directory, writable)``: a cover replaces the directory at ``path`` by an empty
+    one; any other step binds ``path`` at its own place, inside a cover."""
+
+    steps: tuple[tuple[str, bool, bool, bool], ...]
+
+    def make(self) -> None:
+        """In the child, as root: make this view (or exit, saying why)."""
+        c = libc()
+        if c is None or c.unshare(CLONE_NEWNS) != 0:
+            _fail("cannot make a mount namespace to show the program its files")
+        try:
+            _mount(None, "/", None, MS_REC | MS_PRIVATE)
+            # Opened before any cover hides them, and in this namespace (a bind's source must be).
+            held = {path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path, cover, _, _ in self.steps if not cover}
+            for path, cover, directory, writable in self.steps:
+                if cover:
+                    os.makedirs(path, exist_ok=True)
+                    _mount(b"tmpfs", path, b"tmpfs", MS_NOSUID | MS_NODEV, COVER_OPTIONS)
+                    continue
+                _place(path, directory)
+                _mount(f"/proc/self/fd/{held[path]}", path, None, MS_BIND | MS_REC)
+                # No set-user-ID program or device nobody could not reach before becomes usable,
+                # and a noexec mount stays one.
+                flags = MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | (0 if writable else MS_RDONLY)
+                _mount(None, path, None, flags | (MS_NOEXEC if os.statvfs(path).f_flag & os.ST_NOEXEC else 0))
+                os.close(held[path])
+        except OSError as exc:
+            _fail(f"cannot show the program its files: {exc}")
+
+
+def _place(path: str, directory: bool) -> None:
+    """A directory or an empty file at ``path`` to bind onto (in a cover, made now)."""
+    os.makedirs(path if directory else os.path.dirname(path), exist_ok=True)
+    if not directory and not os.path.lexists(path):
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
+
+
+def _mount(source: str | bytes | None, target: str, kind: bytes | None, flags: int, data: bytes | None = None) -> None:
+    c = libc()
+    assert c is not None
+    raw = os.fsencode(source) if isinstance(source, str) else source
+    if c.mount(raw, os.fsencode(target), kind, flags, data) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount {target}: {os.strerror(err)}")
+
+
+INNER_PATH = re.compile(r"(?<![\w.~-])/[^\s'\"`;|&<>()$]*")
+"""An absolute path inside a word (a ``sh -c`` script's)."""
+
+
+def needed(argv: list[str], cwd: str) -> list[str]:
+    """What a program needs to reach: its working directory, this Python (its
+    environment's prefix and its installation's), the referee's sources, the command
+    found on PATH, every existing path its command line names, as written and with
+    its links followed, and the deepest existing directory of each absolute path
+    inside a word (``sh -c 'while [ ! -e /dir/go-$PORT ] ...'``: ``/dir``)."""
+    wanted = [cwd, sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parents[2])]
+    found = shutil.which(argv[0]) if argv and os.sep not in argv[0] else None
+    words = [*argv, *([found] if found else [])]
+    for word in words:
+        path = Path(cwd, word)
+        with contextlib.suppress(OSError, ValueError):
+            if path.exists():
+                wanted += [os.path.normpath(path), str(path.resolve())]
+                continue
+        for inner in INNER_PATH.findall(word):
+            deepest = Path(inner)
+            with contextlib.suppress(OSError, ValueError):
+                while not deepest.exists() and deepest != deepest.parent:
+                    deepest = deepest.parent
+                if deepest != deepest.parent:
+                    wanted.append(os.path.normpath(deepest))
+    return wanted
+
+
+def view_of(argv: list[str], cwd: str, shared: tuple[str, ...] = (), writable: bool = False) -> View | None:
+    """The view a program launched now needs, None where the runner is not root
+    (nothing to hide it from) or nobody reaches all it needs already: the shares
+    bound writable, the rest as ``writable`` says."""
+    if not drops():
+        return None
+    covers: set[str] = set()
+    shown: dict[str, bool] = {}
+    for path, rw in [*((p, writable) for p in needed(argv, cwd)), *((p, True) for p in shared)]:
+        path = os.path.normpath(path)
+        block = _blocked(path)
+        if block is None:
+            continue
+        covers.add(block)
+        if block != path:
+            shown[path] = shown.get(path, False) or rw
+    kept: dict[str, bool] = {}
+    for path in sorted(shown):  # a path inside one shown, with nothing blocked between, comes with it
+        if not any(_under(path, d) and os.path.isdir(d) and _blocked(path, d) is None for d in kept):
+            kept[path] = shown[path]
+    if not covers:
+        return None
+    steps = [(c, True, True, False) for c in covers] + [(p, False, os.path.isdir(p), w) for p, w in kept.items()]
+    return View(tuple(sorted(steps, key=lambda step: (len(Path(step[0]).parts), not step[1]))))
+
+
+def share_refusal(directory: str) -> str:
+    """Why the programs cannot write ``directory`` as a ``--sandbox-share``: '' if
+    they can (a root runner's programs are nobody: it must be theirs or others')."""
+    if not drops():
+        return ""
+    try:
+        st = os.stat(directory)
+    except OSError as exc:
+        return exc.strerror or "unreadable"
+    if _nobody_may(st, 2) and _nobody_may(st, 1):
+        return ""
+    return f"the programs run as nobody (the runner is root), who cannot write it (chmod o+rwx, or chown {NOBODY})"
+
+
+# ─── the kinds ─────────────────────────────────────────────────────────────────
+
+
 def candidate(kind: str) -> Sandbox | None:
     """The sandbox of ``kind`` if its tool is installed (not yet tried)."""
     if kind == "none":
@@ -157,13 +410,27 @@ def candidate(kind: str) -> Sandbox | None:
     if not sys.platform.startswith("linux"):
         return None
     tool = shutil.which(kind)
-    return Sandbox(kind, tool) if tool is not None else None
+    if tool is None:
+        return None
+    return Sandbox(kind, tool, tmp_size=TMP_SIZE if kind != "bwrap" or _sizes_tmpfs(tool) else 0)
+
+
+@functools.cache
+def _sizes_tmpfs(tool: str) -> bool:
+    """Whether this bwrap takes ``--size`` (0.8 and later)."""
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=PROBE_TIMEOUT).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    found = re.search(r"(\d+)\.(\d+)", out)
+    return found is not None and (int(found[1]), int(found[2])) >= (0, 8)
 
 
 @functools.cache
 def works(sandbox: Sandbox) -> bool:
-    """Whether ``sandbox`` runs a program here: tried once a process (a kernel
-    may forbid unprivileged user namespaces; a container may lack /proc)."""
+    """Whether ``sandbox`` runs a program here, as the programs will run (nobody, for a
+    root runner): tried once a process (a kernel may forbid unprivileged user
+    namespaces; a container may lack /proc)."""
     if not sandbox.isolates:
         return True
     try:
@@ -173,8 +440,9 @@ def works(sandbox: Sandbox) -> bool:
             capture_output=True,
             timeout=PROBE_TIMEOUT,
             check=False,
+            preexec_fn=sandbox.preexec(),
         )
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
 
@@ -199,58 +467,154 @@ def choose(asked: str) -> Sandbox:
     return found
 
 
+UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def memory_size(text: str) -> int:
+    """``--program-memory``: bytes, or a number of K, M, G or T (binary: 2G is 2 GiB)."""
+    found = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if found is None or int(found[1]) * UNITS[found[2].upper()] < MIN_MEMORY:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size of at least {MIN_MEMORY >> 20}M (e.g. 512M, 2G)")
+    return int(found[1]) * UNITS[found[2].upper()]
+
+
 TASKS_MAX = 512
 """Processes and threads one program may have at once (its cgroup's ``pids.max``):
 a fork bomb stops there, and its opponent and the referee keep theirs."""
 REMOVE_WAIT = 5.0
 """Seconds a cgroup's removal waits for its killed processes to be gone."""
-CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
-"""Where a pids controller may be mounted: cgroup v1's own hierarchy, or v2's."""
+CGROUPS = Path("/sys/fs/cgroup")
+"""cgroup v2's single hierarchy, or (v1) the directory of one hierarchy per controller."""
+CONTROLLERS = ("pids", "memory")
+
+
+def _own(controller: str) -> str:
+    """This process's cgroup in cgroup v1's ``controller`` hierarchy ('/': its root)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, names, path = line.split(":", 2)
+            if controller in names.split(","):
+                return path
+    return "/"
+
+
+def places(enable: bool = True) -> list[tuple[Path, frozenset[str]]]:
+    """Where a program's cgroups go, each with the controllers it has there: cgroup
+    v2's root (memory enabled there if it is not yet, when ``enable``), or cgroup v1's
+    ``pids`` and ``memory`` hierarchies, below this process's own cgroup in each (so
+    that the limits above it still hold)."""
+    control = CGROUPS / "cgroup.subtree_control"
+    if control.exists():  # v2
+        if enable and "memory" not in _words(control) and "memory" in _words(CGROUPS / "cgroup.controllers"):
+            with contextlib.suppress(OSError):
+                control.write_text("+memory\n")
+        found = frozenset(_words(control)) & frozenset(CONTROLLERS)
+        return [(CGROUPS, found)] if found else []
+    v1 = []
+    for controller in CONTROLLERS:
+        root = CGROUPS / controller
+        if (root / "cgroup.procs").exists():
+            v1.append((root / _own(controller).lstrip("/"), frozenset({controller})))
+    return v1
+
+
+def _words(path: Path) -> list[str]:
+    try:
+        return path.read_text().split()
+    except OSError:
+        return []
+
+
+def _cap(path: Path, controller: str, memory: int) -> frozenset[str]:
+    """Set ``controller``'s limit in the cgroup at ``path``: what it bounds."""
+    if controller == "pids":
+        (path / "pids.max").write_text(f"{TASKS_MAX}\n")
+        return frozenset({"tasks"})
+    if (path / "memory.max").exists():  # v2
+        (path / "memory.max").write_text(f"{memory}\n")
+        with contextlib.suppress(OSError):
+            (path / "memory.swap.max").write_text("0\n")
+        return frozenset({"memory"})
+    (path / "memory.limit_in_bytes").write_text(f"{memory}\n")  # v1: then memory and swap together
+    with contextlib.suppress(OSError):
+        (path / "memory.memsw.limit_in_bytes").write_text(f"{memory}\n")
+    return frozenset({"memory"})
 
 
 @dataclass(frozen=True)
 class TaskLimit:
-    """A cgroup of its own for one program, its tasks capped at ``TASKS_MAX``
-    (where this process may make one: as root, with a pids controller)."""
+    """A program's cgroup (one a hierarchy: two on cgroup v1), its tasks capped at
+    TASKS_MAX and its memory at the sandbox's ``memory`` where the controllers are
+    there (as root)."""
 
     path: Path
+    """The first of its cgroups: every process of the program is listed there."""
+    others: tuple[Path, ...] = ()
+    """cgroup v1: the same program's cgroup in the other hierarchies."""
+    bounds: frozenset[str] = frozenset()
+    """What it bounds: ``tasks``, ``memory``."""
+    memory: int = PROGRAM_MEMORY
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return (self.path, *self.others)
 
     @classmethod
-    def make(cls, name: str) -> TaskLimit | None:
-        """The cgroup ``name`` under the first pids hierarchy that takes it, None
-        where there is none (not root, no controller: the limit is then missing)."""
-        for root in CGROUP_ROOTS:
-            v1 = root.name == "pids" and (root / "cgroup.procs").exists()
-            if not v1 and not _v2_pids(root):
-                continue
-            path = root / name
+    def make(cls, name: str, memory: int = PROGRAM_MEMORY) -> TaskLimit | None:
+        """The cgroup ``name`` in every hierarchy that takes it, None where there is
+        none (not root, no controller: the limits are then missing)."""
+        made: list[Path] = []
+        bounds: frozenset[str] = frozenset()
+        for parent, controllers in places():
+            path = parent / name
             try:
                 path.mkdir()
-                (path / "pids.max").write_text(f"{TASKS_MAX}\n")
+                for controller in sorted(controllers):
+                    bounds |= _cap(path, controller, memory)
             except OSError:
                 with contextlib.suppress(OSError):
                     path.rmdir()
                 continue
-            reap_on_exit(root)
-            return cls(path)
-        return None
+            made.append(path)
+        if not made:
+            return None
+        reap_on_exit()
+        return cls(made[0], tuple(made[1:]), bounds, memory)
 
     def enter(self) -> None:
         """In the child, before exec: move this process (and so all it starts) in."""
-        with contextlib.suppress(OSError), open(self.path / "cgroup.procs", "w") as procs:
-            procs.write("0")
+        for path in self.paths:
+            with contextlib.suppress(OSError), open(path / "cgroup.procs", "w") as procs:
+                procs.write("0")
+
+    def pids(self) -> set[int]:
+        """The processes in it."""
+        found: set[int] = set()
+        for path in self.paths:
+            with contextlib.suppress(OSError, ValueError):
+                found |= {int(p) for p in (path / "cgroup.procs").read_text().split()}
+        return found
 
     def kill(self) -> int:
         """SIGKILL to every process in it (a program's whole tree, whatever session
         or group its processes moved to); how many there were."""
-        try:
-            pids = [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-        except (OSError, ValueError):
-            return 0
+        pids = self.pids()
         for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         return len(pids)
+
+    def out_of_memory(self) -> bool:
+        """Whether the kernel killed a process of it at its memory cap (v2's
+        ``memory.events``; v1's ``memory.oom_control``)."""
+        for path in self.paths:
+            for name in ("memory.events", "memory.oom_control"):
+                with contextlib.suppress(OSError, ValueError):
+                    for line in (path / name).read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill" and int(value) > 0:
+                            return True
+        return False
 
     def remove(self, wait: float = REMOVE_WAIT) -> None:
         """Kill what is left in it and remove it, once its processes are gone (a
@@ -258,21 +622,32 @@ class TaskLimit:
         deadline = time.monotonic() + wait
         while self.kill() and time.monotonic() < deadline:
             time.sleep(0.01)
-        with contextlib.suppress(OSError):
-            self.path.rmdir()
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+
+
+@functools.cache
+def limits_here(memory: int = PROGRAM_MEMORY) -> frozenset[str]:
+    """What a program's cgroup bounds here (tried once, on a cgroup made and removed)."""
+    probe = TaskLimit.make(f"zreferee-{os.getpid()}-probe", memory)
+    if probe is None:
+        return frozenset()
+    probe.remove()
+    return probe.bounds
 
 
 _REAPER: list[subprocess.Popen[bytes]] = []
 """This process's reaper, once it has a cgroup (``reap_on_exit``)."""
 
 
-def reap_on_exit(root: Path) -> None:
-    """Start, once, a reaper for this process's cgroups under ``root``: a process in a
-    session of its own, deaf to the terminal's and the runner's signals, waiting
-    for the end of a pipe only this process holds.  However this process ends
-    (kill -9 included), the pipe closes and the reaper kills every process left in
-    its cgroups and removes them: a sandbox still being set up when the runner
-    died (bwrap's own parent-death signal not yet armed) ends too."""
+def reap_on_exit() -> None:
+    """Start, once, a reaper for this process's cgroups: a process in a session of
+    its own, deaf to the terminal's and the runner's signals, waiting for the end of a
+    pipe only this process holds.  However this process ends (kill -9 included), the
+    pipe closes and the reaper kills every process left in its cgroups and removes
+    them: a sandbox still being set up when the runner died (bwrap's own
+    parent-death signal not yet armed) ends too."""
     if _REAPER:
         return
     code = (
@@ -280,7 +655,7 @@ def reap_on_exit(root: Path) -> None:
         "for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)\n"
         "sys.stdin.buffer.read()\n"
         "from impl.apps.sandbox import reap\n"
-        f"reap({str(root)!r}, {os.getpid()})\n"
+        f"reap({[str(parent) for parent, _ in places(enable=False)]!r}, {os.getpid()})\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     _REAPER.append(
@@ -295,21 +670,31 @@ def reap_on_exit(root: Path) -> None:
     )
 
 
-def reap(root: str, runner: int) -> None:
+def reap(parents: list[str], runner: int) -> None:
     """The reaper's work: kill and remove the runner's cgroups (``zreferee-RUNNER-*``)."""
-    for path in Path(root).glob(f"zreferee-{runner}-*"):
+    paths = [path for parent in parents for path in Path(parent).glob(f"zreferee-{runner}-*")]
+    for path in paths:  # every process first: v1 holds one program in several hierarchies
+        TaskLimit(path).kill()
+    for path in paths:
         TaskLimit(path).remove()
 
 
-def _v2_pids(root: Path) -> bool:
-    try:
-        return "pids" in (root / "cgroup.subtree_control").read_text().split()
-    except OSError:
-        return False
-
-
 def describe(sandbox: Sandbox) -> str:
-    """One line for the user: what the programs run in."""
+    """One line for the user saying what is not bounded here, '' if everything is."""
+    gaps = []
+    if runs_as_root():
+        gaps.append(f"they run as root (this process cannot become nobody, uid {NOBODY})")
+    bounds = limits_here(sandbox.memory)
+    missing = [what for what in ("tasks", "memory") if what not in bounds]
+    if missing:
+        why = "no cgroup this process may make" if not bounds else "no memory controller here"
+        gaps.append(f"no {' or '.join(missing)} limit ({why})")
+    if sandbox.kind == "bwrap" and not sandbox.tmp_size:
+        gaps.append("their /tmp is unbounded (bwrap older than 0.8 has no --size)")
     if sandbox.kind == "none":
-        return "programs run unsandboxed (no bwrap or unshare works here): they can signal each other"
-    return f"programs run in {sandbox.kind} sandboxes"
+        where = "unsandboxed (no bwrap or unshare works here): they can signal each other"
+    elif gaps:
+        where = f"in {sandbox.kind} sandboxes"
+    else:
+        return ""
+    return f"programs run {where}" + "".join(f"; {gap}" for gap in gaps)

@@ -153,6 +153,7 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
     shots.mkdir(parents=True, exist_ok=True)
     gates = tmp_path / "gates"
     gates.mkdir()
+    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
     gated = gated_player("c", gates, free=6)
     argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random --seed 1", "b=random --seed 2", gated]
     argv += [
@@ -219,6 +220,7 @@ def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) ->
     the API gives them, and the running game."""
     gates = tmp_path / "gates"
     gates.mkdir()
+    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
     (gates / "go-1").touch()
     gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]

@@ -106,6 +106,7 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     opens, and game 2 is the one running."""
     gates = tmp_path / "gates"
     gates.mkdir()
+    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
     gated = gated_player("gated", gates)
     records = tmp_path / "records"
     argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
@@ -165,6 +166,7 @@ def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path
     the view (its start line and its JSON) says why."""
     gates = tmp_path / "gates"
     gates.mkdir()
+    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
     gated = gated_player("gated", gates)
     argv = [sys.executable, "-m", "impl.cli", "tournament", gated, "random --seed 2", "--game", "awari"]
     argv += [
