@@ -1,32 +1,45 @@
 """``referee compliance "CMD {host} {port} {side}" --game G``: a player program against
 scripted referees.
 
-Each scenario listens on a free port of 127.0.0.1, starts the program with ``{host}``,
-``{port}`` and ``{side}`` (the paper's side word) filled in, and referees it with the
-protocol's model (spec/protocol.py) as the server: the program's lines are the model's
-input, the model's output its lines.  The opponent is a second, virtual connection of
-the same model, playing random legal moves — or, as the scenario says, offering a draw
-(Awari), resigning or disconnecting.  One scenario refuses the program's first move
-with ``291 Illegal move`` and expects another (a move the rules refuse is no failure:
-the papers let the player try again).  Every behaviour gets one line, PASS or
-FAIL with what was expected and what came; the exit status is 0 if all pass, 1 if not,
-2 for a command that cannot be run.
+Each scenario listens on a free port of 127.0.0.1, starts the program as ``referee
+match`` starts one (impl/apps/launch.py: in the sandbox ``--sandbox`` chooses, in its
+own cgroup, with match's placeholders ``{game} {host} {port} {side} {rules} {python}
+{token}`` filled in and its environment, the seat's token on REFEREE_TOKEN_FD), and
+referees it with the protocol's model (spec/protocol.py) as the server: the program's
+lines are the model's input, the model's output its lines.  The opponent is a second,
+virtual connection of the same model, playing random legal moves — or, as the
+scenario says, offering a draw (Awari), resigning or disconnecting.  One scenario
+refuses the program's first move with ``291 Illegal move`` and expects another (a
+move the rules refuse is no failure: the papers let the player try again).  However
+a scenario ends, the program's whole process group and cgroup (or sandbox) end with
+it; its output is read until the program itself exits, not until children that kept
+it open do.  Every behaviour gets one line, PASS or FAIL with what was expected and
+what came; the exit status is 0 if all pass, 1 if not, 2 for a command that cannot
+be run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import secrets
 import shlex
-from collections import deque
+import shutil
+import sys
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from impl.apps import sandbox as sandboxes
+from impl.apps.games import add_sandbox_arguments, sandbox_of
+from impl.apps.launch import Launched
+from impl.apps.sandbox import Sandbox
 from impl.cli import UsageError, port, seconds, subcommand
 from impl.engines.registry import get_engine
+from impl.game import PAPER_RULES
 from impl.server.net import terminator
 from impl.server.transcript import EngineRules
 from spec import protocol as M
@@ -55,6 +68,7 @@ def add_command(subparsers: Any) -> None:
         metavar="SECS",
         help="for any one line, and to exit (default 10; the seat request: 30 at least, to start)",
     )
+    add_sandbox_arguments(p)
 
 
 @dataclass(frozen=True)
@@ -98,10 +112,10 @@ class Session:
         self.opponent_plies = 0
         self.offer_at: int | None = None
         """How many lines the program had sent when the opponent offered a draw."""
-        self.stderr = ""
+        self.output = ""
+        """The program's last lines of output, when it failed (told with the failure)."""
         self.pending = bytearray()
         """The program's bytes read and not yet framed as lines (``_line``)."""
-        """The program's last lines on stderr, when it failed (told with the failure)."""
 
     def out(self, outs: list[M.Out]) -> None:
         assert self.writer is not None
@@ -135,9 +149,10 @@ TIMEOUT = [READ_TIMEOUT]
 STARTUP = 30.0
 """Seconds the program may take to start, connect and send its seat request (at least:
 ``--timeout`` if longer), so that a slow start on a loaded machine is no failure."""
-STDERR_LINES = 3
-"""The program's last lines on stderr told with a failure (each cut at STDERR_WIDTH)."""
-STDERR_WIDTH = 200
+OUTPUT_LINES = 3
+"""The program's last lines of output (stdout and stderr) told with a failure (each
+cut at OUTPUT_WIDTH)."""
+OUTPUT_WIDTH = 200
 MAX_REFUSED = 32
 """Refusals in a row after which a run stops: more than a turn's moves (Gothello's 25
 squares and a pass), so a player that tries moves until one is legal is not stopped."""
@@ -174,12 +189,19 @@ async def _line(reader: asyncio.StreamReader, buffer: bytearray, bound: float | 
         buffer += chunk
 
 
+def command_line(command: str, game: str, port: int, side: str, token: str) -> list[str]:
+    """The program's command line, match's placeholders filled in (``str.format``: a
+    brace of another name is a usage error)."""
+    values = {"game": game, "host": "127.0.0.1", "port": port, "side": side, "rules": PAPER_RULES}
+    return shlex.split(command.format(**values, python=sys.executable, token=token))
+
+
 async def play(
-    command: str, game: str, scenario: Scenario, seed: int, listen: int = 0
+    command: str, game: str, scenario: Scenario, seed: int, listen: int = 0, box: Sandbox = sandboxes.NONE
 ) -> tuple[Session, int | None, str]:
-    """Run the program against one scripted referee listening on ``listen`` (0: any
-    free one): the session, the program's exit status (None: it did not exit), and
-    why the run stopped early ('' if it did not)."""
+    """Run the program in ``box`` against one scripted referee listening on ``listen``
+    (0: any free one): the session, the program's exit status (None: it did not
+    exit and was ended), and why the run stopped early ('' if it did not)."""
     session = Session(game, scenario, random.Random(seed))
     connected: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
 
@@ -188,14 +210,16 @@ async def play(
 
     server = await asyncio.start_server(accept, "127.0.0.1", listen, reuse_address=True)
     port = server.sockets[0].getsockname()[1]
-    words = M.WORDS[game]
-    argv = shlex.split(command.format(host="127.0.0.1", port=port, side=words.sides[scenario.side]))
-    proc = await asyncio.create_subprocess_exec(
-        *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
-    )
-    tail: deque[str] = deque(maxlen=STDERR_LINES)
-    reading = asyncio.create_task(_tail(proc, tail))  # read always: a full pipe would block the program
-    exited = asyncio.create_task(proc.wait())
+    side, token = M.WORDS[game].sides[scenario.side], secrets.token_hex(15)
+    values = {"game": game, "host": "127.0.0.1", "port": str(port), "side": side, "rules": PAPER_RULES}
+    env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
+    try:
+        launched = Launched(command_line(command, game, port, side, token), env, None, box, secret=token)
+    except BaseException:
+        server.close()
+        raise
+    # The program's own exit, not its output's end (children may hold that open).
+    exited = asyncio.ensure_future(asyncio.to_thread(launched.proc.wait))
     stopped = ""
     try:
         stopped = await _referee(session, connected, scenario, exited)
@@ -207,36 +231,13 @@ async def play(
         if session.writer is not None:
             session.writer.close()
         server.close()
-    try:
-        status: int | None = await asyncio.wait_for(asyncio.shield(exited), TIMEOUT[0])
-    except TimeoutError:
-        proc.kill()
+        # Its whole group and cgroup (or sandbox) end here, whatever happened above.
+        status = await asyncio.shield(asyncio.to_thread(launched.finish, TIMEOUT[0]))
         await exited
-        status = None
-    with suppress(TimeoutError):
-        await asyncio.wait_for(reading, 1.0)
+    tail = [line[:OUTPUT_WIDTH] for line in launched.tail if line.strip()][-OUTPUT_LINES:]
     if tail and (stopped or status != 0):
-        session.stderr = " | ".join(tail)
+        session.output = " | ".join(tail)
     return session, status, stopped
-
-
-async def _tail(proc: asyncio.subprocess.Process, tail: deque[str]) -> None:
-    """The program's stderr, read to its end in chunks (a line may be of any length);
-    its last lines kept in ``tail``, each cut at STDERR_WIDTH characters."""
-    assert proc.stderr is not None
-
-    def keep(raw: bytes) -> None:
-        text = raw.decode("utf-8", "replace").rstrip()
-        if text:
-            tail.append(text[:STDERR_WIDTH])
-
-    pending = b""
-    while chunk := await proc.stderr.read(1 << 16):
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            keep(line)
-        pending = pending[: 4 * STDERR_WIDTH]  # a line's start is all that is told
-    keep(pending)
 
 
 async def _referee(
@@ -329,7 +330,7 @@ def _grade(game: str, scenario: Scenario, session: Session, status: int | None, 
     w = M.WORDS[game]
     side = w.sides[scenario.side]
     got = session.got
-    said = f" (its stderr: {session.stderr})" if session.stderr else ""
+    said = f" (its output: {session.output})" if session.output else ""
     if not got:
         result.check(
             f"{scenario.name}: seat request", False, f"expected '0.9.1 player {side}', got nothing ({stopped}){said}"
@@ -401,10 +402,11 @@ def scenarios(game: str) -> list[Scenario]:
     return found
 
 
-async def check_player(command: str, game: str, seed: int = 1, listen: int = 0) -> Result:
+async def check_player(command: str, game: str, seed: int = 1, listen: int = 0, box: Sandbox | None = None) -> Result:
     result = Result()
+    box = sandboxes.choose("auto") if box is None else box
     for n, scenario in enumerate(scenarios(game)):
-        session, status, stopped = await play(command, game, scenario, seed + n, listen)
+        session, status, stopped = await play(command, game, scenario, seed + n, listen, box)
         _grade(game, scenario, session, status, stopped, result)
     return result
 
@@ -420,14 +422,17 @@ def run(args: argparse.Namespace) -> int:
     behaviour; exit status 0 if all pass, 1 if any fails.
     """
     try:
-        argv = shlex.split(args.command.format(host="127.0.0.1", port=0, side="x"))
+        argv = command_line(args.command, args.game, 0, "x", "x")
     except (ValueError, KeyError, IndexError) as exc:
         raise UsageError(f"referee compliance: bad command {args.command!r}: {exc}") from None
     if not argv:
         raise UsageError("referee compliance: empty command")
+    if why := _cannot_run(argv[0]):
+        raise UsageError(f"referee compliance: cannot run {argv[0]}: {why}")
+    box = sandbox_of(args, "referee compliance")
     TIMEOUT[0] = args.timeout
     try:
-        result = asyncio.run(check_player(args.command, args.game, args.seed, args.port))
+        result = asyncio.run(check_player(args.command, args.game, args.seed, args.port, box))
     except (FileNotFoundError, PermissionError) as exc:
         raise UsageError(f"referee compliance: cannot run {argv[0]}: {exc.strerror}") from None
     except OSError as exc:  # --port taken
@@ -437,3 +442,14 @@ def run(args: argparse.Namespace) -> int:
     failed = sum(1 for _, ok, _ in result.checks if not ok)
     print(f"{len(result.checks) - failed}/{len(result.checks)} passed")
     return 1 if failed else 0
+
+
+def _cannot_run(program: str) -> str:
+    """Why ``program`` (a path, or a name on PATH) cannot be run, '' if it can: said
+    before any sandbox, whose own exec error would come as the program's output."""
+    if os.sep not in program:
+        return "" if shutil.which(program) else "not found on PATH"
+    path = Path(program)
+    if not path.exists():
+        return os.strerror(2)
+    return "" if path.is_file() and os.access(path, os.X_OK) else os.strerror(13)

@@ -10,11 +10,16 @@ twice, a serial that never advances, no exit after the final status).  The
 repository holds no copy of gthd's client libraries (tests/server/test_compat.py
 re-implements their reading rules over sockets instead), so none is run here; what
 they need of the checker is: lines ended by CR alone (their Python library's), and a
-fixed port (``--port``)."""
+fixed port (``--port``).  The program runs as ``referee match`` runs it (issue #49):
+in its sandbox and cgroup, ended with all it started when its scenario ends."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -22,8 +27,10 @@ from pathlib import Path
 
 import pytest
 
+from impl.apps import sandbox
 from impl.cli import main
 from impl.players import PLAYERS
+from tests.support import paths
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -131,14 +138,14 @@ def test_lines_ended_by_cr_alone_are_read_as_the_server_reads_them(capsys: pytes
     passes_all(status, lines, "gothello")
 
 
-def test_a_program_that_fails_before_connecting_is_told_at_once_with_its_stderr(
+def test_a_program_that_fails_before_connecting_is_told_at_once_with_its_output(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = sloppy(capsys, "crash")
     assert len(lines) == 7  # each scenario's seat request, and the count
     for line in lines[:-1]:
         assert "got nothing (the program exited with status 1 before it connected)" in line, line
-        assert "(its stderr: " in line and "RuntimeError: the player's own bug, before it connects" in line
+        assert "(its output: " in line and "RuntimeError: the player's own bug, before it connects" in line
 
 
 def test_a_program_that_writes_much_to_stderr_is_never_blocked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,3 +178,74 @@ def test_a_command_that_cannot_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compliance", "player {nope}", "--game", "gothello"]) == 2
     err = capsys.readouterr().err
     assert "cannot run /nonexistent/player" in err and "bad command" in err
+
+
+def test_a_program_that_asks_for_the_other_side_fails_the_seat_request(capsys: pytest.CaptureFixture[str]) -> None:
+    """Asked to play white (``{side}``), it asks for black: the seat request fails in
+    every scenario where it is white, and passes where it is black."""
+    command = f"{PYTHON} -m tests.support.sloppy_player gothello {{host}} {{port}} black"
+    status, lines = card(capsys, command, "--game", "gothello", timeout="5")
+    assert status == 1
+    wrong = "greeting read, seat request: expected '0.9.1 player white' or '? ', got '0.9.1 player black'"
+    for scenario in ("second player", "time controls", "opponent disconnects"):  # white in these
+        assert f"FAIL  {scenario}: {wrong}" in lines, lines
+    assert "PASS  first player: greeting read, seat request" in lines
+
+
+FORKER = """
+import os, sys, time
+for _ in range(300):
+    if os.fork() == 0:  # a child in a session of its own, holding the output pipe
+        os.setsid()
+        time.sleep(600)
+        os._exit(0)
+print("forked 300", flush=True)
+"""
+"""Forks 300 children that each call setsid and sleep, then exits without connecting
+(its command line, and so theirs, carries a marker)."""
+
+
+def marked(marker: str) -> list[int]:
+    """The live processes (not zombies) whose command line holds ``marker``, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in argv and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("kind", ["auto", "none"])
+def test_children_that_left_the_programs_session_end_with_each_scenario(tmp_path: Path, kind: str) -> None:
+    """The program forks 300 ``setsid`` children that keep its output open and exits:
+    each scenario ends (the program exited before it connected) without waiting on
+    the children, and none of them is left (its PID namespace, or its cgroup, ends them)."""
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("no /proc to count the children by")
+    if kind == "none" and not sandbox.limits_here():
+        pytest.skip("no cgroup this process may make: without a sandbox, nothing holds setsid children")
+    if kind == "auto" and not sandbox.choose("auto").isolates and not sandbox.limits_here():
+        pytest.skip("neither a sandbox nor a cgroup here")
+    script = tmp_path / "forker.py"
+    script.write_text(FORKER)
+    marker = f"marker-{tmp_path.name}-{kind}"
+    command = f"{shlex.quote(PYTHON)} {shlex.quote(str(script))} {{port}} {marker}"
+    argv = [PYTHON, "-m", "impl.cli", "compliance", command, "--game", "gothello", "--sandbox", kind]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    try:
+        done = subprocess.run([*argv, "--timeout", "5"], capture_output=True, text=True, timeout=300, env=env)
+        left = marked(marker)
+    finally:
+        for pid in marked(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 7 and all("exited with status 0 before it connected" in line for line in lines[:-1]), lines
+    assert left == [], f"{len(left)} children left"
