@@ -250,14 +250,13 @@ class Client:
 
     def seat(self, side: str = "?", name: str = "") -> None:
         """Ask to play ``side`` (south/north, black/white) or ``?`` for either, as
-        ``name`` — or, in a program that ``referee match`` or ``tournament`` launched,
-        as the seat's token it was handed (``seat_token``).  The game starts when both
+        ``name`` — or, with none, in a program that ``referee match`` or ``tournament``
+        launched, as the seat's token it was handed (``seat_token``).  The game starts when both
         seats are taken; ``wait()`` reads the role.  SeatRefused on 191/192/198/199."""
         seats = {"?": P.Seat.EITHER, self.sides[0]: P.Seat.FIRST, self.sides[1]: P.Seat.SECOND}
         if side not in seats:
             raise ValueError(f"{self.game} sides are {self.sides[0]}, {self.sides[1]} or ?")
-        token = seat_token()
-        self._seat(P.SeatRequest(seats[side], name if token is None else token))
+        self._seat(P.SeatRequest(seats[side], name or seat_token() or ""))
 
     def observe(self, name: str = "") -> None:
         """Observe the game (SeatRefused on 193 when there are too many observers)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
-from impl.client import Client, ClientError
+from impl.client import Client, ClientError, seat_token
 from impl.engines.tablebase.store import TableError
 from impl.game import ABAPA_RULES
 from impl.protocol import VOCABULARIES, quote_name
@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         with Client.connect(
             args.game, args.host, args.server, args.port, rules=args.rules, timeout=args.timeout
         ) as client:
-            client.seat(args.side, args.name if args.name is not None else player.name)
+            # Launched by a match: the seat's token proves the seat (impl/apps/launch.py).
+            client.seat(args.side, args.name if args.name is not None else seat_token() or player.name)
             result = play(client, player)
             side = client.sides[client.side or 0]
             if result.termination.aborted:
