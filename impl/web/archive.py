@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.atomic import why
+from impl.atomic import MissingDirectory, why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
 from impl.engines.tablebase.probe import Table
@@ -474,6 +474,8 @@ class Archive:
         the directory has not changed."""
         try:
             keys = tuple(scan(self.directory))
+        except FileNotFoundError:
+            return _json({"records": [], "error": why(MissingDirectory(self.directory))})
         except OSError as exc:
             return _json({"records": [], "error": why(exc)})
         if self._listing is not None and self._listing[0] == keys:

@@ -8,6 +8,7 @@ players to their labels in the standings."""
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -159,3 +160,11 @@ def test_the_serve_configs_web_limits_reach_the_web_process(tmp_path: Path) -> N
     view = make_view(args)
     assert view.web_limits == limits and view.hub.limits.max_viewers == 7
     assert view.admission.limits.connections == 5 and view.library.record_rate == 3.0
+
+
+def test_a_missing_record_directory_is_named_as_a_directory(tmp_path: Path) -> None:
+    """A missing file reads "no such file" since issue #49; the listing's folder is a directory."""
+    from impl.web.archive import Archive
+
+    listing = json.loads(Archive(tmp_path / "gone").listing())
+    assert listing == {"records": [], "error": f"{tmp_path / 'gone'}: no such directory"}
