@@ -11,7 +11,9 @@ one from the view's own address: ``local_pair``) before admitting it:
 
 * the client's end of the connection is found (impl/server/procs.py ``inode_of``:
   the kernel's sock_diag, else /proc/net/tcp) and every process holding it (their
-  descriptors, one pass over /proc, ``look``);
+  descriptors, one pass over /proc, ``look``, chasing the processes born meanwhile
+  while it is not found) and whether each is below the runner (``below``, else
+  ``below_now``);
 * held by a process below the runner — a launched program, its sandbox, anything
   it started (in a PID namespace an orphan stays below its sandbox) — the
   connection is a ``PROGRAM``'s: its client is ``PROGRAMS``, one client for all the
@@ -21,8 +23,8 @@ one from the view's own address: ``local_pair``) before admitting it:
 * held only by other processes, it is ``OTHER``: its client is its address's, as
   for anyone; its client end closed already, a ``PROGRAM``'s (no viewer is refused
   by it: nobody can read its answer);
-* ``UNSURE`` — no process found holding it, or one whose ancestry the pass did not
-  see (a process that handed its socket to a child and exited meanwhile) — it is
+* ``UNSURE`` — no process found holding it, or one whose ancestry could not be
+  read (gone meanwhile) — it is
   looked for again in the next pass, ROUNDS passes in all; then it is a
   ``PROGRAM``'s if a process below the runner could not be read (a program that
   made itself undumpable hides its descriptors), else ``OTHER`` (another user's
@@ -59,6 +61,11 @@ ROUNDS = 3
 """Passes over /proc a connection of unsure holder is looked for in."""
 DUTY = 4.0
 """After a pass, the next starts no sooner than DUTY times its length later."""
+CHASES = 64
+"""Times a pass lists the processes, looking for those born while it read the
+others, while a socket's holder is not found."""
+CHAIN = 4096
+"""Parents read afresh at most, to tell whether one process is below the runner."""
 
 
 class Sort(Enum):
@@ -72,14 +79,14 @@ class Sort(Enum):
 
 @dataclass(frozen=True)
 class Seen:
-    """One pass over the processes: what ``whose`` decides by."""
+    """One pass over the processes: what ``whose`` and ``settle`` decide by."""
 
-    parents: Mapping[int, int]
-    """Each process read → its parent."""
     holders: Mapping[int, frozenset[int]]
     """Each socket inode asked for → the processes whose descriptors hold it."""
     unreadable: frozenset[int]
     """Processes whose descriptors could not be read."""
+    lines: Mapping[int, bool | None]
+    """Each of those processes → whether it is below the runner (None: not known)."""
 
 
 def _unmapped(host: str) -> str:
@@ -117,51 +124,86 @@ def below(pid: int, runner: int, parents: Mapping[int, int]) -> bool | None:
     return None  # a loop: the pass read the parents while they changed
 
 
-def whose(inode: int | None, runner: int, seen: Seen) -> Sort:
+def below_now(pid: int, runner: int, proc: Path = PROC) -> bool | None:
+    """Whether ``pid`` descends from ``runner`` now: its parents read afresh, one
+    by one; where one has gone meanwhile, its child's parent is read again (the
+    child was handed to a reaper: in a PID namespace, its init, itself below the
+    runner).  None if ``pid`` itself has gone."""
+    line = [pid]
+    for _ in range(CHAIN):
+        if line[-1] == runner:
+            return len(line) > 1
+        up = procs.parent(line[-1], proc)
+        if up is None:
+            line.pop()
+            if not line:
+                return None
+        elif up == 0:
+            return False
+        else:
+            line.append(up)
+    return None
+
+
+def whose(inode: int | None, seen: Seen) -> Sort:
     """The sort of a connection whose client end is socket ``inode`` (None: closed)."""
     if inode is None:
         return Sort.PROGRAM
-    lines = {below(pid, runner, seen.parents) for pid in seen.holders.get(inode, frozenset())}
+    lines = {seen.lines.get(pid) for pid in seen.holders.get(inode, frozenset())}
     if True in lines:
         return Sort.PROGRAM
     return Sort.OTHER if lines == {False} else Sort.UNSURE
 
 
-def settle(sort: Sort, runner: int, seen: Seen) -> Sort:
+def settle(sort: Sort, seen: Seen) -> Sort:
     """The sort after the last pass: still UNSURE, a PROGRAM's if a process that
     may be below the runner could not be read, else OTHER."""
     if sort is not Sort.UNSURE:
         return sort
-    hidden = any(below(pid, runner, seen.parents) is not False for pid in seen.unreadable)
+    hidden = any(seen.lines.get(pid) is not False for pid in seen.unreadable)
     return Sort.PROGRAM if hidden else Sort.OTHER
 
 
 def look(
-    pairs: Sequence[tuple[Address, Address]], skip: Collection[int], proc: Path = PROC
+    pairs: Sequence[tuple[Address, Address]], runner: int, skip: Collection[int], proc: Path = PROC
 ) -> tuple[list[int | None], Seen]:
     """One pass: the client end's inode of each connection, then every process's
     parent and, but for ``skip``'s (the runner and this process: never a client of
-    the view), the processes holding those inodes."""
+    the view), the processes holding those inodes; while one is not found, those
+    born meanwhile, again and again (at most CHASES times: a process that hands
+    its socket to a new child and exits is chased); and whether each holder, and
+    each process not read, is below ``runner``."""
     inodes = [procs.inode_of(client, server, proc) for client, server in pairs]
     wanted = {inode for inode in inodes if inode is not None}
     parents: dict[int, int] = {}
     holders: dict[int, set[int]] = {}
-    unreadable = set()
-    for pid in procs.pids(proc):
-        up = procs.parent(pid, proc)
-        if up is None:
-            continue  # gone
-        parents[pid] = up
-        if pid in skip:
-            continue
-        held = procs.sockets(pid, proc)
-        if held is None:
-            unreadable.add(pid)
-            continue
-        for inode in held & wanted:
-            holders.setdefault(inode, set()).add(pid)
-    frozen = {inode: frozenset(pids) for inode, pids in holders.items()}
-    return inodes, Seen(parents, frozen, frozenset(unreadable))
+    unreadable: set[int] = set()
+    todo = list(procs.pids(proc))
+    visited: set[int] = set()
+    for _ in range(CHASES):
+        visited.update(todo)
+        for pid in todo:
+            up = procs.parent(pid, proc)
+            if up is None:
+                continue  # gone
+            parents[pid] = up
+            if pid in skip:
+                continue
+            held = procs.sockets(pid, proc)
+            if held is None:
+                unreadable.add(pid)
+                continue
+            for inode in held & wanted:
+                holders.setdefault(inode, set()).add(pid)
+        if wanted <= holders.keys():
+            break
+        todo = [pid for pid in procs.pids(proc) if pid not in visited]  # pids wrap: not only higher ones
+    lines = {}
+    for pid in {*unreadable, *(p for found in holders.values() for p in found)}:
+        line = below(pid, runner, parents)  # stale or not, a line once below the runner stays so
+        lines[pid] = line if line is not None else below_now(pid, runner, proc)
+    frozen = {inode: frozenset(found) for inode, found in holders.items()}
+    return inodes, Seen(frozen, frozenset(unreadable), lines)
 
 
 class Ask:
@@ -233,7 +275,7 @@ class Sorter:
         pairs = [(ask.client, ask.server) for ask in asks]
         found: tuple[list[int | None], Seen] | None = None
         try:
-            found = await asyncio.to_thread(look, pairs, self._skip, self.proc)
+            found = await asyncio.to_thread(look, pairs, self.runner, self._skip, self.proc)
         except OSError as exc:  # /proc unreadable after all: sorted by address, as without it
             event(logging.ERROR, "web_sort_failed", error=repr(exc))
         finally:
@@ -246,11 +288,11 @@ class Sorter:
             sort = Sort.OTHER
             if found is not None:
                 ask.rounds += 1
-                sort = whose(found[0][n], self.runner, found[1])
+                sort = whose(found[0][n], found[1])
                 if sort is Sort.UNSURE and ask.rounds < ROUNDS:
                     self._waiting.append(ask)
                     continue
-                sort = settle(sort, self.runner, found[1])
+                sort = settle(sort, found[1])
             self.forget(ask)
             ask.then(sort)
         self._schedule()

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from http.client import HTTPConnection
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from impl.config import ClientLimits
 from impl.server import fdbudget, procs
 from impl.web.admission import Admission
 from impl.web.gate import Gate
-from impl.web.programs import SHARE, Seen, Sort, below, local_pair, look, settle, whose
+from impl.web.programs import SHARE, Seen, Sort, below, below_now, local_pair, look, settle, whose
 
 ROOT = Path(__file__).resolve().parents[2]
 UNTIL = 60.0
@@ -53,7 +54,10 @@ a kernel thread (7)."""
 
 
 def seen(holders: dict[int, set[int]], unreadable: Collection[int] = ()) -> Seen:
-    return Seen(TREE, {i: frozenset(p) for i, p in holders.items()}, frozenset(unreadable))
+    """A pass that saw ``TREE``: each holder's and unreadable process's line by it."""
+    pids = {*unreadable, *(p for found in holders.values() for p in found)}
+    lines = {pid: below(pid, RUNNER, TREE) for pid in pids}
+    return Seen({i: frozenset(p) for i, p in holders.items()}, frozenset(unreadable), lines)
 
 
 def test_below_the_runner_is_its_descendants_only() -> None:
@@ -61,6 +65,26 @@ def test_below_the_runner_is_its_descendants_only() -> None:
     assert [below(pid, RUNNER, TREE) for pid in (RUNNER, 50, 1, 103, 7)] == [False] * 5
     assert below(999, RUNNER, TREE) is None  # a process the pass did not see
     assert below(5, RUNNER, {5: 6, 6: 5}) is None  # parents read while they changed
+
+
+def fake_proc(root: Path, parents: dict[int, int]) -> Path:
+    """A /proc of ``parents`` (pid → parent): each process's stat alone."""
+    for pid, up in parents.items():
+        (root / str(pid)).mkdir(parents=True, exist_ok=True)
+        (root / str(pid) / "stat").write_text(f"{pid} (x) S {up} {pid} {pid} 0 -1\n")
+    return root
+
+
+def test_below_now_reads_the_parents_again_where_one_has_gone(tmp_path: Path) -> None:
+    """A program handed its socket to a child (104) and exited: the pass saw the
+    child's parent as 102, gone since; read afresh, the child's parent is now the
+    reaper (101, the sandbox's init), below the runner."""
+    proc = fake_proc(tmp_path, {pid: up for pid, up in TREE.items() if pid != 102} | {104: 101})
+    assert below(104, RUNNER, {104: 102}) is None
+    assert below_now(104, RUNNER, proc) is True
+    assert below_now(103, RUNNER, proc) is False
+    assert below_now(102, RUNNER, proc) is None  # gone itself
+    assert below_now(RUNNER, RUNNER, proc) is False
 
 
 @pytest.mark.parametrize(
@@ -75,15 +99,15 @@ def test_below_the_runner_is_its_descendants_only() -> None:
     ],
 )
 def test_whose(inode: int | None, holders: dict[int, set[int]], expected: Sort) -> None:
-    assert whose(inode, RUNNER, seen(holders)) is expected
+    assert whose(inode, seen(holders)) is expected
 
 
 def test_unsure_after_the_last_pass() -> None:
     """A program that made itself unreadable is suspected; another user's process is not."""
-    assert settle(Sort.UNSURE, RUNNER, seen({}, {102})) is Sort.PROGRAM
-    assert settle(Sort.UNSURE, RUNNER, seen({}, {999})) is Sort.PROGRAM  # of unknown ancestry
-    assert settle(Sort.UNSURE, RUNNER, seen({}, {103})) is Sort.OTHER
-    assert settle(Sort.OTHER, RUNNER, seen({}, {102})) is Sort.OTHER
+    assert settle(Sort.UNSURE, seen({}, {102})) is Sort.PROGRAM
+    assert settle(Sort.UNSURE, seen({}, {999})) is Sort.PROGRAM  # of unknown ancestry
+    assert settle(Sort.UNSURE, seen({}, {103})) is Sort.OTHER
+    assert settle(Sort.OTHER, seen({}, {102})) is Sort.OTHER
 
 
 @pytest.mark.parametrize(
@@ -148,15 +172,16 @@ def test_a_pass_over_real_processes() -> None:
             theirs = ("127.0.0.1", int(child.stdout.readline()))
             with socket.create_connection(there) as mine:
                 pairs = [(theirs, there), (mine.getsockname(), there)]
-                inodes, pass_ = look(pairs, skip={os.getpid()})
-                assert [whose(i, os.getpid(), pass_) for i in inodes] == [Sort.PROGRAM, Sort.UNSURE]  # own: not read
-                inodes, pass_ = look(pairs, skip=())
-                assert [whose(i, os.getpid(), pass_) for i in inodes] == [Sort.PROGRAM, Sort.OTHER]
-                assert [whose(i, child.pid, pass_) for i in inodes] == [Sort.OTHER, Sort.OTHER]
+                inodes, pass_ = look(pairs, os.getpid(), skip={os.getpid()})
+                assert [whose(i, pass_) for i in inodes] == [Sort.PROGRAM, Sort.UNSURE]  # own: not read
+                inodes, pass_ = look(pairs, os.getpid(), skip=())
+                assert [whose(i, pass_) for i in inodes] == [Sort.PROGRAM, Sort.OTHER]
+                inodes, pass_ = look(pairs, child.pid, skip=())
+                assert [whose(i, pass_) for i in inodes] == [Sort.OTHER, Sort.OTHER]
             child.stdin.close()
             child.wait()
-        inodes, pass_ = look([(theirs, there)], skip=())
-        assert inodes == [None] and whose(None, os.getpid(), pass_) is Sort.PROGRAM
+        inodes, pass_ = look([(theirs, there)], os.getpid(), skip=())
+        assert inodes == [None] and whose(None, pass_) is Sort.PROGRAM
 
 
 # ─── a program floods a run's view; its viewer still gets in ───────────────────
@@ -264,11 +289,45 @@ def wrap_works(wrap: list[str]) -> bool:
     return subprocess.run([*wrap, "true"], capture_output=True, check=False).returncode == 0
 
 
-@pytest.fixture
-def flooded(
-    request: pytest.FixtureRequest, tmp_path: Path
+HOP = r"""
+import json, os, socket, sys, time
+port = int(sys.argv[1])
+if os.fork():  # the namespace's init, reaping the orphans as bwrap's does, until none is left
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+
+def hop(times):  # the socket goes on in a new child; this process exits
+    for _ in range(times):
+        if os.fork():
+            os._exit(0)
+
+held = []
+for _ in range(40):
+    held.append(socket.create_connection(("127.0.0.1", port)))
+    held[-1].sendall(b"GET /api/tournament HTTP/1.1\r\nHost: x\r\n\r\n")
+    hop(3)
+hop(2000)
+statuses = []
+for connection in held:
+    connection.settimeout(60)
+    head = connection.recv(12)
+    statuses.append(int(head.split()[1]) if head else 0)
+print(json.dumps(statuses), flush=True)
+sys.stdin.read()  # holding them until the test is done
+"""
+"""A program whose connections change hands all the time: each is handed to a new
+child as its holder exits, three times after each is made, then 2,000 times more."""
+
+
+@contextmanager
+def run_view(
+    tmp_path: Path, wrap: list[str], program: str
 ) -> Iterator[tuple[int, subprocess.Popen[str], queue.Queue[str]]]:
-    wrap = WRAPS[request.param]
+    """A runner with its view and ``program`` below it (``wrap``ped): the view's port,
+    the runner, and the program's lines."""
     if not wrap_works(wrap):
         pytest.skip(f"{wrap[0]} cannot make a PID namespace here")
 
@@ -276,7 +335,7 @@ def flooded(
         resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
 
     runner = subprocess.Popen(
-        [sys.executable, "-c", RUNNER_SCRIPT, str(tmp_path), FLOOD, *wrap],
+        [sys.executable, "-c", RUNNER_SCRIPT, str(tmp_path), program, *wrap],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -296,11 +355,23 @@ def flooded(
             runner.wait()
 
 
+@pytest.fixture
+def flooded(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[int, subprocess.Popen[str], queue.Queue[str]]]:
+    with run_view(tmp_path, WRAPS[request.param], FLOOD) as view:
+        yield view
+
+
 def tell(runner: subprocess.Popen[str], said: queue.Queue[str], command: str) -> object:
     assert runner.stdin is not None
     runner.stdin.write(command + "\n")
     runner.stdin.flush()
     return json.loads(said.get(timeout=UNTIL))
+
+
+CAP = min(ClientLimits().connections, fdbudget.budget(LIMIT).web // SHARE)
+"""The programs' connections at most, at the runner's descriptor limit."""
 
 
 @needs_proc
@@ -314,11 +385,21 @@ def test_a_programs_flood_leaves_the_viewer_its_share(
     program emptying its bucket of requests leaves the viewer's full; the program's
     connections were held throughout."""
     port, runner, said = flooded
-    cap = min(ClientLimits().connections, fdbudget.budget(LIMIT).web // SHARE)
-    assert cap < ClientLimits().connections  # the view's cap, not one client's, bounds them here
-    assert json.loads(said.get(timeout=UNTIL)) == [200] * cap + [503] * (40 - cap)
+    assert ClientLimits().connections > CAP  # the view's cap, not one client's, bounds them here
+    assert json.loads(said.get(timeout=UNTIL)) == [200] * CAP + [503] * (40 - CAP)
     assert viewer_tries(port) == [200] * 10
     assert tell(runner, said, "more") == [503] * 5
     assert tell(runner, said, "drain") != -1  # the programs got a 429
     assert viewer_tries(port) == [200] * 10
-    assert tell(runner, said, "alive") == cap
+    assert tell(runner, said, "alive") == CAP
+
+
+@needs_proc
+def test_connections_handed_from_process_to_process_are_still_the_programs(tmp_path: Path) -> None:
+    """In a PID namespace (as bwrap and unshare make it), a program's connections
+    each handed to a new child as its holder exits, over and over, while they are
+    sorted: each pass chases the new holders (once, none was found in 3 passes and
+    14 of the 23 over the cap went to the viewer's address)."""
+    with run_view(tmp_path, WRAPS["pid-namespace"], HOP) as (port, _, said):
+        assert json.loads(said.get(timeout=UNTIL)) == [200] * CAP + [503] * (40 - CAP)
+        assert viewer_tries(port) == [200] * 10
