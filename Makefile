@@ -168,6 +168,7 @@ bench: mypyc
 	$(PY) -m bench.server
 	$(PY) -m bench.flood
 	$(PY) -m bench.web
+	$(PY) -m bench.web --table clock
 	$(PY) -m bench.tablebase
 
 clean:

@@ -25,6 +25,12 @@ as many browsers would be: one address may hold only a few streams).  Each
 condition's p50, p99 and max as ratios to the quiet run of the same round.
 
     python -m bench.web [--quick] [--moves 1000] [--rounds 1] [--records 5000] [--hostile 200]
+
+``--table clock`` (issue #49): Gothello games on a 0.5 s clock a side, quiet and under
+the ``servers`` flood, counting the flags that fell (random players move at once: a
+flag falls only by the referee's own delay) and the move round trips as ratios.
+
+    python -m bench.web --table clock [--clock-games 40] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -54,9 +60,9 @@ same cores as the server, costs what 200 browsers elsewhere would not)."""
 # ─── the server process ────────────────────────────────────────────────────────
 
 
-def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
+def _serve(game: str, pipe: Connection, record_dir: Path | None = None, clock: float | None = None) -> None:
     """One server of ``game`` (forever) and the web view; report both ports, then
-    the viewers dropped when told to stop."""
+    the viewers dropped when told to stop.  ``clock``: each side's seconds a game."""
     from impl import protocol as P
     from impl.engines.registry import get_engine
     from impl.log import setup_logging
@@ -70,7 +76,7 @@ def _serve(game: str, pipe: Connection, record_dir: Path | None = None) -> None:
 
     async def main() -> None:
         web = WebLink("127.0.0.1", 0, record_dir)
-        settings = Settings(P.VOCABULARIES[game], 0)
+        settings = Settings(P.VOCABULARIES[game], 0, time=None if clock is None else (clock, clock))
         spec = ServerConfig(settings, host="127.0.0.1", port=0, forever=True, session_hooks=(web.session_hook,))
         server = GameServer(spec, get_engine(game, "impl"))
         web.attach([server])
@@ -404,9 +410,109 @@ def hostile_table(moves: int, rounds: int, records: int, hostile: int, viewers: 
                 )
 
 
+# ─── the clock table (issue #49) ───────────────────────────────────────────────
+
+CLOCK = 0.5
+"""Each side's seconds a game in the clock table: random players move at once, so only
+the referee's own delays (a starved loop, a hammered web view) can make a flag fall."""
+
+
+async def _clocked_game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float]) -> bool:
+    """One game of random legal moves on a clock; whether a flag fell (``202 Your time expires``)."""
+    conns = []
+    for name in SIDES[game]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await _line(reader)
+        writer.write(f"0.9.1 player {name}\r".encode())
+        conns.append((reader, writer))
+    try:
+        for reader, _ in conns:
+            while not (await _line(reader)).startswith("35"):
+                pass
+        state, ply = engine.initial(), 0
+        while not engine.is_over(state):
+            move = rng.choice(engine.legal_moves(state))
+            side = ply % 2
+            (reader, writer), (other, _) = conns[side], conns[1 - side]
+            writer.write(f"{ply // 2 + 1}{' ...' if side else ''} {engine.format_move(move)}\r".encode())
+            sent = time.perf_counter()
+            reply = await _line(reader)
+            rtts.append(time.perf_counter() - sent)
+            if "time expires" in reply:
+                return True
+            if reply[:3] in ("201", "202", "203") or reply[0] != "2":
+                return False
+            for stream in (reader, other):
+                if "time expires" in await _line(stream):
+                    return True
+            _, state = engine.apply(state, move)
+            ply += 1
+        return False
+    except EOFError:
+        return False
+    finally:
+        for _, writer in conns:
+            writer.close()
+
+
+async def _clocked(port: int, game: str, games: int, seed: int) -> tuple[list[float], int]:
+    from impl.engines.registry import get_engine
+
+    engine, rng, rtts = get_engine(game, "impl"), random.Random(seed), list[float]()
+    flags = 0
+    for _ in range(games):
+        flags += await _clocked_game(port, game, engine, rng, rtts)
+    return sorted(rtts), flags
+
+
+def clock_table(games: int, rounds: int) -> None:
+    """Gothello games on a CLOCK-second clock, quiet and while one client hammers
+    ``/api/servers`` (SERVER_FLOOD connections): the flags that fell, and the move
+    round trips as ratios to the quiet run of the same round."""
+    print(
+        f"Gothello games on a {CLOCK:g} s clock a side, random players moving at once; servers: {SERVER_FLOOD} "
+        "keep-alive connections of one client on /api/servers. Ratios are to the quiet run of the same round."
+    )
+    print()
+    print("| round | condition | games | flags fallen | moves | p50 ratio | p99 ratio | max ratio |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    context = multiprocessing.get_context("spawn")
+    for round_no in range(rounds):
+        quiet: list[float] | None = None
+        for condition in ("quiet", "servers"):
+            server_pipe, theirs = context.Pipe()
+            server = context.Process(target=_serve, args=("gothello", theirs, None, CLOCK), daemon=True)
+            server.start()
+            other = None
+            try:
+                game_port, web_port = server_pipe.recv()
+                if condition == "servers":
+                    pipe, theirs = context.Pipe()
+                    args = (web_port, "/api/servers", SERVER_FLOOD, theirs)
+                    other = context.Process(target=_hammer, args=args, daemon=True)
+                    other.start()
+                    assert pipe.recv() == "ready"
+                rtts, flags = asyncio.run(_clocked(game_port, "gothello", games, round_no))
+                if other is not None:
+                    pipe.send("stop")
+                    pipe.recv()
+            finally:
+                server_pipe.send("stop")
+                for proc in (server, other):
+                    stop_process(proc, 10)
+            quiet = quiet or rtts
+            base = (statistics.median(quiet), percentile(quiet, 0.99), quiet[-1])
+            now = (statistics.median(rtts), percentile(rtts, 0.99), rtts[-1])
+            ratios = " | ".join(f"{n / b:.2f}" for n, b in zip(now, base, strict=True))
+            print(f"| {round_no + 1} | {condition} | {games} | {flags} | {len(rtts)} | {ratios} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", choices=["isolation", "viewers"], default="isolation", help="(default isolation)")
+    parser.add_argument(
+        "--table", choices=["isolation", "viewers", "clock"], default="isolation", help="(default isolation)"
+    )
+    parser.add_argument("--clock-games", type=int, default=40, metavar="N", help="clock: games a run (default 40)")
     parser.add_argument("--quick", action="store_true", help="hostile: fewer moves, records and viewers, one round")
     parser.add_argument("--records", type=int, default=5000, help="hostile: real records (default 5000)")
     parser.add_argument("--hostile", type=int, default=200, help="hostile: 1 MiB files (default 200)")
@@ -419,6 +525,9 @@ def main(argv: list[str] | None = None) -> int:
         "--pace", type=float, default=0.0, metavar="SECS", help="pause between moves (default 0: as fast as they go)"
     )
     args = parser.parse_args(argv)
+    if args.table == "clock":
+        clock_table(args.clock_games, args.rounds or 2)
+        return 0
     if args.table == "isolation":
         if args.quick:
             hostile_table(args.moves or 300, 1, min(args.records, 500), min(args.hostile, 20), args.viewers or 500)
