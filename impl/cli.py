@@ -82,6 +82,17 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        """argparse's, but an unknown option is named by the subcommand it was given to
+        (``referee match: error: unrecognized arguments: …``), not by ``referee``."""
+        words = list(sys.argv[1:] if args is None else args)
+        parsed, extras = self.parse_known_args(words, namespace)
+        if extras:
+            command = _command_asked(words)
+            prog = f"{self.prog} {command}" if command else self.prog
+            self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extras)} (see --help)\n")
+        return parsed
+
 
 def _check(ok: bool, text: str, what: str) -> None:
     if not ok:

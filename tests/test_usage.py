@@ -147,3 +147,12 @@ def test_version_and_help_import_no_command(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=paths.ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "compliance", "serve", "analyse"])
+def test_an_unknown_option_is_named_by_its_subcommand(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #53: ``referee match: error: unrecognized arguments: --bogus``, not ``referee:``."""
+    words = {"match": ["random", "random", "--game", "awari"], "tournament": ["random", "random", "--game", "awari"]}
+    words |= {"compliance": ["x {port}", "--game", "awari"], "serve": ["awari"], "analyse": ["x.pgn"]}
+    assert _status([command, *words[command], "--bogus"]) == 2
+    assert capsys.readouterr().err == f"referee {command}: error: unrecognized arguments: --bogus (see --help)\n"
