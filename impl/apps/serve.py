@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
+import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
-from impl.atomic import probe_writable
+from impl.atomic import probe_writable, why
 from impl.cli import (
     UsageError,
     add_rules_argument,
@@ -31,7 +34,7 @@ from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
 from impl.server import fdbudget
-from impl.server.server import GameServer, ServerConfig, serve
+from impl.server.server import GameServer, ServerConfig, default_port, serve
 from impl.server.session import Session
 
 TIMEOUTS = (
@@ -307,5 +310,24 @@ def run(args: argparse.Namespace) -> int:
         return 130
     except OSError as exc:
         event(logging.ERROR, "listen_failed", error=str(exc))
+        print(listen_failure(exc, servers), file=sys.stderr)
         return 1
     return 0 if signum is None else 128 + signum  # the shell's convention for a signal
+
+
+def listen_failure(exc: OSError, servers: Sequence[GameServer]) -> str:
+    """One plain line for a server that could not listen: which server, on which port,
+    why, and the options that choose another (issue #53)."""
+    found = re.search(r"\('?([^',]*)'?, (\d+)\)", str(exc))
+    port = int(found.group(2)) if found else None
+    for server in servers:
+        game, number = server.settings.vocab.game, server.settings.server
+        wanted = server.spec.port if server.spec.port is not None else default_port(game, number)
+        if wanted == port:
+            reason = "the port is in use (another referee?)" if exc.errno == errno.EADDRINUSE else why(exc)
+            return (
+                f"referee serve: the {game} server {number} cannot listen on {server.spec.host or 'every interface'} "
+                f"port {port}: {reason}; choose another with --server N (port {P.VOCABULARIES[game].port_base}+N) "
+                "or --port PORT"
+            )
+    return f"referee serve: cannot listen: {why(exc)}"

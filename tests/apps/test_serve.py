@@ -213,3 +213,25 @@ def test_serve_says_where_it_listens_for_a_person() -> None:
     )
     assert found is not None and found[1] == found[2], server
     assert re.fullmatch(r"Web view: http://127\.0\.0\.1:\d+/", web), web
+
+
+def test_a_port_in_use_is_one_plain_line_naming_the_server_and_the_way_out() -> None:
+    """Issue #53: it was only a JSON log line, naming neither the server nor --server/--port."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "impl.cli", "serve", "gothello", "--host", "127.0.0.1", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    plain = [line for line in done.stderr.splitlines() if not line.startswith("{")]
+    assert plain == [
+        f"referee serve: the gothello server 0 cannot listen on 127.0.0.1 port {port}: the port is in use "
+        "(another referee?); choose another with --server N (port 29068+N) or --port PORT"
+    ]
