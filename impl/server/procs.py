@@ -18,7 +18,6 @@ import socket
 import struct
 import sys
 from collections.abc import Iterator
-from contextlib import suppress
 from functools import cache
 from pathlib import Path
 
@@ -122,8 +121,6 @@ def diag_inode(client: Address, server: Address) -> int | None:
 
 @cache
 def _diag_works() -> bool:
-    """Whether ``diag_inode`` finds a socket this process has just made: where
-    inet_diag is missing every lookup would say "none", so it is tried once."""
     try:
         with socket.create_server(("127.0.0.1", 0)) as server, socket.create_connection(server.getsockname()) as mine:
             return diag_inode(mine.getsockname(), server.getsockname()) == os.fstat(mine.fileno()).st_ino
@@ -131,13 +128,23 @@ def _diag_works() -> bool:
         return False
 
 
+def diag_works() -> bool:
+    """Whether ``diag_inode`` finds a socket this process has just made: where
+    inet_diag is missing every lookup would say "none", so it is tried, once
+    (before a process may run short of descriptors)."""
+    return _diag_works()
+
+
 def inode_of(client: Address, server: Address, proc: Path = PROC) -> int | None:
     """The inode of the client's end of the connection from ``client`` to ``server``
     (None: its client has closed it): by sock_diag where the kernel answers it,
-    else from /proc/net/tcp (whose read grows with the sockets of the machine)."""
+    else from /proc/net/tcp (whose read grows with the sockets of the machine).
+    OSError where neither can be asked (no descriptor left): not found is not
+    the same as not known."""
     if proc == PROC and _diag_works():
-        with suppress(OSError):
-            return diag_inode(client, server)
+        return diag_inode(client, server)
+    with (proc / "net" / "tcp").open():  # readable now, or OSError
+        pass
     return socket_inode(client, server[1], proc)
 
 

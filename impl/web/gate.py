@@ -5,8 +5,8 @@ protocol of its own (``Refuse``: its request's head read, bounded in bytes and
 time, so that the close does not reset the answer away) and closed; one under both
 is aiohttp's.  In a match's or tournament's view (``sort_programs``), a connection
 from this machine is first sorted (impl/web/programs.py): one the run's programs
-hold is client ``PROGRAMS``, the others their address's; it is read from once
-sorted.  Its client is kept for its requests (``client``).  aiohttp's own error
+hold is client ``PROGRAMS``, the others their address's; what it sends meanwhile
+waits for the protocol it gets.  Its client is kept for its requests (``client``).  aiohttp's own error
 log becomes the referee's JSON event lines, rate-limited (``quiet_aiohttp``)."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ REFUSE_WAIT = 1.0
 (closing with a request unread would reset the connection, losing the 503)."""
 MAX_REFUSING = 64
 """Refused connections waiting for their request at once; more are closed at once."""
+EARLY_BYTES = 8192
+"""Bytes kept of what a connection sends while it is sorted (a request's head)."""
 LOG_EVERY = 10.0
 """Seconds between two log lines about refused connections, or about aiohttp's errors
 (each with the count since the last)."""
@@ -181,8 +183,10 @@ class Refuse(asyncio.Protocol):
 class Admitted(asyncio.Protocol):
     """aiohttp's protocol of a connection, once its client (address group, or the
     run's programs) is under its connection cap (admission.Admission.connect,
-    Gate.cap); over it, a ``Refuse`` answers 503 instead.  A connection to sort
-    (Gate.sorter) is not read until sorted.  Everything else is aiohttp's."""
+    Gate.cap); over it, a ``Refuse`` answers 503 instead.  While a connection is
+    sorted (Gate.sorter), what it sends is kept (EARLY_BYTES at most, then it is
+    not read) for the protocol it gets, and its end closes it: a client that
+    connects and leaves holds no place while it waits.  Everything else is aiohttp's."""
 
     def __init__(self, gate: Gate, inner: asyncio.Protocol) -> None:
         self._gate, self._inner = gate, inner
@@ -191,6 +195,8 @@ class Admitted(asyncio.Protocol):
         self._asked: Ask | None = None
         self._made = False
         """The inner protocol has its connection (connection_made passed on)."""
+        self._early = bytearray()
+        """What the client sent while its connection was sorted."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = transport
@@ -201,17 +207,22 @@ class Admitted(asyncio.Protocol):
         if sorter is None or pair is None:
             self._enter(group(address))
             return
-        assert isinstance(transport, asyncio.ReadTransport)
-        transport.pause_reading()
         self._gate._sorting.add(self)
-        self._asked = sorter.ask(*pair, lambda sort: self._sorted(sort, address))
+        hurry = max(1, self._gate.max_connections // SHARE)
+        self._asked = sorter.ask(*pair, lambda sort: self._sorted(sort, address), hurry)
 
     def _sorted(self, sort: Sort, address: str | None) -> None:
         self._asked = None
         self._gate._sorting.discard(self)
+        transport = self._transport
+        assert isinstance(transport, asyncio.ReadTransport)
+        if transport.is_closing():
+            return
         self._enter(PROGRAMS if sort is Sort.PROGRAM else group(address))
-        assert isinstance(self._transport, asyncio.ReadTransport)
-        self._transport.resume_reading()
+        early, self._early = bytes(self._early), bytearray()
+        if early:
+            self._inner.data_received(early)
+        transport.resume_reading()
 
     def _enter(self, key: str) -> None:
         gate, transport = self._gate, self._transport
@@ -230,10 +241,18 @@ class Admitted(asyncio.Protocol):
             self._transport.close()
 
     def data_received(self, data: bytes) -> None:
-        self._inner.data_received(data)
+        if self._made:
+            self._inner.data_received(data)
+            return
+        self._early += data
+        if len(self._early) >= EARLY_BYTES:
+            assert isinstance(self._transport, asyncio.ReadTransport)
+            self._transport.pause_reading()
 
     def eof_received(self) -> bool | None:
-        return self._inner.eof_received()
+        if self._made:
+            return self._inner.eof_received()
+        return False  # gone while sorted: closed (no HTTP client half-closes before its answer)
 
     def pause_writing(self) -> None:
         self._inner.pause_writing()

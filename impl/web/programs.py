@@ -30,11 +30,12 @@ one from the view's own address: ``local_pair``) before admitting it:
   made itself undumpable hides its descriptors), else ``OTHER`` (another user's
   browser, whose descriptors this process may not read).
 
-The connection is not read meanwhile.  Every connection waiting is sorted by one
-pass, in a thread (its cost grows with the processes and descriptors of the
-machine); passes take at most 1/(DUTY + 1) of the time, so a flood of new
-connections costs the view a bounded share of one core, and each waits at most
-about DUTY passes.
+Meanwhile what the connection sends is kept for later, and its client's leaving
+closes it (impl/web/gate.py ``Admitted``).  Every connection waiting is sorted by
+one pass, in a thread (its cost grows with the processes and descriptors of the
+machine); passes take at most 1/(DUTY + 1) of the time, so that new connections
+cost the view a bounded share of one core, but for a flood: with as many waiting
+as the programs may hold (``ask``'s ``hurry``), passes follow each other at once.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ DUTY = 4.0
 CHASES = 64
 """Times a pass lists the processes, looking for those born while it read the
 others, while a socket's holder is not found."""
+RETRY = 0.25
+"""Seconds at least before the pass after one that failed (no descriptor left)."""
 CHAIN = 4096
 """Parents read afresh at most, to tell whether one process is below the runner."""
 
@@ -223,12 +226,14 @@ class Sorter:
 
     def __init__(self, runner: int, proc: Path = PROC) -> None:
         self.runner, self.proc = runner, proc
+        procs.diag_works()  # asked now, with descriptors to spare
         self._skip = frozenset({runner, os.getpid()})
         self._waiting: list[Ask] = []
         self._pending = 0
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
         self._next = float("-inf")
+        self._hurry = 1
         self.passes = 0
         """Passes over /proc made, since the start."""
 
@@ -237,12 +242,19 @@ class Sorter:
         """Connections asked about and not yet sorted (nor gone)."""
         return self._pending
 
-    def ask(self, client: Address, server: Address, then: Callable[[Sort], None]) -> Ask:
+    def ask(self, client: Address, server: Address, then: Callable[[Sort], None], hurry: int) -> Ask:
         """Sort the connection from ``client`` to ``server``; ``then`` is called with
-        PROGRAM or OTHER on the loop, unless ``forget`` is called first."""
+        PROGRAM or OTHER on the loop, unless ``forget`` is called first.  With
+        ``hurry`` connections waiting or more, passes follow each other at once (a
+        flood of connections waiting holds the view's connections meanwhile)."""
         ask = Ask(client, server, then)
         self._waiting.append(ask)
         self._pending += 1
+        self._hurry = hurry
+        if self._pending >= hurry and self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self._next = float("-inf")
         self._schedule()
         return ask
 
@@ -276,23 +288,23 @@ class Sorter:
         found: tuple[list[int | None], Seen] | None = None
         try:
             found = await asyncio.to_thread(look, pairs, self.runner, self._skip, self.proc)
-        except OSError as exc:  # /proc unreadable after all: sorted by address, as without it
-            event(logging.ERROR, "web_sort_failed", error=repr(exc))
+        except OSError as exc:  # no descriptor left, say: not known, tried again
+            event(logging.WARNING, "web_sort_failed", error=repr(exc))
         finally:
             self.passes += 1
             self._task = None
-            self._next = loop.time() + DUTY * (loop.time() - began)
+            pause = 0.0 if self._pending >= self._hurry else DUTY * (loop.time() - began)
+            self._next = loop.time() + (pause if found is not None else max(pause, RETRY))
         for n, ask in enumerate(asks):
             if ask.gone:
                 continue
-            sort = Sort.OTHER
-            if found is not None:
-                ask.rounds += 1
-                sort = whose(found[0][n], found[1])
-                if sort is Sort.UNSURE and ask.rounds < ROUNDS:
-                    self._waiting.append(ask)
-                    continue
-                sort = settle(sort, found[1])
+            ask.rounds += 1
+            sort = Sort.UNSURE if found is None else whose(found[0][n], found[1])
+            if sort is Sort.UNSURE and ask.rounds < ROUNDS:
+                self._waiting.append(ask)
+                continue
+            # never known: by its address, as without /proc
+            sort = Sort.OTHER if found is None else settle(sort, found[1])
             self.forget(ask)
             ask.then(sort)
         self._schedule()

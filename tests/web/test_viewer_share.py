@@ -12,6 +12,7 @@ alone, on made-up passes and on real processes.  Nothing is timed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -21,7 +22,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from http.client import HTTPConnection
 from pathlib import Path
@@ -32,9 +33,12 @@ pytest.importorskip("aiohttp")
 
 from impl.config import ClientLimits
 from impl.server import fdbudget, procs
+from impl.web import programs
 from impl.web.admission import Admission
+from impl.web.app import WebView
 from impl.web.gate import Gate
 from impl.web.programs import SHARE, Seen, Sort, below, below_now, local_pair, look, settle, whose
+from tests.support.netclient import run
 
 ROOT = Path(__file__).resolve().parents[2]
 UNTIL = 60.0
@@ -140,6 +144,60 @@ def test_without_proc_the_programs_count_by_address(monkeypatch: pytest.MonkeyPa
     gate = Gate(Admission(), 40)
     gate.sort_programs(os.getpid())
     assert gate.sorter is None
+
+
+# ─── the gate, while a connection is sorted ─────────────────────────────────────
+
+
+def test_a_connection_being_sorted_keeps_its_request_and_leaves_when_its_client_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pass is held (a made-up one, in its thread, until released): a client that
+    sends its request and closes holds no place meanwhile (it once held one until
+    sorted, and a flood of them filled the view's cap); one that stays has its
+    request, sent while waiting, answered once sorted."""
+    release = threading.Event()
+    passes: list[int] = []
+
+    def held_pass(
+        pairs: list[object], runner: int, skip: object, proc: Path = procs.PROC
+    ) -> tuple[list[int | None], Seen]:
+        passes.append(len(pairs))
+        release.wait(UNTIL)
+        return [7] * len(pairs), Seen({7: frozenset({42})}, frozenset(), {42: False})
+
+    monkeypatch.setattr(programs, "look", held_pass)
+    request = b"GET /api/servers HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    async def until(condition: Callable[[], bool]) -> None:
+        async with asyncio.timeout(UNTIL):
+            while not condition():
+                await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        view = WebView("127.0.0.1", 0)
+        view.gate.sort_programs(os.getpid())
+        sorter = view.gate.sorter
+        assert sorter is not None
+        await view.start()
+        try:
+            _, leaving = await asyncio.open_connection("127.0.0.1", view.port)
+            leaving.write(request)
+            await until(lambda: passes == [1])  # its pass has begun, and is held
+            leaving.close()
+            await until(lambda: sorter.pending == 0)
+            reader, staying = await asyncio.open_connection("127.0.0.1", view.port)
+            staying.write(request)
+            await until(lambda: sorter.pending == 1)
+            release.set()
+            assert (await asyncio.wait_for(reader.readline(), UNTIL)).startswith(b"HTTP/1.1 200")
+            assert view.gate.clients == {k: "127.0.0.1" for k in view.gate.clients} and view.gate.clients
+            staying.close()
+        finally:
+            release.set()
+            await view.stop()
+
+    run(scenario)
 
 
 # ─── the rules, on real processes ──────────────────────────────────────────────
