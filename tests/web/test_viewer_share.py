@@ -13,6 +13,7 @@ alone, on made-up passes and on real processes.  Nothing is timed."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import queue
@@ -37,7 +38,7 @@ from impl.web import programs
 from impl.web.admission import Admission
 from impl.web.app import WebView
 from impl.web.gate import Gate
-from impl.web.programs import SHARE, Seen, Sort, below, below_now, local_pair, look, settle, whose
+from impl.web.programs import ROUNDS, SHARE, Seen, Sort, Sorter, below, below_now, local_pair, look, settle, whose
 from tests.support.netclient import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,6 +197,27 @@ def test_a_connection_being_sorted_keeps_its_request_and_leaves_when_its_client_
         finally:
             release.set()
             await view.stop()
+
+    run(scenario)
+
+
+def test_a_lookup_that_cannot_be_made_is_not_a_closed_socket(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Out of descriptors, the socket's inode cannot be looked up: that is not a
+    closed socket (a program's), once a viewer's; tried ROUNDS times, then by address."""
+    with pytest.raises(OSError):
+        procs.inode_of(("127.0.0.1", 1), ("127.0.0.1", 2), tmp_path)  # no net/tcp to read
+
+    def out_of_descriptors(pairs: object, runner: int, skip: object, proc: Path = procs.PROC) -> None:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(programs, "look", out_of_descriptors)
+
+    async def scenario() -> None:
+        sorter = Sorter(os.getpid())
+        sorted_: asyncio.Future[Sort] = asyncio.get_running_loop().create_future()
+        sorter.ask(("127.0.0.1", 1), ("127.0.0.1", 2), sorted_.set_result, 100)
+        assert await asyncio.wait_for(sorted_, UNTIL) is Sort.OTHER
+        assert sorter.passes == ROUNDS and sorter.pending == 0
 
     run(scenario)
 
