@@ -165,12 +165,12 @@ def bad_paths(directory: Path) -> list[Path]:
 def test_replay_and_show_refuse_a_bad_file_with_one_line(
     tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``referee: FILE: reason``, exit status 2 — for malformed records, a file
+    """``referee COMMAND: FILE: reason``, exit status 2 — for malformed records, a file
     that is not there, a directory."""
     for path in bad_paths(tmp_path):
         assert cli.main([command, str(path)]) == 2, path
         out, err = capsys.readouterr()
-        assert out == "" and err.startswith(f"referee: {path}: ") and err.count("\n") == 1, err
+        assert out == "" and err.startswith(f"referee {command}: {path}: ") and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(
@@ -181,7 +181,7 @@ def test_a_bad_file_ends_the_process_with_one_line_and_no_traceback(tmp_path: Pa
     path = bad_paths(tmp_path)[list(BAD_FILES).index(name)]
     done = subprocess.run(referee(command, str(path)), capture_output=True, text=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith(f"referee: {path}: ") and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"referee {command}: {path}: ") and done.stderr.count("\n") == 1, done.stderr
 
 
 ENDED = 1.7e9 + 60

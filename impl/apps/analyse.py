@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     """
     tables: dict[str, Table] = {}
     for path in args.records:
-        record = load(path)
+        record = load(path, "referee analyse")
         if record.game == "gothello":
             _print_gothello(path, record, args.empties, args.budget)
             continue

@@ -67,9 +67,9 @@ def frames(record: pgn.PgnGame, colour: bool = False) -> Iterator[Frame]:
             _, state = engine.apply(state, action)
 
 
-def load(path: Path) -> pgn.PgnGame:
+def load(path: Path, command: str = "referee") -> pgn.PgnGame:
     """The record in the file, every move checked; a usage error (one line,
-    ``referee: FILE: reason``, exit status 2) if it cannot be read or is not one:
+    ``COMMAND: FILE: reason``, exit status 2) if it cannot be read or is not one:
     missing, not a regular file (a FIFO, a device, a directory: refused before a
     read that could wait or never end), larger than ``pgn.MAX_BYTES`` (issue #49)."""
     try:
@@ -78,7 +78,7 @@ def load(path: Path) -> pgn.PgnGame:
         reason = atomic.why(exc).removeprefix(f"{exc.filename}: ")  # the path is said once, below
     except pgn.PgnError as exc:
         reason = str(exc)
-    raise UsageError(f"referee: {path}: {reason}")
+    raise UsageError(f"{command}: {path}: {reason}")
 
 
 def add_command(subparsers: Any) -> None:
@@ -98,7 +98,7 @@ def run_replay(args: argparse.Namespace) -> int:
     them) move by move, each move checked by the engine: Enter for the next move, q to
     quit.
     """
-    record = load(args.file)
+    record = load(args.file, f"referee {args.command}")
     interactive = not args.auto and sys.stdin.isatty()
     colour = sys.stdout.isatty()
     wait: Callable[[], bool] = _enter if interactive else (lambda: _sleep(args.delay))
@@ -127,7 +127,7 @@ def run_show(args: argparse.Namespace) -> int:
 
     Print one position.
     """
-    record = load(args.file)
+    record = load(args.file, f"referee {args.command}")
     last = len(record.plies)
     ply = last if args.ply is None else args.ply
     if ply > last:

@@ -31,7 +31,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from impl.server.procs import PROC, parent, socket_inode
+from impl.server.procs import PROC as PROC
+from impl.server.procs import parent, socket_inode
 from impl.server.procs import stat_field as _stat
 
 PSUTIL = "psutil"

@@ -72,7 +72,7 @@ def test_a_record_with_an_illegal_move_is_refused(tmp_path: Path, capsys: pytest
     bad.write_text('[Game "gothello"]\n\n1. c3 c3 *\n')
     assert cli.main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err == f"referee: {bad}: ply 2: 'c3' is not a legal move here\n"
+    assert err == f"referee replay: {bad}: ply 2: 'c3' is not a legal move here\n"
 
 
 def test_a_divergent_record_replays_up_to_its_unchecked_ply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
