@@ -72,7 +72,10 @@ class BoundedLog:
     (a program writing without end fills neither the disk nor the runner's memory)."""
 
     def __init__(self, path: Path, head: int = LOG_HEAD, tail: int = LOG_TAIL) -> None:
-        self._file: BinaryIO = path.open("wb")
+        # Readable by the runner's user alone: the other program (nobody, or the same user
+        # in another sandbox) must not read this one's output while the run goes on.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        self._file: BinaryIO = os.fdopen(fd, "wb")
         self._room, self._tail_size = head, tail
         self._tail: deque[bytes] = deque()
         self._held = 0
@@ -114,7 +117,7 @@ class Launched:
     the whole group, children included, ends with the game); its output read by a
     thread into a bounded tail, and into ``log`` (``BoundedLog``) if given;
     ``secret``, if given, handed over on an inherited descriptor (the module's
-    docstring)."""
+    docstring); run in ``cwd`` (default: this process's working directory)."""
 
     def __init__(
         self,
@@ -123,6 +126,7 @@ class Launched:
         log: Path | None,
         box: Sandbox = sandboxes.NONE,
         secret: str | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.argv = argv
         self.tail: deque[str] = deque(maxlen=TAIL_LINES)
@@ -133,7 +137,7 @@ class Launched:
         self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}", box.memory)
         if self.limit is not None:
             _LIMITS.add(self.limit)
-        cwd = os.getcwd()
+        cwd = cwd or os.getcwd()
         view = box.view(argv, cwd)  # a root runner's program is nobody: what it must be shown
         kept: tuple[int, ...] = ()
         if secret is not None:
@@ -142,6 +146,7 @@ class Launched:
         try:
             self.proc = subprocess.Popen(
                 box.wrap(argv, cwd),
+                cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,

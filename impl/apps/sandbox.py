@@ -67,6 +67,7 @@ import argparse
 import contextlib
 import ctypes
 import functools
+import itertools
 import os
 import re
 import shutil
@@ -148,6 +149,9 @@ class Sandbox:
                 limit.enter()
             if view is not None:
                 view.make()
+                # The working directory again by its path, through the new view: the
+                # inherited one is the directory under any cover, which nobody may not enter.
+                os.chdir(os.getcwd())
             if drop:
                 become_nobody()
             if dies:
@@ -382,8 +386,39 @@ def view_of(argv: list[str], cwd: str, shared: tuple[str, ...] = (), writable: b
             kept[path] = shown[path]
     if not covers:
         return None
-    steps = [(c, True, True, False) for c in covers] + [(p, False, os.path.isdir(p), w) for p, w in kept.items()]
-    return View(tuple(sorted(steps, key=lambda step: (len(Path(step[0]).parts), not step[1]))))
+    steps = [(c, True, True, False) for c in covers]
+    for path, rw in kept.items():
+        steps += _opened(path, rw, kept)
+    for path in covers - set(kept):  # a needed directory nobody cannot enter (a 0700 working directory)
+        if any(os.path.normpath(n) == path for n in needed(argv, cwd)):
+            steps += _opened(path, writable, kept)[1:]
+    return View(tuple(sorted(set(steps), key=lambda step: (len(Path(step[0]).parts), not step[1], step[0]))))
+
+
+SHOWN_ENTRIES = 512
+"""Entries of a needed directory that nobody cannot enter shown one by one, at most."""
+
+
+def _closed(path: str) -> bool:
+    """Whether ``path`` is a directory that nobody may not enter (its own mode)."""
+    with contextlib.suppress(OSError):
+        st = os.stat(path)
+        return stat.S_ISDIR(st.st_mode) and not _nobody_may(st, 1)
+    return False
+
+
+def _opened(path: str, writable: bool, kept: Iterable[str]) -> list[tuple[str, bool, bool, bool]]:
+    """How a shown path is shown: bound at its place — or, for a directory nobody may
+    not enter itself (a working directory of mode 0700, as pytest's), a cover in its
+    place with its entries (at most SHOWN_ENTRIES) bound into it one by one, so that
+    its files are there at the same paths.  An entry on the way to another shown path
+    (in ``kept``) is left to that path's own binding, whose way the cover opens."""
+    if not _closed(path):
+        return [(path, False, os.path.isdir(path), writable)]
+    with os.scandir(path) as entries:
+        names = sorted(entry.path for entry in itertools.islice(entries, SHOWN_ENTRIES))
+    names = [name for name in names if not any(k != name and _under(k, name) for k in kept)]
+    return [(path, True, True, False), *((name, False, os.path.isdir(name), writable) for name in names)]
 
 
 def share_refusal(directory: str) -> str:

@@ -192,3 +192,32 @@ def test_memory_sizes_read_as_binary_units() -> None:
         1 << 30,
     ]
     assert sandbox.memory_size(str(sandbox.MIN_MEMORY)) == sandbox.MIN_MEMORY
+
+
+LISTER = """
+import os, sys
+print("cwd", os.getcwd(), "entries", sorted(os.listdir(".")), flush=True)
+print("data", open("data.txt").read().strip(), open(sys.argv[1]).read().strip(), flush=True)
+"""
+"""Lists its working directory and reads a file there by a relative name and one named on its command line."""
+
+
+@pytest.mark.parametrize("kind", ["bwrap", "unshare", "none"])
+def test_a_working_directory_nobody_may_not_enter_is_shown_with_its_files(tmp_path: Path, kind: str) -> None:
+    """A root runner's working directory of mode 0700 (pytest's own ``tmp_path``) inside
+    another: its files are there for the program at the same paths, by relative names too
+    (bwrap refused to start in it: "Can't chdir … Permission denied")."""
+    root_only()
+    box = kind_here(kind)
+    cwd = tmp_path / "closed" / "work"
+    (cwd / "sub").mkdir(parents=True)
+    for directory in (tmp_path / "closed", cwd):
+        directory.chmod(0o700)
+    (cwd / "lister.py").write_text(LISTER)
+    (cwd / "data.txt").write_text("here\n")
+    (cwd / "sub" / "named.txt").write_text("named\n")
+    argv = [PYTHON, "lister.py", "sub/named.txt"]
+    launched = Launched(argv, dict(os.environ), None, box, cwd=str(cwd))
+    assert launched.finish(TIMEOUT) == 0, list(launched.tail)
+    out = list(launched.tail)
+    assert f"cwd {cwd} entries ['data.txt', 'lister.py', 'sub']" in out and "data here named" in out, out
