@@ -28,7 +28,7 @@ PYTHON = shlex.quote(sys.executable)
 def test_player_specs() -> None:
     ours = PlayerSpec.parse("search --budget 0.1")
     command = ours.command({"game": "awari", "host": "h", "port": "7", "side": "north", "token": "t0"})
-    options = ["--host", "h", "--port", "7", "--side", "north", "--name", "t0", "--budget", "0.1"]
+    options = ["--host", "h", "--port", "7", "--side", "north", "--budget", "0.1"]  # the token: on its descriptor
     assert command[1:] == ["-m", "impl.cli", "player", "search", "awari", *options]
     theirs = PlayerSpec.parse("./bot --connect {host}:{port} --as '{side} side'")
     values = {"game": "gothello", "host": "h", "port": "7", "side": "white"}

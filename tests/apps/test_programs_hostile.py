@@ -367,6 +367,7 @@ def test_only_the_head_and_tail_of_a_programs_output_are_kept(tmp_path: Path) ->
     log = tmp_path / "noisy.log"
     launched = launch.Launched(noisy, dict(os.environ), log)
     assert launched.finish(60) == 0
+    assert log.stat().st_mode & 0o777 == 0o600  # the other program may not read it meanwhile
     written = log.read_bytes()
     marker = written.index(b"[referee: ")
     assert launch.LOG_HEAD <= marker <= launch.LOG_HEAD + 1

@@ -32,9 +32,9 @@ HANG_GUARD = 60.0
 
 READERS: dict[str, tuple[list[str], str, int]] = {
     "check": (["check"], "referee check", check.MAX_TRANSCRIPT),
-    "replay": (["replay", "--auto"], "referee", pgn.MAX_BYTES),
-    "show": (["show"], "referee", pgn.MAX_BYTES),
-    "analyse": (["analyse"], "referee", pgn.MAX_BYTES),
+    "replay": (["replay", "--auto"], "referee replay", pgn.MAX_BYTES),
+    "show": (["show"], "referee show", pgn.MAX_BYTES),
+    "analyse": (["analyse"], "referee analyse", pgn.MAX_BYTES),
     "openings": (
         ["match", "random", "random", "--game", "gothello", "--openings"],
         "referee match",
