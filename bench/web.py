@@ -166,8 +166,8 @@ async def _line(reader: asyncio.StreamReader) -> str:
     return raw.decode("ascii").rstrip("\r\n")
 
 
-async def _game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float], pace: float) -> None:
-    """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
+async def _seated(port: int, game: str) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """Both players of a game seated, once each has read its role (35x)."""
     conns = []
     for name in SIDES[game]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -177,6 +177,12 @@ async def _game(port: int, game: str, engine: GameEngine, rng: random.Random, rt
     for reader, _ in conns:
         while not (await _line(reader)).startswith("35"):
             pass
+    return conns
+
+
+async def _game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float], pace: float) -> None:
+    """One game of random legal moves, ``pace`` seconds apart; the round trip of each."""
+    conns = await _seated(port, game)
     state, ply = engine.initial(), 0
     while not engine.is_over(state):
         move = rng.choice(engine.legal_moves(state))
@@ -419,16 +425,8 @@ the referee's own delays (a starved loop, a hammered web view) can make a flag f
 
 async def _clocked_game(port: int, game: str, engine: GameEngine, rng: random.Random, rtts: list[float]) -> bool:
     """One game of random legal moves on a clock; whether a flag fell (``202 Your time expires``)."""
-    conns = []
-    for name in SIDES[game]:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        await _line(reader)
-        writer.write(f"0.9.1 player {name}\r".encode())
-        conns.append((reader, writer))
+    conns = await _seated(port, game)
     try:
-        for reader, _ in conns:
-            while not (await _line(reader)).startswith("35"):
-                pass
         state, ply = engine.initial(), 0
         while not engine.is_over(state):
             move = rng.choice(engine.legal_moves(state))
