@@ -18,7 +18,7 @@ Printed: a table of each measure's median per side, the ratio new/old per round,
 their median and spread (min–max over rounds).  No assertion: the figures are the
 reader's, as in every ``make bench`` table.
 
-    python -m bench.compare BASE [--rounds 3] [--game gothello] [--concurrency 16] [--games 200]
+    python -m bench.compare BASE [--rounds 4] [--game gothello] [--concurrency 16] [--games 200]
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def remove(tree: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.compare", description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the earlier commit (a hash, tag or branch)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=4, help="rounds, each side first in half of them (default 4)")
     parser.add_argument("--game", default="gothello", choices=["awari", "gothello"])
     parser.add_argument("--concurrency", type=int, default=16, help="concurrent games (default 16)")
     parser.add_argument("--games", type=int, default=200, help="games a side a round (default 200)")
