@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from impl.apps import sandbox as sandboxes
-from impl.apps.games import add_sandbox_arguments, sandbox_of
-from impl.apps.launch import Launched
+from impl.apps.games import TOKEN_BYTES, add_sandbox_arguments, sandbox_of
+from impl.apps.launch import Launched, environment
 from impl.apps.sandbox import Sandbox
 from impl.cli import UsageError, port, seconds, subcommand
 from impl.engines.registry import get_engine
@@ -210,9 +210,9 @@ async def play(
 
     server = await asyncio.start_server(accept, "127.0.0.1", listen, reuse_address=True)
     port = server.sockets[0].getsockname()[1]
-    side, token = M.WORDS[game].sides[scenario.side], secrets.token_hex(15)
+    side, token = M.WORDS[game].sides[scenario.side], secrets.token_hex(TOKEN_BYTES)
     values = {"game": game, "host": "127.0.0.1", "port": str(port), "side": side, "rules": PAPER_RULES}
-    env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items()}}
+    env = environment(values)
     try:
         launched = Launched(command_line(command, game, port, side, token), env, None, box, secret=token)
     except BaseException:

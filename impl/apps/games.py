@@ -348,7 +348,6 @@ class SeatGuard:
         by the program whose process tree holds the connection where that was told
         as it connected (a token read from the other program's memory or /proc is then
         no proof: issue #49), else by the token, else by the order of launches."""
-        owner = None
         if self.by_proc:
             with self._lock:
                 owner = self.owners.get(address)  # noted as it connected
@@ -444,8 +443,7 @@ def _play_game(
                     "rules": options.rules,
                     "token": guard.tokens[player],
                 }
-                # The token on a descriptor of its own (impl/apps/launch.py), never in the environment.
-                env = {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items() if k != "token"}}
+                env = launch.environment(values)
                 log = options.logs / f"game{number:04d}-{'AB'[player]}-{values['side']}.log" if options.logs else None
                 launched[player] = Launched(specs[player].command(values), env, log, box, secret=values["token"])
                 guard.launched(player, launched[player].group)

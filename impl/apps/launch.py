@@ -32,6 +32,7 @@ from typing import BinaryIO
 from impl.apps import sandbox as sandboxes
 from impl.apps import seats
 from impl.apps.sandbox import Sandbox
+from impl.client.client import TOKEN_FD
 
 TAIL_LINES = 256
 """A program's output kept in memory: its last lines, each cut at TAIL_WIDTH
@@ -45,8 +46,6 @@ LOG_HEAD = 1 << 20
 LOG_TAIL = 1 << 20
 """Bytes of its last output kept past LOG_HEAD, written to the log when it ends
 after one line saying how much was left out between."""
-TOKEN_FD_VARIABLE = "REFEREE_TOKEN_FD"
-"""The environment variable naming the descriptor the seat's secret is read from."""
 _LAUNCHES = itertools.count(1)
 """Numbers the programs launched by this process (their cgroups' names)."""
 _LIVE: set[int] = set()
@@ -142,7 +141,7 @@ class Launched:
         kept: tuple[int, ...] = ()
         if secret is not None:
             kept = (_secret_pipe(secret),)
-            env = {**env, TOKEN_FD_VARIABLE: str(kept[0])}
+            env = {**env, TOKEN_FD: str(kept[0])}
         try:
             self.proc = subprocess.Popen(
                 box.wrap(argv, cwd),
@@ -212,6 +211,12 @@ class Launched:
             self.out_of_memory = self.out_of_memory or self.limit.out_of_memory()
             self.limit.remove()
             _LIMITS.discard(self.limit)
+
+
+def environment(values: dict[str, str]) -> dict[str, str]:
+    """A launched program's environment: this process's, and each placeholder's value
+    as ``REFEREE_<NAME>`` — but the token, which goes on its descriptor (``Launched``)."""
+    return {**os.environ, **{f"REFEREE_{k.upper()}": v for k, v in values.items() if k != "token"}}
 
 
 def _secret_pipe(secret: str) -> int:
