@@ -372,7 +372,8 @@ def view_of(argv: list[str], cwd: str, shared: tuple[str, ...] = (), writable: b
         return None
     covers: set[str] = set()
     shown: dict[str, bool] = {}
-    for path, rw in [*((p, writable) for p in needed(argv, cwd)), *((p, True) for p in shared)]:
+    wanted = {os.path.normpath(p) for p in needed(argv, cwd)}
+    for path, rw in [*((p, writable) for p in wanted), *((p, True) for p in shared)]:
         path = os.path.normpath(path)
         block = _blocked(path)
         if block is None:
@@ -390,7 +391,7 @@ def view_of(argv: list[str], cwd: str, shared: tuple[str, ...] = (), writable: b
     for path, rw in kept.items():
         steps += _opened(path, rw, kept)
     for path in covers - set(kept):  # a needed directory nobody cannot enter (a 0700 working directory)
-        if any(os.path.normpath(n) == path for n in needed(argv, cwd)):
+        if path in wanted:
             steps += _opened(path, writable, kept)[1:]
     return View(tuple(sorted(set(steps), key=lambda step: (len(Path(step[0]).parts), not step[1], step[0]))))
 
