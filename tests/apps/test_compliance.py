@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -234,7 +235,7 @@ def test_children_that_left_the_programs_session_end_with_each_scenario(tmp_path
         pytest.skip("neither a sandbox nor a cgroup here")
     script = tmp_path / "forker.py"
     script.write_text(FORKER)
-    marker = f"marker-{tmp_path.name}-{kind}"
+    marker = f"marker-{uuid.uuid4().hex}-{kind}"  # unique across xdist workers (tmp_path names are not)
     command = f"{shlex.quote(PYTHON)} {shlex.quote(str(script))} {{port}} {marker}"
     argv = [PYTHON, "-m", "impl.cli", "compliance", command, "--game", "gothello", "--sandbox", kind]
     env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}

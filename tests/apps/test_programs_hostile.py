@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -324,7 +325,7 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path, kind: str) -> Non
     names — and is ended here."""
     script = tmp_path / "spawner.py"
     script.write_text(SPAWNER)
-    marker = f"marker-{tmp_path.name}-{kind}"
+    marker = f"marker-{uuid.uuid4().hex}-{kind}"  # unique across xdist workers (tmp_path names are not)
     spawner = f"{PYTHON} {shlex.quote(str(script))} {marker}"
     options = MatchOptions("gothello", 1, sandbox=sandbox.choose(kind))
     outcome = play_game((PlayerSpec.parse(spawner), PlayerSpec.parse("random")), 1, options, 0)

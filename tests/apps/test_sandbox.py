@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -204,7 +206,7 @@ def test_nothing_a_program_starts_outlives_the_runner(tmp_path: Path, signum: in
     (and each one's escaped grandchild) sleep: none is left running."""
     if signum == signal.SIGKILL:
         strongest()  # kill -9 runs no handler: only a sandbox's own ending holds
-    marker = f"marker-{tmp_path.name}"
+    marker = f"marker-{uuid.uuid4().hex}"  # unique across xdist workers: tmp_path names are not
     sleeper = script(tmp_path, "sleeper", SLEEPER) + f" {marker}"
     argv = [sys.executable, "-m", "impl.cli", "match", sleeper, sleeper, "--game", "awari", "--games", "2"]
     argv += ["--jobs", "2", "--records", str(tmp_path / "records"), "-q"]
@@ -225,7 +227,8 @@ def test_nothing_a_program_starts_outlives_the_runner(tmp_path: Path, signum: in
         runner.kill()
         runner.wait()
         for pid in marked(marker):
-            os.kill(pid, signal.SIGKILL)
+            with suppress(ProcessLookupError):  # gone since it was listed
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_sandbox_that_cannot_run_is_one_line_and_status_2(tmp_path: Path) -> None:
