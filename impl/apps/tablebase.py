@@ -1,5 +1,6 @@
 """``referee tablebase build|check awari``: Awari endgame tables (issue #39;
-docs/tablebases.md)."""
+docs/tablebases.md); ``referee tablebase solve gothello``: the 5×5 game solved from
+its start (issue #54; impl/apps/solve.py)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ def _stones(text: str) -> int:
 
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "tablebase", run)
-    p.add_argument("action", choices=["build", "check"], help="build the levels, or check built ones")
-    p.add_argument("game", help="awari (Gothello has no tables)")
-    p.add_argument("--stones", type=_stones, required=True, help=f"levels 0 … N stones (N ≤ {build.MAX_STONES})")
+    p.add_argument(
+        "action", choices=["build", "check", "solve"], help="build the levels, check built ones, or solve (gothello)"
+    )
+    p.add_argument("game", help="awari (build, check) or gothello (solve)")
+    p.add_argument("--stones", type=_stones, help=f"build, check: levels 0 … N stones (N ≤ {build.MAX_STONES})")
     p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: the CPUs)")
     p.add_argument(
@@ -44,7 +47,55 @@ def add_command(subparsers: Any) -> None:
         default=0,
         help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off)",
     )
+    solving = p.add_argument_group("solve gothello")
+    solving.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=Path("gothello-solve.json"),
+        help="the leaves answered so far (default ./gothello-solve.json): the same command resumes",
+    )
+    solving.add_argument("--split", type=_plies, default=3, help="plies searched above the leaves (default 3)")
+    solving.add_argument(
+        "--table-bits", type=_bits, default=24, help="the solver's table: 2^(N+1) entries of 16 bytes (default 24)"
+    )
+    solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
+    solving.add_argument(
+        "--seed", type=int, default=0, help="shuffle the order of the plies above (0: the solver's): a second pass"
+    )
     add_rules_argument(p)
+
+
+def _plies(text: str) -> int:
+    value = count(text)
+    if not 0 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"{text!r}: 0 … 6 plies")
+    return value
+
+
+def _bits(text: str) -> int:
+    value = count(text)
+    if not 10 <= value <= 32:
+        raise argparse.ArgumentTypeError(f"{text!r}: 10 … 32")
+    return value
+
+
+def _solve(args: argparse.Namespace) -> int:
+    if args.game != "gothello":
+        raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
+    from impl.apps import solve
+
+    solve.interruptible()
+    try:
+        solve.solve(args.checkpoint, args.split, args.table_bits, args.exact, args.seed)
+    except KeyboardInterrupt:
+        return failed(
+            "referee tablebase solve", "interrupted; the leaves answered are kept: the same command resumes", 130
+        )
+    except OSError as exc:
+        return failed("referee tablebase solve", why(exc))
+    except MemoryError as exc:
+        return failed("referee tablebase solve", f"{exc}: a smaller --table-bits")
+    return 0
 
 
 def _rules(args: argparse.Namespace) -> AR.AwariRules:
@@ -81,13 +132,19 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    """build or check Awari endgame tables
+    """build or check Awari endgame tables, or solve Gothello
 
     build: for every board of 0 … N stones, the side to move's perfect-play margin on
     the stones of the board, one file per stone count in --out (resumable: valid levels
     are kept). check: the kernel against the proven engine, every entry's Bellman
-    equation on that engine, and the spec's own solve of the small levels.
+    equation on that engine, and the spec's own solve of the small levels. solve: 5×5
+    Gothello's value from the start, by the compiled solver below a split of the first
+    plies (resumable from --checkpoint).
     """
+    if args.action == "solve":
+        return _solve(args)
+    if args.stones is None:
+        raise UsageError(f"referee tablebase {args.action}: --stones N is needed")
     rules = _rules(args)
     if args.action == "build":
         kernel = "C" if ckernel.load() is not None else "Python (no C compiler: slow beyond ~8 stones)"

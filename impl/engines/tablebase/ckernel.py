@@ -1,26 +1,18 @@
-"""The C kernel (``kernel.c``), compiled at first use with the machine's C compiler
-into a cache folder and loaded with ctypes — the standard library only, so that
-``pip install`` works without a compiler: without one (or with
+"""The C kernel (``kernel.c``), compiled at first use (impl/engines/ccompile.py):
+without a compiler (or with
 ``ZREFEREE_TABLEBASE_KERNEL=python``) ``load`` gives None and the builder uses
 kernel.py, the same rules at about a hundredth of the speed."""
 
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
-import shutil
-import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
 
+from ..ccompile import compiled
+
 SOURCE = Path(__file__).with_name("kernel.c")
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "zreferee" / "tablebase"
 
 
 @cache
@@ -28,26 +20,9 @@ def load() -> ctypes.CDLL | None:
     """The compiled kernel, built once per source text; None without a compiler."""
     if os.environ.get("ZREFEREE_TABLEBASE_KERNEL", "c") == "python":
         return None
-    text = SOURCE.read_bytes()
-    digest = hashlib.sha256(text).hexdigest()[:16]
-    target = _cache_dir() / f"kernel-{digest}.so"
-    if not target.exists():
-        compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
-        if compiler is None:
-            return None
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-                built = Path(scratch) / "kernel.so"
-                subprocess.run(
-                    [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(SOURCE)],
-                    check=True,
-                    capture_output=True,
-                )
-                os.replace(built, target)  # atomic: a concurrent build loses nothing
-        except (OSError, subprocess.CalledProcessError):
-            return None
-    lib = ctypes.CDLL(str(target))
+    lib = compiled(SOURCE, "kernel")
+    if lib is None:
+        return None
     i64, i32 = ctypes.c_int64, ctypes.c_int
     lib.tb_level_size.argtypes = [i32]
     lib.tb_level_size.restype = i64

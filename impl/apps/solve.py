@@ -1,0 +1,253 @@
+"""``referee tablebase solve gothello``: the 5×5 game solved from its start (issue #54;
+docs/tablebases.md, "Gothello solved").
+
+The first ``--split`` plies are searched here, in Python — the same fail-soft
+negamax as the compiled solver (impl/engines/gothello_solve.c), children in the
+greedy margin's order, then the square's and each set of children that are one
+another's images under the board's symmetries searched once — and every position
+below them (a *leaf*) by the compiled solver, whose table the leaves share.  Each
+leaf's answer, for its position and window, goes to the checkpoint (written
+atomically) as it comes: an interrupted solve, run again with the same checkpoint,
+replays the plies above from it and goes on where it stopped.  ``--seed`` shuffles
+the order of the plies above: with a fresh checkpoint, a second solve that shares
+nothing with the first (not its table, not its order) — the independent pass.
+
+The question is the first player's final margin's sign (``--exact``: the margin, by
+MTD(f), null windows converging): black wins, loses or draws under perfect play."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import random
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from impl.atomic import read_bounded, why, write_atomic
+from impl.cli import UsageError
+from impl.engines import gothello_solve as S
+from impl.engines import notation
+
+Position = tuple[int, int, int]
+"""(the mover's stones, the other's, 1 if the last action was a pass)."""
+START: Final[Position] = (0, 0, 0)
+VERSION: Final = 1
+CHECKPOINT_BYTES: Final = 64 << 20
+"""The largest checkpoint read (a few hundred bytes a leaf)."""
+NAMES: Final = (*(notation.square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
+"""The protocol's square names by action code, and pass."""
+
+
+class Damaged(Exception):
+    """A checkpoint that is not one of ours."""
+
+
+@dataclass
+class Checkpoint:
+    """The leaves answered so far: ``"mine:theirs:passed:alpha:beta"`` (hex boards)
+    → the compiled solver's fail-soft answer; and the nodes and CPU seconds spent."""
+
+    path: Path
+    leaves: dict[str, int] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    result: dict[str, object] = field(default_factory=dict)
+
+    @staticmethod
+    def key(position: Position, alpha: int, beta: int) -> str:
+        return f"{position[0]:x}:{position[1]:x}:{position[2]}:{alpha}:{beta}"
+
+    @classmethod
+    def load(cls, path: Path) -> Checkpoint:
+        try:
+            data = json.loads(read_bounded(path, CHECKPOINT_BYTES))
+        except FileNotFoundError:
+            return cls(path)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise Damaged(f"{path}: not a solve checkpoint ({exc})") from None
+        if not (isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("leaves"), dict)):
+            raise Damaged(f"{path}: not a solve checkpoint of version {VERSION}")
+        leaves = data["leaves"]
+        if not all(isinstance(k, str) and type(v) is int and -26 <= v <= 26 for k, v in leaves.items()):
+            raise Damaged(f"{path}: a leaf that is not a margin")
+        nodes, seconds = data.get("nodes", 0), data.get("seconds", 0.0)
+        result = data.get("result", {})
+        if type(nodes) is not int or not isinstance(seconds, int | float) or not isinstance(result, dict):
+            raise Damaged(f"{path}: bad totals")
+        return cls(path, dict(leaves), nodes, float(seconds), result)
+
+    def save(self) -> None:
+        data = {
+            "version": VERSION,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "result": self.result,
+            "leaves": self.leaves,
+        }
+        write_atomic(self.path, json.dumps(data, indent=0, sort_keys=True) + "\n")
+
+
+def margin(position: Position) -> int:
+    return position[0].bit_count() - position[1].bit_count()
+
+
+class Split:
+    """The plies above the leaves (module docstring)."""
+
+    def __init__(self, solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, say: bool) -> None:
+        self.solver, self.checkpoint, self.depth = solver, checkpoint, depth
+        self.rng = random.Random(seed) if seed else None
+        self.say = say
+        self.computed = 0
+
+    def children(self, position: Position) -> list[tuple[int, Position]]:
+        """(action, child) in the solver's order; one of each set of symmetric images."""
+        mine, theirs, passed = position
+        found: list[tuple[int, int, Position]] = []
+        seen: set[tuple[int, int]] = set()
+        for square in range(25):
+            if (mine | theirs) >> square & 1:
+                continue
+            after = S.after_placing(self.solver.lib, mine, theirs, square)
+            if after is None:
+                continue
+            a_mine, a_theirs = after
+            least = min((S.image(self.solver.lib, t, a_theirs), S.image(self.solver.lib, t, a_mine)) for t in range(8))
+            if least in seen:
+                continue  # a symmetric image of a child already listed: the same value
+            seen.add(least)
+            found.append((a_mine.bit_count() - a_theirs.bit_count(), square, (a_theirs, a_mine, 0)))
+        found.sort(key=lambda c: (-c[0], c[1]))
+        ordered = [(square, child) for _, square, child in found]
+        if not passed:
+            ordered.append((S.PASS, (theirs, mine, 1)))
+        if self.rng is not None:
+            self.rng.shuffle(ordered)
+        return ordered
+
+    def leaf(self, position: Position, alpha: int, beta: int) -> int:
+        key = Checkpoint.key(position, alpha, beta)
+        known = self.checkpoint.leaves.get(key)
+        if known is not None:
+            return known
+        before, start = self.solver.lib.gs_nodes(), time.process_time()
+        value = self.solver.search(position[0], position[1], position[2], alpha, beta)
+        assert value is not None  # no budget
+        nodes, seconds = int(self.solver.lib.gs_nodes()) - int(before), time.process_time() - start
+        self.checkpoint.leaves[key] = value
+        self.checkpoint.nodes += nodes
+        self.checkpoint.seconds += seconds
+        self.checkpoint.save()
+        self.computed += 1
+        if self.say:
+            print(
+                f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {value:+d}  {nodes:,} nodes, {seconds:.1f} s"
+                f"  (total {self.checkpoint.nodes:,} nodes, {self.checkpoint.seconds / 60:.1f} CPU-min)",
+                file=sys.stderr,
+                flush=True,
+            )
+        return value
+
+    def value(self, position: Position, alpha: int, beta: int, depth: int | None = None) -> int:
+        """Fail-soft negamax: the mover's margin if in (alpha, beta), else a bound on that side."""
+        depth = self.depth if depth is None else depth
+        mine, theirs, passed = position
+        if (mine | theirs) == S.FULL:
+            return margin(position)
+        if depth == 0:
+            return self.leaf(position, alpha, beta)
+        best = margin(position) if passed else -26
+        if best >= beta:
+            return best
+        for _, child in self.children(position):
+            value = -self.value(child, -beta, -max(alpha, best), depth - 1)
+            if value > best:
+                best = value
+                if best >= beta:
+                    break
+        return best
+
+
+def mtdf(split: Split, root: Position, guess: int) -> int:
+    """The exact margin of ``root`` by null windows (MTD(f)), from ``guess``."""
+    lower, upper, g = -26, 26, guess
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = split.value(root, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+def line(solver: S.CSolver, position: Position, plies: int = 30) -> list[str]:
+    """The table's best line from ``position``: each ply's best action as the table
+    holds it, while it holds one."""
+    lib, moves = solver.lib, []
+    for _ in range(plies):
+        lo, hi, best = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        mine, theirs, passed = position
+        if not lib.gs_entry(mine, theirs, passed, ctypes.byref(lo), ctypes.byref(hi), ctypes.byref(best)):
+            break
+        if best.value < 0:
+            break
+        moves.append(NAMES[best.value])
+        if best.value == S.PASS:
+            if passed:
+                break
+            position = (theirs, mine, 1)
+        else:
+            after = S.after_placing(lib, mine, theirs, best.value)
+            assert after is not None
+            position = (after[1], after[0], 0)
+    return moves
+
+
+def verdict(value: int) -> str:
+    return "black (the first player) wins" if value > 0 else "white wins" if value < 0 else "a draw"
+
+
+def solve(
+    checkpoint_path: Path, depth: int, bits: int, exact: bool, seed: int, say: bool = True, root: Position = START
+) -> int:
+    """Run (or resume) the solve of ``root`` (the start); print the result; its value
+    (the sign, or with ``exact`` the margin), for the first player to move."""
+    lib = S.load()
+    if lib is None:
+        raise UsageError("referee tablebase solve: no C compiler here to build the solver")
+    try:
+        checkpoint = Checkpoint.load(checkpoint_path)
+    except (Damaged, OSError) as exc:
+        raise UsageError(f"referee tablebase solve: {why(exc) if isinstance(exc, OSError) else exc}") from None
+    solver = S.CSolver(lib, bits)
+    split = Split(solver, checkpoint, depth, seed, say)
+    if checkpoint.leaves:
+        print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
+    wall = time.perf_counter()
+    sign = split.value(root, -1, 1)
+    value = mtdf(split, root, sign) if exact else (1 if sign > 0 else -1 if sign < 0 else 0)
+    checkpoint.result = {
+        "value": value,
+        "exact": exact,
+        "depth": depth,
+        "seed": seed,
+        "table_bits": bits,
+    }
+    checkpoint.save()
+    print(f"5×5 Gothello from the start: {verdict(sign)}" + (f", by {abs(value)} stones" if exact else ""))
+    print(f"leaves: {len(checkpoint.leaves):,} ({split.computed:,} computed now, the rest from the checkpoint)")
+    print(
+        f"nodes: {checkpoint.nodes:,}; CPU: {checkpoint.seconds:,.0f} s; wall now: {time.perf_counter() - wall:,.0f} s"
+    )
+    print("the table's line from the start: " + " ".join(line(solver, root)))
+    return value
+
+
+def interruptible() -> None:
+    """SIGTERM ends the solve as Ctrl-C does (the checkpoint holds every leaf answered)."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)

@@ -1,0 +1,45 @@
+"""A C source of the package compiled at first use with the machine's C compiler
+into a cache folder and loaded with ctypes — the standard library only, so that
+``pip install`` works without a compiler: without one, ``compiled`` gives None and
+the caller uses its Python fallback (the tablebase kernel, impl/engines/tablebase/
+ckernel.py; the Gothello solver, impl/engines/gothello_solve.py)."""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "zreferee" / "tablebase"
+
+
+def compiled(source: Path, stem: str) -> ctypes.CDLL | None:
+    """``source`` built once per text as ``<stem>-<digest>.so`` and loaded; None
+    without a compiler or where it does not build."""
+    text = source.read_bytes()
+    digest = hashlib.sha256(text).hexdigest()[:16]
+    target = cache_dir() / f"{stem}-{digest}.so"
+    if not target.exists():
+        compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+        if compiler is None:
+            return None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+                built = Path(scratch) / f"{stem}.so"
+                subprocess.run(
+                    [compiler, "-O2", "-shared", "-fPIC", "-o", str(built), str(source)],
+                    check=True,
+                    capture_output=True,
+                )
+                os.replace(built, target)  # atomic: a concurrent build loses nothing
+        except (OSError, subprocess.CalledProcessError):
+            return None
+    return ctypes.CDLL(str(target))

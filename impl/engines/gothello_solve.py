@@ -1,0 +1,158 @@
+"""The Gothello solver compiled (issue #54; ``gothello_solve.c``, built at first use by
+impl/engines/ccompile.py): the search of gothello_endgame.Solver — the same key, the
+same values, the same move order — in C, with a transposition table keyed by the
+least image of a position under the board's eight symmetries, fast enough to solve
+the 5×5 game from its start (impl/apps/solve.py; docs/tablebases.md, "Gothello
+solved").  Without a compiler (or with ``ZREFEREE_GOTHELLO_SOLVER=python``) ``load``
+gives None and callers use gothello_endgame.Solver.
+
+Checked against the Python solver and the spec's minimax (tests/engines/
+test_gothello_solve.py), and its placement against the proven engine's on sampled
+positions; planted bugs (``gs_bug``) show that the checks catch a wrong kernel."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from spec import gothello as G
+
+from .ccompile import compiled
+from .gothello import ImplGothello
+from .gothello_endgame import Solution, empties
+from .kernels import FULL, PASS, GothelloState, code, over
+
+SOURCE = Path(__file__).with_name("gothello_solve.c")
+BITS: Final = 20
+"""The table's size by default: 2^(BITS+1) entries of 16 bytes (32 MiB)."""
+OUT: Final = -127
+"""``gs_search``'s answer when its budget runs out."""
+BUGS: Final = {1: "a stone without a liberty is placed", 2: "a group touching the new stone only is captured"}
+BUGS_SYM: Final = 3
+"""The planted bug that turns the symmetries off: not a wrong value, only a slower search."""
+_ENGINE: Final = ImplGothello()
+
+
+@cache
+def load() -> ctypes.CDLL | None:
+    """The compiled solver; None without a compiler or when turned off."""
+    if os.environ.get("ZREFEREE_GOTHELLO_SOLVER", "c") == "python":
+        return None
+    lib = compiled(SOURCE, "gothello-solve")
+    if lib is None:
+        return None
+    u32, i32, u64 = ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64
+    lib.gs_init.argtypes = [i32]
+    lib.gs_init.restype = i32
+    lib.gs_bug.argtypes = [i32]
+    lib.gs_bug.restype = None
+    lib.gs_nodes.argtypes = []
+    lib.gs_nodes.restype = u64
+    lib.gs_search.argtypes = [u32, u32, i32, i32, i32, u64]
+    lib.gs_search.restype = i32
+    p32 = ctypes.POINTER(u32)
+    lib.gs_place.argtypes = [u32, u32, i32, p32, p32]
+    lib.gs_place.restype = i32
+    pi = ctypes.POINTER(i32)
+    lib.gs_entry.argtypes = [u32, u32, i32, pi, pi, pi]
+    lib.gs_entry.restype = i32
+    lib.gs_image.argtypes = [i32, u32]
+    lib.gs_image.restype = u32
+    return lib
+
+
+def passed(state: GothelloState) -> int:
+    """1 where the last accepted action was a pass."""
+    history = state[3]
+    return int(history is not None and history[0] == PASS)
+
+
+class CSolver:
+    """gothello_endgame.Solver's interface over the compiled search.  One table per
+    process (the C library's): a new CSolver empties it.  ``budget``: nodes per call
+    (None: no bound)."""
+
+    def __init__(self, lib: ctypes.CDLL, bits: int = BITS, budget: int | None = None, bug: int = 0) -> None:
+        self.lib = lib
+        self.budget = budget
+        lib.gs_bug(bug)
+        if lib.gs_init(bits):
+            raise MemoryError(f"no memory for a table of 2^{bits + 1} entries")
+        self._start = 0
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by the last call."""
+        return int(self.lib.gs_nodes()) - self._start
+
+    def search(self, mine: int, theirs: int, passed_: int, alpha: int, beta: int) -> int | None:
+        """The mover's margin if in (alpha, beta), else a bound on that side (fail-soft);
+        None if the budget runs out."""
+        value = int(self.lib.gs_search(mine, theirs, passed_, alpha, beta, self.budget or 0))
+        return None if value == OUT else value
+
+    def _begin(self) -> None:
+        self._start = int(self.lib.gs_nodes())
+
+    def value(self, state: GothelloState) -> int | None:
+        """The mover's margin under perfect play; None if the game is over or the budget runs out."""
+        if over(state[3]):
+            return None
+        self._begin()
+        return self.search(state[0], state[1], passed(state), -26, 26)
+
+    def move_value(self, state: GothelloState, move: G.MOVE, alpha: int = -26, beta: int = 26) -> int | None:
+        """The mover's margin after ``move`` (a legal move) and perfect play on."""
+        mine, theirs = state[0], state[1]
+        action = code(move)
+        if action == PASS:
+            if passed(state):
+                return mine.bit_count() - theirs.bit_count()
+            after = self.search(theirs, mine, 1, -beta, -alpha)
+        else:
+            placed = after_placing(self.lib, mine, theirs, action)
+            assert placed is not None, "not a legal move"
+            after = self.search(placed[1], placed[0], 0, -beta, -alpha)
+        return None if after is None else -after
+
+    def solve(self, state: GothelloState) -> Solution | None:
+        """The value and every move that keeps it (gothello_endgame.Solver.solve)."""
+        if over(state[3]):
+            return None
+        self._begin()
+        value = self.search(state[0], state[1], passed(state), -26, 26)
+        if value is None:
+            return None
+        best = []
+        for m in _ENGINE.legal_moves(state):
+            after = self.move_value(state, m, value - 1, value)
+            if after is None:
+                return None
+            if after >= value:
+                best.append(m)
+        return Solution(value, tuple(best), self.nodes)
+
+
+def after_placing(lib: ctypes.CDLL, mine: int, theirs: int, square: int) -> tuple[int, int] | None:
+    """The C kernel's placement: (the mover's stones, the other's) after it, None if refused."""
+    out_mine, out_theirs = ctypes.c_uint32(), ctypes.c_uint32()
+    if not lib.gs_place(mine, theirs, square, ctypes.byref(out_mine), ctypes.byref(out_theirs)):
+        return None
+    return out_mine.value, out_theirs.value
+
+
+def image(lib: ctypes.CDLL, symmetry: int, board: int) -> int:
+    """A board's image under one of the eight symmetries (0: the identity)."""
+    return int(lib.gs_image(symmetry, board & FULL))
+
+
+def solver(bits: int = BITS, budget: int | None = None) -> CSolver | None:
+    """A compiled solver, or None where it cannot be built."""
+    lib = load()
+    return None if lib is None else CSolver(lib, bits, budget)
+
+
+__all__ = ["BITS", "FULL", "PASS", "CSolver", "after_placing", "empties", "image", "load", "passed", "solver"]

@@ -1,0 +1,206 @@
+"""The compiled Gothello solver (impl/engines/gothello_solve.c and .py) and the solve
+from the start (impl/apps/solve.py, ``referee tablebase solve gothello``): its
+placement is the proven engine's on every board of at most three stones and on
+random boards, its values and best moves are the Python solver's and the spec's
+minimax's, its symmetries are the board's, planted bugs are caught by the same
+checks, and the split solve gives the solver's value, resumes from its checkpoint
+and refuses a damaged one."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from impl.apps import solve as V
+from impl.engines import gothello_endgame as GE
+from impl.engines import gothello_solve as S
+from impl.engines.gothello import ImplGothello
+from impl.engines.kernels import GothelloState, dilate, place
+from spec import gothello as G
+from tests.support import paths
+
+ENGINE = ImplGothello()
+LIB = S.load()
+needs_c = pytest.mark.skipif(LIB is None, reason="no C compiler here: the compiled solver is not built")
+BITS = 16
+
+
+def boards(most: int) -> Iterator[tuple[int, int]]:
+    """Every (mine, theirs) of at most ``most`` stones."""
+    for n in range(most + 1):
+        for squares in itertools.combinations(range(25), n):
+            for colours in itertools.product((0, 1), repeat=n):
+                mine = sum(1 << s for s, c in zip(squares, colours, strict=True) if c == 0)
+                yield mine, sum(1 << s for s in squares) ^ mine
+
+
+def random_boards(count: int, seed: int) -> Iterator[tuple[int, int]]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        cells = [rng.choice((0, 0, 1, 2)) for _ in range(25)]
+        yield sum(1 << i for i, c in enumerate(cells) if c == 1), sum(1 << i for i, c in enumerate(cells) if c == 2)
+
+
+def placement_differences(lib: object, positions: Iterator[tuple[int, int]]) -> list[str]:
+    """Where the compiled placement differs from the proven engine's ``place``."""
+    found = []
+    for mine, theirs in positions:
+        for square in range(25):
+            if (mine | theirs) >> square & 1:
+                continue
+            expected = place(mine, theirs, square)
+            got = S.after_placing(lib, mine, theirs, square)  # type: ignore[arg-type]
+            want = None if expected < 0 else (expected >> 25, expected & S.FULL)
+            if got != want:
+                found.append(f"{mine:x} {theirs:x} at {square}: {got} against {want}")
+    return found
+
+
+@needs_c
+def test_placement_is_the_proven_engines_on_every_small_board_and_random_ones() -> None:
+    assert LIB is not None
+    assert placement_differences(LIB, boards(3)) == []
+    assert placement_differences(LIB, random_boards(3000, 1)) == []
+
+
+def samples(seed: int, empties: range, each: int) -> Iterator[GothelloState]:
+    """Sample positions, each also right after a pass (the game not over)."""
+    rng = random.Random(seed)
+    for empty in empties:
+        for _ in range(each):
+            state = GE.sample(rng, empty)
+            for position in (state, ENGINE.apply(state, G.pass_)[1]):
+                if not ENGINE.is_over(position):
+                    yield position
+
+
+def solution_differences(bug: int, positions: Iterator[GothelloState]) -> list[str]:
+    assert LIB is not None
+    found = []
+    for position in positions:
+        want = GE.Solver(budget=None).solve(position)
+        got = S.CSolver(LIB, BITS, bug=bug).solve(position)
+        assert want is not None and got is not None
+        if (got.value, got.best) != (want.value, want.best):
+            found.append(f"{ENGINE.render(position)}: {got.value} {got.best} against {want.value} {want.best}")
+    return found
+
+
+@needs_c
+def test_values_and_best_moves_are_the_python_solvers() -> None:
+    assert solution_differences(0, samples(2, range(1, 13), 3)) == []
+
+
+@needs_c
+def test_values_and_best_moves_are_the_spec_minimaxs() -> None:
+    """On the smallest positions only (the spec runs with its contracts checked, a
+    minute beyond 2 empty points): the Python solver, which the compiled one equals
+    above, is checked against the spec further (tests/engines/test_gothello_endgame.py)."""
+    assert LIB is not None
+    for position in samples(3, range(1, 3), 3):
+        values = GE.spec_values(ENGINE.to_spec(position))
+        value = max(values.values())
+        got = S.CSolver(LIB, BITS).solve(position)
+        assert got is not None
+        assert (got.value, got.best) == (value, tuple(m for m, v in values.items() if v == value))
+
+
+@needs_c
+@pytest.mark.parametrize("bug", sorted(S.BUGS))
+def test_a_planted_bug_is_caught(bug: int) -> None:
+    assert LIB is not None
+    try:
+        LIB.gs_bug(bug)
+        assert placement_differences(LIB, random_boards(300, 2)) != []
+        assert solution_differences(bug, samples(4, range(4, 9), 3)) != []
+    finally:
+        LIB.gs_bug(0)
+
+
+@needs_c
+def test_the_symmetry_off_changes_no_value() -> None:
+    """Planted bug 3 turns the table's symmetries off: only the speed may change."""
+    try:
+        assert solution_differences(S.BUGS_SYM, samples(5, range(8, 12), 2)) == []
+    finally:
+        assert LIB is not None
+        LIB.gs_bug(0)
+
+
+@needs_c
+def test_the_eight_images_are_the_boards_symmetries() -> None:
+    """Each image is a bijection of the squares that keeps adjacency, and the eight differ."""
+    assert LIB is not None
+    images = []
+    for t in range(8):
+        squares = [S.image(LIB, t, 1 << i).bit_length() - 1 for i in range(25)]
+        assert sorted(squares) == list(range(25))
+        for i in range(25):
+            near = [j for j in range(25) if dilate(1 << i) >> j & 1 and j != i]
+            assert {squares[j] for j in near} == {
+                j for j in range(25) if dilate(1 << squares[i]) >> j & 1 and j != squares[i]
+            }
+        images.append(tuple(squares))
+    assert len(set(images)) == 8 and images[0] == tuple(range(25))
+
+
+def _root(empty: int) -> V.Position:
+    state = GE.sample(random.Random(empty), empty)
+    return (state[0], state[1], 0)
+
+
+@needs_c
+@pytest.mark.parametrize("seed", [0, 7])
+def test_the_split_solve_gives_the_solvers_value_and_resumes(tmp_path: Path, seed: int) -> None:
+    root = _root(12)
+    want = GE.Solver(budget=None).value((root[0], root[1], 0, None))
+    checkpoint = tmp_path / "solve.json"
+    assert V.solve(checkpoint, 2, BITS, True, seed, say=False, root=root) == want
+    data = json.loads(checkpoint.read_text())
+    assert data["result"]["value"] == want and data["leaves"]
+    # Every leaf is known now: the same solve again computes none and says the same.
+    assert V.solve(checkpoint, 2, BITS, True, seed, say=False, root=root) == want
+    sign = V.solve(tmp_path / "sign.json", 3, BITS, False, seed, say=False, root=root)
+    assert sign == (want > 0) - (want < 0)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "impl.cli", "tablebase", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env={"PYTHONPATH": str(paths.ROOT), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"{not json", "not a solve checkpoint"),
+        (json.dumps({"version": 1, "leaves": {"1:2:0:-1:1": 99}}).encode(), "a leaf that is not a margin"),
+        (json.dumps({"version": 9, "leaves": {}}).encode(), "not a solve checkpoint of version 1"),
+    ],
+)
+def test_a_damaged_checkpoint_is_one_line_and_status_2(tmp_path: Path, content: bytes, said: str) -> None:
+    (tmp_path / "c.json").write_bytes(content)
+    done = _cli("solve", "gothello", "--checkpoint", "c.json", "--table-bits", "10", cwd=tmp_path)
+    assert done.returncode == 2 and said in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_solve_and_build_ask_for_their_own_game_and_options(tmp_path: Path) -> None:
+    done = _cli("solve", "awari", cwd=tmp_path)
+    assert done.returncode == 2 and "only gothello is solved" in done.stderr
+    done = _cli("build", "awari", cwd=tmp_path)
+    assert done.returncode == 2 and "--stones N is needed" in done.stderr
+    done = _cli("solve", "gothello", "--checkpoint", "/dev/zero", "--table-bits", "10", cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
