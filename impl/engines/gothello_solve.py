@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -51,6 +52,8 @@ def load() -> ctypes.CDLL | None:
     lib.gs_bug.restype = None
     lib.gs_nodes.argtypes = []
     lib.gs_nodes.restype = u64
+    lib.gs_abort.argtypes = []
+    lib.gs_abort.restype = None
     lib.gs_search.argtypes = [u32, u32, i32, i32, i32, u64]
     lib.gs_search.restype = i32
     p32 = ctypes.POINTER(u32)
@@ -93,6 +96,21 @@ class CSolver:
         None if the budget runs out."""
         value = int(self.lib.gs_search(mine, theirs, passed_, alpha, beta, self.budget or 0))
         return None if value == OUT else value
+
+    def search_interruptible(self, mine: int, theirs: int, passed_: int, alpha: int, beta: int) -> int | None:
+        """``search`` in a thread of its own, so that this one takes Ctrl-C (and SIGTERM
+        made one) at once: the search is then aborted and KeyboardInterrupt raised."""
+        found: list[int | None] = []
+        worker = threading.Thread(target=lambda: found.append(self.search(mine, theirs, passed_, alpha, beta)))
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+        except BaseException:
+            self.lib.gs_abort()
+            worker.join()
+            raise
+        return found[0]
 
     def _begin(self) -> None:
         self._start = int(self.lib.gs_nodes())

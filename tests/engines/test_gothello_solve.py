@@ -11,8 +11,10 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -204,3 +206,21 @@ def test_solve_and_build_ask_for_their_own_game_and_options(tmp_path: Path) -> N
     assert done.returncode == 2 and "--stones N is needed" in done.stderr
     done = _cli("solve", "gothello", "--checkpoint", "/dev/zero", "--table-bits", "10", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+@needs_c
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: Path, signum: int) -> None:
+    """The start's first leaf takes minutes: Ctrl-C (or SIGTERM) in it ends the solve
+    within seconds, status 130, one line, the checkpoint as it was (readable)."""
+    argv = [sys.executable, "-m", "impl.cli", "tablebase", "solve", "gothello", "--table-bits", "12"]
+    env = {"PYTHONPATH": str(paths.ROOT), "PATH": "/usr/bin:/bin"}
+    with subprocess.Popen(
+        argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as run:
+        time.sleep(3)
+        run.send_signal(signum)
+        _, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+    checkpoint = tmp_path / "gothello-solve.json"
+    assert not checkpoint.exists() or V.Checkpoint.load(checkpoint).result == {}
