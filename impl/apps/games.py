@@ -494,6 +494,14 @@ def _rejudged(record: pgn.PgnGame, result: Outcome, tags: dict[str, str]) -> tup
     }
 
 
+def deliver(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *args: object) -> None:
+    """``callback(*args)`` on ``loop`` from another thread — unless the loop has closed
+    (the game ended while a probe ran: its answer has nobody to tell).  Once, that
+    answer was a traceback at the end of every ``--tb`` match (issue #54)."""
+    with suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, *args)
+
+
 def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Callable[[Session], None], ...]:
     """A session hook judging each position by ``rules`` as the move that made it is
     accepted, and ending the game at that very position: the check that no move came
@@ -545,7 +553,7 @@ def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Call
                 probe = prober.submit(table.verdict, state)
             except RuntimeError:  # shut down: the game is over
                 return
-            probe.add_done_callback(lambda done: loop.call_soon_threadsafe(answered, plies, done))
+            probe.add_done_callback(lambda done: deliver(loop, answered, plies, done))
 
         def answered(plies: int, done: Future[tuple[Outcome, str, str] | None]) -> None:
             asking[0] = False

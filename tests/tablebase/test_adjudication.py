@@ -6,6 +6,7 @@ are not the referee's values, nothing is adjudicated."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from impl import pgn
+from impl.apps import games
 from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
 from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
 from impl.engines import gothello_endgame as GE
@@ -129,6 +131,7 @@ def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tm
     done = _referee("match", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--openings", str(book),
                     "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr  # once, a probe answering after its game's loop closed
     assert done.stdout.count("adjudicated by the endgame table: ") == 2, done.stdout
     records = sorted((tmp_path / "m").glob("game-*.pgn"))
     assert len(records) == 2
@@ -138,6 +141,7 @@ def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tm
     done = _referee("tournament", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--jobs", "1",
                     "--openings", str(book), "--records", "t", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
     assert "adjudication (tablebase) 2" in done.stdout, done.stdout
     for path in sorted((tmp_path / "t").glob("game-*.pgn")):
         assert pgn.parse(path.read_text()).tag("Tablebase")
@@ -229,3 +233,19 @@ def test_the_solvers_adjudication_is_refused_where_it_cannot_apply(
     line = refused(_referee("match", "random", "random", "--game", game, *extra, cwd=tmp_path))
     assert words in line
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_probe_answering_after_its_games_loop_closed_is_dropped() -> None:
+    """The answer of a probe still running when its game ended goes nowhere, quietly
+    (it was ``RuntimeError: Event loop is closed`` at the end of every --tb match)."""
+    loop = asyncio.new_event_loop()
+    loop.close()
+    games.deliver(loop, print, "never")  # no exception
+    told: list[int] = []
+    open_loop = asyncio.new_event_loop()
+    try:
+        games.deliver(open_loop, told.append, 7)
+        open_loop.run_until_complete(asyncio.sleep(0))
+    finally:
+        open_loop.close()
+    assert told == [7]
