@@ -77,6 +77,21 @@ SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
 PLACEHOLDERS = ("game", "host", "port", "side", "rules", "token")
 
 
+MARGIN_WORDS = "ahead by {margin} or more for {plies} plies"
+"""The record's ``Adjudication`` tag of a game won by ``--resign-margin``."""
+MAX_PLIES_WORDS = "still running after {plies} plies"
+"""The record's ``Adjudication`` tag of a game drawn by ``--max-plies``."""
+
+
+def adjudication_rule(words: str) -> str:
+    """The runner's rule named by a record's ``Adjudication`` tag: ``margin``,
+    ``max plies``, or "" (another's words: an older record)."""
+    for rule, template in (("margin", MARGIN_WORDS), ("max plies", MAX_PLIES_WORDS)):
+        if words.startswith(template.split("{", 1)[0]):
+            return rule
+    return ""
+
+
 @dataclass(frozen=True)
 class Adjudication:
     """fastchess's and cutechess-cli's adjudication, where it fits these games (all
@@ -99,10 +114,10 @@ class Adjudication:
             recent = leads[-self.plies :]
             for side, sign in ((Side.FIRST, 1), (Side.SECOND, -1)):
                 if all(sign * lead >= self.margin for lead in recent):
-                    words = f"ahead by {self.margin} or more for {self.plies} plies"
+                    words = MARGIN_WORDS.format(margin=self.margin, plies=self.plies)
                     return Outcome(side, Termination.ADJUDICATION), words
         if self.max_plies is not None and played >= self.max_plies:
-            return Outcome(None, Termination.ADJUDICATION), f"still running after {self.max_plies} plies"
+            return Outcome(None, Termination.ADJUDICATION), MAX_PLIES_WORDS.format(plies=self.max_plies)
         return None
 
 

@@ -41,6 +41,7 @@ from impl.apps.games import (
 from impl.apps.ratings import Elo
 from impl.apps.sprt import Status
 from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
+from impl.apps.tournament.summary import ending
 from impl.cli import add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, TIME_HELP, OnDivergence, increments, time_control, times
 from impl.engines.openings import Opening, nth_opening
@@ -157,7 +158,7 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
         )
     endings: dict[str, int] = {}
     for r in results:
-        endings[r.termination] = endings.get(r.termination, 0) + 1
+        endings[ending(r)] = endings.get(ending(r), 0) + 1
     lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     for player in (0, 1):
         stats = _search_stats([line for r in results for p, line in r.summaries if p == player])

@@ -300,6 +300,10 @@ def record_fields(game: str, headers: dict[str, str]) -> dict[str, Any]:
     winner, words = outcome_words(sides, result, termination)
     if headers.get("Tablebase") and termination == Termination.ADJUDICATION.value:  # impl/apps/tbadjudge.py
         words = f"adjudicated by {perfect_play_judge(game)}: {headers['Tablebase']}"
+    elif headers.get("Adjudication") and termination == Termination.ADJUDICATION.value and result != "aborted":
+        # the runner's rule, in the record's words (impl/apps/games.py): "draw by adjudication (still running …)"
+        decided = "draw" if winner is None else f"{sides[winner]} wins"
+        words = f"{decided} by adjudication ({headers['Adjudication']})"
     time = headers.get("Time", "none")
     parts = time.split()
     return {

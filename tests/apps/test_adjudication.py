@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
+from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, adjudication_rule, play_game
+from impl.apps.tournament import GameResult
+from impl.apps.tournament.summary import ending
 from impl.game import Outcome, Side, Termination
+from impl.web.archive import record_fields
 from tests.support import paths
 from tests.support.terminal import refused
 
@@ -54,7 +57,32 @@ def test_resign_adjudication_through_the_command(tmp_path: Path) -> None:
         if game.tag("Termination") == "adjudication":
             assert game.tag("Adjudication") == "ahead by 6 or more for 4 plies"
             assert game.outcome.winner is not None
-    assert json.loads((tmp_path / "r.json").read_text())["failures"] == []
+    out = json.loads((tmp_path / "r.json").read_text())
+    assert out["failures"] == []
+    for entry in out["games"]:  # each ending named by its rule (issue #53)
+        adjudicated = entry["termination"] == "adjudication"
+        assert entry["ending"] == ("adjudication (margin)" if adjudicated else entry["termination"])
+    assert all(k in ("move", "adjudication (margin)") for k in out["endings"]), out["endings"]
+
+
+def _result(termination: str, **tags: str) -> GameResult:
+    record = '[Game "awari"]\n' + "".join(f'[{k} "{v}"]\n' for k, v in tags.items()) + "\n*\n"
+    return GameResult(1, "1", (0, 1), 0.5, termination, "", record)
+
+
+def test_each_adjudication_is_named_by_its_rule() -> None:
+    """Endings lumped ``--resign-margin`` with ``--max-plies`` (issue #53): each is
+    named by the rule that made it, as the record says."""
+    cases = {
+        "adjudication (max plies)": _result("adjudication", Adjudication="still running after 6 plies"),
+        "adjudication (margin)": _result("adjudication", Adjudication="ahead by 6 or more for 4 plies"),
+        "adjudication (tablebase)": _result("adjudication", Tablebase="draw (olympiad-1990, exact)"),
+        "adjudication (strict)": _result("adjudication", ProtocolWarning="a warning"),
+        "adjudication": _result("adjudication"),  # an older record: no rule named
+        "time": _result("time"),
+    }
+    assert {ending(r): name for name, r in cases.items()} == {name: name for name in cases}
+    assert adjudication_rule("still running after 9 plies") == "max plies" and adjudication_rule("x") == ""
 
 
 @pytest.mark.parametrize("value", ["0", "x", "6:0", "49", "6:a"])
@@ -65,3 +93,15 @@ def test_a_bad_resign_margin_is_one_line_and_status_2(value: str, tmp_path: Path
     done = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
     assert "--resign-margin is M or M:PLIES" in refused(done)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_page_says_which_rule_adjudicated() -> None:
+    """The record's words, not "its record has the result" (issue #53)."""
+    headers = [
+        {"Result": result, "Termination": "adjudication", "Adjudication": why}
+        for result, why in (("draw", "still running after 6 plies"), ("north wins", "ahead by 5 or more for 3 plies"))
+    ]
+    assert [record_fields("awari", h)["result"]["words"] for h in headers] == [
+        "draw by adjudication (still running after 6 plies)",
+        "north wins by adjudication (ahead by 5 or more for 3 plies)",
+    ]

@@ -18,7 +18,7 @@ from impl.apps import sprt
 from impl.apps.sprt import Hypotheses
 from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.schedule import GameResult
-from impl.apps.tournament.summary import Summary
+from impl.apps.tournament.summary import Summary, ending
 from impl.atomic import output_of, why, write_output
 from impl.cli import UsageError
 
@@ -55,6 +55,7 @@ def as_json(config: TournamentConfig, summary: Summary, results: Sequence[GameRe
                 "second": summary.labels[r.players[1]],
                 "score": r.score,
                 "termination": r.termination,
+                "ending": ending(r),
                 "error": r.error,
             }
             for r in sorted(results, key=lambda r: r.number)

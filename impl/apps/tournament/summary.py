@@ -10,6 +10,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import protocheck, sprt, strict, tbadjudge
+from impl.apps.games import adjudication_rule
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, Status, Verdict
 from impl.apps.tournament.config import TournamentConfig
@@ -77,6 +78,21 @@ class Summary:
     """The player whose Elo is 0 (``--anchor``); None: the mean is 0."""
 
 
+def ending(result: GameResult) -> str:
+    """How a game ended, an adjudication by the rule that made it (issue #53): the
+    endgame table (``--tb``, ``--tb-empties``), ``--strict``, ``--max-plies`` or
+    ``--resign-margin``, as its record says."""
+    if result.termination != Termination.ADJUDICATION:
+        return result.termination
+    if tbadjudge.tag_of(result.record):
+        rule = "tablebase"
+    elif pgn.tag_in(result.record, strict.TAG):
+        rule = "strict"
+    else:
+        rule = adjudication_rule(pgn.tag_in(result.record, "Adjudication"))
+    return f"{result.termination} ({rule})" if rule else result.termination
+
+
 def summarise(
     config: TournamentConfig,
     results: Sequence[GameResult],
@@ -126,8 +142,7 @@ def summarise(
     by_likelihood = bradley_terry(n, rated, anchor) if rate else None
     pairs = sprt.pentanomial(first_pairs(results)) if n == 2 else None
     order = sorted(range(n), key=lambda i: (-standings[i].score, -(rating[i].mu if rating else 0), i))
-    # Adjudications by the endgame table apart from the runner's other rules.
-    endings = Counter(r.termination + (" (tablebase)" if tbadjudge.tag_of(r.record) else "") for r in results)
+    endings = Counter(ending(r) for r in results)
     return Summary(
         labels,
         [standings[i] for i in order],

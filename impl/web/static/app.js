@@ -676,7 +676,7 @@ function renderGames(data) {
         h("td", { class: "players" }, g.first),
         h("td", { class: "players" }, g.second),
         h("td", { class: "outcome" }, g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`),
-        h("td", { class: "opt" }, g.termination),
+        h("td", { class: "opt" }, g.ending || g.termination),
         h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
       ),
     );
