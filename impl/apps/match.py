@@ -317,6 +317,9 @@ def run(args: argparse.Namespace) -> int:
     labels = config.labels
     pair = (labels[0], labels[1])
     print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
+    settings = tournament.settings(config, rules, args.jobs)
+    if not args.quiet:
+        print("\n".join(settings), flush=True)
     if extended is not None:
         print(f"Extending {directory} from {extended} to {len(tasks)} games", flush=True)
     if results:
@@ -337,7 +340,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with (
             ended_like_ctrl_c(),
-            tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True) as web,
+            tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True, settings) as web,
         ):
             token, started, on_finish = web
             todo = tournament.watched(todo, token)

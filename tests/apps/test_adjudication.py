@@ -16,6 +16,7 @@ import pytest
 from impl import pgn
 from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, adjudication_rule, play_game
 from impl.apps.tournament import GameResult
+from impl.apps.tournament.config import TournamentConfig, settings
 from impl.apps.tournament.summary import ending
 from impl.game import Outcome, Side, Termination
 from impl.web.archive import record_fields
@@ -105,3 +106,36 @@ def test_a_record_page_says_which_rule_adjudicated() -> None:
         "draw by adjudication (still running after 6 plies)",
         "north wins by adjudication (ahead by 5 or more for 3 plies)",
     ]
+
+
+def test_the_runs_settings_are_said_at_its_start(tmp_path: Path) -> None:
+    """cutechess-cli's settings summary (issue #53): game and rules, clocks, openings,
+    adjudication, before the first game."""
+    book = tmp_path / "book.txt"
+    book.write_text("A\n")
+    argv = [sys.executable, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--games", "2"]
+    argv += ["--time", "30+0.5", "--openings", str(book), "--max-plies", "4", "--resign-margin", "6:4"]
+    argv += ["--records", str(tmp_path / "r")]
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("Settings: ")))
+    assert lines[start : start + 4] == [
+        "Settings: awari, rules paper, engine impl; round-robin of 2 players, 2 games per pairing",
+        "Time: 30+0.5 s a side; a game at most 600 s",
+        "Openings: 1, each twice, colours reversed",
+        "Adjudication: a draw after 4 plies (--max-plies); a win ahead by 6 or more for 4 plies (--resign-margin)",
+    ]
+    assert start < next(i for i, line in enumerate(lines) if line.startswith("Finished game"))
+
+
+def test_settings_without_clocks_openings_or_adjudication() -> None:
+    config = TournamentConfig(("a", "b", "c"), "gothello", 4, time=(10.0, 20.0), increment=(0.0, 1.0))
+    assert settings(config, None, 2) == [
+        "Settings: gothello, engine impl; round-robin of 3 players, 4 games per pairing, 2 at once",
+        "Time: black 10 s, white 20+1 s; a game at most 600 s",
+        "Openings: none (every game from the start)",
+        "Adjudication: none",
+    ]
+    assert settings(TournamentConfig(("a", "b"), "awari", 2))[1] == "Time: no clock; a game at most 600 s"

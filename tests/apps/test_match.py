@@ -65,6 +65,8 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
     assert out[1] == "B = rnd"
+    assert out[2].startswith("Settings: awari") and out[5] == "Adjudication: none"  # the settings summary
+    out = out[:2] + out[6:]
     # Each game: our line, then cutechess-cli's two (a tool that reads them finds them).
     assert out[2].startswith("game   1: A (south) vs B (north): south wins ") and out[5].startswith(
         "game   2: A (north) vs B (south): north wins "

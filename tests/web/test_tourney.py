@@ -157,7 +157,7 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         argv = [sys.executable, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--web", str(port)]
         done = subprocess.run([*argv, "--records", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and done.stdout.count("\n") <= 2  # the players' A = / B = lines only
+    assert done.returncode == 2 and done.stdout.count("\n") <= 6  # the players' A = / B = lines and the settings only
     assert done.stderr.count("\n") == 1 and f"cannot listen on 127.0.0.1 port {port}" in done.stderr
 
 

@@ -37,6 +37,7 @@ from impl.apps.tournament.config import (
     RecordFailed,
     TournamentConfig,
     add_time_for_argument,
+    settings,
     split_label,
     time_for_of,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "run_identity",
     "run_task",
     "schedule",
+    "settings",
     "split_label",
     "sprt_status",
     "state_json",

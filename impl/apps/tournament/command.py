@@ -32,6 +32,7 @@ from impl.apps.tournament.config import (
     split_label,
     time_for_of,
 )
+from impl.apps.tournament.config import settings as config_settings
 from impl.apps.tournament.live import both, both_finished, live_view, progress, watched
 from impl.apps.tournament.outputs import add_result_options, anchor_of, check_outputs, hypotheses_of, write_outputs
 from impl.apps.tournament.play import execute
@@ -197,10 +198,13 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"Extending {directory} from {extended} to {config.games} games per pairing")
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
+    settings = config_settings(config, rules, args.jobs)
+    if not args.quiet:
+        console.print("\n".join(settings))
     try:
         with (
             ended_like_ctrl_c(),
-            live_view(args, what, config, len(tasks), results, directory, hypotheses, local) as web,
+            live_view(args, what, config, len(tasks), results, directory, hypotheses, local, settings) as web,
             progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
         ):
             token, web_started, web_finished = web

@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from impl.apps.games import GameTerms
+from impl.apps.games import Adjudication, GameTerms
+from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
 from impl.cli import UsageError
 from impl.config import time_control
 from impl.engines.openings import Opening
-from impl.protocol import TimeControl
+from impl.protocol import VOCABULARIES, TimeControl
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
 
@@ -116,3 +117,51 @@ def split_label(text: str) -> tuple[str, str]:
     otherwise its spec is its name."""
     match = LABEL.fullmatch(text)
     return (match[1], match[2]) if match else (text, text)
+
+
+def settings(config: TournamentConfig, adjudication: Adjudication | None = None, jobs: int | None = None) -> list[str]:
+    """The run's settings in a few lines (cutechess-cli's settings summary; issue #53),
+    printed at its start and shown on its web page: the game and its rules, the
+    clocks, the openings and the adjudication."""
+    sides = VOCABULARIES[config.game].sides
+    rules = f", rules {config.rules}" if config.game == "awari" else ""
+    at_once = f", {jobs} at once" if jobs and jobs > 1 else ""
+    lines = [
+        f"Settings: {config.game}{rules}, engine {config.engine}; {config.mode} of {len(config.players)} players, "
+        f"{config.games} games per pairing{at_once}"
+    ]
+    if config.time is None:
+        clock = "no clock"
+    else:
+        controls = [TimeControl(config.time[i], config.increment[i]) for i in (0, 1)]
+        clock = (
+            f"{controls[0]} s a side"
+            if controls[0] == controls[1]
+            else (f"{sides[0]} {controls[0]} s, {sides[1]} {controls[1]} s")
+        )
+    own = "".join(f"; {label} {control} s" for label, control in config.time_for)
+    lines.append(f"Time: {clock}{own}; a game at most {config.timeout:g} s")
+    if config.openings:
+        twice = ", each twice, colours reversed" if config.repeat else ""
+        lines.append(f"Openings: {len(config.openings)}{twice}")
+    else:
+        lines.append("Openings: none (every game from the start)")
+    lines.append(f"Adjudication: {adjudication_words(adjudication)}")
+    return lines
+
+
+def adjudication_words(rules: Adjudication | None) -> str:
+    """The adjudication rules in force, in words ("none" when off)."""
+    if rules is None:
+        return "none"
+    found = []
+    if rules.max_plies is not None:
+        found.append(f"a draw after {rules.max_plies} plies (--max-plies)")
+    if rules.margin is not None:
+        found.append(f"a win ahead by {rules.margin} or more for {rules.plies} plies (--resign-margin)")
+    table = rules.tablebase
+    if isinstance(table, TablebaseRule):
+        found.append(f"perfect play by the {table.rules} table of ≤ {table.stones} stones (--tb)")
+    elif isinstance(table, GothelloEndgameRule):
+        found.append(f"perfect play within {table.empties} empty points (--tb-empties)")
+    return "; ".join(found) or "none"

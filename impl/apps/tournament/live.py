@@ -60,9 +60,13 @@ class Snapshot:
     total: int
     running: tuple[Task, ...]
     hypotheses: Hypotheses | None
+    settings: tuple[str, ...] = ()
+    """The run's settings (config.settings), as its console printed them."""
 
     def json(self) -> dict[str, Any]:
-        return state_json(self.config, self.results, self.total, self.running, self.hypotheses)
+        out = state_json(self.config, self.results, self.total, self.running, self.hypotheses)
+        out["settings"] = list(self.settings)
+        return out
 
 
 class Watch:
@@ -77,14 +81,16 @@ class Watch:
         total: int,
         results: dict[int, GameResult],
         hypotheses: Hypotheses | None,
+        settings: tuple[str, ...] = (),
     ) -> None:
         self.view, self.config, self.total, self.results, self.hypotheses = view, config, total, results, hypotheses
+        self.settings = settings
         self.running: dict[int, Task] = {}
         self.publish()
 
     def publish(self) -> None:
         results, running = tuple(self.results.values()), tuple(self.running.values())
-        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses)
+        self.view.snapshot = Snapshot(self.config, results, self.total, running, self.hypotheses, self.settings)
 
     def started(self, task: Task) -> None:
         self.running[task.number] = task
@@ -111,6 +117,7 @@ def live_view(
     directory: Path,
     hypotheses: Hypotheses | None,
     local: bool,
+    settings: Sequence[str] = (),
 ) -> Iterator[tuple[str, Started, Finished]]:
     """``--web``'s view while the games are played: the token of its session hooks
     (``MatchOptions.live``) and the callbacks that keep its standings; no view, no
@@ -128,7 +135,7 @@ def live_view(
     except OSError as exc:
         raise UsageError(f"{what}: --web: cannot listen on {args.web_host} port {args.web}: {why(exc)}") from None
     try:
-        watch = Watch(view, config, total, results, hypotheses)
+        watch = Watch(view, config, total, results, hypotheses, tuple(settings))
         host = f"[{args.web_host}]" if ":" in args.web_host else args.web_host
         boards = "" if local else " (live boards need --workers 0)"
         print(f"{what}: live view at http://{host}:{view.port}/{boards}", flush=True)

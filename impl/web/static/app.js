@@ -693,6 +693,9 @@ function renderTournament(data) {
   const progress = document.getElementById("progress");
   progress.textContent = `${p.played} of ${p.total} games played, ${p.running.length} running`;
   document.body.dataset.played = p.played;
+  const settings = document.getElementById("settings");  // the run's settings summary (issue #53)
+  settings.hidden = !(data.settings && data.settings.length);
+  settings.replaceChildren(...(data.settings || []).map((line) => h("li", {}, line)));
   renderStandings(data);
   renderCrosstable(data);
   renderRunning(data);
