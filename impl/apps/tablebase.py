@@ -32,9 +32,22 @@ def _stones(text: str) -> int:
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "tablebase", run)
     p.add_argument(
-        "action", choices=["build", "check", "solve"], help="build the levels, check built ones, or solve (gothello)"
+        "action",
+        choices=["build", "check", "probe", "solve"],
+        help="build the levels, check built ones, probe one position, or solve (gothello)",
     )
-    p.add_argument("game", help="awari (build, check) or gothello (solve)")
+    p.add_argument("game", help="awari (build, check, probe) or gothello (probe, solve)")
+    p.add_argument(
+        "position",
+        nargs="?",
+        help="probe: the position, e.g. 'a1 b1 F2 A4, 20/20, south' or 'b a2 c3 w a1, black' (docs/tablebases.md)",
+    )
+    p.add_argument(
+        "--budget",
+        type=positive,
+        default=PROBE_BUDGET,
+        help=f"probe gothello: nodes at most (default {PROBE_BUDGET:,})",
+    )
     p.add_argument("--stones", type=_stones, help=f"build, check: levels 0 … N stones (N ≤ {build.MAX_STONES})")
     p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: the CPUs)")
@@ -63,6 +76,31 @@ def add_command(subparsers: Any) -> None:
         "--seed", type=int, default=0, help="shuffle the order of the plies above (0: the solver's): a second pass"
     )
     add_rules_argument(p)
+
+
+PROBE_BUDGET = 100_000_000
+"""Nodes a Gothello probe may visit (about half a minute compiled)."""
+
+
+def _probe(args: argparse.Namespace) -> int:
+    from impl.apps import probe
+    from impl.engines.statetext import NotationError
+
+    if args.position is None:
+        raise UsageError("referee tablebase probe: the position is needed, e.g. 'a1 b1 F2 A4, 20/20, south'")
+    try:
+        if args.game == "awari":
+            lines = probe.awari_lines(args.position, args.out, _rules(args))
+        elif args.game == "gothello":
+            lines = probe.gothello_lines(args.position, args.budget)
+        else:
+            raise UsageError(f"referee tablebase probe: {args.game!r} is neither awari nor gothello")
+    except probe.ProbeError as exc:
+        return failed("referee tablebase probe", str(exc))
+    except NotationError as exc:
+        raise UsageError(f"referee tablebase probe: {exc}") from None
+    print("\n".join(lines))
+    return 0
 
 
 def _plies(text: str) -> int:
@@ -139,10 +177,13 @@ def run(args: argparse.Namespace) -> int:
     are kept). check: the kernel against the proven engine, every entry's Bellman
     equation on that engine, and the spec's own solve of the small levels. solve: 5×5
     Gothello's value from the start, by the compiled solver below a split of the first
-    plies (resumable from --checkpoint).
+    plies (resumable from --checkpoint). probe: one position's value, whether it is
+    exact and why, and every move's value.
     """
     if args.action == "solve":
         return _solve(args)
+    if args.action == "probe":
+        return _probe(args)
     if args.stones is None:
         raise UsageError(f"referee tablebase {args.action}: --stones N is needed")
     rules = _rules(args)

@@ -1,0 +1,104 @@
+"""``referee tablebase probe {awari,gothello} POSITION``: one position, as the tables
+and the solver see it (issue #54; docs/tablebases.md, "Probing one position") — its
+value, distance, whether the entry is the game's exact value and why, perfect play's
+result, and every legal move's value.  The position is written as the spec animator
+and the errata write states (impl/engines/statetext.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from impl.engines import gothello_endgame as GE
+from impl.engines import gothello_solve as GS
+from impl.engines import notation, statetext
+from impl.engines.awari import engine_for
+from impl.engines.gothello import ImplGothello
+from impl.engines.tablebase import probe, store
+from spec import awari as A
+from spec import awari_rules as AR
+from spec import gothello as G
+
+
+class ProbeError(Exception):
+    """The position cannot be probed; the message says why."""
+
+
+def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
+    """The probe of an Awari position in the table of ``rules`` in ``folder``."""
+    game = statetext.parse_awari(text)  # statetext.NotationError: the caller's usage error
+    state = probe.state_of(game)
+    board = probe.board_of(state)
+    stones = sum(board)
+    mover = game.to_move.name
+    lines = [f"position: {statetext.format_awari(game)} ({mover} to move, {stones} stones on the board)"]
+    engine = engine_for(rules)
+    if engine.is_over(state):
+        return [*lines, "the game is over here: nothing to probe"]
+    try:
+        table = probe.Table(folder, rules, stones)
+    except store.TableError as exc:
+        raise ProbeError(f"{exc} (a board of {stones} stones needs the levels 0 … {stones})") from None
+    value = table.value(board)
+    distance = table.distance(board)
+    lines.append(f"table: {table.name}, levels 0 … {stones} in {folder}")
+    far = "" if distance is None else f"; the side ahead forces it within {distance} plies"
+    lines.append(f"entry: {value:+d} for {mover} (its margin on the {stones} stones of the board){far}")
+    why = untrusted(table, state)
+    lines.append("exact: yes — " + TRUSTED if why is None else f"exact: no — {why}")
+    found = probe.adjudicate(state, table) if why is None else None
+    if found is not None:
+        result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
+        lines.append(f"perfect play: {result} (the stores {game.score[A.PLAYER.north]}/{game.score[A.PLAYER.south]}"
+                     " north/south, plus the entry)")  # fmt: skip
+    values = probe.move_values(table, state)
+    best = max(values.values(), default=None)
+    said = [f"{notation.format_pit(p)} {v:+d}{' (best)' if v == best else ''}" for p, v in values.items()]
+    lines.append("moves: " + "  ".join(said))
+    return lines
+
+
+def _signed(value: int | None) -> str:
+    return "?" if value is None else f"{value:+d}"
+
+
+TRUSTED = "the rule set scores a repetition as uncounted and no earlier position can come again"
+
+
+def untrusted(table: probe.Table, state: probe.AwariState) -> str | None:
+    """Why the entry is not the exact value of the game being played (None: it is)."""
+    if table.rules.repetition != AR.RepetitionRule.UNCOUNTED:
+        return f"under {table.name} a repetition gives each side its own row, not the table's uncounted"
+    if probe.may_repeat(state, table.gs):
+        return "an earlier position of the game can come again (its history decides)"
+    return None
+
+
+def gothello_lines(text: str, budget: int) -> list[str]:
+    """The exact solve of a Gothello position (the compiled solver where it builds)."""
+    game = statetext.parse_gothello(text)
+    engine = ImplGothello()
+    state = engine.from_spec(game)
+    lines = [f"position: {statetext.format_gothello(game)} ({game.to_move.name} to move, {GE.empties(state)} empty)"]
+    if engine.is_over(state):
+        return [*lines, "the game is over here: nothing to probe"]
+    compiled = GS.solver(budget=budget)
+    solver = compiled if compiled is not None else GE.Solver(budget)
+    solution = solver.solve(state)
+    if solution is None:
+        raise ProbeError(f"not solved within {budget:,} nodes (--budget)")
+    kind = "compiled" if compiled is not None else "Python (no C compiler)"
+    lines.append(f"solver: {kind}, {solution.nodes:,} nodes")
+    mover, other = game.to_move, G.opponent(game.to_move)
+    result = (
+        "a draw"
+        if solution.value == 0
+        else (f"{(mover if solution.value > 0 else other).name} wins by {abs(solution.value)}")
+    )
+    lines.append(f"value: {solution.value:+d} for {mover.name} (its stones less the other's at the end); {result}")
+    values = {m: solver.move_value(state, m) for m in engine.legal_moves(state)}
+    said = [
+        f"{notation.format_gothello(m)} {_signed(v)}{' (best)' if m in solution.best else ''}"
+        for m, v in values.items()
+    ]
+    lines.append("moves: " + "  ".join(said))
+    return lines

@@ -1,0 +1,90 @@
+"""``referee tablebase probe`` (impl/apps/probe.py; issue #54): one position's entry,
+whether it is the game's exact value and why not, perfect play's result and every
+move's value — each checked against the table's own probe and the solver; bad
+positions and missing levels are one line and a status."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from impl.apps import probe as P
+from impl.engines import gothello_endgame as GE
+from impl.engines import notation, statetext
+from impl.engines.gothello import ImplGothello
+from impl.engines.tablebase import probe
+from impl.engines.tablebase.probe import Table
+from spec import awari_rules as AR
+from tests.support import paths
+
+POSITION = "a1 b1 E1, 23/22, south"
+"""Three stones: south's E1, north's a1 and b1; south to move."""
+
+
+def _referee(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "impl.cli", "tablebase", "probe", *argv],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_an_awari_probe_is_the_tables_own(tables: dict[str, Table], tmp_path: Path) -> None:
+    table = tables["olympiad-1990"]
+    state = probe.state_of(statetext.parse_awari(POSITION))
+    entry = table.value(probe.board_of(state))
+    done = _referee("awari", POSITION, "--out", str(table.folder), "--rules", "olympiad-1990", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"position: {POSITION} (south to move, 3 stones on the board)"
+    assert lines[2].startswith(f"entry: {entry:+d} for south")
+    assert lines[3] == "exact: yes — " + P.TRUSTED
+    found = probe.adjudicate(state, table)
+    assert found is not None and lines[4].startswith("perfect play: ")
+    values = probe.move_values(table, state)
+    assert lines[5] == "moves: " + "  ".join(
+        f"{p.name} {v:+d}{' (best)' if v == max(values.values()) else ''}" for p, v in values.items()
+    )
+
+
+def test_under_the_papers_rule_the_entry_is_said_not_exact(tables: dict[str, Table], tmp_path: Path) -> None:
+    lines = P.awari_lines(POSITION, tables["paper"].folder, AR.parse_rules("paper"))
+    assert lines[3].startswith("exact: no — under paper a repetition gives each side its own row")
+    assert not any(line.startswith("perfect play") for line in lines)
+
+
+def test_a_gothello_probe_is_the_solvers(tmp_path: Path) -> None:
+    text = "b a1 a2 a3 a4 a5 b1 b2 b3 b4 b5 c1 c2 w c3 c4 c5 d1 d2 d3, white"
+    done = _referee("gothello", text, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    state = ImplGothello().from_spec(statetext.parse_gothello(text))
+    solution = GE.Solver(budget=None).solve(state)
+    assert solution is not None
+    lines = done.stdout.splitlines()
+    assert lines[2].startswith(f"value: {solution.value:+d} for white")
+    best = [word for word in lines[3].removeprefix("moves: ").split("  ") if word.endswith("(best)")]
+    assert [b.split()[0] for b in best] == [notation.format_gothello(m) for m in solution.best]
+
+
+def test_bad_probes_are_one_line(tables: dict[str, Table], tmp_path: Path) -> None:
+    folder = str(tables["olympiad-1990"].folder)
+    cases = [
+        (("awari", "a1 b1, 20/20, south", "--out", folder, "--rules", "olympiad-1990"), 2, "holds 48 stones"),
+        (("awari", "--out", folder), 2, "the position is needed"),
+        (("awari", "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south", "--out", folder, "--rules", "olympiad-1990"),
+         1, "needs the levels 0 … 48"),
+        (("gothello", "b z9, black"), 2, "z9"),
+        (("chess", "x"), 2, "neither awari nor gothello"),
+    ]  # fmt: skip
+    for argv, status, said in cases:
+        done = _referee(*argv, cwd=tmp_path)
+        assert done.returncode == status, (argv, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and said in done.stderr, (argv, done.stderr)
+        assert "Traceback" not in done.stderr
