@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
+import platform
 import random
 import signal
 import sys
@@ -237,6 +239,8 @@ def solve(
         "depth": depth,
         "seed": seed,
         "table_bits": bits,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+        "python": platform.python_version(),
     }
     checkpoint.save()
     print(f"5×5 Gothello from the start: {verdict(sign)}" + (f", by {abs(value)} stones" if exact else ""))
