@@ -473,7 +473,8 @@ class Hub:
 
     def watch(self, write: Write, server: str | None, game_no: int | None = None) -> Viewer | None:
         """A new viewer of the list (``server`` None), of one game, or of every game
-        of a server (``game_no`` None), sent at once the current snapshot.  None
+        of a server (``game_no`` None), sent at once the current snapshot (a server's
+        last finished game when none is playing).  None
         when the hub is full or there is no such game."""
         if not self.can_watch():
             return None
@@ -483,7 +484,7 @@ class Hub:
             self._list.viewers[viewer] = None
             write(sse("list", self.list_json(now)))
             return viewer
-        gid = game_id(server, game_no) if game_no is not None else self.live.get(server)
+        gid = game_id(server, game_no) if game_no is not None else self.live.get(server) or self._last_of(server)
         game = self.games.get(gid) if gid is not None else None
         if game_no is not None and game is None:
             return None
@@ -496,6 +497,12 @@ class Hub:
                 return viewer
         channel.viewers[viewer] = None
         return viewer
+
+    def _last_of(self, server: str) -> str | None:
+        """The newest finished game of ``server`` kept: what a server's viewer (the TV
+        page) is shown between games, rather than nothing (issue #53)."""
+        kept = (gid for gid in self.finished if gid in self.games)
+        return next((gid for gid in kept if self.games[gid].begun.server == server), None)
 
     def drop(self, viewer: Viewer) -> None:
         """A viewer that does not keep up: its stream ends at once (and the

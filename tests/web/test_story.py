@@ -7,6 +7,7 @@ playing.  Real servers and the web view on 127.0.0.1, read over HTTP."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -238,5 +239,33 @@ def test_a_server_follower_behind_at_the_end_gets_the_games_end() -> None:
                 assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
                 for client in players:
                     await client.close()
+
+    run(scenario)
+
+
+def test_a_server_follower_between_games_is_shown_the_last_one() -> None:
+    """The TV page opened (or reloaded) between games got only "waiting for a game":
+    it is sent the server's last finished game, result included (issue #53), then
+    the next game as it starts."""
+
+    async def scenario() -> None:
+        async with watched(["gothello"], forever=True) as (web, servers):
+            base = f"http://127.0.0.1:{web.port}"
+            referee = await play_out(servers["gothello"].port, "gothello", "paper", seed=3)
+            async with aiohttp.ClientSession() as http:
+                for _ in range(200):  # until the view has the game's end
+                    async with http.get(f"{base}/api/servers") as response:
+                        if (await response.json())["finished"]:
+                            break
+                    await asyncio.sleep(0.05)
+                async with stream(http, f"{base}/events/server/gothello-0") as feed:
+                    name, data = await feed.next()
+                    assert (name, data["id"]) == ("snapshot", "gothello-0-1")
+                    assert data["result"] is not None and data["score"] == final_score(referee)
+                    players = await seat_players(servers["gothello"].port, "gothello")
+                    name, data = await feed.next()
+                    assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
+                    for client in players:
+                        await client.close()
 
     run(scenario)

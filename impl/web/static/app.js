@@ -718,7 +718,7 @@ function initTournament() {
 
 // ─── the TV page: one server's games in turn, for a projector ─────────────────
 
-const tv = { shown: null, next: null, holdUntil: 0, timer: null, hold: 5 };
+const tv = { shown: null, next: null, holdUntil: 0, timer: null, hold: 5, offline: false };
 
 function renderTv(g) {
   tv.shown = g;
@@ -740,6 +740,14 @@ function renderTv(g) {
   const score = document.getElementById("score");
   score.hidden = !g.score;
   score.textContent = scoreText(g.game, g.score);
+  tvConnection();
+}
+
+// "live" only under a game in play: a finished one is said so (issue #53).
+function tvConnection() {
+  const conn = document.getElementById("conn");
+  if (tv.offline) conn.textContent = "reconnecting…";
+  else conn.textContent = tv.shown && tv.shown.result ? "connected · game over" : "live";
 }
 
 // The game on screen changed; once it has ended, its result stays for tv.hold seconds.
@@ -808,9 +816,14 @@ function initTv() {
     Object.assign(g, { result: o.result, score: o.score, clocks: o.clocks, board: o.board, to_move: null });
     if (g === tv.shown) tvUpdate(g);
   });
-  const conn = document.getElementById("conn");
-  source.onopen = () => (conn.textContent = "live");
-  source.onerror = () => (conn.textContent = "reconnecting…");
+  source.onopen = () => {
+    tv.offline = false;
+    tvConnection();
+  };
+  source.onerror = () => {
+    tv.offline = true;
+    tvConnection();
+  };
 }
 
 const PAGE = document.body.dataset.page;
