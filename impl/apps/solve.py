@@ -228,7 +228,11 @@ def solve(
         raise UsageError(f"referee tablebase solve: {why(exc) if isinstance(exc, OSError) else exc}") from None
     solver = S.CSolver(lib, bits)
     split = Split(solver, checkpoint, depth, seed, say)
-    if checkpoint.leaves:
+    if say:
+        where = "the start" if root == START else "a position"
+        print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries",
+              file=sys.stderr, flush=True)  # fmt: skip
+    if checkpoint.leaves and say:
         print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
     wall = time.perf_counter()
     sign = split.value(root, -1, 1)

@@ -47,8 +47,8 @@ typedef struct {
 static Entry *table = NULL;
 static size_t table_size = 0;
 static uint64_t mask = 0;
-static uint64_t nodes = 0;
-static volatile uint64_t stop_at = UINT64_MAX; /* gs_abort, from another thread, sets it to 0 */
+static uint64_t nodes = 0, stop_at = UINT64_MAX;
+static volatile int aborted = 0; /* gs_abort, from another thread; cleared by gs_arm only */
 static int stopped = 0;
 static uint64_t history[26];
 static int bug = 0; /* planted bugs (the check's catalogue): 0 none */
@@ -179,7 +179,7 @@ typedef struct {
 } Child;
 
 static int search(uint32_t mine, uint32_t theirs, int passed, int alpha, int beta) {
-    if (++nodes > stop_at) {
+    if (++nodes > stop_at || aborted) {
         stopped = 1;
         return 0;
     }
@@ -285,8 +285,12 @@ void gs_bug(int b) { bug = b; }
 
 uint64_t gs_nodes(void) { return nodes; }
 
-/* Ends the search running in another thread at its next node (Ctrl-C). */
-void gs_abort(void) { stop_at = 0; }
+/* Ends the search running in another thread at its next node (Ctrl-C) — or, called
+ * before that search has begun, at its first: gs_search does not clear it, gs_arm
+ * (called before the search's thread starts) does. */
+void gs_abort(void) { aborted = 1; }
+
+void gs_arm(void) { aborted = 0; }
 
 /* The mover's margin if within (alpha, beta), else a bound on that side; after
  * at most `budget` nodes (0: none), -127 if it ran out. */

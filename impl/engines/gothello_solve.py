@@ -54,6 +54,8 @@ def load() -> ctypes.CDLL | None:
     lib.gs_nodes.restype = u64
     lib.gs_abort.argtypes = []
     lib.gs_abort.restype = None
+    lib.gs_arm.argtypes = []
+    lib.gs_arm.restype = None
     lib.gs_search.argtypes = [u32, u32, i32, i32, i32, u64]
     lib.gs_search.restype = i32
     p32 = ctypes.POINTER(u32)
@@ -101,6 +103,7 @@ class CSolver:
         """``search`` in a thread of its own, so that this one takes Ctrl-C (and SIGTERM
         made one) at once: the search is then aborted and KeyboardInterrupt raised."""
         found: list[int | None] = []
+        self.lib.gs_arm()  # before the thread: an interrupt from now on stops its search, begun or not
         worker = threading.Thread(target=lambda: found.append(self.search(mine, theirs, passed_, alpha, beta)))
         worker.start()
         try:

@@ -218,9 +218,15 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
     with subprocess.Popen(
         argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as run:
-        time.sleep(3)
-        run.send_signal(signum)
-        _, err = run.communicate(timeout=60)
+        try:
+            assert run.stderr is not None
+            first = run.stderr.readline()  # said once its handlers are in place and it searches
+            assert first.startswith("solving "), first
+            time.sleep(1)
+            run.send_signal(signum)
+            _, err = run.communicate(timeout=60)
+        finally:
+            run.kill()  # never left running: the start's solve takes hours
     assert run.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
     checkpoint = tmp_path / "gothello-solve.json"
     assert not checkpoint.exists() or V.Checkpoint.load(checkpoint).result == {}
