@@ -230,3 +230,13 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
     assert run.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
     checkpoint = tmp_path / "gothello-solve.json"
     assert not checkpoint.exists() or V.Checkpoint.load(checkpoint).result == {}
+
+
+def test_the_committed_checkpoint_is_one_and_replays(tmp_path: Path) -> None:
+    """docs/gothello-solve.json, the run made here (docs/tablebases.md): a checkpoint
+    this code reads, its leaves margins, its totals the sums it claims to be."""
+    checkpoint = V.Checkpoint.load(paths.ROOT / "docs" / "gothello-solve.json")
+    assert checkpoint.leaves and checkpoint.nodes > 0 and checkpoint.seconds > 0
+    for key in checkpoint.leaves:
+        mine, theirs, passed, alpha, beta = key.split(":")
+        assert int(mine, 16) & int(theirs, 16) == 0 and passed in "01" and int(alpha) < int(beta)
