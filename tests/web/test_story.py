@@ -22,7 +22,7 @@ from impl.web.app import WebView
 from impl.web.archive import frame_clocks, score_of
 from impl.web.pages import missing_page, tv_server
 from tests.support.netclient import run, seat_players
-from tests.support.webclient import Referee, play_one, stream, watched
+from tests.support.webclient import EventStream, Referee, play_one, stream, watched
 
 
 async def get(http: aiohttp.ClientSession, url: str) -> tuple[int, str, Any]:
@@ -219,6 +219,15 @@ def test_tv_server_and_missing_page() -> None:
     assert "&lt;i&gt;" in page and "<i>" not in page and "<script" not in page
 
 
+async def _then_the_second_game(feed: EventStream, port: int) -> None:
+    """Two players take their seats: the server's follower gets the second game's start."""
+    players = await seat_players(port, "gothello")
+    name, data = await feed.next()
+    assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
+    for client in players:
+        await client.close()
+
+
 def test_a_server_follower_behind_at_the_end_gets_the_games_end() -> None:
     """A viewer following a server (the TV page's feed) that is behind when the
     game ends is caught up with the finished game's snapshot, result and score
@@ -234,11 +243,7 @@ def test_a_server_follower_behind_at_the_end_gets_the_games_end() -> None:
                     if name == "snapshot" and data["result"] is not None:
                         break
                 assert data["id"] == "gothello-0-1" and data["score"] == final_score(referee)
-                players = await seat_players(servers["gothello"].port, "gothello")
-                name, data = await feed.next()
-                assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
-                for client in players:
-                    await client.close()
+                await _then_the_second_game(feed, servers["gothello"].port)
 
     run(scenario)
 
@@ -262,10 +267,6 @@ def test_a_server_follower_between_games_is_shown_the_last_one() -> None:
                     name, data = await feed.next()
                     assert (name, data["id"]) == ("snapshot", "gothello-0-1")
                     assert data["result"] is not None and data["score"] == final_score(referee)
-                    players = await seat_players(servers["gothello"].port, "gothello")
-                    name, data = await feed.next()
-                    assert (name, data["id"], data["result"]) == ("snapshot", "gothello-0-2", None)
-                    for client in players:
-                        await client.close()
+                    await _then_the_second_game(feed, servers["gothello"].port)
 
     run(scenario)
