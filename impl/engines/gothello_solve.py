@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -35,6 +36,8 @@ BUGS: Final = {1: "a stone without a liberty is placed", 2: "a group touching th
 BUGS_SYM: Final = 3
 """The planted bug that turns the symmetries off: not a wrong value, only a slower search."""
 _ENGINE: Final = ImplGothello()
+ABORT_WAIT: Final = 5.0
+"""Seconds an aborted search is waited for (it stops at its next node)."""
 
 
 @cache
@@ -104,14 +107,17 @@ class CSolver:
         made one) at once: the search is then aborted and KeyboardInterrupt raised."""
         found: list[int | None] = []
         self.lib.gs_arm()  # before the thread: an interrupt from now on stops its search, begun or not
+        # A daemon: were it left running (an interrupt inside start()), the exit would not wait for it.
         worker = threading.Thread(target=lambda: found.append(self.search(mine, theirs, passed_, alpha, beta)))
-        worker.start()
+        worker.daemon = True
         try:
+            worker.start()
             while worker.is_alive():
                 worker.join(0.2)
         except BaseException:
             self.lib.gs_abort()
-            worker.join()
+            with suppress(RuntimeError):  # interrupted before the thread was started: nothing to join
+                worker.join(ABORT_WAIT)
             raise
         return found[0]
 

@@ -216,7 +216,15 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
     argv = [sys.executable, "-m", "impl.cli", "tablebase", "solve", "gothello", "--table-bits", "12"]
     env = {"PYTHONPATH": str(paths.ROOT), "PATH": "/usr/bin:/bin"}
     with subprocess.Popen(
-        argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        argv,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C's default, as at a terminal: a test run started in the background
+        # (make verify under nohup … &) has SIGINT ignored, and a child inherits that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as run:
         try:
             assert run.stderr is not None
@@ -233,9 +241,9 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
 
 
 def test_the_committed_checkpoint_is_one_and_replays(tmp_path: Path) -> None:
-    """docs/gothello-solve.json, the run made here (docs/tablebases.md): a checkpoint
+    """data/gothello-solve.json, the run made here (docs/tablebases.md): a checkpoint
     this code reads, its leaves margins, its totals the sums it claims to be."""
-    checkpoint = V.Checkpoint.load(paths.ROOT / "docs" / "gothello-solve.json")
+    checkpoint = V.Checkpoint.load(paths.ROOT / "data" / "gothello-solve.json")
     assert checkpoint.leaves and checkpoint.nodes > 0 and checkpoint.seconds > 0
     for key in checkpoint.leaves:
         mine, theirs, passed, alpha, beta = key.split(":")
