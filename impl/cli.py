@@ -125,6 +125,11 @@ def _valid(convert: Callable[[str], N], ok: Callable[[N], bool], what: str) -> C
     return check
 
 
+def whole_within(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (``what`` it is)."""
+    return _valid(_int, lambda v: low <= v <= high, f"{what} from {low} to {high}")
+
+
 seconds = _valid(_float, lambda v: v > 0, "a positive number of seconds")
 bound = _valid(_float, lambda v: v >= 0, "a number of seconds >= 0")
 """A bound in seconds; 0: no bound."""

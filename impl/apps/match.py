@@ -13,6 +13,7 @@ import dataclasses
 import statistics
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -156,9 +157,7 @@ def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: st
             f"{100 * won / max(1, games):>6.1f} {100 * (won + drawn / 2) / max(1, games):>7.1f}"
             f"  {by_side[0]:>16}  {by_side[1]:>16}"
         )
-    endings: dict[str, int] = {}
-    for r in results:
-        endings[ending(r)] = endings.get(ending(r), 0) + 1
+    endings = Counter(ending(r) for r in results)
     lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     for player in (0, 1):
         stats = _search_stats([line for r in results for p, line in r.summaries if p == player])

@@ -23,6 +23,10 @@ class ProbeError(Exception):
     """The position cannot be probed; the message says why."""
 
 
+TRUSTED = "the rule set scores a repetition as uncounted and no earlier position can come again"
+"""Why an entry is exact (tablebase/probe.py ``untrusted`` says why one is not)."""
+
+
 def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
     """The probe of an Awari position in the table of ``rules`` in ``folder``."""
     game = statetext.parse_awari(text)  # statetext.NotationError: the caller's usage error
@@ -43,9 +47,9 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
     lines.append(f"table: {table.name}, levels 0 … {stones} in {folder}")
     far = "" if distance is None else f"; the side ahead forces it within {distance} plies"
     lines.append(f"entry: {value:+d} for {mover} (its margin on the {stones} stones of the board){far}")
-    why = untrusted(table, state)
+    why = probe.untrusted(table, state)
     lines.append("exact: yes — " + TRUSTED if why is None else f"exact: no — {why}")
-    found = probe.adjudicate(state, table) if why is None else None
+    found = probe.adjudicate(state, table, checked=True) if why is None else None
     if found is not None:
         result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
         lines.append(f"perfect play: {result} (the stores {game.score[A.PLAYER.north]}/{game.score[A.PLAYER.south]}"
@@ -59,18 +63,6 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
 
 def _signed(value: int | None) -> str:
     return "?" if value is None else f"{value:+d}"
-
-
-TRUSTED = "the rule set scores a repetition as uncounted and no earlier position can come again"
-
-
-def untrusted(table: probe.Table, state: probe.AwariState) -> str | None:
-    """Why the entry is not the exact value of the game being played (None: it is)."""
-    if table.rules.repetition != AR.RepetitionRule.UNCOUNTED:
-        return f"under {table.name} a repetition gives each side its own row, not the table's uncounted"
-    if probe.may_repeat(state, table.gs):
-        return "an earlier position of the game can come again (its history decides)"
-    return None
 
 
 def gothello_lines(text: str, budget: int) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from impl.atomic import why
-from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand
+from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand, whole_within
 from impl.engines.tablebase import build, check, ckernel, store
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
@@ -67,9 +67,17 @@ def add_command(subparsers: Any) -> None:
         default=Path("gothello-solve.json"),
         help="the leaves answered so far (default ./gothello-solve.json): the same command resumes",
     )
-    solving.add_argument("--split", type=_plies, default=3, help="plies searched above the leaves (default 3)")
     solving.add_argument(
-        "--table-bits", type=_bits, default=24, help="the solver's table: 2^(N+1) entries of 16 bytes (default 24)"
+        "--split",
+        type=whole_within(0, 6, "a number of plies"),
+        default=3,
+        help="plies searched above the leaves (default 3)",
+    )
+    solving.add_argument(
+        "--table-bits",
+        type=whole_within(10, 32, "a table size in bits"),
+        default=24,
+        help="the solver's table: 2^(N+1) entries of 16 bytes (default 24)",
     )
     solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
     solving.add_argument(
@@ -101,20 +109,6 @@ def _probe(args: argparse.Namespace) -> int:
         raise UsageError(f"referee tablebase probe: {exc}") from None
     print("\n".join(lines))
     return 0
-
-
-def _plies(text: str) -> int:
-    value = count(text)
-    if not 0 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"{text!r}: 0 … 6 plies")
-    return value
-
-
-def _bits(text: str) -> int:
-    value = count(text)
-    if not 10 <= value <= 32:
-        raise argparse.ArgumentTypeError(f"{text!r}: 10 … 32")
-    return value
 
 
 def _solve(args: argparse.Namespace) -> int:

@@ -86,7 +86,8 @@ def empties(state: GothelloState) -> int:
     return 25 - (state[0] | state[1]).bit_count()
 
 
-def _passed(state: GothelloState) -> int:
+def passed(state: GothelloState) -> int:
+    """1 where the last accepted action was a pass (the key's third part)."""
     history = state[3]
     return int(history is not None and history[0] == PASS)
 
@@ -185,7 +186,7 @@ class Solver:
             return None
         self._start()
         try:
-            return self._search(state[0], state[1], _passed(state), -_BOUND, _BOUND)
+            return self._search(state[0], state[1], passed(state), -_BOUND, _BOUND)
         except OutOfBudget:
             return None
 
@@ -201,7 +202,7 @@ class Solver:
     def _move_value(self, state: GothelloState, action: int, alpha: int, beta: int) -> int:
         mine, theirs, _, _ = state
         if action == PASS:
-            if _passed(state):
+            if passed(state):
                 return mine.bit_count() - theirs.bit_count()
             return -self._search(theirs, mine, 1, -beta, -alpha)
         placed = place(mine, theirs, action)
@@ -215,7 +216,7 @@ class Solver:
             return None
         self._start()
         try:
-            value = self._search(state[0], state[1], _passed(state), -_BOUND, _BOUND)
+            value = self._search(state[0], state[1], passed(state), -_BOUND, _BOUND)
             best = tuple(
                 m for m in _ENGINE.legal_moves(state) if self._move_value(state, code(m), value - 1, value) >= value
             )

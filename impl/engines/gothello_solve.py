@@ -24,7 +24,7 @@ from spec import gothello as G
 
 from .ccompile import compiled
 from .gothello import ImplGothello
-from .gothello_endgame import Solution, empties
+from .gothello_endgame import Solution, empties, passed
 from .kernels import FULL, PASS, GothelloState, code, over
 
 SOURCE = Path(__file__).with_name("gothello_solve.c")
@@ -70,12 +70,6 @@ def load() -> ctypes.CDLL | None:
     lib.gs_image.argtypes = [i32, u32]
     lib.gs_image.restype = u32
     return lib
-
-
-def passed(state: GothelloState) -> int:
-    """1 where the last accepted action was a pass."""
-    history = state[3]
-    return int(history is not None and history[0] == PASS)
 
 
 class CSolver:

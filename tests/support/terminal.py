@@ -11,6 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+from tests.support.paths import ROOT
 
 TIMEOUT = 15.0
 
@@ -82,6 +85,14 @@ class Pty:
 
 def referee(*args: str) -> list[str]:
     return [sys.executable, "-m", "impl.cli", *args]
+
+
+def run_referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` run to its end in ``cwd``, this checkout importable."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        referee(*args), env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 def refused(done: subprocess.CompletedProcess[str]) -> str:

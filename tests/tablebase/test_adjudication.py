@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from impl.game import Side, Termination
 from impl.web.archive import Archive
 from spec import awari as A
 from tests.support import paths
-from tests.support.terminal import refused
+from tests.support.terminal import refused, run_referee
 
 from .conftest import STONES
 
@@ -117,10 +116,7 @@ def test_a_game_entering_the_table_is_adjudicated_and_recorded(uncounted: probe.
 
 
 def _referee(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "impl.cli", *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=300
-    )
+    return run_referee(*argv, cwd=cwd)
 
 
 def test_match_and_tournament_adjudicate_by_the_table(uncounted: probe.Table, tmp_path: Path) -> None:

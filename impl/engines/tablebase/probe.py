@@ -163,15 +163,22 @@ def may_repeat(state: AwariState, gs: int) -> bool:
     return False
 
 
+def untrusted(table: Table, state: AwariState) -> str | None:
+    """Why the entry of this position is not its exact value in the game being played,
+    in words; None where it is: the board is in the table, the rule set scores a
+    repetition as uncounted, and no earlier position can come again (``may_repeat``)."""
+    if not table.covers(board_of(state)):
+        return f"the board has more stones than the table's {table.stones}"
+    if table.rules.repetition != AR.RepetitionRule.UNCOUNTED:
+        return f"under {table.name} a repetition gives each side its own row, not the table's uncounted"
+    if may_repeat(state, table.gs):
+        return "an earlier position of the game can come again (its history decides)"
+    return None
+
+
 def trusted(table: Table, state: AwariState) -> bool:
-    """The entry of this position is its exact value in the game being played: the
-    board is in the table, the rule set scores a repetition as uncounted, and no
-    earlier position can come again (``may_repeat``)."""
-    return (
-        table.covers(board_of(state))
-        and table.rules.repetition == AR.RepetitionRule.UNCOUNTED
-        and not may_repeat(state, table.gs)
-    )
+    """The entry of this position is its exact value in the game being played (``untrusted``)."""
+    return untrusted(table, state) is None
 
 
 # ─── Moves and adjudication ────────────────────────────────────────────────────
@@ -239,15 +246,16 @@ class Outcome:
     difference: int
 
 
-def adjudicate(game: A.AwariGame | AwariState, table: Table) -> Outcome | None:
+def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = False) -> Outcome | None:
     """The result of perfect play from a position of a real game (its stores and all
     48 stones there), or None where the table does not decide it: the board not in
-    the table, the game over, another rule set's, or the entry not trusted (``trusted``).
-    The mover's final store difference is its stores' difference plus the entry."""
+    the table, the game over, another rule set's, or the entry not trusted (``trusted``;
+    ``checked``: the caller knows it is).  The mover's final store difference is its
+    stores' difference plus the entry."""
     state = state_of(game) if isinstance(game, A.AwariGame) else game
     board = board_of(state)
     mine, theirs = stores_of(state)
-    if mine + theirs + sum(board) != 48 or not trusted(table, state):
+    if mine + theirs + sum(board) != 48 or not (checked or trusted(table, state)):
         return None
     from impl.engines.awari import engine_for
 
