@@ -12,7 +12,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv bwrap lint typecheck test wheel-check verify verify-deep proofs planted bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
+.PHONY: all venv bwrap postgres lint typecheck test wheel-check verify verify-deep proofs planted bench mypyc mutate serve play clean browser test-browser screenshots crosscheck
 
 all: verify
 
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
-	@$(MAKE) --no-print-directory bwrap
+	@$(MAKE) --no-print-directory bwrap postgres
 	@touch $(STAMP) $(SERVE_STAMP)
 
 # The player programs' sandbox (docs/tournaments.md, "Sandboxes"): Debian's bubblewrap,
@@ -31,6 +31,14 @@ bwrap:
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& apt-get install -y -qq bubblewrap >/dev/null 2>&1; } \
 		|| echo "bubblewrap not installed: player programs run in unshare's sandbox (docs/tournaments.md)"
+
+# The arena's tests on PostgreSQL (tests/support/postgres.py starts a server of its own, as
+# an unprivileged user): Debian's postgresql, installed when missing and run as root.
+postgres:
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+		|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get install -y -qq postgresql >/dev/null 2>&1; } \
+		|| echo "postgresql not installed: the arena's PostgreSQL tests will be skipped"
 
 # make serve needs only the runtime and the web view (icontract, aiohttp): a few seconds
 # of installing, not the development toolchain (z3, crosshair, mypy, dask).  The dev

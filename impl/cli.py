@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "player": ("impl.players.cli", "run"),
     "match": ("impl.apps.match", "run"),
     "tournament": ("impl.apps.tournament.command", "run"),
+    "arena": ("impl.apps.arena.command", "run"),
     "replay": ("impl.apps.replay", "run_replay"),
     "show": ("impl.apps.replay", "run_show"),
     "watch": ("impl.apps.watch", "run"),
@@ -57,6 +58,7 @@ COMMAND_MODULES: list[str] = [
     "impl.players.cli",  # referee player
     "impl.apps.match",  # referee match
     "impl.apps.tournament",  # referee tournament
+    "impl.apps.arena",  # referee arena
     "impl.apps.replay",  # referee replay, referee show
     "impl.apps.watch",  # referee watch
     "impl.apps.terminal",  # referee client, referee play

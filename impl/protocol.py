@@ -90,8 +90,8 @@ def version_accepted(version: tuple[int, ...]) -> bool:
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 
 
-def parse_name(text: str) -> str | None:
-    """The optional name: ``""``-escaped inside double quotes, at most NAME_MAX
+def parse_name(text: str, limit: int = NAME_MAX) -> str | None:
+    """The optional name: ``""``-escaped inside double quotes, at most ``limit``
     characters once unescaped.  Empty text is the empty name; None if malformed."""
     if not text:
         return ""
@@ -99,7 +99,7 @@ def parse_name(text: str) -> str | None:
     if match is None:
         return None
     name = match.group(1).replace('""', '"')
-    return name if len(name) <= NAME_MAX else None
+    return name if len(name) <= limit else None
 
 
 def quote_name(name: str) -> str:
@@ -192,9 +192,10 @@ def _split_word(text: str) -> tuple[str, str]:
     return text, ""
 
 
-def parse_seat(v: Vocabulary, line: str) -> SeatRequest | SeatRefusal:
+def parse_seat(v: Vocabulary, line: str, name_max: int = NAME_MAX) -> SeatRequest | SeatRefusal:
     """A seat request.  A line whose second word is ``player`` or ``observer`` has
-    its version checked first (198); anything else not understood is 199."""
+    its version checked first (198); anything else not understood is 199.
+    ``name_max``: the name field's length (an arena's login is longer: docs/arena.md)."""
     version, rest = _split_word(line)
     keyword, rest = _split_word(rest)
     if keyword not in ("player", "observer"):
@@ -210,9 +211,9 @@ def parse_seat(v: Vocabulary, line: str) -> SeatRequest | SeatRefusal:
         if side not in seats:
             return SeatRefusal(199, f"Request not understood (side must be {v.sides[1]}, {v.sides[0]} or ?)")
         seat = seats[side]
-    name = parse_name(rest)
+    name = parse_name(rest, name_max)
     if name is None:
-        return SeatRefusal(199, f'Request not understood (name must be "..." of at most {NAME_MAX} characters)')
+        return SeatRefusal(199, f'Request not understood (name must be "..." of at most {name_max} characters)')
     return SeatRequest(seat, name, version)
 
 

@@ -1,0 +1,174 @@
+"""``referee arena {awari,gothello}``: the class arena's command line (docs/arena.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fcntl
+import logging
+import os
+import signal
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from impl import protocol as P
+from impl.cli import (
+    UsageError,
+    add_rules_argument,
+    bound,
+    check_rules,
+    count,
+    install_hint,
+    port,
+    positive,
+    subcommand,
+)
+from impl.config import DEFAULTS, Config, time_control
+from impl.engines.port import GAMES
+from impl.game import PAPER_RULES
+from impl.log import event, setup_logging
+from impl.server import fdbudget
+from impl.server.session import Settings
+
+ANCHORS = ("random", "search")
+
+
+def anchor_kind(text: str) -> str:
+    """``--anchor``'s type: ``random``, or ``search:SECS`` (seconds a move)."""
+    kind, _, budget = text.partition(":")
+    if kind not in ANCHORS or (kind == "random" and budget):
+        raise argparse.ArgumentTypeError(f"{text!r} is not random or search:SECS")
+    if kind == "search":
+        try:
+            if not 0 < float(budget) <= 60:
+                raise ValueError
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: search needs :SECS, 0 < SECS <= 60") from None
+    return text
+
+
+def add_command(subparsers: Any) -> None:
+    p = subcommand(subparsers, "arena", run)
+    p.add_argument("game", choices=GAMES)
+    p.add_argument("--db", default="arena.db", metavar="PATH|URL",
+                   help="the database: a SQLite file (default arena.db) or postgresql://user@host/name")  # fmt: skip
+    p.add_argument("--host", default=DEFAULTS.host, help="address to listen on (default all)")
+    p.add_argument("--port", type=port, help="port (default the papers': 29046 awari, 29068 gothello; 0: any)")
+    p.add_argument("--record", type=Path, metavar="DIR", help="write every game's record (PGN) in DIR")
+    p.add_argument("--round", type=positive, default=30.0, metavar="SECS", help="seconds between rounds (default 30)")
+    p.add_argument("--time", type=time_control, metavar="SECS[+INC]", help="each side's clock (default none)")
+    add_rules_argument(p)
+    p.add_argument("--anchor", type=anchor_kind, action="append", metavar="KIND",
+                   help="an anchor the arena runs: random or search:SECS (repeatable; default random)")  # fmt: skip
+    p.add_argument("--no-anchors", action="store_true", help="run no anchor")
+    p.add_argument("--anchor-rating", type=float, default=0.0, metavar="ELO",
+                   help="the first anchor's fixed rating (default 0)")  # fmt: skip
+    p.add_argument("--no-guests", action="store_true", help="refuse players without a login")
+    p.add_argument("--per-player", type=positive, default=1, metavar="K",
+                   help="connections one name may hold at once (default 1)")  # fmt: skip
+    p.add_argument(
+        "--daily", type=count, default=0, metavar="K", help="games a name may start in 24 h (default 0: any)"
+    )
+    p.add_argument("--opening-plies", type=count, default=0, metavar="N",
+                   help="start each game from a random opening of N plies (default 0: none)")  # fmt: skip
+    p.add_argument("--seat-timeout", type=bound, default=DEFAULTS.limits.seat_timeout, metavar="SECS")
+    p.add_argument("--wait-timeout", type=bound, default=DEFAULTS.limits.wait_timeout, metavar="SECS")
+    p.add_argument("--idle-timeout", type=bound, default=DEFAULTS.limits.idle_timeout, metavar="SECS")
+    p.add_argument("--seed", type=int, help="the pairings' and openings' randomness")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
+
+
+def lock(db: str) -> int | None:
+    """One arena per SQLite file: an exclusive lock on ``FILE.lock`` held while it
+    runs (PostgreSQL takes several arenas).  The descriptor, or None for a URL."""
+    if "://" in db:
+        return None
+    path = Path(db).resolve().with_name(Path(db).name + ".lock")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise UsageError(f"referee arena: cannot use database {db}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise UsageError(f"referee arena: database {db} is in use by another arena") from None
+    return fd
+
+
+def run(args: argparse.Namespace) -> int:
+    """run a class arena: players log in, are paired in rounds and rated
+
+    A long-running referee for one game on the papers' port: programs connect from anywhere
+    with an unchanged client, log in with "name:password" as their name, are paired every
+    --round seconds by rating, play one game per connection and are rated by maximum
+    likelihood over all their games (docs/arena.md).
+    """
+    try:
+        from impl.apps.arena.server import Arena, ArenaConfig
+        from impl.apps.arena.store import Store, StoreError
+    except ImportError as exc:
+        raise UsageError(f"referee arena needs the arena extra ({exc}): {install_hint('arena')}") from None
+    from impl.apps.serve import check_writable, load_engine
+
+    setup_logging(args.log_level)
+    check_rules("referee arena", args.game, args.rules)
+    fdbudget.raise_limit()
+    if args.record is not None:
+        check_writable(args.record)
+    engine = load_engine(args.game, None, args.rules if args.game == "awari" else PAPER_RULES)
+    anchors = () if args.no_anchors else tuple(args.anchor or ["random"])
+    tc = args.time
+    limits = replace(
+        DEFAULTS.limits, seat_timeout=args.seat_timeout, wait_timeout=args.wait_timeout, idle_timeout=args.idle_timeout
+    )
+    config = replace(
+        Config(),
+        time=None if tc is None else (tc.seconds, tc.seconds),
+        increment=(0.0, 0.0) if tc is None else (tc.increment, tc.increment),
+        limits=limits,
+    )
+    settings = Settings.of(config, args.game)
+    cfg = ArenaConfig(
+        game=args.game, db=args.db, host=args.host, port=args.port, record_dir=args.record, round_every=args.round,
+        guests=not args.no_guests, per_player=args.per_player, daily=args.daily, anchors=anchors,
+        anchor_rating=args.anchor_rating, opening_plies=args.opening_plies, limits=limits, seed=args.seed,
+    )  # fmt: skip
+    held = lock(args.db)
+    try:
+        store = Store.open(args.db)
+    except StoreError as exc:
+        raise UsageError(f"referee arena: {exc}") from None
+    try:
+        return asyncio.run(_serve(Arena(cfg, engine, store, settings)))
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        print(f"referee arena: cannot listen on port {args.port or P.port_of(args.game, 0)}: {exc.strerror or exc}; "
+              "choose another with --port", file=sys.stderr)  # fmt: skip
+        return 1
+    finally:
+        store.close()
+        if held is not None:
+            os.close(held)
+
+
+async def _serve(arena: Any) -> int:
+    await arena.start()
+    print(f"{arena.cfg.game.capitalize()} arena listens on port {arena.port}; database {arena.cfg.db}", flush=True)
+    stopped = asyncio.Event()
+    got: list[int] = []
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum: int) -> None:
+        got.append(signum)
+        stopped.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, on_signal, signum)
+    await stopped.wait()
+    event(logging.INFO, "arena_stop", signal=got[0])
+    await arena.stop()
+    return 128 + got[0]

@@ -1,0 +1,89 @@
+"""Who a seat request on an arena port is (docs/arena.md, "Logging in").
+
+The papers' seat request carries an optional quoted name, and that is where an
+arena login goes, so that any client able to send a name logs in unchanged:
+``0.9 player ? "alice:secret"``, the name before the first colon, the password
+after it.  On an arena the name field may hold up to ``FIELD_MAX`` characters
+(the papers' 31 is the name alone).  A request without a name is a guest's: gthd's
+client libraries send none; a guest plays unrated games, if the arena takes
+guests at all.  Pure, apart from the clock passed in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+FIELD_MAX = 100
+"""Characters of ``name:password`` after unescaping."""
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,23}")
+"""A player's name: 1–24 letters, digits, ``_ . -``, not starting with a sign."""
+PASSWORD_MAX = 64
+
+
+@dataclass(frozen=True)
+class Credentials:
+    name: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Guest:
+    """No name sent."""
+
+
+@dataclass(frozen=True)
+class BadLogin:
+    """A name field the arena refuses, and why (the text of its 199)."""
+
+    why: str
+
+
+def credentials(field: str) -> Credentials | Guest | BadLogin:
+    """The seat request's name field, unescaped, read as a login."""
+    if not field:
+        return Guest()
+    name, colon, password = field.partition(":")
+    if not colon:
+        return BadLogin(f'Login needed: send "{field[:24]}:password" as your name (docs/arena.md)')
+    if not NAME.fullmatch(name):
+        return BadLogin("Bad name: 1-24 letters, digits, '_', '.', '-', a letter or digit first")
+    if not password or len(password) > PASSWORD_MAX:
+        return BadLogin(f"Bad password: 1-{PASSWORD_MAX} characters")
+    return Credentials(name, password)
+
+
+@dataclass(frozen=True)
+class Failures:
+    """Failed logins of one key (a name, or an address group) in a window: at most
+    ``limit`` failures a ``window`` seconds, then refused until the window passes."""
+
+    limit: int
+    window: float
+    times: tuple[float, ...] = ()
+
+    def recent(self, now: float) -> Failures:
+        return replace(self, times=tuple(t for t in self.times if now - t < self.window))
+
+    def blocked(self, now: float) -> bool:
+        return len(self.recent(now).times) >= self.limit
+
+    def failed(self, now: float) -> Failures:
+        return replace(self, times=(*self.recent(now).times, now)[-self.limit :])
+
+
+class Throttle:
+    """Failed logins per name and per address group (``Failures``); the only state
+    the arena keeps of them, in memory."""
+
+    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+        self.limit, self.window = limit, window
+        self._by: dict[str, Failures] = {}
+
+    def blocked(self, keys: tuple[str, ...], now: float) -> bool:
+        return any(key in self._by and self._by[key].blocked(now) for key in keys)
+
+    def failed(self, keys: tuple[str, ...], now: float) -> None:
+        for key in keys:
+            self._by[key] = self._by.get(key, Failures(self.limit, self.window)).failed(now)
+        if len(self._by) > 10_000:  # a flood of names: forget those quiet for a window
+            self._by = {k: f for k, f in self._by.items() if f.recent(now).times}

@@ -1,0 +1,772 @@
+"""The arena's server (docs/arena.md): one listening port for one game; every
+connection is greeted as the papers' server greets it, logs in with its seat
+request (impl/apps/arena/login.py), is seated at once (100/101, as a player who
+waits for an opponent), and waits; every round the waiting players are paired
+(impl/apps/arena/pairing.py) and each pair plays one game on a session of its own
+(impl/server/session.py: the same referee as ``referee serve``), after which the
+game is stored (impl/apps/arena/store.py), its record written, the ratings fitted
+again.  One connection plays one game, as on the papers' servers: a program plays
+again by connecting again.
+
+The session of a game is joined by connections already greeted and seated here:
+``Relay`` drops the two lines the session would send them again (its 000 and its
+100/101, the same lines), and counts the refusals each player gets (its faults).
+The database is used from one thread of its own, one call after another, so the
+loop never waits on the disk."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import random
+import secrets
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from impl import protocol as P
+from impl.apps.ratings import bradley_terry
+from impl.atomic import write_atomic
+from impl.config import DEFAULTS, Limits, NetLimits
+from impl.engines.openings import random_openings
+from impl.engines.port import GameEngine
+from impl.game import Side, Termination
+from impl.log import event
+from impl.pgn import write as write_pgn
+from impl.server.admission import StormGuard, address_group
+from impl.server.clock import Stalls, no_stalls
+from impl.server.net import Connection, listening_port
+from impl.server.server import LagMonitor, write_record
+from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings
+from impl.server.transcript import monitor
+
+from .login import FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
+from .pairing import Waiter, pair
+from .store import Game, Login, Player, Rating, Store, record_name
+
+T = TypeVar("T")
+
+GUEST = "guest"
+"""The name a guest's games show (it has no row: its games are not stored)."""
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What an arena is: its game and rules (the engine), where it listens, its
+    database, its rounds and its limits (docs/arena.md)."""
+
+    game: str
+    db: str
+    host: str = DEFAULTS.host
+    port: int | None = None
+    """None: the game's port for server 0 (29046 / 29068)."""
+    record_dir: Path | None = None
+    round_every: float = 30.0
+    """Seconds between rounds."""
+    time: float | None = None
+    """Seconds each side has (no time controls: None)."""
+    increment: float = 0.0
+    guests: bool = True
+    """Take players without a login (unrated games)."""
+    per_player: int = 1
+    """Connections one name may hold at once (each plays one game)."""
+    daily: int = 0
+    """Games one name may start in 24 hours (0: no cap)."""
+    anchors: tuple[str, ...] = ("random",)
+    """The arena's own players: ``random`` or ``search:SECS``."""
+    anchor_rating: float = 0.0
+    """The first anchor's pinned rating: the scale's zero point."""
+    opening_plies: int = 0
+    """Random openings of this many plies (0: none)."""
+    check_protocol: bool = True
+    """Check what each game's session sends against the protocol's model."""
+    limits: Limits = DEFAULTS.limits
+    net: NetLimits = DEFAULTS.net
+    seed: int | None = None
+
+
+# ─── One connection ─────────────────────────────────────────────────────────────
+
+
+class Stage:
+    LOBBY = "lobby"
+    LOGIN = "login"
+    WAITING = "waiting"
+    PLAYING = "playing"
+    DONE = "done"
+
+
+def final(line: str) -> bool:
+    """Whether ``line`` tells a player its game is over: a final mover's 201–203,
+    an ending's 32x, a flag's 36x, a disconnection's or an abort's 39x."""
+    code = line[:3]
+    return code in ("201", "202", "203") or ("320" <= code <= "329") or ("360" <= code <= "399")
+
+
+class Relay:
+    """A seated connection as its game's session sees it (impl/server/states.py
+    ``Peer``): the session's first ``skip`` lines (its greeting and its 100/101,
+    sent already by the lobby) are dropped, the refusals counted, and from the
+    first line that ends the game on, everything (its close too) is held back
+    until ``release``: a player learns a result only once it is stored."""
+
+    def __init__(self, conn: Connection, skip: int = 2) -> None:
+        self.conn, self.address, self._skip = conn, conn.address, skip
+        self.illegal = 0
+        self.garbled = 0
+        self._held: list[str] | None = None
+        self._close = False
+
+    def send(self, lines: Sequence[str]) -> None:
+        if self._skip:
+            dropped, lines = lines[: self._skip], lines[self._skip :]
+            self._skip -= len(dropped)
+        for k, line in enumerate(lines):
+            if self._held is None and final(line):
+                self._held, lines = list(lines[k:]), lines[:k]
+                break
+            if line.startswith("291 Illegal move"):
+                self.illegal += 1
+            elif line.startswith("299"):
+                self.garbled += 1
+        else:
+            if self._held is not None:
+                self._held.extend(lines)
+                return
+        if lines:
+            self.conn.send(lines)
+
+    def close(self) -> None:
+        if self._held is not None:
+            self._close = True
+        else:
+            self.conn.close()
+
+    def release(self) -> None:
+        """Send what was held back, and close if the session closed it."""
+        held, self._held = self._held or [], None
+        if held:
+            self.conn.send(held)
+        if self._close:
+            self.conn.close()
+
+
+class Visitor:
+    """One connection to the arena, from its greeting to its game's end: the
+    ``Target`` its Connection hands lines to."""
+
+    def __init__(self, arena: Arena, conn: Connection, group: str, ticket: int) -> None:
+        self.arena, self.conn, self.group, self.ticket = arena, conn, group, ticket
+        self.stage = Stage.LOBBY
+        self.player: Player | None = None
+        self.seat = P.Seat.EITHER
+        self.rejected = 0
+        self.table: Table | None = None
+        self.entity: Entity | None = None
+        self.relay: Relay | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+    @property
+    def name(self) -> str:
+        return GUEST if self.player is None else self.player.name
+
+    def receive(self, line: str | LineError) -> None:
+        if self.stage == Stage.PLAYING and self.table is not None and self.entity is not None:
+            self.table.receive(self.entity, self.conn, line)
+        elif self.stage == Stage.LOBBY:
+            self.arena.lobby_line(self, line)
+        elif self.stage in (Stage.LOGIN, Stage.WAITING):
+            if isinstance(line, LineError):
+                self.refuse(299, line.value)
+            elif P.parse_seat(self.arena.vocab, line) != P.SeatRefusal(199, "Request not understood"):
+                self.refuse(299, "Request not understood (already seated)")
+            else:
+                self.refuse(291, "The game has not started")
+
+    def refuse(self, code: int, text: str, close: bool = False) -> None:
+        self.conn.send([P.Refused(code, text).to_line(self.arena.vocab)])
+        self.rejected += 1
+        if close or self.rejected >= self.arena.cfg.limits.max_rejected:
+            self.stage = Stage.DONE
+            self.conn.close()
+
+    def leave(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.stage == Stage.PLAYING and self.table is not None and self.entity is not None:
+            self.table.leave(self.entity)
+        self.stage = Stage.DONE
+        self.arena.forget(self)
+
+
+# ─── One game ───────────────────────────────────────────────────────────────────
+
+
+class Table:
+    """One paired game: its session, its timer, its two visitors."""
+
+    def __init__(self, arena: Arena, first: Visitor, second: Visitor, round_id: int, opening: tuple[str, ...]) -> None:
+        self.arena, self.first, self.second, self.round_id = arena, first, second, round_id
+        self.uid = str(uuid.uuid4())
+        self.opening = opening
+        self.started = time.time()
+        loop = asyncio.get_running_loop()
+        self._time = loop.time
+        now = loop.time()
+        arena.numbered += 1
+        self.session = Session(
+            arena.settings,
+            arena.engine,
+            rng=arena.rng,
+            now=now,
+            epoch=time.time() - now,
+            game_no=arena.numbered,
+            stalls=arena.stalls,
+            opening=opening,
+        )
+        self.session.listeners.append(self._on_event)
+        if arena.cfg.check_protocol:
+            monitor(self.session)
+        self._timer: asyncio.TimerHandle | None = None
+        self.over: GameOver | None = None
+        vocab = arena.vocab
+        for visitor, seat in ((first, P.Seat.FIRST), (second, P.Seat.SECOND)):
+            visitor.relay = Relay(visitor.conn)
+            visitor.entity = self.session.join(visitor.relay, now)
+            visitor.table, visitor.stage = self, Stage.PLAYING
+            if visitor.timer is not None:
+                visitor.timer.cancel()
+            self.session.receive(visitor.entity, P.SeatRequest(seat, visitor.name).to_line(vocab), now)
+        self.rearm()
+
+    def receive(self, entity: Entity, conn: Connection, line: str | LineError) -> None:
+        session = self.session
+        arrived = conn.arrival() if session.clock_runs_for(entity) else None
+        session.receive(entity, line, self._time(), arrived)
+        self.rearm()
+
+    def leave(self, entity: Entity) -> None:
+        self.session.leave(entity, self._time())
+        self.rearm()
+
+    def rearm(self) -> None:
+        if self.over is not None:
+            return
+        deadline = self.session.deadline()
+        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_at(deadline, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self.session.tick(self._time())
+        self.rearm()
+
+    def stop(self) -> None:
+        self.session.shutdown(self._time())
+
+    def _on_event(self, what: Event) -> None:
+        if isinstance(what, GameOver):
+            self.over = what
+            if self._timer is not None:
+                self._timer.cancel()
+            self.arena.finished(self, what)
+
+
+# ─── The arena ──────────────────────────────────────────────────────────────────
+
+
+STORE_TRIES = 5
+STORE_WAIT = 2.0
+
+
+def _line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else repr(exc)
+
+
+def _write_new(path: Path, text: str) -> None:
+    with contextlib.suppress(FileExistsError):  # written before the restart: the same game
+        write_atomic(path, text, overwrite=False)
+
+
+def _score(over: GameOver) -> float | None:
+    if over.termination.aborted:
+        return None
+    return 0.5 if over.winner is None else (1.0 if over.winner == 0 else 0.0)
+
+
+LOST_BY_FAULT = {Termination.TIME, Termination.DISCONNECT, Termination.IDLE}
+
+
+def faults_of(over: GameOver, relays: tuple[Relay, Relay]) -> tuple[tuple[Side, str, int], ...]:
+    """Each side's faults in the game: its refusals (``illegal move``: 291 Illegal
+    move, ``garbled``: 299) and the ending it lost by, if a fault of its own."""
+    out: list[tuple[Side, str, int]] = []
+    for side, relay in zip((Side.FIRST, Side.SECOND), relays, strict=True):
+        if relay.illegal:
+            out.append((side, "illegal move", relay.illegal))
+        if relay.garbled:
+            out.append((side, "garbled", relay.garbled))
+        if over.termination in LOST_BY_FAULT and over.winner is not None and over.winner != int(side):
+            out.append((side, str(over.termination), 1))
+    return tuple(out)
+
+
+def fit(players: Sequence[Player], games: Sequence[Game], anchor_rating: float) -> dict[int, tuple[float, float, int]]:
+    """Every player's (Elo, 95% margin, rated games) by maximum likelihood over the
+    rated games (impl/apps/ratings.py ``bradley_terry``), the first anchor who
+    played pinned at its rating (``anchor_rating`` if it has none), or the mean
+    at ``anchor_rating`` without one."""
+    index = {p.id: k for k, p in enumerate(players)}
+    rated = [(index[g.first], index[g.second], g.score) for g in games if g.rated and g.score is not None]
+    counts = [0] * len(players)
+    for a, b, _ in rated:
+        counts[a] += 1
+        counts[b] += 1
+    anchors = [index[p.id] for p in players if p.anchor is not None and counts[index[p.id]]]
+    fitted = bradley_terry(len(players), [(a, b, float(s)) for a, b, s in rated], anchors[0] if anchors else None)
+    base = anchor_rating
+    if fitted.anchor is not None and players[fitted.anchor].pinned is not None:
+        base = float(players[fitted.anchor].pinned or 0.0)
+    return {p.id: (fitted.elo[k] + base, fitted.margin[k], counts[k]) for k, p in enumerate(players) if counts[k]}
+
+
+class Arena:
+    """The running arena (``start``, ``stop``)."""
+
+    def __init__(self, cfg: ArenaConfig, engine: GameEngine, store: Store, settings: Settings) -> None:
+        self.cfg, self.engine, self.store, self.settings = cfg, engine, store, settings
+        self.vocab = settings.vocab
+        self.rng = random.Random(cfg.seed)
+        self.numbered = 0
+        self.stalls: Stalls = no_stalls
+        self._db = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-db")
+        self._server: asyncio.Server | None = None
+        self._monitor: LagMonitor | None = None
+        self._visitors: dict[Connection, Visitor] = {}
+        self._tickets = 0
+        self.waiting: dict[int, Visitor] = {}
+        self.tables: set[Table] = set()
+        self.throttle = Throttle()
+        self.registrations = Throttle(limit=5, window=600.0)
+        self._storms = StormGuard(cfg.net.accept_rate, cfg.net.accept_burst)
+        self._logins = 0
+        self._pending: set[asyncio.Future[None]] = set()
+        self.last: dict[int, int] = {}
+        self.balance: dict[int, int] = {}
+        self.ratings: dict[int, tuple[float, float, int]] = {}
+        self._started: dict[int, list[float]] = {}
+        """Each player's game start times of the last 24 hours (the daily cap)."""
+        self._anchor_tokens: dict[str, str] = {}
+        self._anchor_tasks: list[asyncio.Task[None]] = []
+        self._rounds: asyncio.Task[None] | None = None
+        self._writes: list[asyncio.Future[Any]] = []
+        self.round_id = 0
+        self.round_games = 0
+        self.stored = 0
+        """Games stored by this process (tests and the benchmark read it)."""
+
+    # The database's thread.
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
+
+    # Starting and stopping.
+
+    @property
+    def port(self) -> int:
+        return listening_port(self._server)
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._monitor = LagMonitor.acquire()
+        self.stalls = self._monitor.stalled
+        self.numbered = len(await self.db(self.store.games))
+        self.round_id = await self.db(self.store.last_round)
+        await self._refit()
+        await self.export_records()
+        port = self.cfg.port if self.cfg.port is not None else P.port_of(self.cfg.game, 0)
+        self._server = await loop.create_server(
+            lambda: Connection(self._attach, self.cfg.net), self.cfg.host, port, reuse_address=True
+        )
+        self._log(logging.INFO, "arena_listen", host=self.cfg.host, port=self.port)
+        for kind in self.cfg.anchors:
+            name = "anchor-" + kind.replace(":", "-")
+            await self.db(
+                self.store.ensure_anchor, name, kind, self.cfg.anchor_rating if kind == self.cfg.anchors[0] else None
+            )
+            self._anchor_tokens[name] = secrets.token_hex(4)
+            self._anchor_tasks.append(asyncio.ensure_future(self._anchor(name, kind)))
+        self._rounds = asyncio.ensure_future(self._round_loop())
+
+    async def stop(self) -> None:
+        """Stop pairing and listening; games in play end without a result (399,
+        ``shutdown``), and every connection is closed."""
+        for task in (*self._anchor_tasks, *([self._rounds] if self._rounds else [])):
+            task.cancel()
+        if self._server is not None:
+            self._server.close()
+        for table in list(self.tables):
+            table.stop()
+        for conn in list(self._visitors):
+            conn.close()
+        await asyncio.gather(*self._anchor_tasks, *([self._rounds] if self._rounds else []), return_exceptions=True)
+        await self.flush()
+        if self._monitor is not None:
+            self._monitor.release()
+            self._monitor = None
+        self._db.shutdown(wait=True)
+
+    async def flush(self) -> None:
+        """Until every finished game is stored."""
+        while self._writes:
+            pending, self._writes = self._writes, []
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # Connections.
+
+    def _attach(self, conn: Connection) -> Visitor | None:
+        net = self.cfg.net
+        now = asyncio.get_running_loop().time()
+        group = address_group(conn.host, net.ipv4_group, net.ipv6_group)
+        refusal = None
+        if not self._storms.allows(group, now):
+            refusal = f"Too many connections from {group} at once, try again later"
+        elif len(self._visitors) >= net.max_connections:
+            refusal = f"Arena full (at most {net.max_connections} connections), try again later"
+        elif sum(v.group == group for v in self._visitors.values()) >= net.per_address:
+            refusal = f"Too many connections from {group} (at most {net.per_address})"
+        self._storms.take(group, now)
+        if refusal is not None:
+            conn.send([P.Refused(199, refusal).to_line(self.vocab)])
+            return None
+        self._tickets += 1
+        visitor = Visitor(self, conn, group, self._tickets)
+        self._visitors[conn] = visitor
+        greeting = P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.engine.rule_set, self.cfg.opening_plies)
+        conn.send([greeting.to_line(self.vocab)])
+        timeout = self.cfg.limits.seat_timeout
+        if timeout > 0:
+            visitor.timer = asyncio.get_running_loop().call_later(
+                timeout, visitor.refuse, 199, f"No seat request within {timeout:g} s, goodbye", True
+            )
+        return visitor
+
+    def forget(self, visitor: Visitor) -> None:
+        self._visitors.pop(visitor.conn, None)
+        self.waiting.pop(visitor.ticket, None)
+
+    def lobby_line(self, visitor: Visitor, line: str | LineError) -> None:
+        """A line of a connection not yet seated: a seat request, a login."""
+        if isinstance(line, LineError):
+            visitor.refuse(199, line.value, close=line is LineError.SLOW)
+            return
+        request = P.parse_seat(self.vocab, line, name_max=FIELD_MAX)
+        if isinstance(request, P.SeatRefusal):
+            visitor.refuse(request.code, request.text)
+            return
+        if request.seat is P.Seat.OBSERVER:
+            visitor.refuse(199, "No observers on an arena's port: watch its games on its web page")
+            return
+        login = credentials(request.name)
+        if isinstance(login, BadLogin):
+            visitor.refuse(199, login.why)
+            return
+        if isinstance(login, Guest) and not self.cfg.guests:
+            visitor.refuse(199, 'Login needed: send "name:password" as your name (docs/arena.md)')
+            return
+        visitor.seat = request.seat
+        if isinstance(login, Guest):
+            self._seated(visitor, None)
+            return
+        now = time.monotonic()
+        keys = (f"name:{login.name}", f"group:{visitor.group}")
+        if self.throttle.blocked(keys, now):
+            visitor.refuse(199, f"Too many failed logins for {login.name} or from {visitor.group}; try again later")
+            return
+        if self._logins >= 16:
+            visitor.refuse(199, "Too many logins at once, try again later")
+            return
+        visitor.stage = Stage.LOGIN
+        self._logins += 1
+        self._pending.add(task := asyncio.ensure_future(self._login(visitor, login, keys)))
+        task.add_done_callback(self._pending.discard)
+
+    async def _login(self, visitor: Visitor, login: Credentials, keys: tuple[str, ...]) -> None:
+        try:
+            token = self._anchor_tokens.get(login.name)
+            if token is not None:
+                player = await self.db(self.store.player, login.name)
+                result = Login.OK if secrets.compare_digest(token, login.password) and player else Login.WRONG
+            else:
+                known = await self.db(self.store.player, login.name)
+                now = time.monotonic()
+                if known is None and self.registrations.blocked((f"group:{visitor.group}",), now):
+                    self._refuse_login(visitor, "Too many new names from your address; try again later")
+                    return
+                if known is None:
+                    self.registrations.failed((f"group:{visitor.group}",), now)
+                result, player = await self.db(self.store.login, login.name, login.password)
+        except Exception as exc:  # the database failed: refuse, keep serving
+            self._log(logging.ERROR, "arena_db_failed", error=str(exc).splitlines()[0] if str(exc) else repr(exc))
+            self._refuse_login(visitor, "The arena's database is not available; try again later")
+            return
+        finally:
+            self._logins -= 1
+        if visitor.stage != Stage.LOGIN:  # it left meanwhile
+            return
+        if result == Login.WRONG:
+            self.throttle.failed(keys, time.monotonic())
+            self._log(logging.WARNING, "arena_login_failed", name=login.name, group=visitor.group)
+            self._refuse_login(visitor, f"Wrong password for {login.name}")
+            return
+        if result == Login.ANCHOR:
+            self._refuse_login(visitor, f"{login.name} is one of the arena's own players")
+            return
+        assert player is not None
+        held = sum(
+            v.player is not None and v.player.id == player.id and v.stage != Stage.DONE for v in self._visitors.values()
+        )
+        if held >= self.cfg.per_player:  # this visitor is not counted yet: its player is set below
+            self._refuse_login(
+                visitor, f"{login.name} already holds {held} connection(s) (at most {self.cfg.per_player})"
+            )
+            return
+        if self.cfg.daily and player.anchor is None:
+            day = [t for t in self._started.get(player.id, []) if time.time() - t < 86400]
+            self._started[player.id] = day
+            if len(day) >= self.cfg.daily:
+                self._refuse_login(visitor, f"{login.name} has played its {self.cfg.daily} games of the day")
+                return
+        if result == Login.CREATED:
+            self._log(logging.INFO, "arena_new_player", name=login.name, group=visitor.group)
+        self._seated(visitor, player)
+
+    def _refuse_login(self, visitor: Visitor, text: str) -> None:
+        visitor.stage = Stage.LOBBY
+        visitor.refuse(199, text)
+
+    def _seated(self, visitor: Visitor, player: Player | None) -> None:
+        """Logged in: 100/101 now, as a seated player waiting for its opponent, then
+        the wait for a round."""
+        visitor.player, visitor.stage = player, Stage.WAITING
+        visitor.rejected = 0
+        if visitor.timer is not None:
+            visitor.timer.cancel()
+            visitor.timer = None
+        t = self.settings.time
+        times = None if t is None else (P.secs(t[0]), P.secs(t[1]))
+        seated = P.Seated(times, increments=self.settings.increment if t is not None else None)
+        visitor.conn.send([seated.to_line(self.vocab)])
+        self.waiting[visitor.ticket] = visitor
+        wait = self.cfg.limits.wait_timeout
+        if wait > 0:
+            visitor.timer = asyncio.get_running_loop().call_later(
+                wait, visitor.refuse, 199, f"No opponent within {wait:g} s, goodbye", True
+            )
+
+    # Rounds.
+
+    async def _round_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.cfg.round_every)
+            try:
+                await self.round()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a failed round must not end the arena
+                self._log(logging.ERROR, "arena_round_failed", error=repr(exc))
+
+    def _rating(self, visitor: Visitor) -> float:
+        if visitor.player is None:
+            return self.cfg.anchor_rating
+        found = self.ratings.get(visitor.player.id)
+        return found[0] if found is not None else self.cfg.anchor_rating
+
+    async def round(self) -> int:
+        """Pair the players waiting; start their games.  The number of games."""
+        waiting = [v for v in self.waiting.values() if v.stage == Stage.WAITING]
+        if len(waiting) < 2:
+            return 0
+        by_ticket = {v.ticket: v for v in waiting}
+        guests = {v.ticket: -v.ticket for v in waiting if v.player is None}  # each guest its own player
+        waiters = [
+            Waiter(v.ticket, v.player.id if v.player else guests[v.ticket], self._rating(v), v.seat) for v in waiting
+        ]
+        games, _ = pair(waiters, self.last, self.balance, self.rng)
+        if not games:
+            return 0
+        self.round_id = await self.db(self.store.begin_round, time.time(), len(games))
+        openings = (
+            random_openings(self.engine, len(games), self.cfg.opening_plies, self.rng.randrange(2**31))
+            if self.cfg.opening_plies
+            else ((),) * len(games)
+        )
+        for (a, b), opening in zip(games, openings, strict=True):
+            first, second = by_ticket[a.ticket], by_ticket[b.ticket]
+            if first.stage != Stage.WAITING or second.stage != Stage.WAITING:
+                continue  # one left while the round was stored
+            for v in (first, second):
+                self.waiting.pop(v.ticket, None)
+            self.last[a.player], self.last[b.player] = b.player, a.player
+            self.balance[a.player] = self.balance.get(a.player, 0) + 1
+            self.balance[b.player] = self.balance.get(b.player, 0) - 1
+            for v in (first, second):
+                if v.player is not None:
+                    self._started.setdefault(v.player.id, []).append(time.time())
+            self.tables.add(Table(self, first, second, self.round_id, tuple(opening)))
+        self._log(logging.INFO, "arena_round", round=self.round_id, games=len(games), waiting=len(self.waiting))
+        return len(games)
+
+    # A game's end.
+
+    def finished(self, table: Table, over: GameOver) -> None:
+        """A game is over: store it (``_store``), then let its players know."""
+        self.tables.discard(table)
+        self._writes.append(asyncio.ensure_future(self._store(table, over)))
+
+    async def _store(self, table: Table, over: GameOver) -> None:
+        """Store the game (with its faults and its players' validations) and only
+        then release its last lines to the players; then its record file and the
+        ratings.  A guest's game is recorded, never stored."""
+        first, second = table.first, table.second
+        assert first.relay is not None and second.relay is not None
+        relays = (first.relay, second.relay)
+        try:
+            record = over.record.with_tags(Event=f"{self.vocab.title} arena", Round=str(table.round_id))
+            over = replace(over, record=record)
+            if first.player is None or second.player is None:
+                self._release(table)
+                await self._write_record(None, over)
+                return
+            game, validations = self._row(table, over, first.player, second.player, faults_of(over, relays))
+            game_id = await self._keep(game, validations)
+            self._release(table)
+            await self._write_record(game_id, over)
+            self.stored += 1
+            await self._refit()
+        except Exception as exc:  # a bug here must not keep the players waiting or end the arena
+            self._log(logging.ERROR, "arena_store_failed", uid=table.uid, error=repr(exc))
+            self._release(table)
+
+    def _release(self, table: Table) -> None:
+        """The game's last lines to its players; their connections no longer count
+        as their names' (a program may connect again before this one has closed)."""
+        for visitor in (table.first, table.second):
+            visitor.stage = Stage.DONE
+            if visitor.relay is not None:
+                visitor.relay.release()
+
+    def _row(
+        self, table: Table, over: GameOver, first: Player, second: Player, found: tuple[tuple[Side, str, int], ...]
+    ) -> tuple[Game, list[tuple[int, bool, str | None]]]:
+        """The game's row and its validations: a player not yet validated passes by a
+        game with a result and no fault of its own; until then its games are unrated."""
+        score = _score(over)
+        unrated = None if score is not None else f"no result ({over.termination})"
+        validations: list[tuple[int, bool, str | None]] = []
+        for player, side in ((first, Side.FIRST), (second, Side.SECOND)):
+            if player.validated or player.anchor is not None:
+                continue
+            own = [f"{count} {kind}" for s, kind, count in found if s == side]
+            passed = score is not None and not own
+            note = None if passed else f"validation game: {', '.join(own) or f'no result ({over.termination})'}"
+            validations.append((player.id, passed, note))
+            if not passed:
+                unrated = unrated or f"{player.name}'s {note}"
+        ids = {Side.FIRST: first.id, Side.SECOND: second.id}
+        game = Game(
+            table.uid, table.round_id, first.id, second.id, score, str(over.termination), unrated is None,
+            unrated, len(over.record.moves), " ".join(table.opening), table.started, over.ended,
+            write_pgn(over.record), faults=tuple((ids[s], kind, n) for s, kind, n in found),
+        )  # fmt: skip
+        return game, validations
+
+    async def _keep(self, game: Game, validations: list[tuple[int, bool, str | None]]) -> int | None:
+        """``add_game``, tried again while the database fails (``STORE_TRIES``
+        times, ``STORE_WAIT`` seconds apart); None if it never took it."""
+        for attempt in range(1, STORE_TRIES + 1):
+            try:
+                return await self.db(self.store.add_game, game, validations)
+            except Exception as exc:
+                self._log(logging.ERROR, "arena_store_retry", uid=game.uid, attempt=attempt, error=_line(exc))
+                if attempt < STORE_TRIES:
+                    await asyncio.sleep(STORE_WAIT)
+        return None
+
+    async def _write_record(self, game_id: int | None, over: GameOver) -> None:
+        """The record file: named by the stored game's id, or (a guest's game, a game
+        the database did not take) as ``referee serve`` names its records."""
+        directory = self.cfg.record_dir
+        if directory is None:
+            return
+        try:
+            if game_id is None:
+                await asyncio.to_thread(write_record, directory, over.record, over.ended)
+            else:
+                path = directory / record_name(self.cfg.game, game_id)
+                await asyncio.to_thread(_write_new, path, write_pgn(over.record))
+        except OSError as exc:
+            self._log(logging.ERROR, "record_failed", error=str(exc))
+
+    async def export_records(self) -> int:
+        """Write the record file of every stored game that has none (the arena was
+        stopped between storing a game and writing its file); how many."""
+        directory = self.cfg.record_dir
+        if directory is None:
+            return 0
+        await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
+        have = set(await asyncio.to_thread(lambda: {p.name for p in directory.iterdir()}))
+        written = 0
+        for game in await self.db(self.store.games):
+            name = record_name(self.cfg.game, game.id)
+            if name not in have:
+                await asyncio.to_thread(_write_new, directory / name, game.pgn)
+                written += 1
+        return written
+
+    async def _refit(self) -> None:
+        players = await self.db(self.store.players)
+        games = await self.db(self.store.games)
+        self.ratings = fit(players, games, self.cfg.anchor_rating)
+        if self.round_id:
+            rows = [Rating(self.round_id, pid, elo, margin, n) for pid, (elo, margin, n) in self.ratings.items()]
+            await self.db(self.store.save_ratings, self.round_id, rows)
+
+    # Anchors.
+
+    async def _anchor(self, name: str, kind: str) -> None:
+        """The arena's own player ``name``: ``referee player`` connecting again and
+        again, logged in with this run's token."""
+        player, _, budget = kind.partition(":")
+        command = [sys.executable, "-m", "impl.cli", "player", player, self.cfg.game, "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--name", f"{name}:{self._anchor_tokens[name]}", "-q"]
+        if budget:
+            command += ["--budget", budget]
+        while True:
+            proc = await asyncio.create_subprocess_exec(
+                *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])},
+            )  # fmt: skip
+            try:
+                await proc.wait()
+            except asyncio.CancelledError:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
+                raise
+            await asyncio.sleep(0.2)
+
+    def _log(self, level: int, what: str, **fields: Any) -> None:
+        event(level, what, game=self.cfg.game, **fields)
