@@ -48,6 +48,10 @@ class ServeView(WebView):
 
 def make_view(args: argparse.Namespace) -> WebView:
     tables = getattr(args, "tb", None)  # --tb: the replay page's endgame tables
+    if args.mode == "arena":
+        from .arena import ArenaView
+
+        return ArenaView(args.host, args.port, args.record, getattr(args, "limits", None))
     if args.mode == "tournament":
         from .tourney import TournamentView
 
@@ -68,10 +72,11 @@ def apply(view: WebView, message: tuple[Any, ...]) -> None:
         view.fed = list(value)
     elif kind == "resync":
         view.hub.resync(value)
-    elif kind in ("server", "standings"):
+    elif kind in ("server", "standings", "arena"):
+        from .arena import ArenaView
         from .tourney import TournamentView
 
-        if isinstance(view, TournamentView):
+        if isinstance(view, (TournamentView, ArenaView)):
             view.fed(kind, value)
 
 
@@ -119,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="the referee's process id (a run's: the programs below it are one client, gate.py)",
     )
-    parser.add_argument("--mode", choices=["serve", "tournament"], default="serve")
+    parser.add_argument("--mode", choices=["serve", "tournament", "arena"], default="serve")
     parser.add_argument("--host", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--record", type=Path)

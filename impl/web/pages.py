@@ -35,7 +35,7 @@ def _page(name: str) -> str:
     return render(title.group(1), body)
 
 
-PAGES: Final = {name: _page(name) for name in ("index.html", "game.html", "tournament.html", "tv.html")}
+PAGES: Final = {name: _page(name) for name in ("index.html", "game.html", "tournament.html", "tv.html", "arena.html")}
 """The pages, rendered once at import: serving one reads no file on the event loop."""
 
 MISSING_BODY = """<body data-page="missing">

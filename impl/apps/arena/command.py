@@ -23,6 +23,7 @@ from impl.cli import (
     install_hint,
     port,
     positive,
+    seconds,
     subcommand,
 )
 from impl.config import DEFAULTS, Config, time_control
@@ -57,7 +58,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--host", default=DEFAULTS.host, help="address to listen on (default all)")
     p.add_argument("--port", type=port, help="port (default the papers': 29046 awari, 29068 gothello; 0: any)")
     p.add_argument("--record", type=Path, metavar="DIR", help="write every game's record (PGN) in DIR")
-    p.add_argument("--round", type=positive, default=30.0, metavar="SECS", help="seconds between rounds (default 30)")
+    p.add_argument("--round", type=seconds, default=30.0, metavar="SECS", help="seconds between rounds (default 30)")
     p.add_argument("--time", type=time_control, metavar="SECS[+INC]", help="each side's clock (default none)")
     add_rules_argument(p)
     p.add_argument("--anchor", type=anchor_kind, action="append", metavar="KIND",
@@ -76,6 +77,12 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--seat-timeout", type=bound, default=DEFAULTS.limits.seat_timeout, metavar="SECS")
     p.add_argument("--wait-timeout", type=bound, default=DEFAULTS.limits.wait_timeout, metavar="SECS")
     p.add_argument("--idle-timeout", type=bound, default=DEFAULTS.limits.idle_timeout, metavar="SECS")
+    p.add_argument(
+        "--web", type=port, metavar="PORT", help="serve the arena's pages on this port (needs the web extra)"
+    )
+    p.add_argument("--web-host", metavar="HOST", help="address of the web pages (default: --host)")
+    p.add_argument("--delay", type=bound, default=60.0, metavar="SECS",
+                   help="the web pages show games in progress SECS late (default 60; 0: live)")  # fmt: skip
     p.add_argument("--seed", type=int, help="the pairings' and openings' randomness")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
 
@@ -135,14 +142,19 @@ def run(args: argparse.Namespace) -> int:
         game=args.game, db=args.db, host=args.host, port=args.port, record_dir=args.record, round_every=args.round,
         guests=not args.no_guests, per_player=args.per_player, daily=args.daily, anchors=anchors,
         anchor_rating=args.anchor_rating, opening_plies=args.opening_plies, limits=limits, seed=args.seed,
+        time=None if tc is None else tc.seconds, increment=0.0 if tc is None else tc.increment, delay=args.delay,
     )  # fmt: skip
     held = lock(args.db)
     try:
         store = Store.open(args.db)
     except StoreError as exc:
         raise UsageError(f"referee arena: {exc}") from None
+    web = None
     try:
-        return asyncio.run(_serve(Arena(cfg, engine, store, settings)))
+        if args.web is not None:
+            web = _web_link(args)
+            web.open()
+        return asyncio.run(_serve(Arena(cfg, engine, store, settings, web)))
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
@@ -150,14 +162,31 @@ def run(args: argparse.Namespace) -> int:
               "choose another with --port", file=sys.stderr)  # fmt: skip
         return 1
     finally:
+        if web is not None:
+            web.close()
         store.close()
         if held is not None:
             os.close(held)
 
 
+def _web_link(args: argparse.Namespace) -> Any:
+    try:
+        import aiohttp  # noqa: F401  (checked here: the web process would fail later, less clearly)
+
+        from impl.web.arena import ArenaLink
+    except ImportError as exc:
+        raise UsageError(f"referee arena: --web needs the web extra ({exc}): {install_hint('web')}") from None
+    return ArenaLink(args.web_host or args.host, args.web, args.record, args.delay)
+
+
 async def _serve(arena: Any) -> int:
     await arena.start()
     print(f"{arena.cfg.game.capitalize()} arena listens on port {arena.port}; database {arena.cfg.db}", flush=True)
+    for line in arena.settings_lines():
+        print(f"  {line}", flush=True)
+    if arena.web is not None:
+        host = "localhost" if arena.web.host in ("0.0.0.0", "::", "") else arena.web.host
+        print(f"Web pages: http://{host}:{arena.web.port}/arena", flush=True)
     stopped = asyncio.Event()
     got: list[int] = []
     loop = asyncio.get_running_loop()
@@ -168,6 +197,13 @@ async def _serve(arena: Any) -> int:
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, on_signal, signum)
+    rounds: set[asyncio.Future[int]] = set()
+
+    def round_now() -> None:  # SIGUSR1: a round at once (docs/arena.md)
+        rounds.add(task := asyncio.ensure_future(arena.round()))
+        task.add_done_callback(rounds.discard)
+
+    loop.add_signal_handler(signal.SIGUSR1, round_now)
     await stopped.wait()
     event(logging.INFO, "arena_stop", signal=got[0])
     await arena.stop()

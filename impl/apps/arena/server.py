@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
 from impl.apps.ratings import bradley_terry
@@ -50,6 +50,7 @@ from impl.server.transcript import monitor
 
 from .login import FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
 from .pairing import Waiter, pair
+from .standings import snapshot
 from .store import Game, Login, Player, Rating, Store, record_name
 
 T = TypeVar("T")
@@ -88,9 +89,19 @@ class ArenaConfig:
     """Random openings of this many plies (0: none)."""
     check_protocol: bool = True
     """Check what each game's session sends against the protocol's model."""
+    delay: float = 60.0
+    """Seconds the web view shows a game's moves late (the broadcast delay)."""
     limits: Limits = DEFAULTS.limits
     net: NetLimits = DEFAULTS.net
     seed: int | None = None
+
+
+class WebFeed(Protocol):
+    """The web view as the arena feeds it (impl/web/arena.py ``ArenaLink``)."""
+
+    def table_hook(self, session: Session, number: int) -> None: ...
+
+    def standings(self, data: dict[str, Any]) -> None: ...
 
 
 # ─── One connection ─────────────────────────────────────────────────────────────
@@ -233,6 +244,8 @@ class Table:
             opening=opening,
         )
         self.session.listeners.append(self._on_event)
+        if arena.web is not None:
+            arena.web.table_hook(self.session, arena.numbered)
         if arena.cfg.check_protocol:
             monitor(self.session)
         self._timer: asyncio.TimerHandle | None = None
@@ -345,8 +358,12 @@ def fit(players: Sequence[Player], games: Sequence[Game], anchor_rating: float) 
 class Arena:
     """The running arena (``start``, ``stop``)."""
 
-    def __init__(self, cfg: ArenaConfig, engine: GameEngine, store: Store, settings: Settings) -> None:
+    def __init__(
+        self, cfg: ArenaConfig, engine: GameEngine, store: Store, settings: Settings, web: WebFeed | None = None
+    ) -> None:
         self.cfg, self.engine, self.store, self.settings = cfg, engine, store, settings
+        self.web = web
+        """The web view's link (impl/web/arena.py ``ArenaLink``), if one is shown."""
         self.vocab = settings.vocab
         self.rng = random.Random(cfg.seed)
         self.numbered = 0
@@ -737,12 +754,39 @@ class Arena:
         return written
 
     async def _refit(self) -> None:
+        """The ratings fitted again over every stored game, kept as this round's,
+        and the web view's pages made again."""
         players = await self.db(self.store.players)
         games = await self.db(self.store.games)
         self.ratings = fit(players, games, self.cfg.anchor_rating)
         if self.round_id:
             rows = [Rating(self.round_id, pid, elo, margin, n) for pid, (elo, margin, n) in self.ratings.items()]
             await self.db(self.store.save_ratings, self.round_id, rows)
+        if self.web is not None:
+            faults = await self.db(self.store.fault_counts)
+            history = await self.db(self.store.histories)
+            title = f"{self.vocab.title} arena"
+            data = snapshot(
+                title, players, games, self.ratings, faults, history, self._record_of, self.settings_lines()
+            )
+            self.web.standings({**data, "delay": self.cfg.delay})
+
+    def _record_of(self, game_id: int) -> str | None:
+        return None if self.cfg.record_dir is None else record_name(self.cfg.game, game_id)
+
+    def settings_lines(self) -> list[str]:
+        """The arena's settings, as the web page and the command's start say them."""
+        cfg, t = self.cfg, self.settings.time
+        inc = self.settings.increment[0]
+        clock = "no clocks" if t is None else f"{t[0]:g} s each" + (f" + {inc:g} s a move" if inc else "")
+        anchors = ", ".join(cfg.anchors) or "none"
+        return [
+            f"{self.vocab.title}, rules {self.engine.rule_set}; {clock}",
+            f"a round every {cfg.round_every:g} s; anchors: {anchors}",
+            f"guests {'play unrated games' if cfg.guests else 'refused'}; at most {cfg.per_player} connection(s) a name"
+            + (f", {cfg.daily} games a day" if cfg.daily else ""),
+            f"games in progress shown {cfg.delay:g} s late",
+        ]
 
     # Anchors.
 

@@ -360,6 +360,14 @@ class Store:
             if rows:
                 conn.execute(ratings.insert(), [r.__dict__ for r in rows])
 
+    def histories(self) -> dict[int, list[Rating]]:
+        """Every player's ratings, round after round."""
+        out: dict[int, list[Rating]] = {}
+        with self._tx() as conn:
+            for r in conn.execute(sa.select(ratings).order_by(ratings.c.round_id)):
+                out.setdefault(r.player_id, []).append(Rating(r.round_id, r.player_id, r.elo, r.margin, r.games))
+        return out
+
     def rating_history(self, player_id: int) -> list[Rating]:
         query = sa.select(ratings).where(ratings.c.player_id == player_id).order_by(ratings.c.round_id)
         with self._tx() as conn:

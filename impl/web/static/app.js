@@ -716,6 +716,156 @@ function initTournament() {
   poll();
 }
 
+// ─── the arena's pages (impl/web/arena.py) ─────────────────────────────────────
+
+function playerLink(name) {
+  return h("a", { href: `/arena/player/${encodeURIComponent(name)}` }, name);
+}
+
+function faultText(faults) {
+  const words = Object.entries(faults || {}).map(([k, n]) => `${n} ${k}`);
+  return words.length ? words.join(", ") : "none";
+}
+
+function renderArenaStandings(data) {
+  const rows = data.standings.map((p, i) =>
+    h(
+      "tr",
+      { "data-player": p.player },
+      h("td", { class: "num" }, p.elo === null ? "" : i + 1),
+      h("td", { class: "players" }, playerLink(p.player), p.anchor ? h("span", { class: "muted" }, " (anchor)") : ""),
+      h("td", { class: "num" }, p.elo === null ? (p.validated ? "unrated" : "to validate") : `${p.elo.toFixed(0)} ± ${p.margin.toFixed(0)}`),
+      h("td", { class: "num opt" }, p.rated),
+      h("td", { class: "num" }, p.games),
+      h("td", { class: "num opt" }, p.wins),
+      h("td", { class: "num opt" }, p.draws),
+      h("td", { class: "num opt" }, p.losses),
+      h("td", { class: "num score" }, p.games ? ((100 * p.score) / p.games).toFixed(1) : ""),
+      h("td", { class: "opt" }, faultText(p.faults)),
+    ),
+  );
+  document.querySelector("#standings tbody").replaceChildren(...rows);
+}
+
+function renderArenaGames(games) {
+  const rows = games
+    .slice()
+    .reverse()
+    .map((g) =>
+      h(
+        "tr",
+        { "data-number": g.number },
+        h("td", { class: "num" }, g.number),
+        h("td", { class: "opt" }, g.round),
+        h("td", { class: "players" }, playerLink(g.first)),
+        h("td", { class: "players" }, playerLink(g.second)),
+        h("td", { class: "outcome" }, g.result),
+        h("td", { class: "opt" }, g.termination),
+        h("td", { class: "opt", title: g.unrated || "" }, g.rated ? "yes" : `no: ${g.unrated}`),
+        h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
+      ),
+    );
+  const none = h("tr", {}, h("td", { colspan: 8, class: "muted" }, "none yet"));
+  document.querySelector("#games tbody").replaceChildren(...(rows.length ? rows : [none]));
+}
+
+function renderArenaLive(data) {
+  const keep = new Set();
+  const cards = (data.live || []).map((r) => {
+    keep.add(r.id);
+    let entry = liveBoards.get(r.id);
+    if (!entry) {
+      const card = h(
+        "div",
+        { class: "card", "data-game": r.id },
+        h("div", { class: "who" }, `game ${r.server.split("-").pop()}`),
+        h("div", { class: "board" }),
+        h("a", { href: `/game/${r.id}`, class: "watch" }, "watch"),
+      );
+      entry = { card, source: watchBoard(card, r.id) };
+      liveBoards.set(r.id, entry);
+    }
+    return entry.card;
+  });
+  for (const [key, entry] of liveBoards) {
+    if (!keep.has(key)) {
+      if (entry.source) entry.source.close();
+      liveBoards.delete(key);
+    }
+  }
+  document.getElementById("running").replaceChildren(...(cards.length ? cards : [h("p", { class: "muted" }, "none")]));
+}
+
+function drawChart(svg, history) {
+  const W = 600, H = 200, pad = 30;
+  if (!history.length) {
+    svg.replaceChildren(s("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" }, "no rating yet"));
+    return;
+  }
+  const lows = history.map(([, e, m]) => e - m), highs = history.map(([, e, m]) => e + m);
+  const lo = Math.min(...lows), hi = Math.max(...highs, lo + 1);
+  const r0 = history[0][0], r1 = Math.max(history[history.length - 1][0], r0 + 1);
+  const x = (r) => pad + ((W - 2 * pad) * (r - r0)) / (r1 - r0);
+  const y = (e) => H - pad - ((H - 2 * pad) * (e - lo)) / (hi - lo);
+  const band = history.map(([r, e, m]) => `${x(r)},${y(e + m)}`).concat(history.slice().reverse().map(([r, e, m]) => `${x(r)},${y(e - m)}`));
+  svg.replaceChildren(
+    s("polygon", { points: band.join(" "), class: "band" }),
+    s("polyline", { points: history.map(([r, e]) => `${x(r)},${y(e)}`).join(" "), class: "line", "data-points": history.length }),
+    s("text", { x: 4, y: pad, class: "axis" }, hi.toFixed(0)),
+    s("text", { x: 4, y: H - pad, class: "axis" }, lo.toFixed(0)),
+    s("text", { x: W - pad, y: H - 8, "text-anchor": "end", class: "axis" }, `round ${r1}`),
+  );
+}
+
+function renderArenaPlayer(data) {
+  const row = data.row || {};
+  document.getElementById("title").textContent = `${data.title || "arena"} · ${data.player}`;
+  document.getElementById("player-name").textContent = data.player;
+  document.getElementById("player-line").textContent =
+    row.elo === null || row.elo === undefined
+      ? `${row.games || 0} games, not rated yet`
+      : `rating ${row.elo.toFixed(0)} ± ${row.margin.toFixed(0)} (95%) over ${row.rated} rated games; ${row.games} games, ${row.wins} won, ${row.draws} drawn, ${row.losses} lost`;
+  const note = document.getElementById("player-note");
+  note.hidden = !row.note;
+  note.textContent = row.note ? `Not rated yet: its ${row.note}` : "";
+  document.getElementById("player-faults").textContent = `Faults: ${faultText(row.faults)}`;
+  drawChart(document.getElementById("chart"), data.history);
+  renderArenaGames(data.games);
+}
+
+function initArena() {
+  const conn = document.getElementById("conn");
+  const parts = location.pathname.split("/");
+  const player = parts[1] === "arena" && parts[2] === "player" ? decodeURIComponent(parts[3]) : null;
+  if (player !== null) {
+    ["board-section", "cross-section", "live-section"].forEach((id) => (document.getElementById(id).hidden = true));
+    document.getElementById("player-section").hidden = false;
+  }
+  const url = player === null ? "/api/arena" : `/api/arena/players/${encodeURIComponent(player)}`;
+  const poll = () =>
+    fetch(url)
+      .then((r) => r.json())
+      .then((data) => {
+        conn.textContent = "live";
+        if (player !== null) return renderArenaPlayer(data);
+        if (!data.standings) return;
+        document.getElementById("title").textContent = data.title;
+        document.getElementById("subtitle").textContent = `${data.standings.length} players, ${data.games.length ? data.games[data.games.length - 1].number : 0} games`;
+        const settings = document.getElementById("settings");
+        settings.hidden = !(data.settings && data.settings.length);
+        settings.replaceChildren(...(data.settings || []).map((line) => h("li", {}, line)));
+        document.getElementById("delay").textContent = data.delay ? `(shown ${data.delay} s late)` : "";
+        renderArenaStandings(data);
+        renderCrosstable({ labels: data.standings.map((p) => p.player), crosstable: data.crosstable });
+        renderArenaLive(data);
+        renderArenaGames(data.games);
+        document.body.dataset.games = data.games.length;
+      })
+      .catch(() => (conn.textContent = "reconnecting…"))
+      .finally(() => setTimeout(poll, 2000));
+  poll();
+}
+
 // ─── the TV page: one server's games in turn, for a projector ─────────────────
 
 const tv = { shown: null, next: null, holdUntil: 0, timer: null, hold: 5, offline: false };
@@ -829,5 +979,6 @@ function initTv() {
 const PAGE = document.body.dataset.page;
 if (PAGE === "list") initList();
 else if (PAGE === "tournament") initTournament();
+else if (PAGE === "arena") initArena();
 else if (PAGE === "tv") initTv();
 else initGame();

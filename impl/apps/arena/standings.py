@@ -1,0 +1,108 @@
+"""What the arena's web pages show (docs/arena.md, "Web"), as plain JSON made from
+the database's rows: the standings (rating ± 95% margin, games, score, faults),
+the crosstable, the latest games, and each player's page (its rating after each
+round, its games).  Pure: the arena hands it the rows and the fit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .store import Game, Player, Rating
+
+RECENT = 50
+"""Games listed on the standings page and on each player's page."""
+
+
+def _result(game: Game, names: Mapping[int, str]) -> str:
+    if game.score is None:
+        return "no result"
+    if game.score == 0.5:
+        return "draw"
+    return f"{names[game.first if game.score == 1 else game.second]} wins"
+
+
+def game_json(game: Game, names: Mapping[int, str], record: str | None) -> dict[str, Any]:
+    return {
+        "number": game.id,
+        "round": game.round_id,
+        "first": names[game.first],
+        "second": names[game.second],
+        "score": game.score,
+        "result": _result(game, names),
+        "termination": game.termination,
+        "rated": game.rated,
+        "unrated": game.unrated,
+        "plies": game.plies,
+        "ended": game.ended,
+        "record": record,
+    }
+
+
+def snapshot(
+    title: str,
+    players: Sequence[Player],
+    games: Sequence[Game],
+    ratings: Mapping[int, tuple[float, float, int]],
+    faults: Mapping[int, Mapping[str, int]],
+    history: Mapping[int, Sequence[Rating]],
+    record_name: Any,
+    settings: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The arena's pages' data: ``standings`` (rated players by rating, then the
+    others), ``crosstable`` (rated games, row's score against column), ``games``
+    (the latest), ``players`` (each one's page: ``history`` as [round, Elo,
+    margin], its latest games, its faults).  ``record_name(id)``: a game's record file."""
+    names = {p.id: p.name for p in players}
+    tally: dict[int, list[float]] = {p.id: [0, 0, 0, 0] for p in players}  # played, won, drawn, lost
+    cross: dict[str, dict[str, dict[str, float]]] = {}
+    mine: dict[int, list[Game]] = {p.id: [] for p in players}
+    for g in games:
+        mine[g.first].append(g)
+        mine[g.second].append(g)
+        if g.score is None:
+            continue
+        for me, them, score in ((g.first, g.second, g.score), (g.second, g.first, 1 - g.score)):
+            t = tally[me]
+            t[0] += 1
+            t[1 if score == 1 else 2 if score == 0.5 else 3] += 1
+            if g.rated:
+                cell = cross.setdefault(names[me], {}).setdefault(names[them], {"score": 0.0, "games": 0})
+                cell["score"] += score
+                cell["games"] += 1
+    rows: list[dict[str, Any]] = []
+    for p in players:
+        played, won, drawn, lost = tally[p.id]
+        rating = ratings.get(p.id)
+        rows.append(
+            {
+                "player": p.name,
+                "anchor": p.anchor,
+                "elo": None if rating is None else round(rating[0], 1),
+                "margin": None if rating is None else round(rating[1], 1),
+                "rated": 0 if rating is None else rating[2],
+                "games": int(played),
+                "wins": int(won),
+                "draws": int(drawn),
+                "losses": int(lost),
+                "score": won + drawn / 2,
+                "validated": p.validated,
+                "note": p.note,
+                "faults": dict(faults.get(p.id, {})),
+            }
+        )
+    rows.sort(key=lambda r: (r["elo"] is None, -float(r["elo"] or 0.0), str(r["player"])))
+    return {
+        "title": title,
+        "settings": list(settings),
+        "standings": rows,
+        "crosstable": cross,
+        "games": [game_json(g, names, record_name(g.id)) for g in games[-RECENT:]],
+        "players": {
+            p.name: {
+                "history": [[r.round_id, round(r.elo, 1), round(r.margin, 1)] for r in history.get(p.id, ())],
+                "games": [game_json(g, names, record_name(g.id)) for g in mine[p.id][-RECENT:]],
+            }
+            for p in players
+        },
+    }
