@@ -50,9 +50,7 @@ def test_the_store_on_postgresql(url: str) -> None:
     Store.open(url).close()  # migrations at head: opening again changes nothing
 
 
-def test_an_arena_on_postgresql_and_the_server_going_away_mid_round(
-    tmp_path: Path, server: Postgres, url: str
-) -> None:
+def test_an_arena_on_postgresql_and_the_server_going_away_mid_round(tmp_path: Path, server: Postgres, url: str) -> None:
 
     async def main() -> int:
         async with arena(tmp_path, db=url) as a:

@@ -39,7 +39,9 @@ def start(tmp_path: Path, delay: str) -> tuple[subprocess.Popen[str], int, str]:
         "--no-anchors", "--web", "0", "--web-host", "127.0.0.1", "--delay", delay, "--round", "3600",
         "--log-level", "warning",
     )  # fmt: skip
-    proc = subprocess.Popen(argv, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True
+    )
     assert proc.stdout is not None
     lines = [proc.stdout.readline() for _ in range(6)]
     port = int(lines[0].split("port ")[1].split(";")[0])

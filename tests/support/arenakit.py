@@ -60,8 +60,10 @@ async def play(client: Client, game: str, seed: int = 0, garble: bool = False) -
         role = await client.line()
     me = Side.SECOND if role.startswith(str(P.ROLE[1])) else Side.FIRST
     state, plies = engine.initial(), 0
+    greeting = next(line for line in client.seen if line.startswith("000"))
+    opening = int(greeting.split("Opening: ")[1].split()[0]) if "Opening: " in greeting else 0
     while True:
-        if int(engine.to_move(state)) == int(me) and not engine.is_over(state):
+        if plies >= opening and int(engine.to_move(state)) == int(me) and not engine.is_over(state):
             if garble:
                 await client.send("what is this")
                 assert (await client.line()).startswith("299")

@@ -8,6 +8,7 @@ import fcntl
 import logging
 import os
 import signal
+import ssl
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -83,8 +84,25 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--web-host", metavar="HOST", help="address of the web pages (default: --host)")
     p.add_argument("--delay", type=bound, default=60.0, metavar="SECS",
                    help="the web pages show games in progress SECS late (default 60; 0: live)")  # fmt: skip
+    p.add_argument("--tls-port", type=port, metavar="PORT", help="also listen with TLS on PORT (needs --certificate)")
+    p.add_argument("--certificate", type=Path, metavar="PEM", help="TLS: the certificate chain (docs/arena.md)")
+    p.add_argument("--key", type=Path, metavar="PEM", help="TLS: its private key (default: in --certificate)")
     p.add_argument("--seed", type=int, help="the pairings' and openings' randomness")
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
+
+
+def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """``--tls-port``'s server context, its certificate loaded now (one line if it cannot be)."""
+    if args.tls_port is None and args.certificate is None:
+        return None
+    if args.tls_port is None or args.certificate is None:
+        raise UsageError("referee arena: --tls-port and --certificate go together")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(args.certificate, args.key)
+    except (OSError, ssl.SSLError) as exc:
+        raise UsageError(f"referee arena: cannot load the TLS certificate {args.certificate}: {exc}") from None
+    return context
 
 
 def lock(db: str) -> int | None:
@@ -144,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
         anchor_rating=args.anchor_rating, opening_plies=args.opening_plies, limits=limits, seed=args.seed,
         time=None if tc is None else tc.seconds, increment=0.0 if tc is None else tc.increment, delay=args.delay,
     )  # fmt: skip
+    tls = tls_context(args)
+    cfg = replace(cfg, tls=tls, tls_port=args.tls_port if tls is not None else None)
     held = lock(args.db)
     try:
         store = Store.open(args.db)
@@ -182,6 +202,8 @@ def _web_link(args: argparse.Namespace) -> Any:
 async def _serve(arena: Any) -> int:
     await arena.start()
     print(f"{arena.cfg.game.capitalize()} arena listens on port {arena.port}; database {arena.cfg.db}", flush=True)
+    if arena.tls_port is not None:
+        print(f"  and with TLS on port {arena.tls_port}", flush=True)
     for line in arena.settings_lines():
         print(f"  {line}", flush=True)
     if arena.web is not None:

@@ -23,6 +23,7 @@ import logging
 import os
 import random
 import secrets
+import ssl
 import sys
 import time
 import uuid
@@ -91,6 +92,9 @@ class ArenaConfig:
     """Check what each game's session sends against the protocol's model."""
     delay: float = 60.0
     """Seconds the web view shows a game's moves late (the broadcast delay)."""
+    tls: ssl.SSLContext | None = None
+    """The second port's TLS (``tls_port``): the same arena, encrypted."""
+    tls_port: int | None = None
     limits: Limits = DEFAULTS.limits
     net: NetLimits = DEFAULTS.net
     seed: int | None = None
@@ -370,6 +374,7 @@ class Arena:
         self.stalls: Stalls = no_stalls
         self._db = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-db")
         self._server: asyncio.Server | None = None
+        self._tls_server: asyncio.Server | None = None
         self._monitor: LagMonitor | None = None
         self._visitors: dict[Connection, Visitor] = {}
         self._tickets = 0
@@ -381,6 +386,8 @@ class Arena:
         self._logins = 0
         self._pending: set[asyncio.Future[None]] = set()
         self.last: dict[int, int] = {}
+        self.rematches: dict[frozenset[int], tuple[tuple[str, ...], int]] = {}
+        """A pair's opening and who moved first on it, until they play it reversed."""
         self.balance: dict[int, int] = {}
         self.ratings: dict[int, tuple[float, float, int]] = {}
         self._started: dict[int, list[float]] = {}
@@ -405,6 +412,10 @@ class Arena:
     def port(self) -> int:
         return listening_port(self._server)
 
+    @property
+    def tls_port(self) -> int | None:
+        return None if self._tls_server is None else listening_port(self._tls_server)
+
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._monitor = LagMonitor.acquire()
@@ -418,6 +429,16 @@ class Arena:
             lambda: Connection(self._attach, self.cfg.net), self.cfg.host, port, reuse_address=True
         )
         self._log(logging.INFO, "arena_listen", host=self.cfg.host, port=self.port)
+        if self.cfg.tls is not None and self.cfg.tls_port is not None:
+            self._tls_server = await loop.create_server(
+                lambda: Connection(self._attach, self.cfg.net),
+                self.cfg.host,
+                self.cfg.tls_port,
+                reuse_address=True,
+                ssl=self.cfg.tls,
+                ssl_handshake_timeout=self.cfg.net.line_timeout or None,
+            )
+            self._log(logging.INFO, "arena_listen_tls", host=self.cfg.host, port=self.tls_port)
         for kind in self.cfg.anchors:
             name = "anchor-" + kind.replace(":", "-")
             await self.db(
@@ -432,8 +453,9 @@ class Arena:
         ``shutdown``), and every connection is closed."""
         for task in (*self._anchor_tasks, *([self._rounds] if self._rounds else [])):
             task.cancel()
-        if self._server is not None:
-            self._server.close()
+        for server in (self._server, self._tls_server):
+            if server is not None:
+                server.close()
         for table in list(self.tables):
             table.stop()
         for conn in list(self._visitors):
@@ -630,7 +652,8 @@ class Arena:
             if self.cfg.opening_plies
             else ((),) * len(games)
         )
-        for (a, b), opening in zip(games, openings, strict=True):
+        for (a0, b0), fresh in zip(games, openings, strict=True):
+            a, b, opening = self._opening_for(a0, b0, tuple(fresh))
             first, second = by_ticket[a.ticket], by_ticket[b.ticket]
             if first.stage != Stage.WAITING or second.stage != Stage.WAITING:
                 continue  # one left while the round was stored
@@ -642,9 +665,31 @@ class Arena:
             for v in (first, second):
                 if v.player is not None:
                     self._started.setdefault(v.player.id, []).append(time.time())
-            self.tables.add(Table(self, first, second, self.round_id, tuple(opening)))
+            self.tables.add(Table(self, first, second, self.round_id, opening))
         self._log(logging.INFO, "arena_round", round=self.round_id, games=len(games), waiting=len(self.waiting))
         return len(games)
+
+    def _opening_for(self, a: Waiter, b: Waiter, fresh: tuple[str, ...]) -> tuple[Waiter, Waiter, tuple[str, ...]]:
+        """The sides and the opening of a pair's game: with random openings, a pair
+        that met before on an opening meets again on the same one with the colours
+        reversed, where both asked for either side (GGS's synchro-rand, one game
+        after the other); otherwise a fresh opening, remembered for their next meeting."""
+        if not self.cfg.opening_plies:
+            return a, b, ()
+        key = frozenset((a.player, b.player))
+        pending = self.rematches.get(key)
+        if pending is not None:
+            opening, was_first = pending
+            if was_first == a.player and a.seat is P.Seat.EITHER and b.seat is P.Seat.EITHER:
+                a, b = b, a
+            if was_first != a.player:
+                del self.rematches[key]
+                return a, b, opening
+            return a, b, fresh  # the sides asked for keep the colours: the opening waits
+        if len(self.rematches) >= 10_000:
+            self.rematches.pop(next(iter(self.rematches)))
+        self.rematches[key] = (fresh, a.player)
+        return a, b, fresh
 
     # A game's end.
 

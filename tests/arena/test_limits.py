@@ -1,0 +1,135 @@
+"""An arena's limits and its hostile inputs (docs/arena.md, "Limits"), over real
+sockets: a daily cap per name, garbage and huge lines before a login, a flood of new
+names from one address, the arena over TLS on its second port, random openings
+played once each way by a pair, and a database another process holds locked."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import sqlite3
+import ssl
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from impl.apps.arena.store import Store, StoreError
+from tests.support.arenakit import arena, both, login, play
+from tests.support.netclient import Client, run
+
+
+def test_the_daily_cap(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with arena(tmp_path, daily=1) as a:
+            await both(a.port, a, "once:pw", "other:pw")
+            client, answer = await login(a.port, "once:pw")
+            assert answer == "199 once has played its 1 games of the day"
+            await client.close()
+
+    run(main)
+
+
+def test_garbage_and_huge_lines_before_a_login(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with arena(tmp_path) as a:
+            client = await Client.greeted(a.port)
+            await client.send_raw(b"\x00\xff\xfe garbage\r")
+            assert (await client.line()).startswith("199 Request not understood (non-ASCII")
+            await client.send_raw(b'0.9.1 player ? "' + b"n" * 10_000 + b':pw"\r')
+            assert (await client.line()).startswith("199 Request not understood (line too long)")
+            assert await client.ask('0.9.1 player ? "late:pw"') == "100 Request accepted"
+            await client.close()
+
+    run(main)
+
+
+def test_a_flood_of_new_names_from_one_address_is_slowed(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with arena(tmp_path, per_player=1) as a:
+            answers = []
+            for n in range(8):
+                client, answer = await login(a.port, f"sock{n}:pw")
+                answers.append(answer)
+                await client.close()
+            assert answers[:5] == ["100 Request accepted"] * 5
+            assert all(x.startswith("199 Too many new names from your address") for x in answers[5:]), answers
+
+    run(main)
+    store = Store.open(str(tmp_path / "arena.db"))
+    assert len(store.players()) == 5
+    store.close()
+
+
+def _certificate(tmp_path: Path) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1)).sign(key, hashes.SHA256())
+    )  # fmt: skip
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+def test_the_arena_over_tls(tmp_path: Path) -> None:
+    cert, key = _certificate(tmp_path)
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server.load_cert_chain(cert, key)
+    client_tls = ssl.create_default_context(cafile=str(cert))
+
+    async def main() -> None:
+        async with arena(tmp_path, tls=server, tls_port=0) as a:
+            assert a.tls_port is not None
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", a.tls_port, ssl=client_tls, server_hostname="localhost"
+            )
+            secure = Client(reader, writer)
+            assert (await secure.line()).startswith("000 0.9.1 version Gothello server says hello!")
+            assert await secure.ask('0.9.1 player ? "tls:pw"') == "100 Request accepted"
+            plain, _ = await login(a.port, "plain:pw")
+            assert await a.round() == 1
+            ends = await asyncio.gather(play(secure, "gothello", 1), play(plain, "gothello", 2))
+            assert all(e.startswith("32") for e in ends)
+
+    run(main)
+
+
+def test_a_pair_plays_an_opening_both_ways(tmp_path: Path) -> None:
+    async def main() -> list[tuple[str, str, str]]:
+        seen = []
+        async with arena(tmp_path, opening_plies=4) as a:
+            for _ in range(2):
+                x, y = (await login(a.port, "x:pw"))[0], (await login(a.port, "y:pw"))[0]
+                a.last.clear()
+                assert await a.round() == 1
+                await asyncio.gather(play(x, "gothello", 1), play(y, "gothello", 2))
+                await a.flush()
+            for g in Store.games(a.store):
+                seen.append((str(g.first), str(g.second), g.opening))
+        return seen
+
+    (f1, s1, o1), (f2, s2, o2) = run(main)
+    assert len(o1.split()) == 4 and o1 == o2 and (f1, s1) == (s2, f2)
+
+
+def test_a_database_another_process_holds_locked(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    Store.open(str(path)).close()
+    with contextlib.closing(sqlite3.connect(path, timeout=0)) as holder:
+        holder.execute("PRAGMA journal_mode=DELETE")
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StoreError, match="locked"):
+            store = Store.open(str(path))
+            store.login("someone", "pw")
+        holder.rollback()
