@@ -26,6 +26,8 @@ SERVER_VERSION_TEXT = "0.9.1"
 CLIENT_VERSION = SERVER_VERSION_TEXT
 """The version our client sends in seat requests."""
 NAME_MAX = 31
+LOGIN_MAX = 100
+"""An arena's name field, ``name:password`` (docs/arena.md): longer than a name."""
 """Longest name, counted after unescaping ``""`` (Table 2's <optional-name>)."""
 
 
@@ -102,11 +104,12 @@ def parse_name(text: str, limit: int = NAME_MAX) -> str | None:
     return name if len(name) <= limit else None
 
 
-def quote_name(name: str) -> str:
+def quote_name(name: str, limit: int = NAME_MAX) -> str:
     """A name as the wire carries it (Table 2, 341–343): double-quoted, ``"``
-    doubled.  ValueError for a name no request could carry."""
-    if len(name) > NAME_MAX or not all(" " <= ch <= "~" or ch == "\t" for ch in name):
-        raise ValueError(f"names are at most {NAME_MAX} printable ASCII characters: {name!r}")
+    doubled.  ValueError for a name no request could carry (``limit``: an arena's
+    login field is longer, docs/arena.md)."""
+    if len(name) > limit or not all(" " <= ch <= "~" or ch == "\t" for ch in name):
+        raise ValueError(f"names are at most {limit} printable ASCII characters: {name!r}")
     return '"' + name.replace('"', '""') + '"'
 
 
@@ -168,11 +171,13 @@ class SeatRequest:
     seat: Seat
     name: str = ""
     version: str = CLIENT_VERSION
+    name_max: int = NAME_MAX
+    """The name field's length: the papers' 31, or an arena login's (docs/arena.md)."""
 
     def to_line(self, v: Vocabulary) -> str:
         words = {Seat.FIRST: "player " + v.sides[0], Seat.SECOND: "player " + v.sides[1], Seat.EITHER: "player ?"}
         what = words.get(self.seat, "observer")
-        return f"{self.version} {what}" + (f" {quote_name(self.name)}" if self.name else "")
+        return f"{self.version} {what}" + (f" {quote_name(self.name, self.name_max)}" if self.name else "")
 
 
 @dataclass(frozen=True)

@@ -251,11 +251,17 @@ class Client:
     def seat(self, side: str = "?", name: str = "") -> None:
         """Ask to play ``side`` (south/north, black/white) or ``?`` for either, as
         ``name`` — or, with none, in a program that ``referee match`` or ``tournament``
-        launched, as the seat's token it was handed (``seat_token``).  The game starts when both
-        seats are taken; ``wait()`` reads the role.  SeatRefused on 191/192/198/199."""
+        launched, as the seat's token it was handed (``seat_token``).  With ``REFEREE_LOGIN``
+        set (``name:password``), that is sent instead: an arena's login (docs/arena.md).
+        The game starts when both seats are taken; ``wait()`` reads the role.  SeatRefused
+        on 191/192/198/199."""
         seats = {"?": P.Seat.EITHER, self.sides[0]: P.Seat.FIRST, self.sides[1]: P.Seat.SECOND}
         if side not in seats:
             raise ValueError(f"{self.game} sides are {self.sides[0]}, {self.sides[1]} or ?")
+        login = os.environ.get(LOGIN, "")
+        if login:
+            self._seat(P.SeatRequest(seats[side], login, name_max=P.LOGIN_MAX))
+            return
         self._seat(P.SeatRequest(seats[side], name or seat_token() or ""))
 
     def observe(self, name: str = "") -> None:
@@ -444,6 +450,8 @@ class LineBuffer:
             raise ProtocolError("a response line that is not ASCII", raw.decode("latin-1")) from None
 
 
+LOGIN = "REFEREE_LOGIN"
+"""The environment variable of an arena login, ``name:password``, sent as the name."""
 TOKEN_FD = "REFEREE_TOKEN_FD"
 """The environment variable that names the descriptor a launched program's seat
 token is read from (impl/apps/launch.py)."""

@@ -58,8 +58,11 @@ def test_close_ratings_meet_more_often_than_far_ones() -> None:
 
 def test_credentials() -> None:
     assert credentials("") == Guest()
+    assert credentials("first-player") == Guest("first-player")
+    assert Guest("first-player").shown == "guest-first-player" and Guest().shown == "guest"
+    assert len(Guest("x" * 40).shown) == 31
     assert credentials("alice:pa:ss word") == Credentials("alice", "pa:ss word")
-    for bad in ("alice", "-alice:pw", "a" * 25 + ":pw", "al ice:pw", "alice:", "alice:" + "p" * 65):
+    for bad in ("-alice:pw", "a" * 25 + ":pw", "al ice:pw", "alice:", "alice:" + "p" * 65):
         assert isinstance(credentials(bad), BadLogin), bad
 
 

@@ -53,7 +53,9 @@ def test_sides_asked_for_are_given_and_either_is_balanced(tmp_path: Path) -> Non
             black2, answer = await login(a.port, "b2:pw", "black")
             assert answer == "100 Request accepted"
             assert await a.round() == 1  # two black requests cannot meet: one waits
-            assert len(a.waiting) == 1
+            [waiter] = a.waiting.values()
+            if waiter.name == "b":  # the other black request was paired: it plays, as "b"
+                black, black2 = black2, black
             ends = await asyncio.gather(play(white, "gothello", 1), play(black, "gothello", 2))
             assert all(e.startswith("32") for e in ends)
             assert white.seen[1] == black.seen[1] == "100 Request accepted"
@@ -61,8 +63,10 @@ def test_sides_asked_for_are_given_and_either_is_balanced(tmp_path: Path) -> Non
             # Either side: the one who has played black less often gets it.
             await black2.close()
             await a.flush()
+            while len(a.waiting):  # until the arena has seen black2 leave
+                await asyncio.sleep(0.01)
             was_white, _ = await login(a.port, "w:pw")
-            was_black, _ = await login(a.port, "b:pw")
+            was_black, _ = await login(a.port, "b2:pw" if waiter.name == "b" else "b:pw")
             a.last.clear()  # they may meet again at once here: the test is about sides
             assert await a.round() == 1
             assert await was_white.line() == "352 You will play black"
@@ -109,7 +113,7 @@ def test_a_validation_game_with_a_fault_is_unrated_and_says_why(tmp_path: Path) 
 def test_a_guest_plays_but_is_neither_stored_nor_rated(tmp_path: Path) -> None:
     async def main() -> None:
         async with arena(tmp_path) as a:
-            guest, answer = await login(a.port, None)
+            guest, answer = await login(a.port, "first-player")  # a name, no password: a guest
             assert answer == "100 Request accepted"
             member, _ = await login(a.port, "member:pw")
             assert await a.round() == 1
@@ -121,7 +125,7 @@ def test_a_guest_plays_but_is_neither_stored_nor_rated(tmp_path: Path) -> None:
     store = stored(tmp_path)
     assert store.games() == []
     [record] = (tmp_path / "records").iterdir()
-    assert '"guest"' in record.read_text()
+    assert '"guest-first-player"' in record.read_text()
     store.close()
 
 

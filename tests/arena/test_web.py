@@ -117,7 +117,7 @@ def test_delayed_hands_events_on_only_after_the_delay() -> None:
             got.append(event)
 
     async def main() -> None:
-        sink = Delayed(Sink(), 0.3)  # type: ignore[arg-type]
+        sink = Delayed(Sink(), 0.3)
         sink.publish("e1")  # type: ignore[arg-type]
         await asyncio.sleep(0.1)
         assert got == []

@@ -4,17 +4,21 @@ The papers' seat request carries an optional quoted name, and that is where an
 arena login goes, so that any client able to send a name logs in unchanged:
 ``0.9 player ? "alice:secret"``, the name before the first colon, the password
 after it.  On an arena the name field may hold up to ``FIELD_MAX`` characters
-(the papers' 31 is the name alone).  A request without a name is a guest's: gthd's
-client libraries send none; a guest plays unrated games, if the arena takes
-guests at all.  Pure, apart from the clock passed in."""
+(the papers' 31 is the name alone).  A request without a password is a guest's:
+gthd's client libraries send no name, a program may send a name of its own
+(``first-player``); a guest plays unrated games, shown as ``guest`` or
+``guest-NAME``, if the arena takes guests at all.  Pure, apart from the clock
+passed in."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 
-FIELD_MAX = 100
-"""Characters of ``name:password`` after unescaping."""
+from impl.protocol import LOGIN_MAX
+
+FIELD_MAX = LOGIN_MAX
+"""Characters of ``name:password`` after unescaping (impl/protocol.py ``LOGIN_MAX``)."""
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,23}")
 """A player's name: 1–24 letters, digits, ``_ . -``, not starting with a sign."""
 PASSWORD_MAX = 64
@@ -28,7 +32,14 @@ class Credentials:
 
 @dataclass(frozen=True)
 class Guest:
-    """No name sent."""
+    """No password sent: a guest, ``name`` the name it sent (if any)."""
+
+    name: str = ""
+
+    @property
+    def shown(self) -> str:
+        """As its games show it (at most the papers' 31 characters)."""
+        return f"guest-{self.name}"[:31] if self.name else "guest"
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ def credentials(field: str) -> Credentials | Guest | BadLogin:
         return Guest()
     name, colon, password = field.partition(":")
     if not colon:
-        return BadLogin(f'Login needed: send "{field[:24]}:password" as your name (docs/arena.md)')
+        return Guest(field)
     if not NAME.fullmatch(name):
         return BadLogin("Bad name: 1-24 letters, digits, '_', '.', '-', a letter or digit first")
     if not password or len(password) > PASSWORD_MAX:

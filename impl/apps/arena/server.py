@@ -56,9 +56,6 @@ from .store import Game, Login, Player, Rating, Store, record_name
 
 T = TypeVar("T")
 
-GUEST = "guest"
-"""The name a guest's games show (it has no row: its games are not stored)."""
-
 
 @dataclass(frozen=True)
 class ArenaConfig:
@@ -182,6 +179,8 @@ class Visitor:
         self.arena, self.conn, self.group, self.ticket = arena, conn, group, ticket
         self.stage = Stage.LOBBY
         self.player: Player | None = None
+        self.guest = "guest"
+        """The name a guest's games show."""
         self.seat = P.Seat.EITHER
         self.rejected = 0
         self.table: Table | None = None
@@ -191,7 +190,7 @@ class Visitor:
 
     @property
     def name(self) -> str:
-        return GUEST if self.player is None else self.player.name
+        return self.guest if self.player is None else self.player.name
 
     def receive(self, line: str | LineError) -> None:
         if self.stage == Stage.PLAYING and self.table is not None and self.entity is not None:
@@ -527,6 +526,7 @@ class Arena:
             return
         visitor.seat = request.seat
         if isinstance(login, Guest):
+            visitor.guest = login.shown
             self._seated(visitor, None)
             return
         now = time.monotonic()
