@@ -50,7 +50,7 @@ def test_garbage_and_huge_lines_before_a_login(tmp_path: Path) -> None:
 
 def test_a_flood_of_new_names_from_one_address_is_slowed(tmp_path: Path) -> None:
     async def main() -> None:
-        async with arena(tmp_path, per_player=1) as a:
+        async with arena(tmp_path, new_names=5) as a:
             answers = []
             for n in range(8):
                 client, answer = await login(a.port, f"sock{n}:pw")

@@ -68,6 +68,8 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--anchor-rating", type=float, default=0.0, metavar="ELO",
                    help="the first anchor's fixed rating (default 0)")  # fmt: skip
     p.add_argument("--no-guests", action="store_true", help="refuse players without a login")
+    p.add_argument("--new-names", type=positive, default=30, metavar="K",
+                   help="new names one address may create in 10 minutes (default 30)")  # fmt: skip
     p.add_argument("--per-player", type=positive, default=1, metavar="K",
                    help="connections one name may hold at once (default 1)")  # fmt: skip
     p.add_argument(
@@ -158,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.of(config, args.game)
     cfg = ArenaConfig(
         game=args.game, db=args.db, host=args.host, port=args.port, record_dir=args.record, round_every=args.round,
-        guests=not args.no_guests, per_player=args.per_player, daily=args.daily, anchors=anchors,
+        guests=not args.no_guests, per_player=args.per_player, daily=args.daily, new_names=args.new_names,
+        anchors=anchors,
         anchor_rating=args.anchor_rating, opening_plies=args.opening_plies, limits=limits, seed=args.seed,
         time=None if tc is None else tc.seconds, increment=0.0 if tc is None else tc.increment, delay=args.delay,
     )  # fmt: skip

@@ -79,6 +79,9 @@ class ArenaConfig:
     """Connections one name may hold at once (each plays one game)."""
     daily: int = 0
     """Games one name may start in 24 hours (0: no cap)."""
+    new_names: int = 30
+    """New names one address group may create in ``NEW_NAMES_WINDOW`` seconds (a class
+    behind one NAT address is one group)."""
     anchors: tuple[str, ...] = ("random",)
     """The arena's own players: ``random`` or ``search:SECS``."""
     anchor_rating: float = 0.0
@@ -302,6 +305,7 @@ class Table:
 # ─── The arena ──────────────────────────────────────────────────────────────────
 
 
+NEW_NAMES_WINDOW = 600.0
 STORE_TRIES = 5
 STORE_WAIT = 2.0
 
@@ -380,7 +384,7 @@ class Arena:
         self.waiting: dict[int, Visitor] = {}
         self.tables: set[Table] = set()
         self.throttle = Throttle()
-        self.registrations = Throttle(limit=5, window=600.0)
+        self.registrations = Throttle(limit=cfg.new_names, window=NEW_NAMES_WINDOW)
         self._storms = StormGuard(cfg.net.accept_rate, cfg.net.accept_burst)
         self._logins = 0
         self._pending: set[asyncio.Future[None]] = set()
@@ -706,13 +710,15 @@ class Arena:
         assert first.relay is not None and second.relay is not None
         relays = (first.relay, second.relay)
         try:
-            record = over.record.with_tags(Event=f"{self.vocab.title} arena", Round=str(table.round_id))
+            record = over.record.with_tags(Event=f"{self.vocab.title} arena", Round=str(table.round_id), Rated="no")
             over = replace(over, record=record)
             if first.player is None or second.player is None:
                 self._release(table)
                 await self._write_record(None, over)
                 return
             game, validations = self._row(table, over, first.player, second.player, faults_of(over, relays))
+            over = replace(over, record=over.record.with_tags(Rated="yes" if game.rated else "no"))
+            game = replace(game, pgn=write_pgn(over.record))
             game_id = await self._keep(game, validations)
             self._release(table)
             await self._write_record(game_id, over)
@@ -734,14 +740,17 @@ class Arena:
         self, table: Table, over: GameOver, first: Player, second: Player, found: tuple[tuple[Side, str, int], ...]
     ) -> tuple[Game, list[tuple[int, bool, str | None]]]:
         """The game's row and its validations: a player not yet validated passes by a
-        game with a result and no fault of its own; until then its games are unrated."""
+        game with a result in which it sent no line the protocol refuses (299) and did
+        not lose by time, disconnection or idleness; until then its games are unrated."""
         score = _score(over)
         unrated = None if score is not None else f"no result ({over.termination})"
         validations: list[tuple[int, bool, str | None]] = []
         for player, side in ((first, Side.FIRST), (second, Side.SECOND)):
             if player.validated or player.anchor is not None:
                 continue
-            own = [f"{count} {kind}" for s, kind, count in found if s == side]
+            # A 291 is the rules refusing a move, which the protocol lets a player try again
+            # (a player may find its move by trial): counted, but no fault of the protocol.
+            own = [f"{count} {kind}" for s, kind, count in found if s == side and kind != "illegal move"]
             passed = score is not None and not own
             note = None if passed else f"validation game: {', '.join(own) or f'no result ({over.termination})'}"
             validations.append((player.id, passed, note))
