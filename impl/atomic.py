@@ -124,6 +124,19 @@ def write_atomic(path: Path, data: str | bytes, *, encoding: str = "utf-8", over
         raise
 
 
+def remove_stale(directory: Path, name_glob: str) -> int:
+    """Remove the temporary files ``write_atomic`` left for names matching
+    ``name_glob`` (``.NAME.*.tmp``: a writer killed mid-write); regular files only,
+    never a link.  How many.  The caller must be the only writer of those names."""
+    removed = 0
+    for tmp in directory.glob(f".{name_glob}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(tmp.lstat().st_mode):
+                tmp.unlink()
+                removed += 1
+    return removed
+
+
 def _sync_dir(directory: Path) -> None:
     """The rename itself survives a power cut only once the directory is synced."""
     try:

@@ -197,3 +197,18 @@ def test_dev_full_is_written_plainly_fails_as_a_full_disk_and_stays_a_device() -
         atomic.write_output(Path("/dev/full"), "x" * 10_000)
     assert atomic.why(caught.value) == "the disk is full"
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_remove_stale_takes_only_a_writers_temporary_files(tmp_path: Path) -> None:
+    from impl.atomic import remove_stale
+
+    (tmp_path / ".g-arena-000001.pgn.abc123.tmp").write_text("half a record")
+    (tmp_path / "g-arena-000001.pgn").write_text("a record")
+    (tmp_path / ".other.pgn.abc.tmp").write_text("someone else's")
+    (tmp_path / ".g-arena-000002.pgn.link.tmp").symlink_to(tmp_path / "g-arena-000001.pgn")
+    assert remove_stale(tmp_path, "g-arena-*.pgn") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".g-arena-000002.pgn.link.tmp",
+        ".other.pgn.abc.tmp",
+        "g-arena-000001.pgn",
+    ]

@@ -35,7 +35,7 @@ from typing import Any, Protocol, TypeVar
 
 from impl import protocol as P
 from impl.apps.ratings import bradley_terry
-from impl.atomic import write_atomic
+from impl.atomic import remove_stale, write_atomic
 from impl.config import DEFAULTS, Limits, NetLimits
 from impl.engines.openings import random_openings
 from impl.engines.port import GameEngine
@@ -798,6 +798,7 @@ class Arena:
         if directory is None:
             return 0
         await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(remove_stale, directory, f"{self.cfg.game}-arena-*.pgn")  # one arena per database
         have = set(await asyncio.to_thread(lambda: {p.name for p in directory.iterdir()}))
         written = 0
         for game in await self.db(self.store.games):
