@@ -178,6 +178,7 @@ bench: mypyc
 	$(PY) -m bench.web
 	$(PY) -m bench.web --table clock
 	$(PY) -m bench.tablebase
+	$(PY) -m bench.arena
 
 clean:
 	-test -x $(PY) && $(PY) -m impl.engines._build --clean

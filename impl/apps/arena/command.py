@@ -24,6 +24,7 @@ from impl.cli import (
     install_hint,
     port,
     positive,
+    prefix_bits,
     seconds,
     subcommand,
 )
@@ -35,6 +36,9 @@ from impl.server import fdbudget
 from impl.server.session import Settings
 
 ANCHORS = ("random", "search")
+ARENA_NET = replace(DEFAULTS.net, max_connections=512, per_address=256, accept_burst=512.0, accept_rate=50.0)
+"""An arena's connection limits: a class's programs often share one address (a lab
+behind NAT), and each plays a game per connection; a name is limited by its login."""
 
 
 def anchor_kind(text: str) -> str:
@@ -72,6 +76,13 @@ def add_command(subparsers: Any) -> None:
                    help="new names one address may create in 10 minutes (default 30)")  # fmt: skip
     p.add_argument("--per-player", type=positive, default=1, metavar="K",
                    help="connections one name may hold at once (default 1)")  # fmt: skip
+    p.add_argument("--max-connections", type=positive, default=ARENA_NET.max_connections, metavar="K",
+                   help=f"connections the arena holds at once (default {ARENA_NET.max_connections})")  # fmt: skip
+    p.add_argument("--per-address", type=positive, default=ARENA_NET.per_address, metavar="K",
+                   help=f"connections one address group may hold (default {ARENA_NET.per_address}: "
+                   "a class behind one NAT address is one group)")  # fmt: skip
+    p.add_argument("--ipv4-group", type=prefix_bits, default=ARENA_NET.ipv4_group, metavar="BITS",
+                   help="IPv4 addresses sharing their first BITS bits are one group (default 32)")  # fmt: skip
     p.add_argument(
         "--daily", type=count, default=0, metavar="K", help="games a name may start in 24 h (default 0: any)"
     )
@@ -158,12 +169,17 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
     )
     settings = Settings.of(config, args.game)
+    net = replace(
+        ARENA_NET, max_connections=args.max_connections, per_address=min(args.per_address, args.max_connections - 1)
+        if args.max_connections > 1 else 1, ipv4_group=args.ipv4_group,
+    )  # fmt: skip
     cfg = ArenaConfig(
         game=args.game, db=args.db, host=args.host, port=args.port, record_dir=args.record, round_every=args.round,
         guests=not args.no_guests, per_player=args.per_player, daily=args.daily, new_names=args.new_names,
         anchors=anchors,
         anchor_rating=args.anchor_rating, opening_plies=args.opening_plies, limits=limits, seed=args.seed,
         time=None if tc is None else tc.seconds, increment=0.0 if tc is None else tc.increment, delay=args.delay,
+        net=net,
     )  # fmt: skip
     tls = tls_context(args)
     cfg = replace(cfg, tls=tls, tls_port=args.tls_port if tls is not None else None)

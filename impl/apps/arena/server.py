@@ -19,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import hmac
 import logging
+import multiprocessing
 import os
 import random
 import secrets
@@ -306,6 +308,13 @@ class Table:
 
 
 NEW_NAMES_WINDOW = 600.0
+REFIT_EVERY = 1.0
+"""Seconds between two fits of the ratings at least (they follow the games stored),
+or four times the last fit's, if more."""
+FIT_IN_THREAD = 40
+"""Players up to which the ratings are fitted in the database's thread (tens of
+milliseconds); beyond, in a process of their own (the fit's matrix inverse grows
+as the cube of the players: half a second for 100)."""
 STORE_TRIES = 5
 STORE_WAIT = 2.0
 
@@ -396,11 +405,17 @@ class Arena:
         self._started: dict[int, list[float]] = {}
         """Each player's game start times of the last 24 hours (the daily cap)."""
         self._anchor_tokens: dict[str, str] = {}
+        self._secret = secrets.token_bytes(32)
+        self._logins_seen: dict[str, bytes] = {}
         self._anchor_tasks: list[asyncio.Task[None]] = []
         self._rounds: asyncio.Task[None] | None = None
         self._writes: list[asyncio.Future[Any]] = []
         self.round_id = 0
         self.round_games = 0
+        self._stale = False
+        self._refitting: asyncio.Future[None] | None = None
+        self._fitter: concurrent.futures.ProcessPoolExecutor | None = None
+        self._fit_seconds = 0.0
         self.stored = 0
         """Games stored by this process (tests and the benchmark read it)."""
 
@@ -469,11 +484,15 @@ class Arena:
             self._monitor.release()
             self._monitor = None
         self._db.shutdown(wait=True)
+        if self._fitter is not None:
+            self._fitter.shutdown(wait=True, cancel_futures=True)
 
     async def flush(self) -> None:
-        """Until every finished game is stored."""
-        while self._writes:
+        """Until every finished game is stored and the ratings fitted over it."""
+        while self._writes or (self._refitting is not None and not self._refitting.done()):
             pending, self._writes = self._writes, []
+            if self._refitting is not None:
+                pending.append(self._refitting)
             await asyncio.gather(*pending, return_exceptions=True)
 
     # Connections.
@@ -552,6 +571,9 @@ class Arena:
             if token is not None:
                 player = await self.db(self.store.player, login.name)
                 result = Login.OK if secrets.compare_digest(token, login.password) and player else Login.WRONG
+            elif self._remembered(login):
+                player = await self.db(self.store.player, login.name)
+                result = Login.OK if player is not None else Login.WRONG
             else:
                 known = await self.db(self.store.player, login.name)
                 now = time.monotonic()
@@ -561,6 +583,8 @@ class Arena:
                 if known is None:
                     self.registrations.failed((f"group:{visitor.group}",), now)
                 result, player = await self.db(self.store.login, login.name, login.password)
+                if result in (Login.OK, Login.CREATED):
+                    self._remember(login)
         except Exception as exc:  # the database failed: refuse, keep serving
             self._log(logging.ERROR, "arena_db_failed", error=str(exc).splitlines()[0] if str(exc) else repr(exc))
             self._refuse_login(visitor, "The arena's database is not available; try again later")
@@ -595,6 +619,20 @@ class Arena:
         if result == Login.CREATED:
             self._log(logging.INFO, "arena_new_player", name=login.name, group=visitor.group)
         self._seated(visitor, player)
+
+    def _remember(self, login: Credentials) -> None:
+        """A login scrypt has checked, kept as an HMAC under this process's secret: the
+        program's next connection is checked in microseconds, not in scrypt's tens of
+        milliseconds (a class's programs log in once a game)."""
+        if len(self._logins_seen) >= 10_000:
+            self._logins_seen.pop(next(iter(self._logins_seen)))
+        self._logins_seen[login.name] = hmac.digest(self._secret, login.password.encode(), "sha256")
+
+    def _remembered(self, login: Credentials) -> bool:
+        kept = self._logins_seen.get(login.name)
+        return kept is not None and hmac.compare_digest(
+            kept, hmac.digest(self._secret, login.password.encode(), "sha256")
+        )
 
     def _refuse_login(self, visitor: Visitor, text: str) -> None:
         visitor.stage = Stage.LOBBY
@@ -723,7 +761,7 @@ class Arena:
             self._release(table)
             await self._write_record(game_id, over)
             self.stored += 1
-            await self._refit()
+            self._refit_soon()
         except Exception as exc:  # a bug here must not keep the players waiting or end the arena
             self._log(logging.ERROR, "arena_store_failed", uid=table.uid, error=repr(exc))
             self._release(table)
@@ -808,12 +846,43 @@ class Arena:
                 written += 1
         return written
 
+    def _refit_soon(self) -> None:
+        """``_refit`` after a stored game: one at a time, at most one every
+        ``REFIT_EVERY`` seconds, the games stored meanwhile taken by the next."""
+        self._stale = True
+        if self._refitting is None or self._refitting.done():
+            self._refitting = asyncio.ensure_future(self._refits())
+
+    async def _refits(self) -> None:
+        while True:
+            self._stale = False
+            started = time.monotonic()
+            try:
+                await self._refit()
+            except Exception as exc:  # the database failed: the next stored game tries again
+                self._log(logging.ERROR, "arena_refit_failed", error=_line(exc))
+            if not self._stale:
+                return
+            every = max(REFIT_EVERY, 4 * self._fit_seconds)  # a slow fit is made less often
+            await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
+
     async def _refit(self) -> None:
-        """The ratings fitted again over every stored game, kept as this round's,
-        and the web view's pages made again."""
+        """The ratings fitted again over every stored game (in the database's
+        thread: a fit over many games must not hold the games' loop), kept as this
+        round's, and the web view's pages made again."""
         players = await self.db(self.store.players)
-        games = await self.db(self.store.games)
-        self.ratings = fit(players, games, self.cfg.anchor_rating)
+        games = await self.db(partial(self.store.games, pgn=False))
+        started = time.monotonic()
+        if len(players) <= FIT_IN_THREAD:
+            self.ratings = await self.db(fit, players, games, self.cfg.anchor_rating)
+        else:  # a fit of many players is pure Python for a second: in a process, not under the games' GIL
+            if self._fitter is None:
+                self._fitter = concurrent.futures.ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn")
+                )
+            loop = asyncio.get_running_loop()
+            self.ratings = await loop.run_in_executor(self._fitter, fit, players, games, self.cfg.anchor_rating)
+        self._fit_seconds = time.monotonic() - started
         if self.round_id:
             rows = [Rating(self.round_id, pid, elo, margin, n) for pid, (elo, margin, n) in self.ratings.items()]
             await self.db(self.store.save_ratings, self.round_id, rows)

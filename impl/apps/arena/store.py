@@ -324,9 +324,12 @@ class Store:
                 conn.execute(players.update().where(players.c.id == player_id).values(validated=passed, note=note))
         return int(game_id)
 
-    def games(self, player_id: int | None = None, limit: int | None = None) -> list[Game]:
-        """Games in the order played (the latest ``limit`` of them), with their faults."""
-        query = sa.select(games).order_by(games.c.id.desc() if limit else games.c.id)
+    def games(self, player_id: int | None = None, limit: int | None = None, pgn: bool = True) -> list[Game]:
+        """Games in the order played (the latest ``limit`` of them), with their faults
+        (``pgn``: with their records; without, ``Game.pgn`` is empty: the ratings and
+        the pages need no record)."""
+        columns = [c for c in games.c if pgn or c.name != "pgn"]
+        query = sa.select(*columns).order_by(games.c.id.desc() if limit else games.c.id)
         if player_id is not None:
             query = query.where(sa.or_(games.c.first_id == player_id, games.c.second_id == player_id))
         if limit:
@@ -387,7 +390,7 @@ def _player(row: Any) -> Player:
 def _game(row: Any, found: tuple[tuple[int, str, int], ...]) -> Game:
     return Game(
         row.uid, row.round_id, row.first_id, row.second_id, row.score, row.termination, bool(row.rated),
-        row.unrated, row.plies, row.opening, row.started, row.ended, row.pgn, row.id, found,
+        row.unrated, row.plies, row.opening, row.started, row.ended, getattr(row, "pgn", ""), row.id, found,
     )  # fmt: skip
 
 
