@@ -145,7 +145,7 @@ browser: $(STAMP)
 crosscheck: $(STAMP)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet -e '.[crosscheck]'
 
-BROWSER_TESTS = tests/web/test_browser.py tests/web/test_story_browser.py tests/web/test_layout.py
+BROWSER_TESTS = tests/web/test_browser.py tests/web/test_story_browser.py tests/web/test_layout.py tests/web/test_arena_browser.py
 
 test-browser: browser
 	$(PY) -m pytest $(BROWSER_TESTS)

@@ -907,7 +907,8 @@ class Arena:
         return [
             f"{self.vocab.title}, rules {self.engine.rule_set}; {clock}",
             f"a round every {cfg.round_every:g} s; anchors: {anchors}",
-            f"guests {'play unrated games' if cfg.guests else 'refused'}; at most {cfg.per_player} connection(s) a name"
+            f"guests {'play unrated games' if cfg.guests else 'refused'}; "
+            f"{cfg.per_player} connection{'s' if cfg.per_player > 1 else ''} a name at most"
             + (f", {cfg.daily} games a day" if cfg.daily else ""),
             f"games in progress shown {cfg.delay:g} s late",
         ]

@@ -821,6 +821,7 @@ function renderArenaPlayer(data) {
   const row = data.row || {};
   document.getElementById("title").textContent = `${data.title || "arena"} · ${data.player}`;
   document.getElementById("player-name").textContent = data.player;
+  document.getElementById("subtitle").replaceChildren(h("a", { href: "/arena" }, "the standings"));
   document.getElementById("player-line").textContent =
     row.elo === null || row.elo === undefined
       ? `${row.games || 0} games, not rated yet`
