@@ -32,7 +32,7 @@ bwrap:
 		&& apt-get install -y -qq bubblewrap >/dev/null 2>&1; } \
 		|| echo "bubblewrap not installed: player programs run in unshare's sandbox (docs/tournaments.md)"
 
-# The arena's tests on PostgreSQL (tests/support/postgres.py starts a server of its own, as
+# The arena's tests on PostgreSQL (bench/postgres.py starts a server of its own, as
 # an unprivileged user): Debian's postgresql, installed when missing and run as root.
 postgres:
 	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \

@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     db = None
     stack = contextlib.ExitStack()
     if args.postgresql:
-        from tests.support.postgres import postgres
+        from bench.postgres import postgres
 
         db = stack.enter_context(postgres()).url
     with stack:

@@ -62,7 +62,15 @@ def test_credentials() -> None:
     assert Guest("first-player").shown == "guest-first-player" and Guest().shown == "guest"
     assert len(Guest("x" * 40).shown) == 31
     assert credentials("alice:pa:ss word") == Credentials("alice", "pa:ss word")
-    for bad in ("-alice:pw", "a" * 25 + ":pw", "al ice:pw", "alice:", "alice:" + "p" * 65):
+    for bad in (
+        "anchor-random:pw",
+        "Anchor-x:pw",
+        "-alice:pw",
+        "a" * 25 + ":pw",
+        "al ice:pw",
+        "alice:",
+        "alice:" + "p" * 65,
+    ):
         assert isinstance(credentials(bad), BadLogin), bad
 
 

@@ -13,6 +13,7 @@ passed in."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from impl.protocol import LOGIN_MAX
@@ -22,6 +23,9 @@ FIELD_MAX = LOGIN_MAX
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,23}")
 """A player's name: 1–24 letters, digits, ``_ . -``, not starting with a sign."""
 PASSWORD_MAX = 64
+ANCHOR_PREFIX = "anchor-"
+"""The arena's own players' names begin so; nobody else's may (nobody can take the
+name of an anchor the arena will run later)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,9 @@ class BadLogin:
     why: str
 
 
-def credentials(field: str) -> Credentials | Guest | BadLogin:
-    """The seat request's name field, unescaped, read as a login."""
+def credentials(field: str, anchors: Collection[str] = ()) -> Credentials | Guest | BadLogin:
+    """The seat request's name field, unescaped, read as a login; ``anchors``: the
+    names of the arena's own players (which log in with the arena's token)."""
     if not field:
         return Guest()
     name, colon, password = field.partition(":")
@@ -58,6 +63,8 @@ def credentials(field: str) -> Credentials | Guest | BadLogin:
         return Guest(field)
     if not NAME.fullmatch(name):
         return BadLogin("Bad name: 1-24 letters, digits, '_', '.', '-', a letter or digit first")
+    if name.lower().startswith(ANCHOR_PREFIX) and name not in anchors:
+        return BadLogin(f"Names beginning {ANCHOR_PREFIX} are the arena's own players")
     if not password or len(password) > PASSWORD_MAX:
         return BadLogin(f"Bad password: 1-{PASSWORD_MAX} characters")
     return Credentials(name, password)

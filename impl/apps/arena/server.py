@@ -38,6 +38,7 @@ from typing import Any, Protocol, TypeVar
 from impl import protocol as P
 from impl.apps.ratings import bradley_terry
 from impl.atomic import remove_stale, write_atomic
+from impl.client.client import LOGIN
 from impl.config import DEFAULTS, Limits, NetLimits
 from impl.engines.openings import random_openings
 from impl.engines.port import GameEngine
@@ -51,7 +52,7 @@ from impl.server.server import LagMonitor, write_record
 from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings
 from impl.server.transcript import monitor
 
-from .login import FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
+from .login import ANCHOR_PREFIX, FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
 from .pairing import Waiter, pair
 from .standings import snapshot
 from .store import Game, Login, Player, Rating, Store, record_name
@@ -458,7 +459,7 @@ class Arena:
             )
             self._log(logging.INFO, "arena_listen_tls", host=self.cfg.host, port=self.tls_port)
         for kind in self.cfg.anchors:
-            name = "anchor-" + kind.replace(":", "-")
+            name = ANCHOR_PREFIX + kind.replace(":", "-")
             await self.db(
                 self.store.ensure_anchor, name, kind, self.cfg.anchor_rating if kind == self.cfg.anchors[0] else None
             )
@@ -540,7 +541,7 @@ class Arena:
         if request.seat is P.Seat.OBSERVER:
             visitor.refuse(199, "No observers on an arena's port: watch its games on its web page")
             return
-        login = credentials(request.name)
+        login = credentials(request.name, self._anchor_tokens)
         if isinstance(login, BadLogin):
             visitor.refuse(199, login.why)
             return
@@ -920,13 +921,15 @@ class Arena:
         again, logged in with this run's token."""
         player, _, budget = kind.partition(":")
         command = [sys.executable, "-m", "impl.cli", "player", player, self.cfg.game, "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "--name", f"{name}:{self._anchor_tokens[name]}", "-q"]
+        command += ["--port", str(self.port), "-q"]
+        # The login in the environment, not the arguments: /proc/PID/environ is the owner's alone.
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[3]), LOGIN: f"{name}:{self._anchor_tokens[name]}"}
         if budget:
             command += ["--budget", budget]
         while True:
             proc = await asyncio.create_subprocess_exec(
                 *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[3])},
+                stderr=asyncio.subprocess.DEVNULL, env=env,
             )  # fmt: skip
             try:
                 await proc.wait()

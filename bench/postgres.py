@@ -1,8 +1,9 @@
-"""A PostgreSQL server of the tests' own (the arena's tests on PostgreSQL): Debian's
-``postgresql`` binaries (``make verify`` installs them where apt-get can), a
-throw-away cluster in a temporary folder, listening on a Unix socket only, run as
-an unprivileged user (PostgreSQL refuses root: as root, ``nobody``).  Where none can
-be started, the tests that need it skip with one line saying why."""
+"""A PostgreSQL server of our own for the arena's tests and benchmark (tests/arena/
+test_postgres.py, bench/arena.py ``--postgresql``): Debian's ``postgresql`` binaries
+(``make verify`` installs them where apt-get can), a throw-away cluster in a
+temporary folder, listening on a Unix socket only, run as an unprivileged user
+(PostgreSQL refuses root: as root, ``nobody``).  Where none can be started,
+``NoPostgres`` says why in one line (the tests skip with it)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+
+class NoPostgres(Exception):
+    """No PostgreSQL server could be started here: why, in one line."""
 
 
 def _binaries() -> Path | None:
@@ -70,10 +73,10 @@ class Postgres:
 
 @contextmanager
 def postgres() -> Iterator[Postgres]:
-    """A fresh cluster for the duration (pytest.skip, with its reason, if none can start)."""
+    """A fresh cluster for the duration (``NoPostgres`` if none can start)."""
     binaries = _binaries()
     if binaries is None:
-        pytest.skip("no PostgreSQL server here (Debian's postgresql: make verify installs it as root)")
+        raise NoPostgres("no PostgreSQL server here (Debian's postgresql: make verify installs it as root)")
     user = "nobody" if os.geteuid() == 0 else None
     root = Path(tempfile.mkdtemp(prefix="arena-pg-"))
     try:
@@ -84,11 +87,11 @@ def postgres() -> Iterator[Postgres]:
         done = server._run(str(binaries / "initdb"), "-D", str(server.data), "-U", "arena", "--auth=trust",
                            "-E", "UTF8", "--no-sync")  # fmt: skip
         if done.returncode:
-            pytest.skip(f"PostgreSQL's initdb failed: {(done.stderr or done.stdout).strip().splitlines()[-1]}")
+            raise NoPostgres(f"PostgreSQL's initdb failed: {(done.stderr or done.stdout).strip().splitlines()[-1]}")
         try:
             server.start()
         except RuntimeError as exc:
-            pytest.skip(f"PostgreSQL did not start: {exc}")
+            raise NoPostgres(f"PostgreSQL did not start: {exc}") from None
         try:
             yield server
         finally:
