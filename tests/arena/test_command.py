@@ -51,6 +51,9 @@ def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(b"this is not a database\n" * 100)
     done = run_referee("arena", "gothello", "--db", str(tmp_path / "junk.db"), "--port", "0", cwd=tmp_path)
     assert refused(done).startswith("referee arena: cannot use database")
+    os.mkfifo(tmp_path / "fifo.db")
+    done = run_referee("arena", "gothello", "--db", str(tmp_path / "fifo.db"), "--port", "0", cwd=tmp_path)
+    assert refused(done) == f"referee arena: database {tmp_path / 'fifo.db'} is not a regular file (a FIFO)"
     (tmp_path / "missing").mkdir()
     done = run_referee("arena", "gothello", "--db", str(tmp_path / "missing" / "x" / "a.db"), cwd=tmp_path)
     assert refused(done).startswith("referee arena: cannot use database")

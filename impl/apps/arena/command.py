@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import fcntl
 import logging
 import os
 import signal
 import ssl
+import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
+from impl.atomic import kind_of
 from impl.cli import (
     UsageError,
     add_rules_argument,
@@ -123,6 +126,10 @@ def lock(db: str) -> int | None:
     runs (PostgreSQL takes several arenas).  The descriptor, or None for a URL."""
     if "://" in db:
         return None
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.stat(db).st_mode
+        if not stat.S_ISREG(mode):
+            raise UsageError(f"referee arena: database {db} is not a regular file ({kind_of(mode)})")
     path = Path(db).resolve().with_name(Path(db).name + ".lock")
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)

@@ -312,6 +312,8 @@ NEW_NAMES_WINDOW = 600.0
 REFIT_EVERY = 1.0
 """Seconds between two fits of the ratings at least (they follow the games stored),
 or four times the last fit's, if more."""
+GAMES_IN_THREAD = 2000
+"""Games up to which the same holds (openskill rates them one after another)."""
 FIT_IN_THREAD = 40
 """Players up to which the ratings are fitted in the database's thread (tens of
 milliseconds); beyond, in a process of their own (the fit's matrix inverse grows
@@ -868,21 +870,15 @@ class Arena:
             await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
 
     async def _refit(self) -> None:
-        """The ratings fitted again over every stored game (in the database's
-        thread: a fit over many games must not hold the games' loop), kept as this
-        round's, and the web view's pages made again."""
+        """The ratings fitted again over every stored game, kept as this round's, and
+        the web view's pages made again: in the database's thread, or, for many
+        players or games, in a process of their own (a pure-Python fit of 100 players
+        takes half a second, which must not hold the games' loop under the GIL)."""
         players = await self.db(self.store.players)
         games = await self.db(partial(self.store.games, pgn=False))
+        heavy = len(players) > FIT_IN_THREAD or len(games) > GAMES_IN_THREAD
         started = time.monotonic()
-        if len(players) <= FIT_IN_THREAD:
-            self.ratings = await self.db(fit, players, games, self.cfg.anchor_rating)
-        else:  # a fit of many players is pure Python for a second: in a process, not under the games' GIL
-            if self._fitter is None:
-                self._fitter = concurrent.futures.ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn")
-                )
-            loop = asyncio.get_running_loop()
-            self.ratings = await loop.run_in_executor(self._fitter, fit, players, games, self.cfg.anchor_rating)
+        self.ratings = await self._work(heavy, fit, players, games, self.cfg.anchor_rating)
         self._fit_seconds = time.monotonic() - started
         if self.round_id:
             rows = [Rating(self.round_id, pid, elo, margin, n) for pid, (elo, margin, n) in self.ratings.items()]
@@ -890,14 +886,20 @@ class Arena:
         if self.web is not None:
             faults = await self.db(self.store.fault_counts)
             history = await self.db(self.store.histories)
-            title = f"{self.vocab.title} arena"
-            data = snapshot(
-                title, players, games, self.ratings, faults, history, self._record_of, self.settings_lines()
+            title, lines = f"{self.vocab.title} arena", self.settings_lines()
+            records = self.cfg.game if self.cfg.record_dir is not None else None
+            data = await self._work(
+                heavy, snapshot, title, players, games, self.ratings, faults, history, records, lines
             )
             self.web.standings({**data, "delay": self.cfg.delay})
 
-    def _record_of(self, game_id: int) -> str | None:
-        return None if self.cfg.record_dir is None else record_name(self.cfg.game, game_id)
+    async def _work(self, heavy: bool, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the database's thread, or (``heavy``) in the arena's worker process."""
+        if not heavy:
+            return await self.db(fn, *args)
+        if self._fitter is None:
+            self._fitter = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._fitter, partial(fn, *args))
 
     def settings_lines(self) -> list[str]:
         """The arena's settings, as the web page and the command's start say them."""

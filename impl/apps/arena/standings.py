@@ -8,10 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .store import Game, Player, Rating
+from .store import Game, Player, Rating, record_name
 
 RECENT = 50
 """Games listed on the standings page and on each player's page."""
+
+
+def _record(records: str | None, game_id: int) -> str | None:
+    return None if records is None else record_name(records, game_id)
 
 
 def _result(game: Game, names: Mapping[int, str]) -> str:
@@ -39,6 +43,26 @@ def game_json(game: Game, names: Mapping[int, str], record: str | None) -> dict[
     }
 
 
+def _openskill(players: Sequence[Player], games: Sequence[Game]) -> dict[int, tuple[float, float]]:
+    """Openskill's μ and σ (Plackett–Luce, rated in the order played) of the players of
+    rated games, beside the maximum-likelihood Elo (impl/apps/ratings.py ``skills``);
+    empty without openskill (the tournament extra)."""
+    try:
+        from impl.apps.ratings import skills
+    except ImportError:
+        return {}
+    index = {p.id: k for k, p in enumerate(players)}
+    rated = [(index[g.first], index[g.second], float(g.score)) for g in games if g.rated and g.score is not None]
+    if not rated:
+        return {}
+    try:
+        found = skills(len(players), rated)
+    except ImportError:
+        return {}
+    playing = {k for a, b, _ in rated for k in (a, b)}
+    return {p.id: (round(found[k].mu, 2), round(found[k].sigma, 2)) for k, p in enumerate(players) if k in playing}
+
+
 def snapshot(
     title: str,
     players: Sequence[Player],
@@ -46,13 +70,14 @@ def snapshot(
     ratings: Mapping[int, tuple[float, float, int]],
     faults: Mapping[int, Mapping[str, int]],
     history: Mapping[int, Sequence[Rating]],
-    record_name: Any,
+    records: str | None,
     settings: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The arena's pages' data: ``standings`` (rated players by rating, then the
     others), ``crosstable`` (rated games, row's score against column), ``games``
     (the latest), ``players`` (each one's page: ``history`` as [round, Elo,
-    margin], its latest games, its faults).  ``record_name(id)``: a game's record file."""
+    margin], its latest games, its faults).  ``records``: the game whose records the
+    arena writes (store.py ``record_name``), None if it writes none."""
     names = {p.id: p.name for p in players}
     tally: dict[int, list[float]] = {p.id: [0, 0, 0, 0] for p in players}  # played, won, drawn, lost
     cross: dict[str, dict[str, dict[str, float]]] = {}
@@ -70,6 +95,7 @@ def snapshot(
                 cell = cross.setdefault(names[me], {}).setdefault(names[them], {"score": 0.0, "games": 0})
                 cell["score"] += score
                 cell["games"] += 1
+    skill = _openskill(players, games)
     rows: list[dict[str, Any]] = []
     for p in players:
         played, won, drawn, lost = tally[p.id]
@@ -89,6 +115,8 @@ def snapshot(
                 "validated": p.validated,
                 "note": p.note,
                 "faults": dict(faults.get(p.id, {})),
+                "mu": skill[p.id][0] if p.id in skill else None,
+                "sigma": skill[p.id][1] if p.id in skill else None,
             }
         )
     rows.sort(key=lambda r: (r["elo"] is None, -float(r["elo"] or 0.0), str(r["player"])))
@@ -97,11 +125,11 @@ def snapshot(
         "settings": list(settings),
         "standings": rows,
         "crosstable": cross,
-        "games": [game_json(g, names, record_name(g.id)) for g in games[-RECENT:]],
+        "games": [game_json(g, names, _record(records, g.id)) for g in games[-RECENT:]],
         "players": {
             p.name: {
                 "history": [[r.round_id, round(r.elo, 1), round(r.margin, 1)] for r in history.get(p.id, ())],
-                "games": [game_json(g, names, record_name(g.id)) for g in mine[p.id][-RECENT:]],
+                "games": [game_json(g, names, _record(records, g.id)) for g in mine[p.id][-RECENT:]],
             }
             for p in players
         },

@@ -32,6 +32,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 metadata = sa.MetaData()
+"""The schema at the newest migration, as the queries below see it.  The migrations
+(``migrations/versions``) repeat it on purpose: a migration is frozen history, this is
+the head; tests/arena/test_store.py checks that the two agree."""
 
 players = sa.Table(
     "players",
@@ -78,6 +81,9 @@ games = sa.Table(
 """``score``: the first player's (1, 0.5, 0), None for a game without a result;
 ``unrated``: why a game with a result is not rated; ``pgn``: its record (impl/pgn.py),
 which the arena also writes as a file (``record_name``)."""
+
+sa.Index("games_first", games.c.first_id)
+sa.Index("games_second", games.c.second_id)
 
 faults = sa.Table(
     "faults",

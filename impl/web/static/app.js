@@ -636,20 +636,32 @@ function watchBoard(card, id) {
 
 function renderRunning(data) {
   document.getElementById("no-boards").hidden = data.live || !data.progress.running.length;
+  showCards(
+    data.progress.running.map((r) => [
+      r.id || `task-${r.number}`,
+      () => {
+        const card = h(
+          "div",
+          { class: "card", "data-number": r.number, "data-game": r.id || "" },
+          h("div", { class: "who" }, `game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`),
+          h("div", { class: "board" }),
+          r.id ? h("a", { href: `/game/${r.id}`, class: "watch" }, "watch") : h("span", { class: "muted" }, "starting…"),
+        );
+        return { card, source: r.id ? watchBoard(card, r.id) : null };
+      },
+    ]),
+  );
+}
+
+// The running games' cards in #running, from [key, make] pairs: a card made once per
+// key and kept while its key is listed; its board's stream closed when it goes.
+function showCards(wanted) {
   const keep = new Set();
-  const cards = data.progress.running.map((r) => {
-    const key = r.id || `task-${r.number}`;
+  const cards = wanted.map(([key, make]) => {
     keep.add(key);
     let entry = liveBoards.get(key);
     if (!entry) {
-      const card = h(
-        "div",
-        { class: "card", "data-number": r.number, "data-game": r.id || "" },
-        h("div", { class: "who" }, `game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`),
-        h("div", { class: "board" }),
-        r.id ? h("a", { href: `/game/${r.id}`, class: "watch" }, "watch") : h("span", { class: "muted" }, "starting…"),
-      );
-      entry = { card, source: r.id ? watchBoard(card, r.id) : null };
+      entry = make();
       liveBoards.set(key, entry);
     }
     return entry.card;
@@ -741,6 +753,7 @@ function renderArenaStandings(data) {
       h("td", { class: "num opt" }, p.draws),
       h("td", { class: "num opt" }, p.losses),
       h("td", { class: "num score" }, p.games ? ((100 * p.score) / p.games).toFixed(1) : ""),
+      h("td", { class: "num opt" }, p.mu === null || p.mu === undefined ? "" : `${p.mu.toFixed(1)} ± ${(2 * p.sigma).toFixed(1)}`),
       h("td", { class: "opt" }, faultText(p.faults)),
     ),
   );
@@ -770,30 +783,21 @@ function renderArenaGames(games) {
 }
 
 function renderArenaLive(data) {
-  const keep = new Set();
-  const cards = (data.live || []).map((r) => {
-    keep.add(r.id);
-    let entry = liveBoards.get(r.id);
-    if (!entry) {
-      const card = h(
-        "div",
-        { class: "card", "data-game": r.id },
-        h("div", { class: "who" }, `game ${r.server.split("-").pop()}`),
-        h("div", { class: "board" }),
-        h("a", { href: `/game/${r.id}`, class: "watch" }, "watch"),
-      );
-      entry = { card, source: watchBoard(card, r.id) };
-      liveBoards.set(r.id, entry);
-    }
-    return entry.card;
-  });
-  for (const [key, entry] of liveBoards) {
-    if (!keep.has(key)) {
-      if (entry.source) entry.source.close();
-      liveBoards.delete(key);
-    }
-  }
-  document.getElementById("running").replaceChildren(...(cards.length ? cards : [h("p", { class: "muted" }, "none")]));
+  showCards(
+    (data.live || []).map((r) => [
+      r.id,
+      () => {
+        const card = h(
+          "div",
+          { class: "card", "data-game": r.id },
+          h("div", { class: "who" }, `game ${r.server.split("-").pop()}`),
+          h("div", { class: "board" }),
+          h("a", { href: `/game/${r.id}`, class: "watch" }, "watch"),
+        );
+        return { card, source: watchBoard(card, r.id) };
+      },
+    ]),
+  );
 }
 
 function drawChart(svg, history) {
