@@ -414,7 +414,6 @@ class Arena:
         self._rounds: asyncio.Task[None] | None = None
         self._writes: list[asyncio.Future[Any]] = []
         self.round_id = 0
-        self.round_games = 0
         self._stale = False
         self._refitting: asyncio.Future[None] | None = None
         self._fitter: concurrent.futures.ProcessPoolExecutor | None = None
@@ -441,10 +440,11 @@ class Arena:
         loop = asyncio.get_running_loop()
         self._monitor = LagMonitor.acquire()
         self.stalls = self._monitor.stalled
-        self.numbered = len(await self.db(self.store.games))
+        ids = await self.db(self.store.game_ids)
+        self.numbered = len(ids)
         self.round_id = await self.db(self.store.last_round)
         await self._refit()
-        await self.export_records()
+        await self.export_records(ids)
         port = self.cfg.port if self.cfg.port is not None else P.port_of(self.cfg.game, 0)
         self._server = await loop.create_server(
             lambda: Connection(self._attach, self.cfg.net), self.cfg.host, port, reuse_address=True
@@ -589,7 +589,7 @@ class Arena:
                 if result in (Login.OK, Login.CREATED):
                     self._remember(login)
         except Exception as exc:  # the database failed: refuse, keep serving
-            self._log(logging.ERROR, "arena_db_failed", error=str(exc).splitlines()[0] if str(exc) else repr(exc))
+            self._log(logging.ERROR, "arena_db_failed", error=_line(exc))
             self._refuse_login(visitor, "The arena's database is not available; try again later")
             return
         finally:
@@ -755,14 +755,14 @@ class Arena:
             over = replace(over, record=record)
             if first.player is None or second.player is None:
                 self._release(table)
-                await self._write_record(None, over)
+                await self._write_record(None, over, "")
                 return
             game, validations = self._row(table, over, first.player, second.player, faults_of(over, relays))
             over = replace(over, record=over.record.with_tags(Rated="yes" if game.rated else "no"))
-            game = replace(game, pgn=write_pgn(over.record))
+            game = replace(game, pgn=write_pgn(over.record))  # the record once, as stored and as written
             game_id = await self._keep(game, validations)
             self._release(table)
-            await self._write_record(game_id, over)
+            await self._write_record(game_id, over, game.pgn)
             self.stored += 1
             self._refit_soon()
         except Exception as exc:  # a bug here must not keep the players waiting or end the arena
@@ -780,7 +780,8 @@ class Arena:
     def _row(
         self, table: Table, over: GameOver, first: Player, second: Player, found: tuple[tuple[Side, str, int], ...]
     ) -> tuple[Game, list[tuple[int, bool, str | None]]]:
-        """The game's row and its validations: a player not yet validated passes by a
+        """The game's row (its record, ``pgn``, left to the caller, which tags it as
+        rated or not) and its validations: a player not yet validated passes by a
         game with a result in which it sent no line the protocol refuses (299) and did
         not lose by time, disconnection or idleness; until then its games are unrated."""
         score = _score(over)
@@ -801,7 +802,7 @@ class Arena:
         game = Game(
             table.uid, table.round_id, first.id, second.id, score, str(over.termination), unrated is None,
             unrated, len(over.record.moves), " ".join(table.opening), table.started, over.ended,
-            write_pgn(over.record), faults=tuple((ids[s], kind, n) for s, kind, n in found),
+            "", faults=tuple((ids[s], kind, n) for s, kind, n in found),
         )  # fmt: skip
         return game, validations
 
@@ -817,9 +818,10 @@ class Arena:
                     await asyncio.sleep(STORE_WAIT)
         return None
 
-    async def _write_record(self, game_id: int | None, over: GameOver) -> None:
-        """The record file: named by the stored game's id, or (a guest's game, a game
-        the database did not take) as ``referee serve`` names its records."""
+    async def _write_record(self, game_id: int | None, over: GameOver, text: str) -> None:
+        """The record file: ``text`` named by the stored game's id, or (a guest's game,
+        a game the database did not take) ``over``'s record as ``referee serve`` names
+        its records."""
         directory = self.cfg.record_dir
         if directory is None:
             return
@@ -828,26 +830,25 @@ class Arena:
                 await asyncio.to_thread(write_record, directory, over.record, over.ended)
             else:
                 path = directory / record_name(self.cfg.game, game_id)
-                await asyncio.to_thread(_write_new, path, write_pgn(over.record))
+                await asyncio.to_thread(_write_new, path, text)
         except OSError as exc:
             self._log(logging.ERROR, "record_failed", error=str(exc))
 
-    async def export_records(self) -> int:
-        """Write the record file of every stored game that has none (the arena was
-        stopped between storing a game and writing its file); how many."""
+    async def export_records(self, ids: Sequence[int]) -> int:
+        """Write the record file of every stored game of ``ids`` that has none (the
+        arena was stopped between storing a game and writing its file); how many.
+        Only the missing records are read from the database."""
         directory = self.cfg.record_dir
         if directory is None:
             return 0
         await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
         await asyncio.to_thread(remove_stale, directory, f"{self.cfg.game}-arena-*.pgn")  # one arena per database
         have = set(await asyncio.to_thread(lambda: {p.name for p in directory.iterdir()}))
-        written = 0
-        for game in await self.db(self.store.games):
-            name = record_name(self.cfg.game, game.id)
-            if name not in have:
-                await asyncio.to_thread(_write_new, directory / name, game.pgn)
-                written += 1
-        return written
+        missing = [i for i in ids if record_name(self.cfg.game, i) not in have]
+        for game_id in missing:
+            text = await self.db(self.store.record_of, game_id)
+            await asyncio.to_thread(_write_new, directory / record_name(self.cfg.game, game_id), text)
+        return len(missing)
 
     def _refit_soon(self) -> None:
         """``_refit`` after a stored game: one at a time, at most one every

@@ -330,25 +330,28 @@ class Store:
                 conn.execute(players.update().where(players.c.id == player_id).values(validated=passed, note=note))
         return int(game_id)
 
-    def games(self, player_id: int | None = None, limit: int | None = None, pgn: bool = True) -> list[Game]:
-        """Games in the order played (the latest ``limit`` of them), with their faults
-        (``pgn``: with their records; without, ``Game.pgn`` is empty: the ratings and
-        the pages need no record)."""
+    def games(self, pgn: bool = True) -> list[Game]:
+        """Every game in the order played, with its faults (``pgn``: with its record;
+        without, ``Game.pgn`` is empty: the ratings and the pages need no record).
+        The faults are read whole, not by a list of ids (SQLite bounds a query's
+        parameters)."""
         columns = [c for c in games.c if pgn or c.name != "pgn"]
-        query = sa.select(*columns).order_by(games.c.id.desc() if limit else games.c.id)
-        if player_id is not None:
-            query = query.where(sa.or_(games.c.first_id == player_id, games.c.second_id == player_id))
-        if limit:
-            query = query.limit(limit)
         with self._tx() as conn:
-            rows = list(conn.execute(query))
-            ids = [row.id for row in rows]
+            rows = list(conn.execute(sa.select(*columns).order_by(games.c.id)))
             found: dict[int, list[tuple[int, str, int]]] = {}
-            if ids:
-                for f in conn.execute(sa.select(faults).where(faults.c.game_id.in_(ids))):
-                    found.setdefault(f.game_id, []).append((int(f.player_id), str(f.kind), int(f[3])))
-        out = [_game(row, tuple(sorted(found.get(row.id, ())))) for row in rows]
-        return out[::-1] if limit else out
+            for f in conn.execute(sa.select(faults)):
+                found.setdefault(f.game_id, []).append((int(f.player_id), str(f.kind), int(f[3])))
+        return [_game(row, tuple(sorted(found.get(row.id, ())))) for row in rows]
+
+    def game_ids(self) -> list[int]:
+        """The stored games' ids, in order."""
+        with self._tx() as conn:
+            return [int(i) for i in conn.execute(sa.select(games.c.id).order_by(games.c.id)).scalars()]
+
+    def record_of(self, game_id: int) -> str:
+        """Stored game ``game_id``'s record (its PGN)."""
+        with self._tx() as conn:
+            return str(conn.execute(sa.select(games.c.pgn).where(games.c.id == game_id)).scalar_one())
 
     def fault_counts(self) -> dict[int, dict[str, int]]:
         """Each player's faults summed over its games, by kind."""
@@ -376,11 +379,6 @@ class Store:
             for r in conn.execute(sa.select(ratings).order_by(ratings.c.round_id)):
                 out.setdefault(r.player_id, []).append(Rating(r.round_id, r.player_id, r.elo, r.margin, r.games))
         return out
-
-    def rating_history(self, player_id: int) -> list[Rating]:
-        query = sa.select(ratings).where(ratings.c.player_id == player_id).order_by(ratings.c.round_id)
-        with self._tx() as conn:
-            return [Rating(r.round_id, r.player_id, r.elo, r.margin, r.games) for r in conn.execute(query)]
 
 
 def record_name(game: str, game_id: int) -> str:
