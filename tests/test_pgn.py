@@ -107,10 +107,12 @@ def server_text(game: str, names: tuple[str, str], result: str, moves: list[str]
     """The text of a record as the server makes one (impl/server/records.py), of ``moves``."""
     sides = VOCABULARIES[game].sides
     clocks = more.pop("clocks", None)
-    fields: dict[str, Any] = {"time": None, "termination": Termination.MOVE, "score": "-", "rules": PAPER_RULES}
+    termination = more.pop("termination", Termination.MOVE)
+    winner = next((Side(i) for i, s in enumerate(sides) if result == f"{s} wins"), None)
+    fields: dict[str, Any] = {"time": None, "score": "-", "rules": PAPER_RULES}
     made = plies(game, moves, clocks)
     made_record = records.server_record(
-        game, 2, 5, "impl", 0.0, 60.0, sides, names, result=result, plies=made, **fields | more
+        game, 2, 5, "impl", 0.0, 60.0, sides, names, outcome=Outcome(winner, termination), plies=made, **fields | more
     )
     return pgn.write(made_record)
 

@@ -24,7 +24,7 @@ from impl.apps import replay, tournament
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
-from impl.game import Side, Termination
+from impl.game import Outcome, Side, Termination
 from impl.protocol import VOCABULARIES
 from impl.server import server
 from impl.server.records import server_record
@@ -49,7 +49,7 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
         _, state = engine.apply(state, action)
     sides = VOCABULARIES[game].sides
     over = engine.is_over(state)
-    result = "draw" if over and engine.counts(state)[0] == engine.counts(state)[1] else f"{sides[seed % 2]} wins"
+    winner = None if over and engine.counts(state)[0] == engine.counts(state)[1] else Side(seed % 2)
     clocks = tuple(round(rng.uniform(0, 300), 1) for _ in moves) if timed else None
     record = server_record(
         game,
@@ -61,8 +61,7 @@ def real_record(game: str, seed: int, timed: bool, names: tuple[str, str] = ("an
         sides,
         names,
         (300.0, 300.0) if timed else None,
-        result,
-        Termination.MOVE if over else Termination.RESIGNATION,
+        Outcome(winner, Termination.MOVE if over else Termination.RESIGNATION),
         "-",
         "paper",
         plies(game, moves, clocks),
@@ -199,8 +198,7 @@ def record_of(names: tuple[str, str]) -> pgn.PgnGame:
         ("black", "white"),
         names,
         None,
-        "draw",
-        Termination.MOVE,
+        Outcome(None, Termination.MOVE),
         "-",
         "paper",
         (),

@@ -6,7 +6,7 @@ connection, a connection closed, an event published — never I/O."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from impl import protocol as P
@@ -16,12 +16,12 @@ from impl.engines.openings import play as play_opening
 from impl.engines.port import Checking, GameEngine, GameState, Result, side_to_move
 from impl.game import Outcome, Side, Termination
 from impl.log import enabled, event
-from impl.pgn import PgnGame, Ply
+from impl.pgn import PgnGame
 from spec import result as R
 
 from .clock import ClockReading, Clocks, Stalls, no_stalls
 from .events import Event, GameOver, MoveMade
-from .records import server_record
+from .records import ServerRecord
 from .states import (
     TRIGGERS,
     Chooser,
@@ -76,7 +76,8 @@ class Core:
         self.started: float | None = None
         """When both players were seated (the game began)."""
         self.outcome: Outcome | None = None
-        self.record: PgnGame | None = None
+        self.source: ServerRecord | None = None
+        """The finished game's facts, its record made from them (``record``)."""
         self.state: GameState = engine.initial()
         self.made: list[MoveMade] = []
         """The game's moves as published, the record's plies (its tokens,
@@ -209,7 +210,7 @@ class Core:
         self._broadcast(status)
         ended = self._epoch + self.now
         score = self._score()
-        self.record = record = self._record(self.outcome, ended, score)
+        self.source = source = self._facts(self.outcome, ended, score)
         self._log(
             INFO,
             "end",
@@ -225,7 +226,7 @@ class Core:
             self._trigger(ent, Trigger.END)
             self.outbox.append(Close(ent))
         self.entities.clear()
-        self._publish(GameOver(self.game_no, self.outcome, record, self._reading(None), ended))
+        self._publish(GameOver(self.game_no, self.outcome, source, self._reading(None), ended))
 
     def _names(self) -> tuple[str, str]:
         first, second = (p.name if p else "" for p in self.players)
@@ -236,9 +237,10 @@ class Core:
         sides, counts = self.vocab.sides, self.engine.counts(self.state)
         return f"{sides[0]} {counts[0]} {sides[1]} {counts[1]}"
 
-    def _record(self, outcome: Outcome, ended: float, score: str) -> PgnGame:
-        sides = self.vocab.sides
-        return server_record(
+    def _facts(self, outcome: Outcome, ended: float, score: str) -> ServerRecord:
+        """What the record is made of (its plies are the moves' events), kept as the
+        game ends; the record is made from it when first asked for."""
+        return ServerRecord(
             game=self.vocab.game,
             server=self.settings.server,
             game_no=self.game_no,
@@ -246,26 +248,22 @@ class Core:
             rules=self.engine.rule_set,
             started=self._epoch + (self.now if self.started is None else self.started),
             ended=ended,
-            sides=sides,
+            sides=self.vocab.sides,
             names=self._names(),
             time=self.settings.time,
             increment=self.settings.increment,
-            result=outcome.result(sides),
-            termination=outcome.termination,
+            outcome=outcome,
             score=score,
-            plies=tuple(self._plies()),
-            unchecked=self.unchecked if self.unchecked is not None and self.unchecked <= len(self.made) else None,
+            made=tuple(self.made),
+            unchecked=self.unchecked,
             divergences=tuple(self.divergences) if self.checker is not None else None,
             opening=self.opening,
         )
 
-    def _plies(self) -> Iterator[Ply]:
-        """The record's plies from the moves' events: the token, the movetext (the
-        engine's description; from the ``unchecked`` ply on, the token as sent, which
-        the fast engine may not describe) and the mover's clock."""
-        last = len(self.made) if self.unchecked is None else self.unchecked - 1
-        for i, made in enumerate(self.made):
-            yield Ply(made.move, made.description.notation if i < last else made.move, made.secs)
+    @property
+    def record(self) -> PgnGame | None:
+        """The finished game's record (None before the end)."""
+        return None if self.source is None else self.source.record
 
     # ─── output ────────────────────────────────────────────────────────────────
 

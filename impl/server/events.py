@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from impl.engines.port import GameEngine, GameState, MoveDescription, Result
 from impl.game import Outcome, Side, Termination
@@ -97,14 +97,35 @@ class DrawOffer:
     clocks: ClockReading | None
 
 
+class RecordSource(Protocol):
+    """Where a ``GameOver``'s record comes from: made on first use by the session
+    (impl/server/records.py ``ServerRecord``), or ``Written``."""
+
+    @property
+    def record(self) -> PgnGame: ...
+
+
+@dataclass(frozen=True)
+class Written:
+    """A record already made (a test's, or one slimmed for the web view)."""
+
+    record: PgnGame
+
+
 @dataclass(frozen=True)
 class GameOver:
     game_no: int
     outcome: Outcome
-    record: PgnGame
-    """The game's record (impl/server/records.py ``server_record``)."""
+    source: RecordSource
+    """The game's record, made when first asked for (``record``)."""
     clocks: ClockReading | None
     ended: float
+
+    @property
+    def record(self) -> PgnGame:
+        """The game's record (impl/server/records.py ``server_record``)."""
+        return self.source.record
+
     """Wall-clock time (seconds since the epoch)."""
 
     @property

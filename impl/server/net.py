@@ -25,9 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 from impl.config import NetLimits
 
@@ -65,7 +66,8 @@ class TokenBucket:
         return min(self.burst, self.level + max(0.0, now - self.stamp) * self.rate)
 
     def take(self, amount: float, now: float) -> TokenBucket:
-        return replace(self, level=self.level_at(now) - amount, stamp=max(now, self.stamp))
+        # The constructor, not dataclasses.replace: this runs on every read.
+        return TokenBucket(self.rate, self.burst, self.level_at(now) - amount, max(now, self.stamp))
 
     def wait(self, now: float) -> float:
         """Seconds until the bucket is out of debt (0 if it is not)."""
@@ -128,6 +130,7 @@ class Connection(asyncio.Protocol):
         self._closing = False
         self._pending: list[str] = []
         self._flush_scheduled = False
+        self._writes = _Writes.of(loop)
         self._target: Target | None = None
         self._sock: Sockopts | None = None
         self._arrival: float | None = None
@@ -181,7 +184,8 @@ class Connection(asyncio.Protocol):
         if self._closing:
             return
         if delay is None:  # every complete line handled: read on if the bytes allow
-            delay = self._bytes.wait(self._now()) if self._bytes is not None else 0.0
+            bytes_ = self._bytes  # a level not below 0 when taken cannot be in debt now
+            delay = bytes_.wait(self._now()) if bytes_ is not None and bytes_.level < 0 else 0.0
             if delay <= 0:
                 if not self._reading:
                     self._reading = True
@@ -202,7 +206,8 @@ class Connection(asyncio.Protocol):
         ended = False
         delay: float | None = None
         while not self._closing:
-            if self._refusals is not None and (wait := self._refusals.wait(self._now())) > 0:
+            refusals = self._refusals
+            if refusals is not None and refusals.level < 0 and (wait := refusals.wait(self._now())) > 0:
                 delay = wait
                 break
             if self._skipping:  # the tail of a line already refused: one pass over it
@@ -322,14 +327,19 @@ class Connection(asyncio.Protocol):
         go out in one write, after it."""
         if self._closing or self._transport is None:
             return
-        if self._refusals is not None and (refused := sum(line.startswith(_REFUSED) for line in lines)):
-            self._refusals = self._refusals.take(refused, self._now())
+        if self._refusals is not None:
+            refused = 0
+            for line in lines:
+                if line.startswith(_REFUSED):
+                    refused += 1
+            if refused:
+                self._refusals = self._refusals.take(refused, self._now())
         self._pending.extend(lines)
         if len(self._pending) >= 256:  # a flood of refusals: write as it comes
             self._flush()
         elif not self._flush_scheduled:
             self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._writes.add(self)
 
     def _flush(self) -> None:
         """Write what is queued; drop the client if it has stopped reading."""
@@ -337,7 +347,7 @@ class Connection(asyncio.Protocol):
         transport = self._transport
         if self._closing or transport is None or not self._pending:
             return
-        transport.write("".join(line + "\r\n" for line in self._pending).encode("ascii", "replace"))
+        transport.write(("\r\n".join(self._pending) + "\r\n").encode("ascii", "replace"))
         self._pending.clear()
         if transport.get_write_buffer_size() > self.limits.write_limit:
             self._closing = True
@@ -357,6 +367,35 @@ class Connection(asyncio.Protocol):
             self._wake = None
         transport.close()
         asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
+
+
+class _Writes:
+    """The connections with output queued, written once the loop's turn is done:
+    one callback a turn for all of them, not one per connection (a move's lines
+    go to both players and every observer)."""
+
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Writes]] = weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._queued: list[Connection] = []
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _Writes:
+        writes = cls._of.get(loop)
+        if writes is None:
+            writes = cls._of[loop] = cls(loop)
+        return writes
+
+    def add(self, conn: Connection) -> None:
+        if not self._queued:
+            self._loop.call_soon(self._run)
+        self._queued.append(conn)
+
+    def _run(self) -> None:
+        queued, self._queued = self._queued, []
+        for conn in queued:
+            conn._flush()  # the connection's own write, deferred to the end of the turn
 
 
 def terminator(buffer: bytearray, within: int) -> int:

@@ -13,7 +13,17 @@ from impl.engines.port import GameEngine
 from impl.game import Termination
 
 from .clock import Stalls, no_stalls
-from .events import DrawOffer, Event, GameOver, GameStarted, Listener, MoveMade, ObserverSeated, PlayerSeated
+from .events import (
+    DrawOffer,
+    Event,
+    GameOver,
+    GameStarted,
+    Listener,
+    MoveMade,
+    ObserverSeated,
+    PlayerSeated,
+    Written,
+)
 from .machine import TABLE, Handler, Machine, Step
 from .states import (
     TRIGGERS,
@@ -54,6 +64,7 @@ __all__ = [
     "Step",
     "TransitionError",
     "Trigger",
+    "Written",
 ]
 
 

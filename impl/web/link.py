@@ -54,7 +54,7 @@ from impl.config import WebLimits
 from impl.log import event
 from impl.server.records import DIVERGENCE
 from impl.server.server import GameServer, serve
-from impl.server.session import Session
+from impl.server.session import Session, Written
 
 from .feed import FeedEvent, GameOver, GameStarted, ServerInfo
 from .tap import SessionTap, describe
@@ -104,7 +104,7 @@ def slim(what: FeedEvent) -> FeedEvent:
     divergences (the web view shows its result; the moves it has already)."""
     if isinstance(what, GameOver):
         kept = tuple((k, v) for k, v in what.record.tags if k != DIVERGENCE)
-        return replace(what, record=replace(what.record, tags=kept, plies=()))
+        return replace(what, source=Written(replace(what.record, tags=kept, plies=())))
     return what
 
 

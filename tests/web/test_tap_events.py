@@ -17,7 +17,17 @@ from impl.game import Outcome, Side, Termination
 from impl.pgn import Ply
 from impl.server.clock import ClockReading
 from impl.server.records import server_record
-from impl.server.session import DrawOffer, Event, GameOver, GameStarted, MoveMade, PlayerSeated, Session, Settings
+from impl.server.session import (
+    DrawOffer,
+    Event,
+    GameOver,
+    GameStarted,
+    MoveMade,
+    PlayerSeated,
+    Session,
+    Settings,
+    Written,
+)
 from impl.web import feed
 from impl.web.tap import GameTap, SessionTap
 from spec import result as R
@@ -48,8 +58,7 @@ def _events() -> list[Event]:
         SIDES,
         ("ann", "bob"),
         (60.0, 60.0),
-        "north wins",
-        Termination.RESIGNATION,
+        Outcome(Side.SECOND, Termination.RESIGNATION),
         "south 0 north 0",
         "paper",
         (Ply("F", "F4", 60.0), Ply("a", "a5", 59.0)),
@@ -78,7 +87,7 @@ def _events() -> list[Event]:
         ),
         DrawOffer(7, Side.FIRST, None, _clocks(1, 4.0)),
         DrawOffer(7, Side.FIRST, False, _clocks(0, 5.0)),
-        GameOver(7, Outcome(Side.SECOND, Termination.RESIGNATION), record, _clocks(None, 6.0), 1010.0),
+        GameOver(7, Outcome(Side.SECOND, Termination.RESIGNATION), Written(record), _clocks(None, 6.0), 1010.0),
     ]
 
 

@@ -49,7 +49,7 @@ from impl.server.admission import StormGuard, address_group
 from impl.server.clock import Stalls, no_stalls
 from impl.server.net import Connection, listening_port
 from impl.server.server import LagMonitor, write_record
-from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings
+from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings, Written
 from impl.server.transcript import monitor
 
 from .login import ANCHOR_PREFIX, FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
@@ -752,13 +752,13 @@ class Arena:
         relays = (first.relay, second.relay)
         try:
             record = over.record.with_tags(Event=f"{self.vocab.title} arena", Round=str(table.round_id), Rated="no")
-            over = replace(over, record=record)
+            over = replace(over, source=Written(record))
             if first.player is None or second.player is None:
                 self._release(table)
                 await self._write_record(None, over, "")
                 return
             game, validations = self._row(table, over, first.player, second.player, faults_of(over, relays))
-            over = replace(over, record=over.record.with_tags(Rated="yes" if game.rated else "no"))
+            over = replace(over, source=Written(over.record.with_tags(Rated="yes" if game.rated else "no")))
             game = replace(game, pgn=write_pgn(over.record))  # the record once, as stored and as written
             game_id = await self._keep(game, validations)
             self._release(table)
