@@ -44,14 +44,12 @@ from impl import pgn
 from impl.atomic import MissingDirectory, why
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
-from impl.engines.tablebase.probe import Table
-from impl.engines.tablebase.review import MoveReport, review, table_for
-from impl.engines.tablebase.store import TableError
 from impl.game import PAPER_RULES, Outcome, Side, Termination, perfect_play_judge
 from impl.protocol import VOCABULARIES
 
 from .feed import BoardView
 from .hub import board_json, score_json
+from .values import ValuesJob
 from .views import replay
 
 SUFFIXES = (".pgn", ".txt")
@@ -457,6 +455,9 @@ class Page:
 
     status: int
     body: bytes
+    job: ValuesJob | None = None
+    """An Awari record's values to compute by the table (``--tb``): values.Valuer,
+    away from the records thread."""
 
 
 class Archive:
@@ -468,8 +469,8 @@ class Archive:
         self.cache = ByteLRU(cache_bytes)
         self._listing: tuple[tuple[FileKey, ...], bytes] | None = None
         self.tables = tables
-        """The endgame tables' folder (``--tb``): an Awari record's page gets per-move values."""
-        self._tables: dict[str, Table] = {}
+        """The endgame tables' folder (``--tb``): an Awari record's page gets per-move
+        values, computed apart (``Page.job``; impl/web/values.py)."""
 
     def listing(self) -> bytes:
         """``{"records": [...]}``, newest first: a summary per record, or
@@ -535,7 +536,16 @@ class Archive:
         if cached is None:
             cached = self._page(name)
             self.cache.put(key, cached)
-        return Page(422 if cached.startswith(b'{"flagged"') else 200, cached)
+        if cached.startswith(b'{"flagged"'):
+            return Page(422, cached)
+        return Page(200, cached, self._job(key, cached))
+
+    def _job(self, key: object, page: bytes) -> ValuesJob | None:
+        """What the values of an Awari record's page are computed from, with ``tables``."""
+        if self.tables is None:
+            return None
+        data = json.loads(page)
+        return ValuesJob(key, data["rules"], tuple(data["moves"])) if data["game"] == "awari" else None
 
     def _page(self, name: str) -> bytes:
         try:
@@ -562,28 +572,8 @@ class Archive:
                 "score": score_json(views[-1]),
                 "frames": [board_json(f) for f in views],
                 "clocks": frame_clocks(record.time if record.result else None, clocks),
-                **self._values(record.game, rules, record.moves),
             }
         )
-
-    def _values(self, game: str, rules: str, moves: list[str]) -> dict[str, Any]:
-        """The record's moves against the table of its rules (``values``: each ply's,
-        tablebase/review.py; ``blunders``: the plies that gave stones away), or why
-        there are none (``table.error``); nothing without ``tables`` or for Gothello."""
-        if self.tables is None or game != "awari":
-            return {}
-        try:
-            if rules not in self._tables:
-                self._tables[rules] = table_for(self.tables, rules)
-            table = self._tables[rules]
-        except TableError as exc:
-            return {"table": {"error": str(exc)}}
-        values = review(table, moves)
-        return {
-            "table": {"rules": table.name, "stones": table.stones},
-            "values": [v.json() for v in values],
-            "blunders": [v.ply for v in values if isinstance(v, MoveReport) and v.loss > 0],
-        }
 
 
 def record_json(name: str, record: pgn.PgnGame) -> dict[str, Any]:

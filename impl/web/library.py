@@ -26,6 +26,7 @@ from .answers import html, missing, missing_api, refusal
 from .archive import Archive
 from .gate import CLIENT, RETRY_AFTER
 from .pages import PAGES
+from .values import Valuer, splice
 
 RECORD_WAIT = 10.0
 """Seconds a record request may wait for its turn (WebLimits.record_rate)."""
@@ -47,6 +48,8 @@ class Library:
         tables: Path | None = None,
     ) -> None:
         self.archive = Archive(record_dir, tables=tables) if record_dir is not None else None
+        self.valuer = Valuer(tables) if tables is not None else None
+        """The records' values by the table, in a process of their own (values.py)."""
         self.admission = admission
         self.record_rate, self.list_age = record_rate, list_age
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="web-records")
@@ -66,6 +69,8 @@ class Library:
 
     def close(self) -> None:
         self.thread.shutdown(wait=False, cancel_futures=True)
+        if self.valuer is not None:
+            self.valuer.close()
 
     async def redirect(self, request: web.Request, name: str | None) -> None:
         """303 to the page of the record file ``name`` (a finished game no longer
@@ -119,14 +124,15 @@ class Library:
             await asyncio.sleep(turn - now)
 
     def done(self, request: web.Request) -> None:
-        """An answered request's place in the queue given back, if it took one:
+        """An answered request's place in the queue given back, if it took one and has
+        not given it back yet:
         the client's record share, and the next of its record requests let in."""
         if _RECORD_KEY not in request:
             return
-        key = request[_RECORD_KEY]
+        key = request.pop(_RECORD_KEY)  # once: api_record gives it back before its values
         self.admission.end_record(key)
         if _RECORD_LOCK in request:
-            request[_RECORD_LOCK].release()
+            request.pop(_RECORD_LOCK).release()
         if key not in self.admission.clients or not self.admission.clients[key].records:
             self._locks.pop(key, None)
 
@@ -150,8 +156,14 @@ class Library:
             self._listing = (asyncio.get_running_loop().time(), scan.result())
 
     async def api_record(self, request: web.Request) -> web.Response:
-        """One record (archive.Archive.page), read and replayed in the records thread."""
+        """One record (archive.Archive.page), read and replayed in the records thread;
+        its table values (``--tb``) from the values process, or said to be on their way:
+        the records thread never waits for them (values.py)."""
         archive, name = self._archive(), request.match_info["name"]
         await self.turn(request)
         page = await asyncio.get_running_loop().run_in_executor(self.thread, archive.page, name)
-        return web.Response(body=page.body, status=page.status, content_type="application/json")
+        body = page.body
+        if page.job is not None and self.valuer is not None:
+            self.done(request)  # the queue's place given back: the values do not hold the client's others
+            body = splice(body, await self.valuer.values(page.job))
+        return web.Response(body=body, status=page.status, content_type="application/json")

@@ -1,6 +1,6 @@
 """The web view's replay page values each move of an Awari record by the endgame table
-(``referee serve … --tb DIR``; impl/web/archive.py ``Archive._values``,
-tablebase/review.py): the value before and after, the best move, the blunders, and
+(``referee serve … --tb DIR``; impl/web/values.py ``table_values``, in a process of
+its own, tablebase/review.py): the value before and after, the best move, the blunders, and
 "outside the table" where it is — never a value the table does not give."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,9 @@ from impl.engines.awari import engine_for
 from impl.engines.tablebase import probe
 from impl.engines.tablebase.review import INEXACT, OUTSIDE
 from impl.game import Outcome, Termination
-from impl.web.archive import Archive
+from impl.web.archive import Archive, Page
 from impl.web.pages import PAGES
+from impl.web.values import table_values
 from spec import awari_rules as AR
 from tests.support.plies import plies
 
@@ -39,12 +41,18 @@ def random_record(folder: Path, rules: str, seed: int = 0) -> tuple[str, list[st
     return "game.pgn", moves
 
 
+def valued(page: Page, folder: Path) -> dict[str, Any]:
+    """The page with the values its job asks for, as the values process gives them."""
+    assert page.job is not None
+    return {**json.loads(page.body), **table_values(folder, page.job.rules, page.job.moves)}
+
+
 def test_each_ply_is_valued_by_the_table_or_said_to_be_outside(tables: dict[str, probe.Table], tmp_path: Path) -> None:
     table = tables["olympiad-1990"]
     name, moves = random_record(tmp_path / "records", "olympiad-1990")
     page = Archive(tmp_path / "records", tables=table.folder).page(name)
-    assert page.status == 200
-    data = json.loads(page.body)
+    assert page.status == 200 and page.job is not None and "values" not in json.loads(page.body)
+    data = valued(page, table.folder)
     assert data["table"] == {"rules": "olympiad-1990", "stones": table.stones}
     values = data["values"]
     assert [v["ply"] for v in values] == list(range(1, len(moves) + 1))
@@ -69,9 +77,10 @@ def test_each_ply_is_valued_by_the_table_or_said_to_be_outside(tables: dict[str,
 
 def test_a_rule_set_without_a_table_says_why_and_values_nothing(tables: dict[str, probe.Table], tmp_path: Path) -> None:
     name, _ = random_record(tmp_path / "records", "abapa")
-    data = json.loads(Archive(tmp_path / "records", tables=tables["paper"].folder).page(name).body)
+    data = valued(Archive(tmp_path / "records", tables=tables["paper"].folder).page(name), tables["paper"].folder)
     assert "values" not in data and "no abapa table" in data["table"]["error"]
-    assert "table" not in json.loads(Archive(tmp_path / "records").page(name).body)  # no --tb: nothing
+    untabled = Archive(tmp_path / "records").page(name)
+    assert untabled.job is None and "table" not in json.loads(untabled.body)  # no --tb: nothing
 
 
 def test_the_game_page_has_the_values_box() -> None:

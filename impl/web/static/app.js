@@ -518,7 +518,9 @@ function showValues(rec) {
   const box = document.getElementById("values");
   box.hidden = false;
   if (!rec.values) {
-    document.getElementById("value").textContent = `no endgame table: ${rec.table.error}`;
+    const later = rec.table.pending || rec.table.busy;
+    document.getElementById("value").textContent = later || `no endgame table: ${rec.table.error}`;
+    if (later) setTimeout(() => loadValues(rec.name), VALUES_AGAIN_MS);
     return;
   }
   view.values = rec.values;
@@ -536,6 +538,16 @@ function showValues(rec) {
   const table = `${rec.table.rules} table of ≤ ${rec.table.stones} stones`;
   document.getElementById("blunders").textContent = `${table} · blunders: ${list.join(", ") || "none"}`;
   showValue(view.frame);
+}
+
+// Values still being computed (impl/web/values.py): the record asked for again, its
+// values shown once they are there; the board and its replay are untouched meanwhile.
+const VALUES_AGAIN_MS = 3000;
+function loadValues(name) {
+  fetch(`/api/records/${encodeURIComponent(name)}`)
+    .then((r) => r.json())
+    .then((rec) => rec.table && showValues(rec))
+    .catch(() => setTimeout(() => loadValues(name), VALUES_AGAIN_MS));
 }
 
 function initRecord(name) {
