@@ -25,10 +25,12 @@ import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from .net import TokenBucket
 
 
+@lru_cache(maxsize=4096)  # pure, and asked at every connection: a reconnecting client is parsed once
 def address_group(host: str, ipv4_bits: int = 32, ipv6_bits: int = 64, unreadable: str | None = None) -> str:
     """The group ``host`` is counted in: its network at the prefix length for its
     family, as ``address/bits`` (the address itself at /32 or /128).  A host that is

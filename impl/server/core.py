@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import cache
+from typing import Any, TypeGuard
 
 from impl import protocol as P
 from impl.config import OnDivergence
@@ -38,6 +39,17 @@ from .states import (
 )
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
+
+
+@cache
+def _is_checking(kind: type) -> bool:
+    # isinstance against a runtime Protocol walks its members: once per engine class.
+    return issubclass(kind, Checking)
+
+
+def _checks(engine: GameEngine) -> TypeGuard[Checking]:
+    """Whether ``engine`` is the port's ``Checking`` (asked once per engine class)."""
+    return _is_checking(type(engine))
 
 
 class Core:
@@ -82,7 +94,7 @@ class Core:
         self.made: list[MoveMade] = []
         """The game's moves as published, the record's plies (its tokens,
         descriptions and clocks: ``_record``)."""
-        self.checker: Checking | None = engine if isinstance(engine, Checking) else None
+        self.checker: Checking | None = engine if _checks(engine) else None
         """The engine as the port's ``Checking``, if it checks one engine against another."""
         self.divergences: list[str] = []
         """What the checker found, ``<ply>: <divergence>``, for the record."""

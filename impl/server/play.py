@@ -186,7 +186,7 @@ class Play(Core):
             return Conn.DONE
         result, after = self.engine.apply(self.state, move)  # if it raises: 399 (receive)
         text = self.engine.format_move(move)
-        if self._diverged(after, lambda: f"{P.serial_text(serial, side)} {text}"):
+        if self.checker is not None and self._diverged(after, lambda: f"{P.serial_text(serial, side)} {text}"):
             return Conn.DONE
         if result == R.illegal_move:
             self._reject(ent, 291, f"Illegal move {text}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from impl import protocol as P
 from impl.config import DEFAULTS, Config, ConfigMessages, Limits, OnDivergence
@@ -161,23 +161,24 @@ def state_names(states: frozenset[Conn]) -> str:
 # ─── Outputs: what an input makes the machine do, as values ────────────────────
 
 
-@dataclass(frozen=True)
-class Send:
+# Named tuples, not dataclasses: a move makes three or four of them, and a tuple is
+# built in C.
+
+
+class Send(NamedTuple):
     """Lines to one connection."""
 
     to: Entity
     lines: Sequence[str]
 
 
-@dataclass(frozen=True)
-class Close:
+class Close(NamedTuple):
     """The server closes a connection (after the lines sent to it before)."""
 
     to: Entity
 
 
-@dataclass(frozen=True)
-class Publish:
+class Publish(NamedTuple):
     """An event for the listeners (the game record is the ``GameOver``'s)."""
 
     event: Event
