@@ -315,7 +315,8 @@ def run(args: argparse.Namespace) -> int:
     results = tournament.load_records(tasks, directory, f"{what}: --records")
     labels = config.labels
     pair = (labels[0], labels[1])
-    print(f"A = {labels[0]}\nB = {labels[1]}", flush=True)
+    for letter, label, text in zip("AB", labels, config.players, strict=False):  # a label made: its command too
+        print(f"{letter} = {label}" + (f": {text}" if text == tournament.split_label(text)[1] != label else ""))
     settings = tournament.settings(config, rules, args.jobs)
     if not args.quiet:
         print("\n".join(settings), flush=True)

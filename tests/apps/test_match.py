@@ -54,7 +54,7 @@ def test_random_against_random_alternating_sides(tmp_path: Path) -> None:
 
 
 def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
-    """Player A by placeholders, player B by the environment and a label; search
+    """Player A by placeholders and named by its program, player B by the environment and a label; search
     stats, Elo and LOS in the table; the records in a tournament's directory."""
     # Seeded, and depth-bound rather than time-bound: the same games every run.
     a = f"{PYTHON} -m impl.cli player search {{game}} --port {{port}} --side {{side}} --budget 10 --depth 4"
@@ -64,7 +64,8 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout.splitlines()
-    assert out[1] == "B = rnd"
+    label = "impl.cli"  # A has no label: its program's name, said once with its command line
+    assert out[:2] == [f"A = {label}: {a}", "B = rnd"]
     assert out[2].startswith("Settings: awari") and out[5] == "Adjudication: none"  # the settings summary
     out = out[:2] + out[6:]
     # Each game: our line, then cutechess-cli's two (a tool that reads them finds them).
@@ -72,17 +73,17 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
         "game   2: A (north) vs B (south): north wins "
     )
     assert all(re.fullmatch(r"\d+-\d+", out[i].split()[-1]) for i in (2, 5))  # the stores at the end
-    assert out[3] == f"Finished game 1 ({a} vs rnd): 1-0 {{south wins on the board}}"
-    assert out[4] == f"Score of {a} vs rnd: 1 - 0 - 0  [1.000] 1"
-    assert out[6] == f"Finished game 2 (rnd vs {a}): 0-1 {{north wins on the board}}"
-    assert out[7] == f"Score of {a} vs rnd: 2 - 0 - 0  [1.000] 2"
+    assert out[3] == f"Finished game 1 ({label} vs rnd): 1-0 {{south wins on the board}}"
+    assert out[4] == f"Score of {label} vs rnd: 1 - 0 - 0  [1.000] 1"
+    assert out[6] == f"Finished game 2 (rnd vs {label}): 0-1 {{north wins on the board}}"
+    assert out[7] == f"Score of {label} vs rnd: 2 - 0 - 0  [1.000] 2"
     assert out[8:10] == ["Elo difference: inf +/- nan, LOS: 92.1 %, DrawRatio: 0.0 %", "Finished match"]
     assert out[10] == "awari: 2 games, 2 with a result"
     assert "win % score %" in out[11]  # won per game, and points per game
     assert out[12].split()[-6:] == ["100.0", "100.0", "1-0-0", "(100%)", "1-0-0", "(100%)"]  # won both, one per side
     assert out[13].startswith("B rnd ")
     assert out[-5].startswith("A search: ") and "nodes/s, depth median" in out[-5]
-    assert out[-4] == f"Elo difference {a} − rnd: +inf n/a (95%), LOS 92.1%"
+    assert out[-4] == f"Elo difference {label} − rnd: +inf n/a (95%), LOS 92.1%"
     # Both won: no maximum of the likelihood, so BayesElo's virtual draws.
     assert out[-3].startswith("Elo by maximum likelihood (Bradley–Terry, mean 0, 95%; one virtual draw each")
     assert out[-2] == "Ptnml(0-2): [0, 0, 0, 0, 1]"  # games 1 and 2, one pair: two points of two
@@ -90,7 +91,7 @@ def test_referee_match_with_command_line_players(tmp_path: Path) -> None:
     (records,) = tmp_path.glob("match-*")
     assert out[-1] == f"records: {records.name}"
     assert sorted(p.name for p in records.iterdir()) == ["game-0001.pgn", "game-0002.pgn", "match.json"]
-    assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", a)
+    assert pgn.parse((records / "game-0002.pgn").read_text()).names == ("rnd", label)
     # --logs: A is PLAYER_A in either colour (north in game 2), its output kept.
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert logs == ["game0001-A-south.log", "game0001-B-north.log", "game0002-A-north.log", "game0002-B-south.log"]

@@ -70,6 +70,16 @@ def test_players_are_named_by_label_or_spec_made_distinct() -> None:
     assert config.specs[3:] == ["search --budget=0.1", "search --budget=0.1"]
 
 
+def test_an_unlabelled_command_is_named_by_its_program() -> None:
+    """Without LABEL=, a command line's player is its script's or binary's name (issue
+    #53), made distinct; the command line stays its spec."""
+    first = "{python} examples/first_player.py {game} {port} {side}"
+    players = (first, first, "./raw_player {game} {port}", "python3 -u -m pkg.bot", "node bot.js", "env X=1 ./c")
+    config = TournamentConfig(players, "awari", 1)
+    assert config.labels == ["first_player", "first_player (2)", "raw_player", "pkg.bot", "bot", "c"]
+    assert config.specs[:2] == [first, first]
+
+
 def test_elo_margin_and_los() -> None:
     even = elo(10, 0, 10)
     assert even.difference == 0 and even.los == 0.5 and even.margin is not None and even.margin > 100

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from impl.apps.games import Adjudication, GameTerms
@@ -15,6 +17,7 @@ from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
 from impl.cli import UsageError
 from impl.config import time_control
 from impl.engines.openings import Opening
+from impl.players import PLAYERS
 from impl.protocol import VOCABULARIES, TimeControl
 
 ROUND_ROBIN, GAUNTLET = "round-robin", "gauntlet"
@@ -114,9 +117,41 @@ def time_for_of(args: argparse.Namespace, labels: Iterable[str], what: str) -> t
 
 def split_label(text: str) -> tuple[str, str]:
     """``LABEL=SPEC`` names a player ``LABEL`` (a word before the first ``=``);
-    otherwise its spec is its name."""
+    otherwise its name is made from its spec (``program_label``)."""
     match = LABEL.fullmatch(text)
-    return (match[1], match[2]) if match else (text, text)
+    return (match[1], match[2]) if match else (program_label(text), text)
+
+
+INTERPRETERS = re.compile(
+    r"(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|ruby|perl|php|java|lua|sh|bash|Rscript|env|nice|stdbuf|time|exec)"
+)
+"""Programs that run the program named after them (interpreters, wrappers): that one names the player."""
+
+
+def program_label(spec: str) -> str:
+    """A player's name when none is given (issue #53): one of ours by its spec
+    (``random``, ``search --depth 6``: short, and its options tell players apart);
+    a command line by its program, its script's or binary's name without folder or
+    suffix (``{python} examples/first_player.py {game} {port}`` is ``first_player``,
+    ``./raw_player {port}`` is ``raw_player``, ``python -m pkg.bot`` is ``pkg.bot``; inline
+    code, ``python -c …``, its command line)
+    — the whole command line in the tables and Elo lines read as noise, cut short."""
+    try:
+        words = shlex.split(spec)
+    except ValueError:
+        return spec
+    if not words or words[0] in PLAYERS:
+        return spec
+    for i, word in enumerate(words):
+        if word == "-m" and i + 1 < len(words):
+            return words[i + 1]
+        if word in ("-c", "-e"):  # inline code: no program's name to give
+            return spec
+        name = PurePath(word).name
+        if word.startswith(("-", "{")) or "=" in word or INTERPRETERS.fullmatch(name):
+            continue  # an option, a placeholder ({python}), an environment setting, an interpreter
+        return PurePath(name).stem or name
+    return spec
 
 
 def settings(config: TournamentConfig, adjudication: Adjudication | None = None, jobs: int | None = None) -> list[str]:
