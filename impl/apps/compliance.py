@@ -27,7 +27,6 @@ import random
 import secrets
 import shlex
 import shutil
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 
 from impl.apps import sandbox as sandboxes
 from impl.apps.games import TOKEN_BYTES, add_sandbox_arguments, sandbox_of
-from impl.apps.launch import Launched, environment
+from impl.apps.launch import Launched, environment, fill, unknown_placeholder
 from impl.apps.sandbox import Sandbox
 from impl.cli import UsageError, port, seconds, subcommand
 from impl.engines.registry import get_engine
@@ -190,10 +189,10 @@ async def _line(reader: asyncio.StreamReader, buffer: bytearray, bound: float | 
 
 
 def command_line(command: str, game: str, port: int, side: str, token: str) -> list[str]:
-    """The program's command line, match's placeholders filled in (``str.format``: a
-    brace of another name is a usage error)."""
-    values = {"game": game, "host": "127.0.0.1", "port": port, "side": side, "rules": PAPER_RULES}
-    return shlex.split(command.format(**values, python=sys.executable, token=token))
+    """The program's command line, the placeholders every command shares filled in
+    (launch.fill; a brace of another name is a usage error, ``main``)."""
+    values = {"game": game, "host": "127.0.0.1", "port": str(port), "side": side, "rules": PAPER_RULES}
+    return fill(shlex.split(command), {**values, "token": token})
 
 
 async def play(
@@ -423,8 +422,10 @@ def run(args: argparse.Namespace) -> int:
     """
     try:
         argv = command_line(args.command, args.game, 0, "x", "x")
-    except (ValueError, KeyError, IndexError) as exc:
+    except ValueError as exc:
         raise UsageError(f"referee compliance: bad command {args.command!r}: {exc}") from None
+    if wrong := unknown_placeholder(shlex.split(args.command)):
+        raise UsageError(f"referee compliance: bad command {args.command!r}: {wrong}")
     if not argv:
         raise UsageError("referee compliance: empty command")
     if why := _cannot_run(argv[0]):

@@ -74,7 +74,7 @@ from impl.server.session import Event, GameOver, MoveMade, Session
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
 SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
-PLACEHOLDERS = ("game", "host", "port", "side", "rules", "token")
+PLACEHOLDERS = launch.PLACEHOLDERS
 
 
 MARGIN_WORDS = "ahead by {margin} or more for {plies} plies"
@@ -141,16 +141,8 @@ class PlayerSpec:
         return cls(text, tuple(words))
 
     def command(self, values: dict[str, str]) -> list[str]:
-        """The command line for one game (``{python}``: this Python, so that a player
-        line works without an activated virtual environment)."""
-        values = {"python": sys.executable, **values}
-        out = []
-        for word in self.template:
-            for name in (*PLACEHOLDERS, "python"):
-                if name in values:
-                    word = word.replace("{" + name + "}", values[name])
-            out.append(word)
-        return out
+        """The command line for one game (launch.fill: the placeholders every command shares)."""
+        return launch.fill(self.template, values)
 
 
 @dataclass
@@ -932,13 +924,15 @@ def claim_records(
         raise UsageError(f"{what}: {str(directory)!r} holds the games of an earlier run of this {RUN_FILES[name]}")
 
 
-def checked_player(text: str, which: str) -> PlayerSpec:
-    """A player given on the command line, its program checked now."""
+def checked_player(text: str, which: str, what: str = "referee match") -> PlayerSpec:
+    """A player given on the command line (to ``what``), its program and placeholders checked now."""
     try:
         spec = PlayerSpec.parse(text)
     except ValueError as exc:
-        raise UsageError(f"referee match: {which}: {exc}") from None
+        raise UsageError(f"{what}: {which}: {exc}") from None
+    if wrong := launch.unknown_placeholder(spec.template):
+        raise UsageError(f"{what}: {which}: {wrong}")
     program = spec.command({})[0]
     if shutil.which(program) is None:
-        raise UsageError(f"referee match: {which}: no program {program!r}")
+        raise UsageError(f"{what}: {which}: no program {program!r}")
     return spec

@@ -20,11 +20,14 @@ from __future__ import annotations
 import atexit
 import itertools
 import os
+import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
@@ -46,6 +49,13 @@ LOG_HEAD = 1 << 20
 LOG_TAIL = 1 << 20
 """Bytes of its last output kept past LOG_HEAD, written to the log when it ends
 after one line saying how much was left out between."""
+PLACEHOLDERS = ("game", "host", "port", "side", "rules", "token", "python")
+"""What a player's command line may ask for, in every command that launches one
+(match, tournament, compliance): ``{game} {host} {port} {side} {rules} {token}``
+and ``{python}``, this Python (a player line works without an activated virtual
+environment).  All but the token and Python are in its environment too
+(``environment``)."""
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _LAUNCHES = itertools.count(1)
 """Numbers the programs launched by this process (their cgroups' names)."""
 _LIVE: set[int] = set()
@@ -211,6 +221,26 @@ class Launched:
             self.out_of_memory = self.out_of_memory or self.limit.out_of_memory()
             self.limit.remove()
             _LIMITS.discard(self.limit)
+
+
+def fill(words: Sequence[str], values: dict[str, str]) -> list[str]:
+    """A command line's words with the placeholders given in ``values`` replaced (and
+    ``{python}``); any other brace left as it is (a shell's ``${VAR}``)."""
+    values = {"python": sys.executable, **values}
+    return [_PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), word) for word in words]
+
+
+def unknown_placeholder(words: Sequence[str]) -> str | None:
+    """Why a command line cannot be run as meant: a ``{name}`` that is not one of
+    ``PLACEHOLDERS`` (a typo, ``{prot}``, would reach the program as it is), said in
+    the same words by every command; None when there is none.  A shell's ``${VAR}``
+    is the shell's."""
+    for word in words:
+        for found in _PLACEHOLDER.finditer(word):
+            if found[1] not in PLACEHOLDERS and not word[: found.start()].endswith("$"):
+                known = " ".join("{" + name + "}" for name in PLACEHOLDERS)
+                return f"unknown placeholder {found[0]} (the placeholders are {known})"
+    return None
 
 
 def environment(values: dict[str, str]) -> dict[str, str]:

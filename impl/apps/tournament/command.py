@@ -135,7 +135,7 @@ def config_of(args: argparse.Namespace) -> TournamentConfig:
     if args.dashboard and args.scheduler:
         raise UsageError(f"{what}: --dashboard is for the local cluster (a scheduler has its own)")
     for i, text in enumerate(args.players):
-        checked_player(split_label(text)[1], f"PLAYER {i + 1}")
+        checked_player(split_label(text)[1], f"PLAYER {i + 1}", what)
     mode = GAUNTLET if args.gauntlet else ROUND_ROBIN
     check_rules(what, args.game, args.rules)
     openings, repeat = openings_of(args, what, args.games)
