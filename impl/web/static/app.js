@@ -352,10 +352,19 @@ function statusText(g) {
   return [turn, g.note].filter(Boolean).join(" · ");
 }
 
+// The game's number in its header: a tournament's or match's game is the only game
+// of its private server (its game_no always 1), numbered by the run as its server
+// (tourney.py) and its record (game-NNNN.pgn, pgn.record_name); a server's, its own.
+function gameNumber(g) {
+  const run = g.record && /^game-0*(\d+)\.pgn$/.exec(g.record);
+  if (run) return run[1];
+  return !g.record && !g.port && g.server_no ? g.server_no : g.game_no;
+}
+
 function renderGame(g) {
   view.game = g;
   document.title = `zreferee — ${g.game} ${g.id}`;
-  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
+  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${gameNumber(g)}`;
   // A tournament's game (impl/web/tourney.py) is on a private server of its own, port 0 here.
   const where = g.record
     ? (g.server_no ? [`server ${g.server_no}`] : [])
@@ -891,7 +900,7 @@ function renderTv(g) {
   tv.shown = g;
   document.body.dataset.game = g.id;
   document.body.dataset.plies = g.moves.length;
-  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${g.game_no}`;
+  document.getElementById("title").textContent = `${g.game === "awari" ? "Awari" : "Gothello"} · game ${gameNumber(g)}`;
   const where = g.port ? `server ${g.server_no}, port ${g.port}` : `tournament game ${g.server_no}`;
   document.getElementById("subtitle").textContent = `${where} · rules: ${g.rules} · engine: ${g.engine}`;
   renderPlayers(g);
