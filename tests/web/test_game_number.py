@@ -30,7 +30,7 @@ def game_numbers(games: list[dict[str, object]]) -> list[object]:
 
 @pytest.mark.skipif(NODE is None, reason="no node to run the page's script")
 def test_a_runs_game_is_numbered_by_the_run_and_a_servers_by_its_session() -> None:
-    games = [
+    games: list[dict[str, object]] = [
         {"game_no": 1, "server_no": 7, "port": 0},  # a tournament's game 7, live (tourney.py: server 7)
         {"game_no": 1, "server_no": 7, "port": None},  # on the TV, where a run's game has no port
         {"game_no": "1", "server_no": "0", "port": None, "record": "game-0012.pgn"},  # a run's record
