@@ -4,10 +4,11 @@ Layers, outermost first (``referee serve`` is impl/apps/serve.py; every setting,
 with its default, is impl/config.py's ``Config``): ``server``
 (listening sockets, one game at a time per server number, the timer and the record
 files: the adapter around the session), ``net`` (line framing, fair reading and
-bounded output), ``session`` (the glue that carries out the machine's outputs on
-peers and listeners), ``machine`` (one game's state machine, sans I/O: inputs in,
-outputs out as values; its parts ``states``, ``core``, ``play``, through the Engine
-interface; its ``events`` are the place to listen to a game), ``transcript`` (the
+bounded output), ``session`` (one game, sans I/O: the play composed with its
+connections' states, inputs in, outputs carried out on peers and listeners; its
+parts ``connections`` (the states and their table), ``play`` and ``core`` (the
+game, through the Engine interface, its outputs as values), ``states`` (the
+vocabulary); its ``events`` are the place to listen to a game), ``transcript`` (the
 wire's lines, checked against the protocol's model, after the fact or live),
 ``clock`` and ``records``.  The lines themselves are impl/protocol.py's, shared with the client.
 """

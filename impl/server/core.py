@@ -1,14 +1,15 @@
-"""One game's state and what the session's handlers share (impl/server/machine.py):
-the clocks (their arithmetic is impl/server/clock.py's), the end of the game and its
-record, and the outputs, which are values queued in ``outbox`` — lines to a
-connection, a connection closed, an event published — never I/O."""
+"""One game's state and what the play's handlers share (impl/server/play.py): its
+connections (impl/server/connections.py), the clocks (their arithmetic is
+impl/server/clock.py's), the end of the game and its record's facts, and the
+outputs, which are values queued in ``outbox`` — lines to a connection, a
+connection closed, an event published — never I/O."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, TypeGuard
+from typing import Any, Required, TypedDict, TypeGuard, Unpack
 
 from impl import protocol as P
 from impl.config import OnDivergence
@@ -21,22 +22,10 @@ from impl.pgn import PgnGame
 from spec import result as R
 
 from .clock import ClockReading, Clocks, Stalls, no_stalls
+from .connections import Connections
 from .events import Event, GameOver, MoveMade
 from .records import ServerRecord
-from .states import (
-    TRIGGERS,
-    Chooser,
-    Close,
-    Conn,
-    Entity,
-    Output,
-    Publish,
-    Send,
-    Settings,
-    TransitionError,
-    Trigger,
-    state_names,
-)
+from .states import Chooser, Close, Conn, Entity, Output, Publish, Send, Settings, Trigger
 
 INFO, DEBUG, WARNING = logging.INFO, logging.DEBUG, logging.WARNING
 
@@ -52,38 +41,42 @@ def _checks(engine: GameEngine) -> TypeGuard[Checking]:
     return _is_checking(type(engine))
 
 
-class Core:
-    """One game's state and what every handler shares: the clocks, the end and the
-    record, and the outputs (queued as values in ``outbox``: ``take`` hands them to
-    the glue)."""
+class Setup(TypedDict, total=False):
+    """A game's keyword settings, declared once: the session and the play take
+    them alike (``**setup``).  ``now``: the time the session opens; ``epoch``: the
+    wall-clock time of ``now == 0`` (records carry wall-clock times); ``stalls``:
+    the referee's own stall time within a span, not charged to the clocks
+    (impl/server/clock.py); ``opening``: the moves the referee plays when the game
+    starts (impl/engines/openings.py), ValueError if they are not a valid one."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        engine: GameEngine,
-        *,
-        rng: Chooser,
-        now: float,
-        epoch: float = 0.0,
-        game_no: int = 1,
-        stalls: Stalls = no_stalls,
-        opening: Sequence[str] = (),
-    ) -> None:
-        """``now``: the time the session opens; ``epoch``: the wall-clock time of
-        ``now == 0`` (records carry wall-clock times); ``stalls``: the referee's own
-        stall time within a span, not charged to the clocks (impl/server/clock.py);
-        ``opening``: the moves the referee plays when the game starts
-        (impl/engines/openings.py), ValueError if they are not a valid opening."""
-        self.settings, self.engine, self.game_no = settings, engine, game_no
+    rng: Required[Chooser]
+    now: Required[float]
+    epoch: float
+    game_no: int
+    stalls: Stalls
+    opening: Sequence[str]
+
+
+class Core:
+    """One game's state and what every handler shares: the connections, the
+    clocks, the end and the record, and the outputs (queued as values in
+    ``outbox``: ``take`` hands them to the session)."""
+
+    def __init__(self, settings: Settings, engine: GameEngine, **setup: Unpack[Setup]) -> None:
+        now, opening = setup["now"], setup.get("opening", ())
+        self.settings, self.engine, self.game_no = settings, engine, setup.get("game_no", 1)
         self.opening: Opening = play_opening(engine, opening)[0] if opening else ()
         self.vocab = settings.vocab
         self.limits = settings.limits
-        self._rng, self._epoch = rng, epoch
+        self._rng, self._epoch = setup["rng"], setup.get("epoch", 0.0)
         self.now = now
         """The time of the input being handled."""
         self.outbox: list[Output] = []
-        """What the inputs handled so far made the machine do, not yet taken."""
-        self.entities: list[Entity] = []
+        """What the inputs handled so far made the game do, not yet taken."""
+        self.conns = Connections()
+        """Its connections and their states."""
+        self.entities = self.conns.entities
+        """The connections not closed yet (``Connections.entities``)."""
         self.players: list[Entity | None] = [None, None]
         self.started: float | None = None
         """When both players were seated (the game began)."""
@@ -102,6 +95,7 @@ class Core:
         """The first ply (1-based) at which the checked engine found the fast one
         diverging, None if none: the record writes it and those after as sent (if
         it was played: an aborted step is not)."""
+        stalls = setup.get("stalls", no_stalls)
         self.clocks = Clocks(settings.time, stalls, settings.increment) if settings.time is not None else None
         self.offer: Side | None = None
         """The side whose draw offer awaits an answer."""
@@ -110,10 +104,9 @@ class Core:
         self._waiting_for, self._waiting_since = Side.FIRST, now
         """The side the server waits for (to move, or to answer a draw offer), and
         since when (its clock, or the idle bound)."""
-        self._connections = 0
         self._observers = 0
         self._ended_by_move = False
-        self._arrived: float | None = None
+        self.arrived: float | None = None
         """While a line from the side whose clock runs is handled: when it arrived."""
 
     @property
@@ -125,16 +118,7 @@ class Core:
         out, self.outbox = self.outbox, []
         return out
 
-    def _trigger(self, ent: Entity, trigger: Trigger) -> None:
-        """Move ``ent`` by ``trigger``, as ``TRIGGERS`` allows."""
-        sources, to = TRIGGERS[trigger]
-        if ent.conn not in sources:
-            raise TransitionError(
-                f"{ent.conn.value} --{trigger.value}--> {to.value}: TRIGGERS allow {state_names(sources)}"
-            )
-        ent.conn = to
-
-    def _leave(self, ent: Entity) -> None:
+    def leave(self, ent: Entity) -> None:
         """``ent``'s connection closed (nothing if it is done already)."""
         if ent.conn is Conn.DONE:
             return
@@ -144,8 +128,8 @@ class Core:
             self._end(ent.side.other, Termination.DISCONNECT, [P.Disconnected(ent.side)])
             return
         was = ent.conn
-        self._trigger(ent, Trigger.CLOSE)
-        self.entities.remove(ent)
+        self.conns.trigger(ent, Trigger.CLOSE)
+        self.conns.remove(ent)
         if was is Conn.WAITING and ent.side is not None:
             self.players[ent.side] = None
 
@@ -167,7 +151,7 @@ class Core:
     def _clock_time(self) -> float:
         """The time the running clock is read at: the arrival of the line being
         handled, if known, else now."""
-        return self.now if self._arrived is None else self._arrived
+        return self.now if self.arrived is None else self.arrived
 
     def _stop_clock(self, moved: bool = False) -> float | None:
         """Stop the running clock: its side's time left, None without clocks."""
@@ -235,7 +219,7 @@ class Core:
         for ent in list(self.entities):
             if ent.conn is Conn.NEW:  # not seated: told why it is closed
                 self._send(ent, P.Refused(199, "The game is over; connect again for the next one"))
-            self._trigger(ent, Trigger.END)
+            self.conns.trigger(ent, Trigger.END)
             self.outbox.append(Close(ent))
         self.entities.clear()
         self._publish(GameOver(self.game_no, self.outcome, source, self._reading(None), ended))
@@ -313,7 +297,7 @@ class Core:
         board: list[str] = self.engine.render(self.state)
         return [P.DisplayStatus(serial, times, to_move), P.BoardFollows(len(board)), *board]
 
-    def _reject(self, ent: Entity, code: int, text: str) -> None:
+    def reject(self, ent: Entity, code: int, text: str) -> None:
         """A 19x/29x refusal; the connection continues unless it keeps being refused."""
         ent.rejected += 1
         if enabled(DEBUG):
@@ -326,7 +310,7 @@ class Core:
     def _drop(self, ent: Entity) -> None:
         """Close a connection the server gives up on; a player in the game loses."""
         self.outbox.append(Close(ent))
-        self._leave(ent)
+        self.leave(ent)
 
     def _made(
         self,

@@ -1,5 +1,5 @@
 """The connection state diagram of docs/protocol.md §3, generated from the
-session's ``TABLE`` and ``TRIGGERS`` (impl/server/machine.py, states.py), so that the page
+session's ``TABLE`` and ``TRIGGERS`` (impl/server/connections.py, states.py), so that the page
 cannot say other than the code.
 
 ``python -m impl.server.diagram`` prints the section; ``--write FILE`` replaces
@@ -50,7 +50,7 @@ def table() -> list[str]:
     rows = ["| state | request | answered by | then |", "|---|---|---|---|"]
     for (conn, req), step in TABLE.items():
         run = step.run
-        answer = f"`{run.code} {run.text}`" if isinstance(run, P.Refused) else f"`Session.{run.__name__}`"
+        answer = f"`{run.code} {run.text}`" if isinstance(run, P.Refused) else f"`Play._{run.value}`"
         after = " or ".join(c.value for c in Conn if c in step.next)
         rows.append(f"| {conn.value} | {req.value} | {answer} | {after} |")
     rows += ["", "| trigger | from | to |", "|---|---|---|"]
@@ -64,7 +64,7 @@ def section() -> str:
     lines = [
         BEGIN,
         "<!-- python -m impl.server.diagram --write docs/protocol.md"
-        " (impl/server/machine.py TABLE, states.py TRIGGERS) -->",
+        " (impl/server/connections.py TABLE, states.py TRIGGERS) -->",
         "",
         "```mermaid",
         *mermaid(),

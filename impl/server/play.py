@@ -1,9 +1,14 @@
-"""The session's handlers (impl/server/machine.py ``TABLE``): seating (Tables 2–5),
-play (Tables 6–9) and Awari's draw offers (§8), and the refusals of lines not
-understood.  Each answers through ``Core``'s outputs and returns the state its
-connection took."""
+"""The play of one game: the handlers of the connection table's steps
+(impl/server/connections.py ``TABLE``, ``Handler``) — seating (Tables 2–5), play
+(Tables 6–9) and Awari's draw offers (§8), and the refusals of lines not
+understood — and what happens without a request: a connection greeted, time
+passing (the flags, the seat and idle bounds), the server stopping.  Each answers
+through ``Core``'s outputs; a handler returns the state its connection took."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from impl import protocol as P
 from impl.config import ConfigMessages
@@ -12,32 +17,124 @@ from impl.game import Side, Termination
 from impl.log import enabled
 from spec import result as R
 
-from .core import DEBUG, INFO, Core
+from .connections import Handler
+from .core import DEBUG, INFO, WARNING, Core
 from .events import DrawOffer, GameStarted, ObserverSeated, PlayerSeated
 from .states import Conn, Entity, LineError, Trigger
 
 
 class Play(Core):
-    """The handlers of ``TABLE``'s steps, on the game's state."""
+    """The handlers of ``TABLE``'s steps and the inputs that are no request, on
+    the game's state."""
+
+    def handlers(self) -> dict[Handler, Callable[[Entity, Any], Conn]]:
+        """Each ``Handler`` of the table as this game's method."""
+        return {
+            Handler.REFUSE_LINE: self._refuse_line,
+            Handler.REFUSE_SEAT: self._refuse_seat,
+            Handler.REFUSE_GARBLED: self._refuse_garbled,
+            Handler.SEAT: self._seat,
+            Handler.MOVE: self._move,
+            Handler.RESIGN: self._resign,
+            Handler.OFFER_DRAW: self._offer_draw,
+            Handler.ANSWER_DRAW: self._answer_draw,
+        }
+
+    # ─── inputs that are no request ────────────────────────────────────────────
+
+    def greet(self, ent: Entity) -> None:
+        """A new connection: greeted (Table 1)."""
+        self._log(DEBUG, "connect", conn=ent.number, peer=ent.peer.address)
+        self._send(ent, P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.engine.rule_set, len(self.opening)))
+
+    def clock_runs_for(self, ent: Entity) -> bool:
+        """Whether ``ent``'s clock is the one running: only then is the arrival
+        time of its lines worth reading (impl/server/server.py ``Link``)."""
+        clocks = self.clocks
+        return clocks is not None and clocks.running is not None and ent.side == clocks.running
+
+    def start_if_seated(self) -> None:
+        """A player took a seat: the game starts if it was the last one."""
+        if self.started is None and None not in self.players:
+            self._start()
+
+    def expire(self, now: float) -> None:
+        """Time has passed: a flag may fall, a seat or idle bound may expire."""
+        if self.over:
+            return
+        self.now = now
+        for ent in self.conns.in_state(Conn.NEW):
+            if 0 < self.limits.seat_timeout <= now - ent.joined:
+                self._log(DEBUG, "refused", conn=ent.number, code=199, reason="seat timeout")
+                self._send(ent, P.Refused(199, f"No seat request within {self.limits.seat_timeout:g} s, goodbye"))
+                self._drop(ent)
+        wait = self.limits.wait_timeout
+        for ent in self.conns.in_state(Conn.WAITING):
+            if 0 < wait <= now - ent.seated:
+                self._log(INFO, "wait_timeout", conn=ent.number, seconds=wait)
+                self._send(ent, P.Refused(199, f"No opponent within {wait:g} s, goodbye"))
+                self._drop(ent)
+        if self.started is None or self.over:
+            return
+        waited = self._waiting_for
+        if self.clocks is not None:
+            self._flagged(waited)
+        elif 0 < self.limits.idle_timeout <= now - self._waiting_since:
+            self._log(INFO, "idle", side=self.vocab.sides[waited], seconds=self.limits.idle_timeout)
+            self._end(waited.other, Termination.IDLE, [P.Disconnected(waited)])
+
+    def deadline(self) -> float | None:
+        """The latest time at which ``expire`` must next be called; None: only
+        when another input arrives."""
+        if self.over:
+            return None
+        best: float | None = None
+        if self.started is not None:
+            if self.clocks is not None:
+                best = self.clocks.deadline()
+            elif self.limits.idle_timeout > 0:
+                best = self._waiting_since + self.limits.idle_timeout
+        seat, wait = self.limits.seat_timeout, self.limits.wait_timeout
+        for ent in self.entities:
+            if ent.conn is Conn.NEW and seat > 0 and (best is None or ent.joined + seat < best):
+                best = ent.joined + seat
+            elif ent.conn is Conn.WAITING and wait > 0 and (best is None or ent.seated + wait < best):
+                best = ent.seated + wait
+        return best
+
+    def stop(self, now: float, termination: Termination = Termination.SHUTDOWN) -> None:
+        """The server is stopping: a game in progress is aborted with 399 to everyone
+        and recorded (``termination``: ``shutdown``, or ``adjudication`` when a
+        match runner ends it, impl/apps/games.py), no result; a game still seating
+        has nothing to record and its connections are just closed by the server."""
+        if self.started is not None and not self.over:
+            self.now = now
+            self._log(WARNING, "shutdown", termination=termination.value)
+            self._aborted(termination, P.ABORT_REASONS[termination])
+
+    def fail(self, why: str) -> None:
+        """The referee failed (``why``): the game, if not over, ends with 399."""
+        if not self.over:
+            self._abort(why)
 
     # ─── refusals ──────────────────────────────────────────────────────────────
 
     def _refuse_line(self, ent: Entity, error: LineError) -> Conn:
         """A line the framing refused (§2): 199 before seating, 299 after."""
         was = ent.conn
-        self._reject(ent, 199 if ent.conn is Conn.NEW else 299, error.value)
+        self.reject(ent, 199 if ent.conn is Conn.NEW else 299, error.value)
         return was
 
     def _refuse_seat(self, ent: Entity, refusal: P.SeatRefusal) -> Conn:
         """A seat request refused by its form (Table 3: 198, 199)."""
         was = ent.conn
-        self._reject(ent, refusal.code, refusal.text)
+        self.reject(ent, refusal.code, refusal.text)
         return was
 
     def _refuse_garbled(self, ent: Entity, garbled: P.Garbled) -> Conn:
         """A request not understood in play (Table 8: 299)."""
         was = ent.conn
-        self._reject(ent, 299, garbled.text)
+        self.reject(ent, 299, garbled.text)
         return was
 
     # ─── seating (Tables 2–5) ──────────────────────────────────────────────────
@@ -47,7 +144,7 @@ class Play(Core):
         if request.seat is P.Seat.OBSERVER:
             return self._seat_observer(ent, request.name)
         if self.started is not None or None not in self.players:
-            self._reject(ent, 192, "There are already two players")
+            self.reject(ent, 192, "There are already two players")
             return Conn.NEW
         free = [s for s in Side if self.players[s] is None]
         if request.seat is P.Seat.EITHER:
@@ -55,7 +152,7 @@ class Play(Core):
         elif Side(request.seat.value) in free:
             side = Side(request.seat.value)
         else:
-            self._reject(ent, 191, "Other player holds requested side")
+            self.reject(ent, 191, "Other player holds requested side")
             return Conn.NEW
         ent.side, ent.name, ent.rejected, ent.seated = side, request.name, 0, self.now
         self.players[side] = ent
@@ -67,12 +164,12 @@ class Play(Core):
             inc = self.clocks.increment
             self._send(ent, P.Seated((P.secs(own), P.secs(opp)), increments=(inc[side], inc[side.other])))
         self._publish(PlayerSeated(side, ent.name))
-        return Conn.WAITING  # the last seat taken starts the game (_dispatch)
+        return Conn.WAITING  # the last seat taken starts the game (start_if_seated)
 
     def _seat_observer(self, ent: Entity, name: str) -> Conn:
         observers = sum(1 for e in self.entities if e.observer is not None)
         if observers >= self.limits.max_observers:
-            self._reject(ent, 193, f"Cannot observe (at most {self.limits.max_observers} observers)")
+            self.reject(ent, 193, f"Cannot observe (at most {self.limits.max_observers} observers)")
             return Conn.NEW
         self._observers += 1
         ent.observer, ent.name, ent.rejected = self._observers, name, 0
@@ -145,7 +242,7 @@ class Play(Core):
         if ent.side is None:
             lines += self._display()
         else:
-            self._trigger(ent, Trigger.START)
+            self.conns.trigger(ent, Trigger.START)
         self._send(ent, *lines)
 
     def _config_lines(self) -> list[P.Message | str]:
@@ -165,22 +262,22 @@ class Play(Core):
         side = ent.side
         assert side is not None
         if self.offer is not None:
-            self._reject(ent, 291, "A draw offer awaits an answer (draw or nodraw)")
+            self.reject(ent, 291, "A draw offer awaits an answer (draw or nodraw)")
             return Conn.PLAYING
         if side != self._mover():
-            self._reject(ent, 291, "Not your turn")
+            self.reject(ent, 291, "Not your turn")
             return Conn.PLAYING
         serial = self._serial()
         if action.serial is not None and action.serial != serial:
-            self._reject(ent, 299, f"Illegal serial number (got {action.serial} expected {serial})")
+            self.reject(ent, 299, f"Illegal serial number (got {action.serial} expected {serial})")
             return Conn.PLAYING
         if action.serial is not None and action.ellipsis != bool(side):
             expected = "expected before" if side else "not allowed before"
-            self._reject(ent, 299, f"Ellipses (...) {expected} {self.vocab.sides[side]} move")
+            self.reject(ent, 299, f"Ellipses (...) {expected} {self.vocab.sides[side]} move")
             return Conn.PLAYING
         move = self.engine.parse_move(action.token)
         if move is None:
-            self._reject(ent, 299, f"Request not understood (no such move {action.token})")
+            self.reject(ent, 299, f"Request not understood (no such move {action.token})")
             return Conn.PLAYING
         if self._flagged(side):
             return Conn.DONE
@@ -189,7 +286,7 @@ class Play(Core):
         if self.checker is not None and self._diverged(after, lambda: f"{P.serial_text(serial, side)} {text}"):
             return Conn.DONE
         if result == R.illegal_move:
-            self._reject(ent, 291, f"Illegal move {text}")
+            self.reject(ent, 291, f"Illegal move {text}")
             return Conn.PLAYING
         ent.rejected = 0
         before, self.state = self.state, after
@@ -227,11 +324,11 @@ class Play(Core):
         side = ent.side
         assert side is not None
         if self.offer is not None:
-            self._reject(ent, 291, "A draw offer is already pending")
+            self.reject(ent, 291, "A draw offer is already pending")
         elif side != self._mover():
-            self._reject(ent, 291, "Only the player to move may offer a draw")
+            self.reject(ent, 291, "Only the player to move may offer a draw")
         elif self.refused:
-            self._reject(ent, 291, "Draw refused: offer again after the next move")
+            self.reject(ent, 291, "Draw refused: offer again after the next move")
         elif not self._flagged(side):
             ent.rejected = 0
             self._stop_clock()
@@ -248,7 +345,7 @@ class Play(Core):
         side = ent.side
         assert side is not None
         if self.offer is None or self.offer == side:
-            self._reject(ent, 291, "No draw offer to answer")
+            self.reject(ent, 291, "No draw offer to answer")
             return Conn.PLAYING
         if self._flagged(side):
             return Conn.DONE

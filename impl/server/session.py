@@ -1,18 +1,44 @@
-"""One game on one server: the sans-IO machine (impl/server/machine.py) and the glue
-that carries out its outputs — lines sent and connections closed on the peers, events
-to the listeners.  The session reads no clock and sets no timer: its caller (the
-asyncio adapter impl/server/server.py, or a test) passes the time in and asks
-``deadline()``.  The names of the session's vocabulary (impl/server/states.py) and
-events (impl/server/events.py) are importable from here too."""
+"""One game on one server, sans I/O: the papers' connection state machine over every
+client connected to it (h11's shape: the connections' states apart, transitions as
+data, output as values).
+
+Theory of operation.  A session composes two objects: the game's play
+(impl/server/play.py ``Play``: the position, the clocks, the handlers, the outputs)
+and, held by it, its connections' states (impl/server/connections.py
+``Connections``, with the ``TABLE`` that moves them).  It is driven by five inputs,
+each carrying the time ``now`` (seconds of a monotonic clock chosen by the caller):
+``join`` (a connection opened), ``receive`` (it sent a line), ``leave`` (it closed),
+``tick`` (time passed) and ``shutdown`` (the server stops).  Each input is handled
+by the play, which queues its outputs as values (impl/server/states.py): ``Send``
+lines to a connection, ``Close`` a connection, ``Publish`` an event; the session
+then carries them out, in order, on the peers they name (the ``Peer`` protocol:
+impl/server/net.py's connections, or a test's) and on its ``listeners``.  The
+session never reads a clock, sets a timer, draws a random number or touches a
+file: after any input its caller asks ``deadline()`` — the timer to set — and
+calls ``tick`` no later than that (the flag of the player to move, the seat and
+idle bounds); randomness (the side of a ``?`` seat request) comes from the ``rng``
+it is given.  impl/server/server.py is its asyncio adapter.
+
+A received line goes: ``classify`` (its kind in the connection's state), the
+table's ``Step``, the play's handler (or the step's refusal), the state it
+returns settled by ``Connections.settle``.  Every decision the papers leave open
+is documented in docs/protocol.md; the table cited for each message is that of
+the papers' section 2.  The names of the session's vocabulary (states.py), table
+(connections.py) and events (events.py) are importable from here too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
+from typing import Any, Unpack
 
-from impl.engines.port import GameEngine
-from impl.game import Termination
+from impl import protocol as P
+from impl.engines.port import GameEngine, GameState
+from impl.game import Outcome, Termination
+from impl.pgn import PgnGame
 
-from .clock import Stalls, no_stalls
+from .clock import Clocks
+from .connections import TABLE, Connections, Handler, Step, classify
+from .core import Setup
 from .events import (
     DrawOffer,
     Event,
@@ -24,7 +50,7 @@ from .events import (
     PlayerSeated,
     Written,
 )
-from .machine import TABLE, Handler, Machine, Step
+from .play import Play
 from .states import (
     TRIGGERS,
     Chooser,
@@ -46,6 +72,7 @@ __all__ = [
     "TRIGGERS",
     "Chooser",
     "Conn",
+    "Connections",
     "DrawOffer",
     "Entity",
     "Event",
@@ -61,6 +88,7 @@ __all__ = [
     "Req",
     "Session",
     "Settings",
+    "Setup",
     "Step",
     "TransitionError",
     "Trigger",
@@ -68,54 +96,96 @@ __all__ = [
 ]
 
 
-class Session(Machine):
-    """The machine with its outputs carried out: each input (``join``, ``receive``,
-    ``leave``, ``tick``, ``shutdown``) hands the machine's outputs, in order, to the
-    peers they name and to ``listeners``."""
+class Session:
+    """A game from the first connection to the last message: the play and its
+    connections composed, each input's outputs carried out on the peers they name
+    and on ``listeners``."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        engine: GameEngine,
-        *,
-        rng: Chooser,
-        now: float,
-        epoch: float = 0.0,
-        game_no: int = 1,
-        stalls: Stalls = no_stalls,
-        opening: Sequence[str] = (),
-    ) -> None:
-        """As ``Core``'s, with no listener yet."""
-        super().__init__(
-            settings, engine, rng=rng, now=now, epoch=epoch, game_no=game_no, stalls=stalls, opening=opening
-        )
+    def __init__(self, settings: Settings, engine: GameEngine, **setup: Unpack[Setup]) -> None:
+        """The play's settings (impl/server/core.py ``Setup``), with no listener yet."""
+        self.game = Play(settings, engine, **setup)
+        self.conns: Connections = self.game.conns
         self.listeners: list[Listener] = []
+        self.handlers: dict[Handler, Callable[[Entity, Any], Conn]] = self.game.handlers()
+        """The table's handlers, as this game's methods."""
+
+    # ─── inputs ────────────────────────────────────────────────────────────────
 
     def join(self, peer: Peer, now: float) -> Entity:
         """A new connection: greeted."""
-        ent, outputs = self.opened(peer, now)
-        self._carry(outputs)
+        game = self.game
+        game.now = now
+        ent = self.conns.open(peer, now)
+        game.greet(ent)
+        self._carry(game.take())
         return ent
 
     def receive(self, ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
-        """A request line from ``ent`` (``Machine.line``).  A listener that fails on
-        its events fails the game as the handler's own bug would (399)."""
+        """A request line from ``ent`` (empty lines never reach here).  ``arrived``:
+        when the line reached the server's host, if known and ``ent``'s clock runs
+        (``clock_runs_for``); its clock is charged up to then, not to ``now``
+        (impl/server/clock.py: a reply the busy referee had not read yet is not the
+        player's time).  A bug in the play, or a listener failing on its events,
+        ends the game as the referee's failure (399), never the server."""
+        game = self.game
+        if ent.conn is Conn.DONE or game.outcome is not None:
+            return
+        game.now = now
+        game.arrived = min(arrived, now) if arrived is not None and game.clock_runs_for(ent) else None
         try:
-            self._carry(self.line(ent, line, now, arrived))
+            self._dispatch(ent, line)
         except Exception as exc:
-            self._carry(self.fail(f"internal error on {line!r}: {exc!r}"))
+            game.fail(f"internal error on {line!r}: {exc!r}")
+        finally:
+            game.arrived = None
+        try:
+            self._carry(game.take())
+        except Exception as exc:
+            game.fail(f"internal error on {line!r}: {exc!r}")
+            self._carry(game.take())
 
     def leave(self, ent: Entity, now: float) -> None:
-        """The connection closed."""
-        self._carry(self.closed(ent, now))
+        """The connection closed.  A player leaving mid-game loses (391/392)."""
+        if ent.conn is not Conn.DONE:
+            self.game.now = now
+            self.game.leave(ent)
+        self._carry(self.game.take())
 
     def tick(self, now: float) -> None:
-        """Time has passed."""
-        self._carry(self.elapsed(now))
+        """Time has passed (``Play.expire``)."""
+        self.game.expire(now)
+        self._carry(self.game.take())
 
     def shutdown(self, now: float, termination: Termination = Termination.SHUTDOWN) -> None:
-        """The server is stopping (``Machine.stopped``)."""
-        self._carry(self.stopped(now, termination))
+        """The server is stopping (``Play.stop``)."""
+        self.game.stop(now, termination)
+        self._carry(self.game.take())
+
+    def deadline(self) -> float | None:
+        """The timer to set: the latest time at which ``tick`` must next be
+        called; None: only when another input arrives."""
+        return self.game.deadline()
+
+    def clock_runs_for(self, ent: Entity) -> bool:
+        """Whether ``ent``'s clock is the one running (``Play.clock_runs_for``)."""
+        return self.game.clock_runs_for(ent)
+
+    # ─── a line: the table's step, its handler, the state settled ──────────────
+
+    def _dispatch(self, ent: Entity, line: str | LineError) -> None:
+        game = self.game
+        was = ent.conn
+        kind, request = classify(game.vocab, was, line)
+        step = TABLE[(was, kind)]
+        run = step.run
+        if isinstance(run, P.Refused):
+            game.reject(ent, run.code, run.text)
+            to = was
+        else:
+            to = self.handlers[run](ent, request)
+        self.conns.settle(ent, was, kind, step, to)
+        if to is Conn.WAITING:
+            game.start_if_seated()
 
     def _carry(self, outputs: Iterable[Output]) -> None:
         for out in outputs:
@@ -126,3 +196,73 @@ class Session(Machine):
             else:
                 for listener in tuple(self.listeners):  # a listener may remove itself
                     listener(out.event)
+
+    # ─── what listeners and callers read of the game ───────────────────────────
+
+    @property
+    def settings(self) -> Settings:
+        return self.game.settings
+
+    @property
+    def vocab(self) -> P.Vocabulary:
+        return self.game.vocab
+
+    @property
+    def engine(self) -> GameEngine:
+        return self.game.engine
+
+    @property
+    def game_no(self) -> int:
+        return self.game.game_no
+
+    @property
+    def opening(self) -> tuple[str, ...]:
+        """The moves the referee plays at the start."""
+        return self.game.opening
+
+    @property
+    def now(self) -> float:
+        """The time of the last input handled."""
+        return self.game.now
+
+    @property
+    def entities(self) -> list[Entity]:
+        """The connections not closed yet."""
+        return self.conns.entities
+
+    @property
+    def players(self) -> list[Entity | None]:
+        """The seated players, first mover first (None: a free seat)."""
+        return self.game.players
+
+    @property
+    def started(self) -> float | None:
+        """When both players were seated."""
+        return self.game.started
+
+    @property
+    def state(self) -> GameState:
+        """The position now."""
+        return self.game.state
+
+    @property
+    def made(self) -> list[MoveMade]:
+        """The moves made, as published."""
+        return self.game.made
+
+    @property
+    def clocks(self) -> Clocks | None:
+        return self.game.clocks
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome is not None
+
+    @property
+    def record(self) -> PgnGame | None:
+        """The finished game's record (None before the end)."""
+        return self.game.record

@@ -1,6 +1,6 @@
 """The session's vocabulary: a connection's states and requests, the moves no
-request makes, the entities and settings of a game, and the outputs the machine
-returns as values (impl/server/machine.py) for the glue to carry out
+request makes, the entities and settings of a game, and the outputs the play
+queues as values (impl/server/core.py) for the session to carry out
 (impl/server/session.py)."""
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ class Entity:
     """ENTITY ::= player⟨⟨PLAYER⟩⟩ | observer⟨⟨ℕ₁⟩⟩, with its connection state."""
 
     peer: Peer
-    """The glue's handle of the connection: the machine names it in its outputs and
-    never calls it."""
+    """The glue's handle of the connection: the play names it in its outputs and
+    never calls it (the session does)."""
     number: int
     joined: float
     conn: Conn = Conn.NEW
@@ -158,7 +158,7 @@ def state_names(states: frozenset[Conn]) -> str:
     return ", ".join(sorted(c.value for c in states))
 
 
-# ─── Outputs: what an input makes the machine do, as values ────────────────────
+# ─── Outputs: what an input makes the game do, as values ────────────────────
 
 
 # Named tuples, not dataclasses: a move makes three or four of them, and a tuple is

@@ -108,8 +108,10 @@ class Transcript:
             except OSError:  # a transcript is a debugging aid: the game goes on without it
                 self.path = None
 
-    def note(self, conn: int, direction: str, line: str | None = None) -> None:
-        entry: dict[str, Any] = {"t": round(self.session.now, 6), "c": conn, "d": direction}
+    def note(self, conn: int, direction: str, line: str | None = None, at: float | None = None) -> None:
+        """One entry, at ``at`` (an input's time, before the session has it) or the
+        session's time (what it sends while handling an input)."""
+        entry: dict[str, Any] = {"t": round(self.session.now if at is None else at, 6), "c": conn, "d": direction}
         if line is not None:
             entry["line"] = line
         self._write(json.dumps(entry))
@@ -138,23 +140,20 @@ def _tap_inputs(session: Session, transcript: T) -> T:
 
     def joined(peer: Peer, now: float) -> Entity:
         tap = transcript.tap(peer)
-        session.now = now
-        transcript.note(tap.number, "open")
+        transcript.note(tap.number, "open", at=now)
         return join(tap, now)
 
     def received(ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
         if isinstance(ent.peer, _Tap):
-            session.now = now
             if isinstance(line, LineError):
-                transcript.note(ent.peer.number, "bad", line.value)
+                transcript.note(ent.peer.number, "bad", line.value, at=now)
             else:
-                transcript.note(ent.peer.number, "in", line)
+                transcript.note(ent.peer.number, "in", line, at=now)
         receive(ent, line, now, arrived)
 
     def left(ent: Entity, now: float) -> None:
         if isinstance(ent.peer, _Tap) and not ent.peer.closed:  # the server's own drop is its close
-            session.now = now
-            transcript.note(ent.peer.number, "leave")
+            transcript.note(ent.peer.number, "leave", at=now)
         leave(ent, now)
 
     session.join = joined  # type: ignore[method-assign]

@@ -17,6 +17,7 @@ from impl import protocol as P
 from impl.client import Client, NotPlaying, ProtocolError
 from impl.client.follower import Follower, Next, Phase, View
 from impl.config import Config, Limits
+from impl.engines.port import side_to_move
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.server.local import LocalServer
@@ -104,7 +105,7 @@ def test_a_gothello_game_followed_by_both_players_and_an_observer() -> None:
     engine = g.session.engine
     moves = 0
     while not g.session.over and moves < 200:
-        mover = black if g.session._mover() is Side.FIRST else white
+        mover = black if side_to_move(engine, g.session.state) is Side.FIRST else white
         g.move(mover, engine.format_move(engine.legal_moves(g.session.state)[0]))
         moves += 1
     assert g.session.over

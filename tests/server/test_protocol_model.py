@@ -28,6 +28,7 @@ from impl import protocol as P
 from impl.cli import main
 from impl.game import Side
 from impl.server import session as S
+from impl.server.connections import classify
 from impl.server.transcript import BadTranscript, check_lines
 from spec import protocol as M
 from tests.support.netclient import TRANSCRIBED, make_server, run, seat_players
@@ -121,16 +122,8 @@ def test_the_models_parsers_are_the_servers(game: str, words: list[str], sep: st
         assert (impl_action.serial, impl_action.ellipsis) == (model_action.serial, model_action.ellipsis)
     for state in M.State:
         if state is not M.State.DONE:
-            conn = S.Conn(state.value)
-            ent = S.Entity(peer=None, number=1, joined=0.0, conn=conn)  # type: ignore[arg-type]
-            kind, _ = S.Session._classify(_session(game), ent, line)
+            kind, _ = classify(vocab, S.Conn(state.value), line)
             assert kind.value == M.classify(w, state, line).value
-
-
-def _session(game: str) -> S.Session:
-    from impl.engines.registry import get_engine
-
-    return S.Session(S.Settings(P.VOCABULARIES[game]), get_engine(game), rng=__import__("random").Random(0), now=0.0)
 
 
 @pytest.mark.parametrize("game", ["awari", "gothello"])

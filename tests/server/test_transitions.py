@@ -1,7 +1,7 @@
-"""The session's connection states as data (impl/server/session.py ``TABLE``,
-``TRIGGERS``): the one dispatch checks every handler's next state against the
-table, only the dispatch and the triggers set a state, and docs/protocol.md §3's
-diagram is the generator's output (impl/server/diagram.py)."""
+"""The session's connection states as data (impl/server/connections.py ``TABLE``,
+states.py ``TRIGGERS``): every handler's next state is checked against the table,
+only ``Connections.settle`` and ``Connections.trigger`` set a state, and
+docs/protocol.md §3's diagram is the generator's output (impl/server/diagram.py)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,20 @@ import pytest
 
 from impl import protocol as P
 from impl.engines.registry import get_engine
-from impl.server import core, diagram, machine, play, session, states
-from impl.server.machine import Machine
-from impl.server.session import TABLE, TRIGGERS, Conn, Entity, Req, Session, Settings, Step, TransitionError, Trigger
+from impl.server import connections, core, diagram, play, session, states
+from impl.server.session import (
+    TABLE,
+    TRIGGERS,
+    Conn,
+    Entity,
+    Handler,
+    Req,
+    Session,
+    Settings,
+    Step,
+    TransitionError,
+    Trigger,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = ROOT / "docs" / "protocol.md"
@@ -59,7 +70,7 @@ def test_a_handler_taking_a_state_the_table_does_not_allow_is_a_transition_error
 ) -> None:
     s = awari()
     ent = s.join(Peer(), 0.0)
-    monkeypatch.setitem(TABLE, (Conn.NEW, Req.SEAT), Step(Session._seat, frozenset({Conn.NEW})))
+    monkeypatch.setitem(TABLE, (Conn.NEW, Req.SEAT), Step(Handler.SEAT, frozenset({Conn.NEW})))
     with pytest.raises(TransitionError, match="initial --seat--> seated"):
         s._dispatch(ent, "0.9.1 player south")
 
@@ -71,7 +82,7 @@ def test_through_receive_a_transition_error_ends_the_game_as_the_referees_failur
     south, north = s.join(Peer(), 0.0), s.join(Peer(), 0.0)
     s.receive(south, "0.9.1 player south", 0.0)
     s.receive(north, "0.9.1 player north", 0.0)
-    monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.DRAW_OFFER), Step(Session._offer_draw, frozenset({Conn.DONE})))
+    monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.DRAW_OFFER), Step(Handler.OFFER_DRAW, frozenset({Conn.DONE})))
     s.receive(south, "draw?", 0.0)
     assert s.record is not None and s.record.outcome.termination.value == "error"
     peer = north.peer
@@ -84,10 +95,10 @@ def test_a_handler_may_not_say_done_while_the_game_goes_on(monkeypatch: pytest.M
     s.receive(south, "0.9.1 player south", 0.0)
     s.receive(north, "0.9.1 player north", 0.0)
 
-    def claims_done(machine: Machine, ent: Entity, request: object) -> Conn:
+    def claims_done(ent: Entity, request: object) -> Conn:
         return Conn.DONE
 
-    monkeypatch.setitem(TABLE, (Conn.PLAYING, Req.MOVE), Step(claims_done, frozenset({Conn.PLAYING, Conn.DONE})))
+    monkeypatch.setitem(s.handlers, Handler.MOVE, claims_done)
     with pytest.raises(TransitionError, match="playing --move--> done: the game is not over"):
         s._dispatch(south, "1 F")
     assert south.conn is Conn.PLAYING
@@ -97,13 +108,13 @@ def test_a_trigger_from_a_state_it_does_not_leave_is_a_transition_error() -> Non
     s = awari()
     ent: Entity = s.join(Peer(), 0.0)
     with pytest.raises(TransitionError, match="initial --game starts--> playing"):
-        s._trigger(ent, Trigger.START)
+        s.conns.trigger(ent, Trigger.START)
     assert ent.conn is Conn.NEW
 
 
-def test_only_the_dispatch_and_the_triggers_set_a_connection_state() -> None:
-    """Over every module of the session (the machine, its handlers, its core)."""
-    trees = [ast.parse(inspect.getsource(m)) for m in (session, machine, play, core, states)]
+def test_only_settle_and_trigger_set_a_connection_state() -> None:
+    """Over every module of the session (its connections, its play, its core)."""
+    trees = [ast.parse(inspect.getsource(m)) for m in (session, connections, play, core, states)]
     setters = set()
     for func in (f for tree in trees for f in ast.walk(tree)):
         if isinstance(func, ast.FunctionDef):
@@ -113,7 +124,7 @@ def test_only_the_dispatch_and_the_triggers_set_a_connection_state() -> None:
                     names = target.elts if isinstance(target, ast.Tuple) else [target]
                     if any(isinstance(t, ast.Attribute) and t.attr == "conn" for t in names):
                         setters.add(func.name)
-    assert setters == {"_dispatch", "_trigger"}
+    assert setters == {"settle", "trigger"}
 
 
 def test_every_step_allows_at_least_its_own_outcomes() -> None:
