@@ -11,7 +11,7 @@ certificate authority held in memory: a player program on this machine can reach
 its loopback ports (its sandbox shares the network) and, without TLS, could submit a
 task — code run outside its sandbox.  A real cluster (``--scheduler``) is the
 operator's: its workers must have this repository, at the same commit, importable.
-Dask is imported only when a Dask runner is asked for (the tournament extra).
+Dask is imported only when a Dask runner is asked for (the cluster extra).
 """
 
 from __future__ import annotations

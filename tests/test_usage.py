@@ -115,7 +115,8 @@ def test_install_hints_work_from_a_checkout_and_from_a_wheel(tmp_path: Path) -> 
 
     assert install_hint("web") == f"pip install -e '{paths.ROOT}[web]'"
     assert install_hint("web", root=tmp_path) in ("pip install 'aiohttp>=3.9,<4'", "pip install 'aiohttp<4,>=3.9'")
-    assert install_hint("tournament", root=tmp_path).startswith("pip install 'dask[distributed]>=2024.1'")
+    assert install_hint("tournament", root=tmp_path) == "pip install 'rich>=13' 'openskill>=6'"
+    assert install_hint("cluster", root=tmp_path).startswith("pip install 'dask[distributed]>=2024.1'")
 
 
 def _listing(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:

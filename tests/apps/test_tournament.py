@@ -17,6 +17,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from impl import cli, pgn
 from impl.apps import sprt, tournament
 from impl.apps.ratings import elo, skills
 from impl.apps.tournament import GAUNTLET, GameResult, TournamentConfig, first_pairs, first_scores, schedule, summarise
+from impl.apps.tournament import command as tournament_command
 from impl.game import Outcome, Side, Termination
 from tests.support import paths
 from tests.support.plies import plies
@@ -385,7 +387,7 @@ def test_sprt_takes_opening_pairs_when_each_opening_is_played_twice() -> None:
 
 def test_a_local_tournament_needs_no_dask(tmp_path: Path) -> None:
     """Threads here by default: with dask and distributed unimportable it still runs;
-    only --workers asks for them (one line, status 2)."""
+    only --workers asks for them, by the cluster extra (one line, status 2)."""
     blocked = "import sys; sys.modules['distributed'] = sys.modules['dask'] = None; from impl.cli import main; "
     argv = ["tournament", "a=random --seed 1", "b=random --seed 2", "c=random --seed 3", "--game", "awari"]
     argv += ["--games", "2", "--jobs", "2", "-q"]
@@ -399,7 +401,17 @@ def test_a_local_tournament_needs_no_dask(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "r").glob("game-*.pgn"))) == 6
     refused = run("--records", str(tmp_path / "w"), "--workers", "1")
-    assert refused.returncode == 2 and "needs the tournament extra" in refused.stderr
+    assert refused.returncode == 2 and "--workers and --scheduler need the cluster extra" in refused.stderr
+
+
+def test_the_local_tournaments_extra_is_rich_and_openskill_only() -> None:
+    """Without --workers or --scheduler the hint names the tournament extra, which
+    brings neither Dask nor cryptography (issue #53: it asked for both)."""
+    extras = tomllib.loads((paths.ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = {re.split(r"[<>=\[]", r)[0] for r in extras["optional-dependencies"]["tournament"]}
+    assert wanted == {"rich", "openskill"}
+    assert "tournament extra" in tournament_command.missing_extra(local=True)
+    assert "cluster extra" in tournament_command.missing_extra(local=False)
 
 
 def test_four_players_standings_have_score_percent_and_elo_by_likelihood() -> None:

@@ -156,6 +156,14 @@ def config_of(args: argparse.Namespace) -> TournamentConfig:
     )
 
 
+def missing_extra(local: bool) -> str:
+    """The extra to install: a tournament in threads here needs no Dask (nor the
+    cryptography of its cluster's TLS), so it is not asked for then."""
+    if local:
+        return f"needs the tournament extra ({install_hint('tournament')})"
+    return f"--workers and --scheduler need the cluster extra ({install_hint('cluster')})"
+
+
 def run(args: argparse.Namespace) -> int:
     """a round robin or gauntlet among many players, here or on Dask
 
@@ -176,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
-        raise UsageError(f"{what}: needs the tournament extra ({install_hint('tournament')}): {exc}") from None
+        raise UsageError(f"{what}: {missing_extra(local)}: {exc}") from None
     check_outputs(args, what)
     directory = records_directory(args, "tournament")
     extended = open_records(config, directory)
