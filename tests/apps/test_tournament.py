@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import math
 import os
@@ -30,7 +31,16 @@ pytest.importorskip("openskill")
 from impl import cli, pgn
 from impl.apps import sprt, tournament
 from impl.apps.ratings import elo, skills
-from impl.apps.tournament import GAUNTLET, GameResult, TournamentConfig, first_pairs, first_scores, schedule, summarise
+from impl.apps.tournament import (
+    GAUNTLET,
+    GameResult,
+    TournamentConfig,
+    first_pairs,
+    first_scores,
+    live,
+    schedule,
+    summarise,
+)
 from impl.apps.tournament import command as tournament_command
 from impl.game import Outcome, Side, Termination
 from tests.support import paths
@@ -111,6 +121,36 @@ def test_failures_are_reported_by_name() -> None:
     assert [(f.game, f.player, f.kind) for f in summary.failures] == [(1, "bad", "no result"), (2, "slow", "time")]
     assert summary.endings == {"move": 1, "no result": 1, "time": 1}
     assert summary.standings[0].label == "good"
+
+
+def test_a_terminal_shows_the_standings_once() -> None:
+    """On a terminal the live standings give way to the bar alone when the games are
+    done: the final tables that follow were printed under the last live ones."""
+    from rich.console import Console
+
+    config = TournamentConfig(("a", "b", "c"), "awari", 2)
+    tasks, results = schedule(config), dict[int, GameResult]()
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120, markup=False, highlight=False)
+    with live.progress(console, config, tasks, results, quiet=False) as (started, finished):
+        for task in tasks:
+            started(task)
+            results[task.number] = GameResult(task.number, task.round, task.players, 1.0, "move")
+            finished(task, results[task.number])
+    last_frame = out.getvalue().rsplit("\x1b[2K", 1)[1]  # what stays: after the last erased line
+    assert f"{len(tasks)}/{len(tasks)}" in last_frame and "Standings" not in last_frame
+
+
+def test_the_crosstables_title_is_whole_beside_a_narrow_table() -> None:
+    """Two players' crosstable is narrower than its title, which wrapped mid-phrase."""
+    from rich.console import Console
+
+    config = TournamentConfig(("a", "b"), "awari", 2)
+    summary = summarise(config, [_stubbed(1, (0, 1)), _stubbed(2, (1, 0))], 2)
+    console = Console(width=200, record=True, markup=False)
+    for renderable in tournament.tables(summary):
+        console.print(renderable)
+    assert "Crosstable (row's score against column / games)" in console.export_text().splitlines()
 
 
 def _tournament(tmp_path: Path, *extra: str) -> int:

@@ -228,3 +228,6 @@ def progress(
             live.update(view())
 
         yield started, finished
+        # The final tables follow (command.run): the live standings give way to the bar
+        # alone, so that a terminal shows them once; an interruption keeps them.
+        live.update(progress, refresh=True)

@@ -251,7 +251,9 @@ def tables(summary: Summary) -> list[Any]:
         standings.add_row(*row)
     out: list[Any] = [standings, *notes(summary)]
     n = len(summary.labels)
-    cross = Table(title="Crosstable (row's score against column / games)")
+    # Its title a line of its own: as a table's title it wrapped at a few players' width.
+    out.append("Crosstable (row's score against column / games)")
+    cross = Table()
     cross.add_column("player")
     for i in range(n):
         cross.add_column(str(i + 1), justify="center")
