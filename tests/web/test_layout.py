@@ -214,8 +214,8 @@ def test_tv_list_game_and_record_pages_fit_their_screens(tmp_path: Path) -> None
 def test_the_tournament_page_fits_a_phone(tmp_path: Path) -> None:
     """A tournament of four players with long labels, some games played, two
     running (their boards need no games here: the view says they run elsewhere):
-    at 390 px the page is no wider than the window, and each player's name, the
-    crosstable's rows and the finished games' replay links are on screen."""
+    at 390 px the page is no wider than the window, and each player's name, games and
+    ratings, the crosstable's rows and the finished games' replay links are on screen."""
     pytest.importorskip("openskill")
     from impl.apps.tournament import GameResult, Snapshot, TournamentConfig, schedule
     from impl.web.tourney import TournamentView
@@ -242,6 +242,7 @@ def test_the_tournament_page_fits_a_phone(tmp_path: Path) -> None:
             await page.wait_for_selector("#games tbody tr a")
             parts = ["#standings td.players", "#crosstable tbody tr td.players", "#games tbody tr a", "#running .card"]
             parts.append("#standings tbody tr td:last-child")  # the rating
+            parts += ["#standings tbody tr td.games", "#standings tbody tr td.elo"]  # hidden once (issue #53)
             parts += [f"#standings tbody tr:nth-child({i}) td.players" for i in range(1, 5)]
             measured = await page.evaluate(MEASURE, parts)
             report("phone /tournament", measured)

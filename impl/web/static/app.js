@@ -603,14 +603,15 @@ function renderStandings(data) {
       { "data-player": p.player },
       h("td", { class: "num" }, i + 1),
       h("td", { class: "players" }, p.player),
-      h("td", { class: "num opt" }, p.games),
-      h("td", { class: "num" }, p.wins),
+      h("td", { class: "num games" }, p.games),
+      h("td", { class: "num opt" }, p.wins),
       h("td", { class: "num opt" }, p.draws),
       h("td", { class: "num opt" }, p.losses),
       h("td", { class: "num score" }, p.score),
       h("td", { class: "num opt" }, (100 * p.score / Math.max(1, p.games)).toFixed(1)),
-      ...(likely ? [h("td", { class: "num opt" }, `${signed(p.elo)} ± ${p.elo_margin.toFixed(1)}`)] : []),
-      ...(rated ? [h("td", { class: "num" }, `${p.mu.toFixed(1)} ± ${p.margin.toFixed(1)}`)] : []),
+      // A no-break space after ±: on a phone a rating wraps before its margin, not inside it.
+      ...(likely ? [h("td", { class: "num elo" }, `${signed(p.elo)} ±\u00a0${p.elo_margin.toFixed(1)}`)] : []),
+      ...(rated ? [h("td", { class: "num" }, `${p.mu.toFixed(1)} ±\u00a0${p.margin.toFixed(1)}`)] : []),
     ),
   );
   document.querySelector("#standings tbody").replaceChildren(...rows);
