@@ -643,17 +643,47 @@ function renderCrosstable(data) {
   document.querySelector("#crosstable tbody").replaceChildren(...rows);
 }
 
-const liveBoards = new Map(); // game id → { card, source }
+const liveBoards = new Map(); // game id → { card, source: watchBoard's, or null }
 
+// A running game's players on its card: each by the standings' name (who), with the
+// side, so that the board's north and south (or black and white) are the players, and
+// the clock where the feed has one.
+function cardPlayers(g, clocks) {
+  return g.sides.map((side, i) => ({ side, name: who(g, i), clock: clocks ? clockText(clockNow(clocks, i)) : "" }));
+}
+
+// A card's board and players kept by the game's events, its clocks ticking; what it
+// returns is closed when the card goes (showCards).
 function watchBoard(card, id) {
   const board = card.querySelector(".board");
+  const rows = card.querySelector(".sides");
   const source = new EventSource(`/events/game/${id}`);
-  const draw = (e) => {
-    const d = JSON.parse(e.data);
-    if (d.board) drawBoard(board, d.board);
+  let game = null;
+  let clocks = null;
+  const show = () => {
+    if (!game) return;
+    rows.replaceChildren(
+      ...cardPlayers(game, clocks).map((p) =>
+        h("div", { class: "side", "data-side": p.side }, h("span", { class: "name" }, `${p.name} (${p.side})`),
+          h("span", { class: "clock" }, p.clock)),
+      ),
+    );
   };
-  ["snapshot", "move", "over"].forEach((name) => source.addEventListener(name, draw));
-  return source;
+  const update = (e) => {
+    const d = JSON.parse(e.data);
+    if (e.type === "snapshot") game = d;
+    if (d.board) drawBoard(board, d.board);
+    if (d.clocks !== undefined) clocks = d.clocks ? tickingClocks(d.clocks) : null;
+    show();
+  };
+  ["snapshot", "move", "clock", "over"].forEach((name) => source.addEventListener(name, update));
+  ticking.add(show);
+  return {
+    close() {
+      source.close();
+      ticking.delete(show);
+    },
+  };
 }
 
 function renderRunning(data) {
@@ -666,6 +696,7 @@ function renderRunning(data) {
           "div",
           { class: "card", "data-number": r.number, "data-game": r.id || "" },
           h("div", { class: "who" }, `game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`),
+          h("div", { class: "sides" }),
           h("div", { class: "board" }),
           r.id ? h("a", { href: `/game/${r.id}`, class: "watch" }, "watch") : h("span", { class: "muted" }, "starting…"),
         );
@@ -813,6 +844,7 @@ function renderArenaLive(data) {
           "div",
           { class: "card", "data-game": r.id },
           h("div", { class: "who" }, `game ${r.server.split("-").pop()}`),
+          h("div", { class: "sides" }),
           h("div", { class: "board" }),
           h("a", { href: `/game/${r.id}`, class: "watch" }, "watch"),
         );
