@@ -268,7 +268,7 @@ function initList() {
 
 // ─── the game page ────────────────────────────────────────────────────────────
 
-const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0, values: null };
+const view = { game: null, clocks: null, frames: null, frameClocks: null, frame: 0, values: null, graphX: null };
 
 // The players, each with the side, the name (the label, and the program's name
 // beside it when they differ), the running count (Awari's store, Gothello's
@@ -500,6 +500,8 @@ function signed(n) {
 // The table's value of the move that led to frame i (ply i): before and after for
 // the mover, the best move, a blunder said as such; or why the table has none.
 function showValue(i) {
+  const mark = document.querySelector("#value-graph .frame");
+  if (mark && view.graphX) ["x1", "x2"].forEach((a) => mark.setAttribute(a, view.graphX(i)));
   const node = document.getElementById("value");
   const v = i > 0 ? view.values[i - 1] : null;
   node.className = "value";
@@ -521,8 +523,54 @@ function showValue(i) {
   node.textContent = text;
 }
 
+// The table's values over the game, as the first side's margin: a value is the
+// mover's, so the other side's is negated; a ply the table does not cover is null.
+function valuePoints(values, first) {
+  return values.map((v) => [v.ply, v.why ? null : v.side === first ? v.after : -v.after]);
+}
+
+// The graph of valuePoints under the replay (lichess's evaluation graph): a line per
+// stretch the table covers, blunders dotted, the frame shown as a vertical line; a
+// click shows the ply under it.  Hidden when the table covers no ply.
+function drawValueGraph(svg, values, first) {
+  const points = valuePoints(values, first);
+  const known = points.filter(([, v]) => v !== null);
+  svg.toggleAttribute("hidden", !known.length); // an SVG element has no hidden property
+  if (!known.length) return;
+  const W = 560, H = 120, pad = 10;
+  const plies = Math.max(1, ...points.map(([p]) => p));
+  const top = Math.max(1, ...known.map(([, v]) => Math.abs(v)));
+  const x = (p) => pad + ((W - 2 * pad) * p) / plies;
+  const y = (v) => H / 2 - ((H / 2 - pad) * v) / top;
+  const runs = [[]];
+  for (const [p, v] of points) {
+    if (v === null) runs.push([]);
+    else runs[runs.length - 1].push([x(p), y(v)]);
+  }
+  const drawn = runs.filter((r) => r.length).map((r) =>
+    r.length > 1
+      ? s("polyline", { points: r.map((xy) => xy.join(",")).join(" "), class: "line" })
+      : s("circle", { cx: r[0][0], cy: r[0][1], r: 2, class: "point" }));
+  const blunders = points.filter(([p, v]) => v !== null && values[p - 1].loss > 0);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.dataset.points = known.length;
+  svg.replaceChildren(
+    s("line", { x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "zero" }),
+    ...drawn,
+    ...blunders.map(([p, v]) => s("circle", { cx: x(p), cy: y(v), r: 4, class: "blunder" })),
+    s("line", { x1: x(0), x2: x(0), y1: pad / 2, y2: H - pad / 2, class: "frame" }),
+    s("text", { x: pad, y: pad + 8, class: "axis" }, `${first} ${signed(top)}`),
+    s("text", { x: pad, y: H - pad, class: "axis" }, signed(-top)),
+  );
+  view.graphX = x;
+  svg.onclick = (e) => {
+    const box = svg.getBoundingClientRect();
+    showFrame(Math.round((((e.clientX - box.left) / box.width) * W - pad) / ((W - 2 * pad) / plies)));
+  };
+}
+
 // The record's moves against the endgame table (archive.Archive._values): each
-// blunder's cell marked, the list of them, and the value of the frame shown.
+// blunder's cell marked, the list of them, the graph, and the value of the frame shown.
 function showValues(rec) {
   const box = document.getElementById("values");
   box.hidden = false;
@@ -546,6 +594,7 @@ function showValues(rec) {
   const list = rec.blunders.map((p) => `ply ${p} ${rec.values[p - 1].move} (−${rec.values[p - 1].loss})`);
   const table = `${rec.table.rules} table of ≤ ${rec.table.stones} stones`;
   document.getElementById("blunders").textContent = `${table} · blunders: ${list.join(", ") || "none"}`;
+  drawValueGraph(document.getElementById("value-graph"), rec.values, rec.sides[0]);
   showValue(view.frame);
 }
 
