@@ -17,9 +17,9 @@ from impl.cli import UsageError, subcommand
 from impl.engines import gothello_endgame as GE
 from impl.engines.gothello import GothelloState, ImplGothello
 from impl.engines.tablebase import store
-from impl.engines.tablebase.build import UnsupportedRules
 from impl.engines.tablebase.probe import Table
 from impl.engines.tablebase.review import MoveReport, review
+from impl.engines.tablebase.rules import UnsupportedRules
 from spec import awari_rules as AR
 
 from .replay import load

@@ -18,14 +18,15 @@ from typing import Any
 from impl.atomic import why
 from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand, whole_within
 from impl.engines.tablebase import build, check, ckernel, store
+from impl.engines.tablebase import rules as facts
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
 
 
 def _stones(text: str) -> int:
     value = count(text)
-    if value > build.MAX_STONES:
-        raise argparse.ArgumentTypeError(f"{text!r} is more than {build.MAX_STONES} stones")
+    if value > facts.MAX_STONES:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {facts.MAX_STONES} stones")
     return value
 
 
@@ -48,7 +49,7 @@ def add_command(subparsers: Any) -> None:
         default=PROBE_BUDGET,
         help=f"probe gothello: nodes at most (default {PROBE_BUDGET:,})",
     )
-    p.add_argument("--stones", type=_stones, help=f"build, check: levels 0 … N stones (N ≤ {build.MAX_STONES})")
+    p.add_argument("--stones", type=_stones, help=f"build, check: levels 0 … N stones (N ≤ {facts.MAX_STONES})")
     p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: the CPUs)")
     p.add_argument(
@@ -135,8 +136,8 @@ def _rules(args: argparse.Namespace) -> AR.AwariRules:
         raise UsageError(f"referee tablebase: no tables for {args.game}; only awari")
     rules = AR.parse_rules(args.rules)
     try:
-        build.slam_rule(rules)
-    except build.UnsupportedRules as exc:
+        facts.slam_rule(rules)
+    except facts.UnsupportedRules as exc:
         raise UsageError(f"referee tablebase: {exc}") from None
     return rules
 
@@ -184,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         kernel = "C" if ckernel.load() is not None else "Python (no C compiler: slow beyond ~8 stones)"
         print(f"building {AR.canonical_name(rules)} tables of 0 … {args.stones} stones in {args.out} ({kernel})")
-        print(f"{AR.canonical_name(rules)}: {build.meaning(rules)}")
+        print(f"{AR.canonical_name(rules)}: {facts.meaning(rules)}")
         start = time.perf_counter()
         asked = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda *_: asked.set())

@@ -18,9 +18,10 @@ from pathlib import Path
 from impl import pgn
 from impl.cli import UsageError, count
 from impl.engines import gothello_endgame as GE
+from impl.engines.awari import player_to_move
 from impl.engines.kernels import AwariState, GothelloState
 from impl.engines.tablebase import probe, store
-from impl.engines.tablebase.build import UnsupportedRules
+from impl.engines.tablebase.rules import UnsupportedRules
 from impl.game import Outcome, Side, Termination
 from spec import awari as A
 from spec import awari_rules as AR
@@ -84,7 +85,7 @@ class TablebaseRule:
         if found is None:
             return None
         side = {A.PLAYER.south: Side.FIRST, A.PLAYER.north: Side.SECOND, None: None}[found.winner]
-        mover = "south" if state[2] >> 16 else "north"
+        mover = player_to_move(state).name
         result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
         value = (
             f"{result}: {mover} to move, {stones} stones on the board, table value {table.value(board):+d} "

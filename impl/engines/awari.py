@@ -121,6 +121,93 @@ def _row_sum(row: int) -> int:
     return (row * _BYTE_SUM) >> 40 & 255
 
 
+# ─── Readers: a state's parts by name ──────────────────────────────────────────
+#
+# The packed layout is this module's alone: every room outside it (the tables'
+# probe and check, the adjudicator, the search player) reads a state through these
+# (python-chess's syzygy.py probes through the board's API, never its bits);
+# tests/engines/test_awari_readers.py reads the tree for shifts and masks elsewhere.
+
+Pits = tuple[int, ...]
+"""A row's six pits (pit 0 first), or a table board's twelve (the mover's row first)."""
+
+
+def mover(key: Key | AwariState) -> int:
+    """The side to move: 0 north, 1 south."""
+    return key[2] >> 16
+
+
+def player_to_move(key: Key | AwariState) -> A.PLAYER:
+    """The side to move as the spec's PLAYER."""
+    return _PLAYERS[key[2] >> 16]
+
+
+def stores(key: Key | AwariState) -> tuple[int, int]:
+    """(north's store, south's)."""
+    meta = key[2]
+    return meta & 255, meta >> 8 & 255
+
+
+def store(key: Key | AwariState, side: int) -> int:
+    """``side``'s store (0 north, 1 south)."""
+    return key[2] >> (side << 3) & 255
+
+
+def mover_stores(key: Key | AwariState) -> tuple[int, int]:
+    """(the mover's store, the opponent's)."""
+    meta = key[2]
+    north, south = meta & 255, meta >> 8 & 255
+    return (north, south) if meta >> 16 == 0 else (south, north)
+
+
+def pit(row: int, offset: int) -> int:
+    """The stones of a packed row's pit at bit ``offset`` (``SHIFTS``)."""
+    return row >> offset & 255
+
+
+def row_stones(row: int) -> int:
+    """The stones of a packed row."""
+    return (row * _BYTE_SUM) >> 40 & 255
+
+
+def row_pits(row: int) -> Pits:
+    """A packed row's six pits, pit 0 first."""
+    return tuple(row >> (8 * j) & 255 for j in range(6))
+
+
+def pack_row(pits: Pits) -> int:
+    """Six pits as a packed row."""
+    row = 0
+    for j in range(6):
+        row |= pits[j] << (8 * j)
+    return row
+
+
+def table_board(key: Key | AwariState) -> Pits:
+    """The board as the tables index it: the mover's row, then the opponent's."""
+    return row_pits(key[0]) + row_pits(key[1])
+
+
+def bare(key: Key | AwariState) -> AwariState:
+    """The same rows and mover, stores 0/0 and no history: the tables' game."""
+    return key[0], key[1], key[2] & _TO_MOVE, frozenset()
+
+
+def table_state(board: Pits) -> AwariState:
+    """A table board (``table_board``) as north to move in the tables' game."""
+    return pack_row(board[:6]), pack_row(board[6:]), 0, frozenset()
+
+
+def same_stores(a: Key | AwariState, b: Key | AwariState) -> bool:
+    """Both keys' stores are equal (whoever is to move)."""
+    return a[2] & 0xFFFF == b[2] & 0xFFFF
+
+
+def slam_kind(rules: AR.AwariRules) -> int:
+    """The grand-slam rule as the engines and the tables' kernels number it (``GS_A`` … ``GS_E``)."""
+    return "abcde".index(rules.grand_slam.value)
+
+
 def _winner(meta: int) -> Result[A.PLAYER]:
     """winner score (spec.awari.winner), from meta."""
     north, south = meta & 255, meta >> 8 & 255
@@ -474,7 +561,7 @@ class RulesAwari(_AwariPort):
 
     def __init__(self, rules: AR.AwariRules) -> None:
         self.rules = rules
-        self.gs = "abcde".index(rules.grand_slam.value)
+        self.gs = slam_kind(rules)
         self.rep = tuple(AR.RepetitionRule).index(rules.repetition)
         self.stuck = tuple(AR.CannotMoveRule).index(rules.cannot_move)
 

@@ -6,8 +6,8 @@ so a player imports this and nothing of an engine's module.
 
 Awari positions are the fast engine's packed rows, seen from the player to move:
 ``(mine, theirs, meta)`` (``Key``), a row's pit j at bit offset ``8j`` (``SHIFTS``),
-``meta`` the south and north stores in its low two bytes and the mover's side
-(0 south, 1 north) at bit 16.  Gothello positions are 25-bit boards of the mover's
+read through the engine's readers named here (``mover``, ``store``, ``pit``),
+never by their bits.  Gothello positions are 25-bit boards of the mover's
 stones and the other player's, square ``5 * file + rank - 1`` at that bit."""
 
 from __future__ import annotations
@@ -39,8 +39,14 @@ the mover's non-empty pit at bit offset ``shift``, in a position where the game 
 on; ``seen`` is the positions seen, this one included.  Returns ``(PLAYING | REFUSED
 | ENDED, mine', theirs', meta', seen')``, the after-position seen from its mover."""
 
-row_sum: Final = _awari._row_sum
+row_sum: Final = _awari.row_stones
 """The stones on a packed row."""
+mover: Final = _awari.mover
+"""The side to move of a key: 0 north, 1 south."""
+store: Final = _awari.store
+"""``store(key, side)``: that side's store."""
+pit: Final = _awari.pit
+"""``pit(row, shift)``: the stones of a packed row's pit at that bit offset."""
 
 # ─── Gothello (impl/engines/gothello.py) ───────────────────────────────────────
 

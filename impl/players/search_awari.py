@@ -17,7 +17,7 @@ from .search import Child, final_value
 Position = tuple[int, int, int]
 _SHIFTS = K.SHIFTS
 _PLAYING, _ENDED = K.PLAYING, K.ENDED
-_play, _row_sum = K.play, K.row_sum
+_play, _row_sum, _mover, _store, _pit = K.play, K.row_sum, K.mover, K.store, K.pit
 
 STORE_WEIGHT = 3
 """A stone in the store, against one on the mover's own row (which the mover claims
@@ -35,25 +35,26 @@ class AwariRules:
 
     def evaluate(self, pos: Position) -> int:
         """The store difference, weighted, plus the stones on each side's row."""
-        mine, theirs, meta = pos
-        me8 = (meta >> 16) << 3
-        stores = (meta >> me8 & 255) - (meta >> (8 - me8) & 255)
+        mine, theirs, _ = pos
+        me = _mover(pos)
+        stores = _store(pos, me) - _store(pos, 1 - me)
         return STORE_WEIGHT * stores + _row_sum(mine) - _row_sum(theirs)
 
     def children(self, pos: Position) -> list[Child]:
         """Each sowing the rules accept; captures are tried first, wins before all."""
         mine, theirs, meta = pos
-        me8 = (meta >> 16) << 3
-        store = meta >> me8 & 255
+        me = _mover(pos)
+        store = _store(pos, me)
         out: list[Child] = []
         for sh in _SHIFTS:
-            if not mine >> sh & 255:
+            if not _pit(mine, sh):
                 continue
             outcome, mine_, theirs_, meta_, _ = _play(mine, theirs, meta, self.seen, sh)
+            after = (mine_, theirs_, meta_)
             if outcome == _PLAYING:  # the after-state is seen from the opponent
-                out.append((sh, (mine_, theirs_, meta_), 0, (meta_ >> me8 & 255) - store))
+                out.append((sh, after, 0, _store(after, me) - store))
             elif outcome == _ENDED:
-                value = final_value((meta_ >> me8 & 255) - (meta_ >> (8 - me8) & 255))
+                value = final_value(_store(after, me) - _store(after, 1 - me))
                 out.append((sh, None, value, value))
         return out
 
@@ -70,18 +71,18 @@ class RuleSetRules(AwariRules):
 
     def children(self, pos: Position) -> list[Child]:
         mine, theirs, meta = pos
-        me = meta >> 16
-        me8 = me << 3
-        store = meta >> me8 & 255
+        me = _mover(pos)
+        store = _store(pos, me)
         out: list[Child] = []
         for sh in _SHIFTS:
-            if not mine >> sh & 255:
+            if not _pit(mine, sh):
                 continue
             outcome, result, (mine_, theirs_, meta_, _) = self.engine.play((mine, theirs, meta, self.seen), sh)
+            after = (mine_, theirs_, meta_)
             if outcome == _PLAYING:
-                out.append((sh, (mine_, theirs_, meta_), 0, (meta_ >> me8 & 255) - store))
+                out.append((sh, after, 0, _store(after, me) - store))
             elif outcome == _ENDED:
-                margin = (meta_ >> me8 & 255) - (meta_ >> (8 - me8) & 255)
+                margin = _store(after, me) - _store(after, 1 - me)
                 if result == A.win(A.PLAYER(me)):
                     margin = max(1, margin)
                 elif result == A.draw:
@@ -104,5 +105,4 @@ def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariRul
 
 def token(state: K.AwariState, move: int) -> str:
     """The pit letter of a move (``8j``) of the player to move."""
-    me = state[2] >> 16
-    return A.PIT(6 * me + (move >> 3)).name
+    return A.PIT(6 * _mover(state) + _SHIFTS.index(move)).name

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from impl.engines.tablebase import build, ckernel, kernel, store
+from impl.engines.tablebase import rules as facts
 from impl.engines.tablebase.index import level_size, unrank
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
@@ -80,7 +81,7 @@ def test_a_file_of_other_rules_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("rules", ["olympiad-1994", "paper,repetition=draw", "paper,cannot-move=player-loses"])
 def test_rules_whose_result_is_not_a_margin_are_refused(tmp_path: Path, rules: str) -> None:
-    with pytest.raises(build.UnsupportedRules):
+    with pytest.raises(facts.UnsupportedRules):
         build.build(tmp_path, AR.parse_rules(rules), 2)
 
 
@@ -110,7 +111,7 @@ def test_the_retrograde_solver_equals_the_fixpoint_of_sweeps(tmp_path: Path) -> 
     margins forced within k plies; a board's distance is the first k at which its side
     ahead reaches its entry)."""
     ruleset = AR.parse_rules("paper,grand-slam=c")
-    gs = build.slam_rule(ruleset)
+    gs = facts.slam_rule(ruleset)
     build.build(tmp_path, ruleset, 6)
     table = Table(tmp_path, ruleset, 6)
     for n in range(7):

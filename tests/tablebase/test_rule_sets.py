@@ -16,7 +16,8 @@ import pytest
 
 from impl import cli
 from impl.engines.awari import engine_for
-from impl.engines.tablebase import build, probe
+from impl.engines.tablebase import probe
+from impl.engines.tablebase import rules as facts
 from spec import awari_rules as AR
 from tests.support import paths
 from tests.support.terminal import refused
@@ -30,7 +31,7 @@ def test_a_named_rule_sets_build_says_what_an_entry_means(
 ) -> None:
     assert cli.main(["tablebase", "build", "awari", "--stones", "4", "--rules", rules, "--out", str(tmp_path)]) == 0
     said = capsys.readouterr().out.splitlines()[1]
-    assert said == f"{rules}: {build.meaning(AR.parse_rules(rules))}"
+    assert said == f"{rules}: {facts.meaning(AR.parse_rules(rules))}"
     assert ("the referee's exact value" in said) == exact and ("never used to adjudicate" in said) != exact
     # Under own-row repetition no entry is trusted, even with no history at all.
     table = probe.Table(tmp_path, AR.parse_rules(rules), 4)

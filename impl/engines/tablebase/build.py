@@ -31,9 +31,7 @@ from spec import awari_rules as AR
 
 from . import ckernel, kernel, store
 from .index import level_size
-
-MAX_STONES = 24
-"""From stores of 0/0 no store reaches 25 on a board of at most 24 stones."""
+from .rules import MAX_STONES, slam_rule
 
 
 class Interrupted(Exception):
@@ -72,40 +70,6 @@ def _afford(n: int, needed: int, what: str) -> None:
             f"level {n} needs about {needed / 2**30:.1f} GiB more for {what}, and {available / 2**30:.1f} GiB is "
             "available: fewer --jobs, or a machine with more memory (the levels written are kept)"
         )
-
-
-class UnsupportedRules(ValueError):
-    """A rule set whose result is not a function of the stones: the table's margin
-    cannot give it (docs/tablebases.md, "Rule sets")."""
-
-
-def slam_rule(rules: AR.AwariRules) -> int:
-    """The grand-slam rule's index (kernel.GS_A … GS_E), after refusing a rule set
-    the tables do not cover: a repetition scored as a draw, or a player who cannot
-    move losing whatever the stores say."""
-    if rules.repetition == AR.RepetitionRule.DRAW or rules.cannot_move != AR.CannotMoveRule.OPPONENT_TAKES:
-        why = [
-            *(["a repetition is a draw"] if rules.repetition == AR.RepetitionRule.DRAW else []),
-            *(["a player who cannot move loses"] if rules.cannot_move != AR.CannotMoveRule.OPPONENT_TAKES else []),
-        ]
-        raise UnsupportedRules(
-            f"rules {AR.canonical_name(rules)}: {' and '.join(why)}, so the result is not a matter of the stones "
-            "and no entry can be exact; tables cover repetition=own-row|uncounted with cannot-move=opponent-takes"
-        )
-    return "abcde".index(rules.grand_slam.value)
-
-
-def meaning(rules: AR.AwariRules) -> str:
-    """What an entry of a rule set's table is (docs/tablebases.md, "Repetition")."""
-    if rules.repetition == AR.RepetitionRule.UNCOUNTED:
-        return (
-            "an entry is the referee's exact value wherever no earlier position can come again (probe.trusted): "
-            "it adjudicates and advises there"
-        )
-    return (
-        "an entry is the value of the table's game (a line that never ends scores 0), not the referee's: "
-        "a repetition gives each side its own row; shown by analyse --untrusted, never used to adjudicate"
-    )
 
 
 @dataclass(frozen=True)

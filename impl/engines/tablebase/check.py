@@ -23,15 +23,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from impl.engines import awari as E
 from impl.engines.port import GameEngine
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import result as R
 
 from . import ckernel, kernel
-from .build import slam_rule
 from .index import Board, boards, level_size, rank, unrank
 from .probe import Table
+from .rules import slam_rule
 from .store import TableError
 
 Margin = int
@@ -43,14 +44,6 @@ def _signed(v: int) -> int:
 
 
 # ─── The proven engine's view of a table board ─────────────────────────────────
-
-
-def _packed(row: Board) -> int:
-    return sum(p << (8 * j) for j, p in enumerate(row))
-
-
-def _unpacked(row: int) -> Board:
-    return tuple(row >> (8 * j) & 255 for j in range(6))
 
 
 EngineMove = tuple[int, int, Board | None, Margin]
@@ -65,19 +58,18 @@ def engine_moves(engine: GameEngine, pits: Board) -> tuple[Margin | None, list[E
     from impl.engines.awari import ImplAwari, RulesAwari
 
     assert isinstance(engine, ImplAwari | RulesAwari)
-    state = (_packed(pits[:6]), _packed(pits[6:]), 0, frozenset[tuple[int, int, int]]())
+    state = E.table_state(pits)
     if engine.is_over(state):
         _, after = engine.apply(state, A.PIT.a)
-        return (after[2] & 255) - (after[2] >> 8 & 255), []
+        return E.store(after, 0) - E.store(after, 1), []
     found: list[EngineMove] = []
     for pit in engine.legal_moves(state):
         _, after = engine.apply(state, pit)
-        meta = after[2]
-        north, south = meta & 255, meta >> 8 & 255
-        if engine.is_over(after) or (not after[0] and not after[1]):
+        north, south = E.stores(after)
+        if engine.is_over(after) or not E.row_stones(after[0]) + E.row_stones(after[1]):
             found.append((int(pit), engine.describe(state, pit).taken, None, north - south))
         else:
-            found.append((int(pit), north, _unpacked(after[0]) + _unpacked(after[1]), 0))
+            found.append((int(pit), north, E.table_board(after), 0))
     return None, found
 
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .index import Board, level_size, rank, unrank
+# The grand-slam rules (a)–(e) of spec/awari_rules.py, numbered by the engine
+# (impl/engines/awari.py ``slam_kind``); kernel.c's #defines repeat them for C.
+from impl.engines.awari import GS_A, GS_B, GS_C, GS_D, GS_E
 
-GS_A, GS_B, GS_C, GS_D, GS_E = range(5)
-"""The grand-slam rules (a)–(e) of spec/awari_rules.py, as impl/engines/awari.py numbers them."""
+from .index import Board, level_size, rank, unrank
 
 NO_BUG: Final = 0
 PLANT_CAPTURE: Final = 1

@@ -21,12 +21,13 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from impl.engines import awari as E
 from spec import awari as A
 from spec import awari_rules as AR
 
 from . import kernel, store
-from .build import MAX_STONES, UnsupportedRules, slam_rule
 from .index import Board, rank
+from .rules import MAX_STONES, UnsupportedRules, slam_rule
 
 AwariState = tuple[int, int, int, frozenset[tuple[int, int, int]]]
 REACH_LIMIT = 500_000
@@ -108,20 +109,14 @@ class Table:
 # ─── Positions ─────────────────────────────────────────────────────────────────
 
 
-def _row(packed: int) -> Board:
-    return tuple(packed >> (8 * j) & 255 for j in range(6))
-
-
 def board_of(state: AwariState) -> Board:
     """A packed state's table board: the mover's row, then the opponent's."""
-    return _row(state[0]) + _row(state[1])
+    return E.table_board(state)
 
 
 def stores_of(state: AwariState) -> tuple[int, int]:
     """(the mover's store, the opponent's)."""
-    meta = state[2]
-    north, south = meta & 255, meta >> 8 & 255
-    return (north, south) if meta >> 16 == 0 else (south, north)
+    return E.mover_stores(state)
 
 
 def state_of(game: A.AwariGame) -> AwariState:
@@ -135,11 +130,9 @@ def may_repeat(state: AwariState, gs: int) -> bool:
     """Some earlier position with this board's stones and these stores (the only ones
     that can come again: captures only lower the stones, and the stores then change)
     can be reached from here by moves that capture nothing — or the search gave up."""
-    _, _, meta, positions = state
+    positions = state[3]
     n = sum(board_of(state))
-    earlier = {
-        _row(m) + _row(t) for (m, t, e) in positions if e & 0xFFFF == meta & 0xFFFF and sum(_row(m) + _row(t)) == n
-    }
+    earlier = {board for key in positions if E.same_stores(key, state) and sum(board := E.table_board(key)) == n}
     if not earlier:
         return False
     start = board_of(state)
@@ -192,13 +185,11 @@ def move_values(table: Table, state: AwariState) -> dict[A.PIT, int]:
 
     engine = engine_for(table.rules)
     values: dict[A.PIT, int] = {}
-    me = state[2] >> 16
-    bare = (state[0], state[1], me << 16, frozenset[tuple[int, int, int]]())  # stores 0/0, no history: the table's game
+    me = E.mover(state)
+    bare = E.bare(state)  # stores 0/0, no history: the table's game
     for pit in engine.legal_moves(state):
         _, after = engine.apply(bare, pit)
-        meta = after[2]
-        gained = (meta & 255) - (meta >> 8 & 255)
-        gained = gained if me == 0 else -gained
+        gained = E.store(after, me) - E.store(after, 1 - me)
         if engine.is_over(after) or (not after[0] and not after[1]):
             values[pit] = gained
         else:
@@ -224,7 +215,7 @@ def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT |
     engine = engine_for(table.rules)
     stones = sum(board_of(state))
 
-    bare = (state[0], state[1], state[2] & 0x10000, frozenset[tuple[int, int, int]]())  # the table's game
+    bare = E.bare(state)  # the table's game
 
     def progress(pit: A.PIT) -> tuple[int, int, int]:
         _, after = engine.apply(bare, pit)  # in the real game a repetition would look like cashing
@@ -262,7 +253,7 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = Fal
     if engine_for(table.rules).is_over(state):
         return None
     final = mine - theirs + table.value(board)
-    me = A.PLAYER.north if state[2] >> 16 == 0 else A.PLAYER.south
+    me = E.player_to_move(state)
     other = A.PLAYER.south if me == A.PLAYER.north else A.PLAYER.north
     winner = me if final > 0 else other if final < 0 else None
     return Outcome(winner, final if me == A.PLAYER.north else -final)

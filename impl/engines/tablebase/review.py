@@ -13,8 +13,8 @@ from typing import Any
 from impl.engines.awari import AwariState, engine_for
 from spec import awari_rules as AR
 
-from .build import UnsupportedRules, slam_rule
 from .probe import Table, board_of, move_values, trusted
+from .rules import UnsupportedRules, slam_rule
 from .store import TableError
 
 OUTSIDE = "outside the table"
