@@ -42,21 +42,29 @@ class AwariRules:
 
     def children(self, pos: Position) -> list[Child]:
         """Each sowing the rules accept; captures are tried first, wins before all."""
-        mine, theirs, meta = pos
+        mine = pos[0]
         me = _mover(pos)
         store = _store(pos, me)
         out: list[Child] = []
         for sh in _SHIFTS:
             if not _pit(mine, sh):
                 continue
-            outcome, mine_, theirs_, meta_, _ = _play(mine, theirs, meta, self.seen, sh)
-            after = (mine_, theirs_, meta_)
+            outcome, after, result = self._sow(pos, sh)
             if outcome == _PLAYING:  # the after-state is seen from the opponent
                 out.append((sh, after, 0, _store(after, me) - store))
             elif outcome == _ENDED:
-                value = final_value(_store(after, me) - _store(after, 1 - me))
+                value = final_value(self._margin(after, me, result))
                 out.append((sh, None, value, value))
         return out
+
+    def _sow(self, pos: Position, sh: int) -> tuple[int, Position, object]:
+        """One sowing under the paper's rules: (outcome, the after-position, no result)."""
+        outcome, mine_, theirs_, meta_, _ = _play(pos[0], pos[1], pos[2], self.seen, sh)
+        return outcome, (mine_, theirs_, meta_), None
+
+    def _margin(self, after: Position, me: int, result: object) -> int:
+        """A finished game's margin for ``me``: the stores' difference."""
+        return _store(after, me) - _store(after, 1 - me)
 
 
 class RuleSetRules(AwariRules):
@@ -69,29 +77,17 @@ class RuleSetRules(AwariRules):
         super().__init__(seen)
         self.engine = engine
 
-    def children(self, pos: Position) -> list[Child]:
-        mine, theirs, meta = pos
-        me = _mover(pos)
-        store = _store(pos, me)
-        out: list[Child] = []
-        for sh in _SHIFTS:
-            if not _pit(mine, sh):
-                continue
-            outcome, result, (mine_, theirs_, meta_, _) = self.engine.play((mine, theirs, meta, self.seen), sh)
-            after = (mine_, theirs_, meta_)
-            if outcome == _PLAYING:
-                out.append((sh, after, 0, _store(after, me) - store))
-            elif outcome == _ENDED:
-                margin = _store(after, me) - _store(after, 1 - me)
-                if result == A.win(A.PLAYER(me)):
-                    margin = max(1, margin)
-                elif result == A.draw:
-                    margin = 0
-                else:
-                    margin = min(-1, margin)
-                value = final_value(margin)
-                out.append((sh, None, value, value))
-        return out
+    def _sow(self, pos: Position, sh: int) -> tuple[int, Position, object]:
+        outcome, result, (mine_, theirs_, meta_, _) = self.engine.play((pos[0], pos[1], pos[2], self.seen), sh)
+        return outcome, (mine_, theirs_, meta_), result
+
+    def _margin(self, after: Position, me: int, result: object) -> int:
+        margin = _store(after, me) - _store(after, 1 - me)
+        if result == A.win(A.PLAYER(me)):
+            return max(1, margin)
+        if result == A.draw:
+            return 0
+        return min(-1, margin)
 
 
 def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariRules, list[Child]]:
