@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import importlib
 import inspect
@@ -188,32 +186,6 @@ def package_version() -> str:
         return version("zreferee")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
-
-
-PR_SET_PDEATHSIG = 1
-"""prctl(2)'s option: the signal a process gets when the thread that forked it ends."""
-
-
-@functools.cache
-def libc() -> ctypes.CDLL | None:
-    """The C library on Linux (loaded once: a child between fork and exec must not
-    load it), None elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return None
-    name = ctypes.util.find_library("c")
-    return ctypes.CDLL(name, use_errno=True) if name else None
-
-
-def die_with_parent(parent: int, status: int) -> None:
-    """This process gets SIGKILL when the thread that started it ends (Linux:
-    PR_SET_PDEATHSIG, even for a parent killed by SIGKILL); if ``parent`` has gone
-    already, it exits now with ``status``.  Safe between fork and exec once
-    ``libc()`` has been loaded in the parent."""
-    loaded = libc()
-    if loaded is not None:
-        loaded.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(status)
 
 
 def install_hint(extra: str, root: Path | None = None) -> str:

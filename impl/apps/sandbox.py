@@ -80,7 +80,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from impl.cli import die_with_parent, libc
+from impl.server.procs import die_with_parent, libc
 
 KINDS = ("auto", "bwrap", "unshare", "none")
 """The choices of ``--sandbox``."""

@@ -8,12 +8,19 @@ whatever the number of sockets on the machine — or, where that cannot be asked
 read of ``/proc/net/tcp``, ``socket_inode``), and which processes hold it (their
 descriptors, ``sockets``; their parents, ``parent``).  Linux only: elsewhere
 ``available`` is False and the callers say what they do instead.
+
+And a child's lifetime (``die_with_parent``), for every process the referee starts
+that must not outlive it: a sandboxed player (impl/apps/sandbox.py), the web view
+and its values process (impl/web/child.py, values.py).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
 import os
+import signal
 import socket
 import struct
 import sys
@@ -199,3 +206,29 @@ def sockets(pid: int, proc: Path = PROC) -> frozenset[int] | None:
         if target.startswith("socket:["):
             held.add(int(target[8:-1]))
     return frozenset(held)
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a process gets when the thread that forked it ends."""
+
+
+@cache
+def libc() -> ctypes.CDLL | None:
+    """The C library on Linux (loaded once: a child between fork and exec must not
+    load it), None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name, use_errno=True) if name else None
+
+
+def die_with_parent(parent: int, status: int) -> None:
+    """This process gets SIGKILL when the thread that started it ends (Linux:
+    PR_SET_PDEATHSIG, even for a parent killed by SIGKILL); if ``parent`` has gone
+    already, it exits now with ``status``.  Safe between fork and exec once
+    ``libc()`` has been loaded in the parent."""
+    loaded = libc()
+    if loaded is not None:
+        loaded.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(status)

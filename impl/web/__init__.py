@@ -14,10 +14,16 @@ Layers, each its own module:
   pits and stores, squares and stones, the last move and its captures (``Engine.describe``).
 * ``hub``   — the feed's consumer: games live and finished, and the viewers,
   each with a bounded queue (a viewer that falls behind is dropped).
+* ``streams`` — the viewers' server-sent events, written by the hub, never read.
 * ``archive`` — record files read back and replayed through an engine.
+* ``library`` — the record directory as served: record pages and JSON, in one queue.
+* ``values`` — a record's moves valued by an endgame table, in a process of its own.
 * ``admission`` — what one client may take: connections, requests, rate, record share.
+* ``gate``  — connections before any request: the view's cap and each client's (503).
 * ``programs`` — in a match's or tournament's view, which connections are its programs' (one client).
+* ``pages`` and ``answers`` — the pages rendered once, readable 404s, 429/503 with Retry-After.
 * ``app``   — the aiohttp application.
+* ``tourney``, ``arena`` — the tournament's and the class arena's views on the same application.
 * ``link``  — the referee's side of the web process: a bounded, never-blocking feed.
 * ``child`` — the web process: the application, fed by the link, niced, ending with the referee.
 """

@@ -22,10 +22,10 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from impl.cli import die_with_parent
 from impl.config import WebLimits
 from impl.log import event, setup_logging
 from impl.server import fdbudget
+from impl.server.procs import die_with_parent
 
 from .app import WebView
 from .feed import ServerInfo

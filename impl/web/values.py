@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from impl.cli import die_with_parent
 from impl.engines.tablebase.probe import Table
 from impl.engines.tablebase.review import MoveReport, review, table_for
 from impl.engines.tablebase.store import TableError
+from impl.server.procs import die_with_parent
 
 VALUES_WAIT = 2.0
 """Seconds a record's page waits for its values before it is answered without them."""

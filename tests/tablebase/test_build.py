@@ -56,6 +56,16 @@ def test_the_header_names_what_the_file_holds(tables: dict[str, Table], tmp_path
     assert raw.startswith(store.MAGIC) and json.loads(raw[5 : raw.index(b"\n")])["sha256"] == header.sha256
 
 
+def test_the_code_fingerprint_ignores_comments_and_docstrings_not_code() -> None:
+    """A comment edited must not make every table on disk other code (hours to rebuild)."""
+    c = b"/* the solver */\nint f(int a) { return a + 1; } // one more\n"
+    assert store.code_text("kernel.c", c) == store.code_text("kernel.c", b"int f(int a)  {\n return a + 1; }")
+    assert store.code_text("kernel.c", c) != store.code_text("kernel.c", c.replace(b"+ 1", b"+ 2"))
+    py = b'"""Rules."""\nimport os\n\n\ndef f() -> int:\n    """Doc."""\n    return 1  # why\n'
+    assert store.code_text("kernel.py", py) == store.code_text("kernel.py", b"import os\ndef f() -> int:\n  return 1\n")
+    assert store.code_text("kernel.py", py) != store.code_text("kernel.py", py.replace(b"return 1", b"return 2"))
+
+
 def test_a_build_resumes_and_rebuilds_what_is_damaged(tmp_path: Path) -> None:
     reports: list[build.LevelReport] = []
     build.build(tmp_path, PAPER, 4)

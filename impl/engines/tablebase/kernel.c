@@ -1,4 +1,6 @@
-/* The builder's rules and level solver in C: kernel.py, line for line, for speed.
+/* The builder's rules in C, kernel.py's line for line, and its level solver by
+ * retrograde analysis (kernel.py's solve_level is a fixpoint of sweeps: the same
+ * equations, the levels compared byte for byte by the tests), for speed.
  * Compiled at first use by ckernel.py (gcc -O2 -shared) and called through ctypes.
  * A board: 12 pits, the mover's row 0-5 first; ranks: the combinatorial number
  * system (index.py).  Values: the mover's margin, a signed byte. */

@@ -13,10 +13,12 @@ a damaged table must not judge, and a file changed later must not reach its read
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import mmap
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -35,13 +37,40 @@ class TableError(ValueError):
     """A level file that is missing, damaged or of other rules or code."""
 
 
+_C_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+def code_text(name: str, source: bytes) -> bytes:
+    """The code of a source without its comments and layout: a Python module's syntax
+    tree without docstrings, a C file's tokens without comments.  So a comment or a
+    docstring edited never makes every table on disk "other code" (hours of
+    building each)."""
+    if not name.endswith(".py"):
+        return b" ".join(_C_COMMENT.sub(b" ", source).split())
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and _docstring(body[0]):
+            node.body = body[1:]  # type: ignore[attr-defined]
+    return ast.dump(tree, include_attributes=False).encode()
+
+
+def _docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
 @cache
 def fingerprint() -> str:
-    """sha256 (first 16 hex digits) of the builder's rules and solver: a table built
-    by other code is rebuilt, not trusted."""
+    """sha256 (first 16 hex digits) of the builder's rules and solver, comments and
+    docstrings aside (``code_text``): a table built by other code is rebuilt, not
+    trusted."""
     h = hashlib.sha256()
     for name in _CODE:
-        h.update((Path(__file__).parent / name).read_bytes())
+        h.update(code_text(name, (Path(__file__).parent / name).read_bytes()))
     return h.hexdigest()[:16]
 
 
