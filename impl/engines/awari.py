@@ -155,9 +155,8 @@ def store(key: Key | AwariState, side: int) -> int:
 
 def mover_stores(key: Key | AwariState) -> tuple[int, int]:
     """(the mover's store, the opponent's)."""
-    meta = key[2]
-    north, south = meta & 255, meta >> 8 & 255
-    return (north, south) if meta >> 16 == 0 else (south, north)
+    north, south = stores(key)
+    return (north, south) if key[2] >> 16 == 0 else (south, north)
 
 
 def pit(row: int, offset: int) -> int:
