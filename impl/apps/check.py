@@ -12,7 +12,7 @@ from typing import Any
 from impl.atomic import read_bounded, why
 from impl.cli import subcommand
 from impl.game import GameRulesError, rules_name
-from impl.server.transcript import BadTranscript, Event, Verdict, check_events, parse
+from impl.server.transcript import BadTranscript, Event, TranscriptCheck, check_events, parse
 from spec.awari_rules import RulesError
 
 MAX_TRANSCRIPT = 64 << 20
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def check(path: Path) -> Verdict:
+def check(path: Path) -> TranscriptCheck:
     """The transcript at ``path`` checked; ``OSError`` (``read_bounded``: missing, not a
     regular file, over ``MAX_TRANSCRIPT``) or ``BadTranscript`` if it cannot be (issue #49)."""
     try:

@@ -42,7 +42,7 @@ class Model(StrEnum):
     PENTANOMIAL = "pentanomial"
 
 
-class Verdict(StrEnum):
+class SprtResult(StrEnum):
     H0 = "H0"
     H1 = "H1"
     CONTINUE = "continue"
@@ -74,7 +74,7 @@ class Status:
     hypotheses: Hypotheses
     llr: float
     model: Model
-    verdict: Verdict
+    verdict: SprtResult
 
     def line(self) -> str:
         """The progress line's summary, cutechess-style."""
@@ -137,11 +137,11 @@ def decide(hypotheses: Hypotheses, value: float, model: Model, final: bool = Fal
     """The verdict on an LLR: H0 at or below the lower bound, H1 at or above the
     upper, else continue (or inconclusive if no more games will come)."""
     if value <= hypotheses.lower:
-        verdict = Verdict.H0
+        verdict = SprtResult.H0
     elif value >= hypotheses.upper:
-        verdict = Verdict.H1
+        verdict = SprtResult.H1
     else:
-        verdict = Verdict.INCONCLUSIVE if final else Verdict.CONTINUE
+        verdict = SprtResult.INCONCLUSIVE if final else SprtResult.CONTINUE
     return Status(hypotheses, value, model, verdict)
 
 

@@ -73,7 +73,7 @@ class Solution:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Adjudicated:
     """An adjudicated game: the winner under perfect play (None: a draw) and the final
     difference of the stones on the board, black's less white's."""
 
@@ -234,7 +234,7 @@ def solve(state: GothelloState, within: int = K, budget: int | None = BUDGET) ->
 
 def adjudicate(
     game: GothelloState | G.GothelloGame, within: int = K, budget: int | None = BUDGET, solver: Solver | None = None
-) -> Outcome | None:
+) -> Adjudicated | None:
     """The result of perfect play from a position of a real game (the engine's state or
     the spec's GothelloGame): the winner and black's final difference; None where the
     solver does not decide it — the game over, more than ``within`` empty points, or
@@ -248,7 +248,7 @@ def adjudicate(
         return None
     black = value if state[2] == 0 else -value
     winner = G.PLAYER.black if black > 0 else G.PLAYER.white if black < 0 else None
-    return Outcome(winner, black)
+    return Adjudicated(winner, black)
 
 
 # ─── the check against the spec (python -m impl.engines.gothello_endgame --check-spec) ──

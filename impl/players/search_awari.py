@@ -24,7 +24,7 @@ STORE_WEIGHT = 3
 if the game ends by NoMove or CannotFeed, but may yet lose to a capture)."""
 
 
-class AwariRules:
+class AwariSearch:
     """The search's view of Awari, for one game's history of positions."""
 
     def __init__(self, seen: frozenset[K.Key]) -> None:
@@ -67,7 +67,7 @@ class AwariRules:
         return _store(after, me) - _store(after, 1 - me)
 
 
-class RuleSetRules(AwariRules):
+class RuleSetSearch(AwariSearch):
     """The search's view of Awari under another rule set (spec/awari_rules.py), by
     the fast engine's ``RulesAwari.play``.  A finished game's value is the score
     margin in the direction of its result (a draw or a loss by rule may not follow
@@ -90,12 +90,12 @@ class RuleSetRules(AwariRules):
         return min(-1, margin)
 
 
-def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariRules, list[Child]]:
+def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariSearch, list[Child]]:
     """The rules for a game's state (where the game goes on) and its legal moves;
     ``engine``: the game's engine, whose rule set the search then plays."""
     mine, theirs, meta, positions = state
     seen = positions | {(mine, theirs, meta)}
-    rules = RuleSetRules(seen, engine) if isinstance(engine, K.RulesAwari) else AwariRules(seen)
+    rules = RuleSetSearch(seen, engine) if isinstance(engine, K.RulesAwari) else AwariSearch(seen)
     return rules, rules.children((mine, theirs, meta))
 
 

@@ -19,7 +19,7 @@ STONE_WEIGHT = 4
 """A stone on the board, against one liberty (a blank square next to a group)."""
 
 
-class GothelloRules:
+class GothelloSearch:
     """The search's view of Gothello."""
 
     def key(self, pos: Position) -> Position:
@@ -56,10 +56,10 @@ class GothelloRules:
         return out
 
 
-def root(state: K.GothelloState) -> tuple[GothelloRules, list[Child]]:
+def root(state: K.GothelloState) -> tuple[GothelloSearch, list[Child]]:
     """The rules and the legal moves of a game's state (where the game goes on)."""
     mine, theirs, _, history = state
-    rules = GothelloRules()
+    rules = GothelloSearch()
     return rules, rules.children((mine, theirs, history is not None and history[0] == PASS))
 
 

@@ -345,7 +345,7 @@ class _Cand:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class TranscriptCheck:
     ok: bool
     message: str
     rows: frozenset[str] = frozenset()
@@ -443,15 +443,15 @@ class Replay:
         return None
 
 
-def check_events(setup: M.Setup, events: Sequence[Event], engine: GameEngine | None = None) -> Verdict:
+def check_events(setup: M.Setup, events: Sequence[Event], engine: GameEngine | None = None) -> TranscriptCheck:
     """Replay ``events`` against the model; the first one it does not allow, or OK."""
     replay = Replay(setup, engine)
     for ev in events:
         problem = replay.feed(ev)
         if problem is not None:
-            return Verdict(False, problem, frozenset(replay.rows))
+            return TranscriptCheck(False, problem, frozenset(replay.rows))
     problem = replay.finish()
-    return Verdict(problem is None, problem or "OK", frozenset(replay.rows))
+    return TranscriptCheck(problem is None, problem or "OK", frozenset(replay.rows))
 
 
 def _owed(cands: list[_Cand]) -> str:
@@ -459,13 +459,13 @@ def _owed(cands: list[_Cand]) -> str:
     return f"connection {conn} is still owed {_shown(queue[0])!r}"
 
 
-def check_lines(lines: Iterable[str]) -> Verdict:
+def check_lines(lines: Iterable[str]) -> TranscriptCheck:
     """A transcript's text, checked (BadTranscript if it is no transcript)."""
     setup, events = parse(lines)
     return check_events(setup, events)
 
 
-def check_file(path: Path) -> Verdict:
+def check_file(path: Path) -> TranscriptCheck:
     try:
         with path.open(encoding="utf-8") as f:
             return check_lines(f.read().splitlines())

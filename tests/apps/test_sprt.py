@@ -11,7 +11,7 @@ import math
 import pytest
 
 from impl.apps import sprt
-from impl.apps.sprt import Hypotheses, Model, Verdict
+from impl.apps.sprt import Hypotheses, Model, SprtResult
 
 
 def test_bounds_are_walds() -> None:
@@ -94,16 +94,16 @@ def test_pairs_see_less_noise_than_their_games() -> None:
 
 def test_verdicts() -> None:
     h = Hypotheses(0, 100)
-    assert sprt.of_games(h, []).verdict is Verdict.CONTINUE and sprt.of_games(h, []).llr == 0
-    assert sprt.of_games(h, [], final=True).verdict is Verdict.INCONCLUSIVE
+    assert sprt.of_games(h, []).verdict is SprtResult.CONTINUE and sprt.of_games(h, []).llr == 0
+    assert sprt.of_games(h, [], final=True).verdict is SprtResult.INCONCLUSIVE
     # Every game won: the empty classes count half a game, so it decides, but
     # not at once (fishtest's 0.001 would accept H1 after one game).
-    assert all(sprt.of_games(h, [1.0] * n).verdict is Verdict.CONTINUE for n in range(1, 6))
+    assert all(sprt.of_games(h, [1.0] * n).verdict is SprtResult.CONTINUE for n in range(1, 6))
     won = sprt.of_games(h, [1.0] * 6)
-    assert won.verdict is Verdict.H1 and won.llr >= h.upper
+    assert won.verdict is SprtResult.H1 and won.llr >= h.upper
     lost = sprt.of_games(h, [0.0, 0.5] * 20)
-    assert lost.verdict is Verdict.H0 and lost.llr <= h.lower
-    assert sprt.of_games(h, [1.0, 0.0]).verdict is Verdict.CONTINUE
+    assert lost.verdict is SprtResult.H0 and lost.llr <= h.lower
+    assert sprt.of_games(h, [1.0, 0.0]).verdict is SprtResult.CONTINUE
     record = won.as_json()
     assert list(record) == ["elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "model", "result"]  # JSON's order
     assert [record[k] for k in ("elo0", "elo1", "alpha", "beta", "llr")] == [0, 100, 0.05, 0.05, won.llr]

@@ -348,9 +348,9 @@ def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
     )
     assert sorted(started) == sorted(results) == list(range(1, 8))
     summary = summarise(config, list(results.values()), 20, hypotheses=hypotheses)
-    assert summary.sprt is not None and summary.sprt.verdict is sprt.Verdict.H1
+    assert summary.sprt is not None and summary.sprt.verdict is sprt.SprtResult.H1
     early = summarise(config, [results[n] for n in range(1, 6)], 5, hypotheses=hypotheses).sprt
-    assert early is not None and early.verdict is sprt.Verdict.INCONCLUSIVE  # no more games to come
+    assert early is not None and early.verdict is sprt.SprtResult.INCONCLUSIVE  # no more games to come
 
 
 def test_pairs_for_the_pentanomial_model() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from impl.engines.tablebase import check
 from impl.engines.tablebase.probe import (
-    Outcome,
+    Adjudicated,
     Table,
     adjudicate,
     adjudicate_board,
@@ -63,10 +63,10 @@ def test_the_same_from_souths_side(tables: dict[str, Table]) -> None:
     table = tables["olympiad-1990"]
     mirrored = CYCLE[6:] + CYCLE[:6]
     north = adjudicate(game(CYCLE, (22, 24), N), table)
-    assert north == Outcome(S, -2)  # the entry (0) does not make up the 2 stones
-    assert adjudicate(game(mirrored, (24, 22), S), table) == Outcome(N, 2)  # the same, seen from the other side
+    assert north == Adjudicated(S, -2)  # the entry (0) does not make up the 2 stones
+    assert adjudicate(game(mirrored, (24, 22), S), table) == Adjudicated(N, 2)  # the same, seen from the other side
     outcome = adjudicate(game(mirrored, (23, 23), S), table)
-    assert outcome == Outcome(
+    assert outcome == Adjudicated(
         S if table.value(CYCLE) > 0 else N if table.value(CYCLE) < 0 else None, -table.value(CYCLE)
     )
 
@@ -98,4 +98,4 @@ def test_the_best_move_keeps_the_entry(tables: dict[str, Table]) -> None:
 
 def test_adjudicate_from_the_pieces(tables: dict[str, Table]) -> None:
     table = tables["olympiad-1990"]
-    assert adjudicate_board(CYCLE, (22, 24), N, table) == adjudicate(game(CYCLE, (22, 24)), table) == Outcome(S, -2)
+    assert adjudicate_board(CYCLE, (22, 24), N, table) == adjudicate(game(CYCLE, (22, 24)), table) == Adjudicated(S, -2)

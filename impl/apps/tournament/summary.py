@@ -12,7 +12,7 @@ from impl import pgn
 from impl.apps import protocheck, sprt, strict, tbadjudge
 from impl.apps.games import adjudication_rule
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
-from impl.apps.sprt import Hypotheses, Status, Verdict
+from impl.apps.sprt import Hypotheses, SprtResult, Status
 from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.schedule import GameResult
 from impl.game import Termination
@@ -324,4 +324,4 @@ def decided(config: TournamentConfig, results: dict[int, GameResult], hypotheses
     if hypotheses is None:
         return False
     verdict = sprt_status(config, hypotheses, list(results.values())).verdict
-    return verdict in (Verdict.H0, Verdict.H1)
+    return verdict in (SprtResult.H0, SprtResult.H1)

@@ -229,7 +229,7 @@ def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT |
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Adjudicated:
     """An adjudicated game: the winner (None: a draw) and the final difference of the
     stores, north's less south's, under perfect play (docs/tablebases.md, "Stores")."""
 
@@ -237,7 +237,7 @@ class Outcome:
     difference: int
 
 
-def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = False) -> Outcome | None:
+def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = False) -> Adjudicated | None:
     """The result of perfect play from a position of a real game (its stores and all
     48 stones there), or None where the table does not decide it: the board not in
     the table, the game over, another rule set's, or the entry not trusted (``trusted``;
@@ -256,7 +256,7 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = Fal
     me = E.player_to_move(state)
     other = A.PLAYER.south if me == A.PLAYER.north else A.PLAYER.north
     winner = me if final > 0 else other if final < 0 else None
-    return Outcome(winner, final if me == A.PLAYER.north else -final)
+    return Adjudicated(winner, final if me == A.PLAYER.north else -final)
 
 
 def adjudicate_board(
@@ -265,7 +265,7 @@ def adjudicate_board(
     to_move: A.PLAYER,
     table: Table,
     positions: frozenset[A.AwariBoard] = frozenset(),
-) -> Outcome | None:
+) -> Adjudicated | None:
     """``adjudicate`` from the pieces: the twelve pits in the spec's order (north's a–f,
     then south's A–F), the stores (north, south), the side to move, and the game's
     positions so far (the spec's AwariBoard values; none: nothing can repeat)."""
