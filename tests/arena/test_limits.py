@@ -10,6 +10,7 @@ import contextlib
 import datetime
 import sqlite3
 import ssl
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from impl.apps.arena.command import ARENA_NET
 from impl.apps.arena.store import Store, StoreError
 from tests.support.arenakit import arena, both, login, play
 from tests.support.netclient import Client, run
@@ -133,3 +135,41 @@ def test_a_database_another_process_holds_locked(tmp_path: Path) -> None:
             store = Store.open(str(path))
             store.login("someone", "pw")
         holder.rollback()
+
+
+async def _from(port: int, host: str) -> Client:
+    """A connection from the loopback address ``host`` (an address group of its own), greeted."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(host, 0))
+    client = Client(reader, writer)
+    assert (await client.line()).startswith("000 ")
+    return client
+
+
+def test_a_full_arena_makes_room_as_the_game_servers_do(tmp_path: Path) -> None:
+    """The arena admits by impl/server/admission.py's rules: full of one group's
+    connections, it closes that group's oldest unseated one (199) for another
+    group's newcomer; a player waiting for a game is never the one closed, and a
+    group that holds its share is refused."""
+    net = replace(ARENA_NET, max_connections=4, per_address=3, reserve=0, accept_rate=0.0)
+
+    async def main() -> None:
+        async with arena(tmp_path, net=net) as a:
+            seated = await _from(a.port, "127.0.0.2")
+            assert await seated.ask('0.9.1 player ? "waits:pw"') == "100 Request accepted"
+            idle = [await _from(a.port, "127.0.0.2") for _ in range(2)]
+            other = await _from(a.port, "127.0.0.3")
+            newcomer = await _from(a.port, "127.0.0.4")  # the arena was full: room made
+            assert (await idle[0].line()).startswith("199 Server full: closed to make room")
+            with pytest.raises(EOFError):
+                await idle[0].line()
+            assert await newcomer.ask('0.9.1 player ? "new:pw"') == "100 Request accepted"
+            # 127.0.0.2 now holds 2 of 4 with the arena full again: its next try is
+            # refused (one more place would only swap the two groups' places).
+            reader, writer = await asyncio.open_connection("127.0.0.1", a.port, local_addr=("127.0.0.2", 0))
+            refused = await reader.readline()
+            assert refused.startswith(b"199 Arena full"), refused
+            writer.close()
+            for client in (seated, idle[1], other, newcomer):
+                await client.close()
+
+    run(main)

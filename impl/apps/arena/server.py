@@ -45,10 +45,10 @@ from impl.engines.port import GameEngine
 from impl.game import Side, Termination
 from impl.log import event
 from impl.pgn import write as write_pgn
-from impl.server.admission import StormGuard, address_group
+from impl.server.admission import Decision, Holder, Room, StormGuard, Verdict, address_group, decide
 from impl.server.clock import Stalls, no_stalls
 from impl.server.net import Connection, listening_port
-from impl.server.server import LagMonitor, write_record
+from impl.server.server import EVICTED, LagMonitor, write_record
 from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings, Written
 from impl.server.transcript import monitor
 
@@ -181,8 +181,10 @@ class Visitor:
     """One connection to the arena, from its greeting to its game's end: the
     ``Target`` its Connection hands lines to."""
 
-    def __init__(self, arena: Arena, conn: Connection, group: str, ticket: int) -> None:
+    def __init__(self, arena: Arena, conn: Connection, group: str, ticket: int, joined: float = 0.0) -> None:
         self.arena, self.conn, self.group, self.ticket = arena, conn, group, ticket
+        self.joined = joined
+        """When it was admitted (the loop's time): the oldest is evicted first."""
         self.stage = Stage.LOBBY
         self.player: Player | None = None
         self.guest = "guest"
@@ -210,6 +212,20 @@ class Visitor:
                 self.refuse(299, "Request not understood (already seated)")
             else:
                 self.refuse(291, "The game has not started")
+
+    def holder(self) -> Holder:
+        """This connection as admission sees it: a player once seated (logged in and
+        waiting, or in a game), never evicted."""
+        return Holder(self.group, self.joined, self.stage in (Stage.WAITING, Stage.PLAYING))
+
+    def evict(self) -> None:
+        """Closed (199) to make room for another group's newcomer; it stops counting at once."""
+        self.arena.forget(self)
+        if self.timer is not None:
+            self.timer.cancel()
+        self.stage = Stage.DONE
+        self.conn.send([P.Refused(199, EVICTED).to_line(self.arena.vocab)])
+        self.conn.close()
 
     def refuse(self, code: int, text: str, close: bool = False) -> None:
         self.conn.send([P.Refused(code, text).to_line(self.arena.vocab)])
@@ -398,6 +414,7 @@ class Arena:
         self.throttle = Throttle()
         self.registrations = Throttle(limit=cfg.new_names, window=NEW_NAMES_WINDOW)
         self._storms = StormGuard(cfg.net.accept_rate, cfg.net.accept_burst)
+        self._room = Room.of(cfg.net.max_connections, cfg.net.per_address, cfg.net.reserve)
         self._logins = 0
         self._pending: set[asyncio.Future[None]] = set()
         self.last: dict[int, int] = {}
@@ -501,22 +518,31 @@ class Arena:
     # Connections.
 
     def _attach(self, conn: Connection) -> Visitor | None:
-        net = self.cfg.net
+        """Admit ``conn`` or refuse it (199) by the game servers' own rules
+        (impl/server/admission.py): its group's connection rate, its group's share,
+        the places left — players' seats never given up — and the eviction of the
+        oldest unseated connection of the biggest group to make one."""
+        net, room = self.cfg.net, self._room
         now = asyncio.get_running_loop().time()
         group = address_group(conn.host, net.ipv4_group, net.ipv6_group)
-        refusal = None
+        visitors = list(self._visitors.values())
         if not self._storms.allows(group, now):
-            refusal = f"Too many connections from {group} at once, try again later"
-        elif len(self._visitors) >= net.max_connections:
-            refusal = f"Arena full (at most {net.max_connections} connections), try again later"
-        elif sum(v.group == group for v in self._visitors.values()) >= net.per_address:
-            refusal = f"Too many connections from {group} (at most {net.per_address})"
-        self._storms.take(group, now)
+            decision = Decision(Verdict.STORM)
+        else:
+            decision = decide(room, [v.holder() for v in visitors], group)
+        self._storms.take(group, now)  # a try refused for room counts too
+        refusal = {
+            Verdict.STORM: f"Too many connections from {group} at once, try again later",
+            Verdict.GROUP_FULL: f"Too many connections from {group} (at most {room.per_group})",
+            Verdict.FULL: f"Arena full (at most {room.limit} connections), try again later",
+        }.get(decision.verdict)
         if refusal is not None:
             conn.send([P.Refused(199, refusal).to_line(self.vocab)])
             return None
+        if decision.evict is not None:
+            visitors[decision.evict].evict()
         self._tickets += 1
-        visitor = Visitor(self, conn, group, self._tickets)
+        visitor = Visitor(self, conn, group, self._tickets, now)
         self._visitors[conn] = visitor
         greeting = P.Greeting(P.SERVER_VERSION_TEXT, self.vocab.title, self.engine.rule_set, self.cfg.opening_plies)
         conn.send([greeting.to_line(self.vocab)])
