@@ -1,4 +1,4 @@
-"""``referee tablebase build|check awari``: Awari endgame tables (issue #39;
+"""``referee tablebase build|check|stats awari``: Awari endgame tables (issue #39;
 docs/tablebases.md); ``referee tablebase solve gothello``: the 5×5 game solved from
 its start (issue #54; impl/apps/solve.py)."""
 
@@ -34,8 +34,9 @@ def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "tablebase", run)
     p.add_argument(
         "action",
-        choices=["build", "check", "probe", "solve"],
-        help="build the levels, check built ones, probe one position, or solve (gothello)",
+        choices=["build", "check", "stats", "probe", "solve"],
+        help="build the levels, check built ones, count their wins, draws and losses, probe one position, "
+        "or solve (gothello)",
     )
     p.add_argument("game", help="awari (build, check, probe) or gothello (probe, solve)")
     p.add_argument(
@@ -49,7 +50,11 @@ def add_command(subparsers: Any) -> None:
         default=PROBE_BUDGET,
         help=f"probe gothello: nodes at most (default {PROBE_BUDGET:,})",
     )
-    p.add_argument("--stones", type=_stones, help=f"build, check: levels 0 … N stones (N ≤ {facts.MAX_STONES})")
+    p.add_argument(
+        "--stones",
+        type=_stones,
+        help=f"build, check, stats: levels 0 … N stones (N ≤ {facts.MAX_STONES}; stats: every level there by default)",
+    )
     p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
     p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: the CPUs)")
     p.add_argument(
@@ -131,6 +136,33 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats(args: argparse.Namespace, rules: AR.AwariRules) -> int:
+    """Each level's wins, draws and losses for the side to move, its best margin and
+    its longest forced line, with a board that needs it (as ``probe`` takes it)."""
+    from impl.engines import statetext
+    from impl.engines.tablebase import stats
+    from spec import awari as A
+
+    try:
+        table = Table.found(args.out, rules) if args.stones is None else Table(args.out, rules, args.stones)
+    except store.TableError as exc:
+        return failed("referee tablebase", str(exc))
+    print(f"{table.name} tables of 0 … {table.stones} stones in {args.out}; counts for the side to move")
+    print(f"{'stones':>6} {'boards':>13} {'wins':>13} {'draws':>13} {'losses':>13} {'best':>5} {'longest':>7}")
+    for level in stats.table_stats(table):
+        longest = "-" if level.longest is None else str(level.longest)
+        example = ""
+        if level.longest and level.longest_board is not None:
+            north = (48 - level.stones) // 2
+            game = A.AwariGame(level.longest_board, (north, 48 - level.stones - north), A.PLAYER.north, frozenset())
+            example = f"  e.g. {statetext.format_awari(game)}"
+        print(
+            f"{level.stones:>6} {level.boards:>13,} {level.wins:>13,} {level.draws:>13,} {level.losses:>13,} "
+            f"{level.best:>+5d} {longest:>7}{example}"
+        )
+    return 0
+
+
 def _rules(args: argparse.Namespace) -> AR.AwariRules:
     if args.game != "awari":
         raise UsageError(f"referee tablebase: no tables for {args.game}; only awari")
@@ -173,12 +205,15 @@ def run(args: argparse.Namespace) -> int:
     equation on that engine, and the spec's own solve of the small levels. solve: 5×5
     Gothello's value from the start, by the compiled solver below a split of the first
     plies (resumable from --checkpoint). probe: one position's value, whether it is
-    exact and why, and every move's value.
+    exact and why, and every move's value. stats: each level's wins, draws and losses
+    for the side to move, its best margin and its longest forced line.
     """
     if args.action == "solve":
         return _solve(args)
     if args.action == "probe":
         return _probe(args)
+    if args.action == "stats":
+        return _stats(args, _rules(args))
     if args.stones is None:
         raise UsageError(f"referee tablebase {args.action}: --stones N is needed")
     rules = _rules(args)
