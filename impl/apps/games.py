@@ -18,7 +18,7 @@ words and the same values in its environment:
     {python}               this Python (``sys.executable``)
     {token}                this game's secret of this seat: sent as the player's
                            name (``0.9.1 player black TOKEN``), it proves the seat
-                           is the program's (``SeatGuard``).  In a command line any
+                           is the program's (seats.py ``SeatGuard``).  In a command line any
                            local user can read it: a program should read it from
                            the descriptor REFEREE_TOKEN_FD names instead, as ours
                            do (impl/apps/launch.py)
@@ -38,7 +38,6 @@ import asyncio
 import json
 import os
 import re
-import secrets
 import shlex
 import shutil
 import signal
@@ -248,126 +247,11 @@ def interrupt() -> None:
     launch.end_all()
 
 
-@dataclass(frozen=True)
-class Theft:
-    """A seat (0: the first mover's side) taken by a connection not of the program
-    launched for it: ``thieves``, the players (0 A, 1 B) whose programs hold it, is
-    empty when no launched program does."""
-
-    side: int
-    thieves: frozenset[int]
-
-
 FOREIGN_SIGNALS = frozenset(
     int(s) for s in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1)
 )
 """Signals another process sends (a program's own faults — SIGSEGV, SIGABRT,
 SIGPIPE … — are its own, and lose as a disconnection does)."""
-LAUNCH_WAIT = 30.0
-"""Seconds a connection's check waits for both programs' launches to be noted (only
-a failed launch makes it wait that long; the connection is then nobody's)."""
-TOKEN_BYTES = 15
-"""The length of a seat's secret (``SeatGuard.tokens``): 120 bits, 30 hex digits, within a name's 31 characters."""
-PROGRAM_CONNECTIONS = 8
-"""Connections each program (and the runner's observer) may hold at once on its
-game's private server: a program that opens more is refused them, and its
-opponent, counted apart, is never crowded out (``GameServer.owner_of``)."""
-
-
-class SeatGuard:
-    """Checks every connection to a game's private server as it is made, and each
-    seat as it is taken (called on the private server's thread, while the
-    connection is open, before the game starts).
-
-    With /proc (``by_proc``): a connection is the program's whose process tree
-    holds it (impl/apps/seats.py ``owner``: in a sandbox, every process the
-    program starts, one that called ``setsid`` included, stays in its tree;
-    without one, its process group counts too), the runner's if the runner's own
-    process holds it (the observer), and is refused if nobody's.  A seat taken
-    through the other program's connection is stolen.  Without /proc, by the
-    order of launches: a seat taken before the second program is launched is the
-    first's.
-
-    The checks run on the private server's loop, synchronously: done in another
-    thread they could come after a thief has played, resigned and closed the
-    stolen connection.  They read /proc/net/tcp and a few descriptor tables,
-    delay only this game's connections, and are charged to no clock (none runs
-    before the start)."""
-
-    def __init__(self, first: int, by_proc: bool, isolated: bool = False) -> None:
-        self.port = 0
-        """The server's, once it listens (a connection made before is nobody's)."""
-        self.first, self.by_proc, self.isolated = first, by_proc, isolated
-        self.roots: dict[int, int] = {}
-        """Player (0 A, 1 B) → the pid launched for it (its process group's leader)."""
-        self.owners: dict[str, int] = {}
-        """Client ``address:port`` → its connection's owner, noted as it connected."""
-        self.refused = 0
-        """Connections refused as nobody's."""
-        self.thefts: list[Theft] = []
-        self.seated = threading.Event()
-        self.tokens = (secrets.token_hex(TOKEN_BYTES), secrets.token_hex(TOKEN_BYTES))
-        """Player (0 A, 1 B) → its seat's secret, handed to its program alone on an
-        inherited descriptor (impl/apps/launch.py); where /proc or psutil tells who
-        holds a connection, that decides and the token proves nothing."""
-        self._lock = threading.Condition()
-
-    def launched(self, player: int, pid: int) -> None:
-        with self._lock:
-            self.roots[player] = pid
-            self._lock.notify_all()
-
-    def _launches(self, count: int = 2) -> dict[int, int]:
-        """The launches, once ``count`` of them are noted: a program can connect (or
-        take its seat) before its launcher's thread, starved on a busy machine, has
-        noted its pid."""
-        with self._lock:
-            self._lock.wait_for(lambda: len(self.roots) >= count, timeout=LAUNCH_WAIT)
-            return dict(self.roots)
-
-    def owner_of(self, address: str) -> str | None:
-        """``GameServer.owner_of``: ``A``, ``B`` or ``referee``, None to refuse."""
-        client = seats.split_address(address)
-        try:
-            found = seats.owner(client, self.port, self._launches) if client is not None else None
-            if found is None and client is not None and not self.isolated:
-                held = seats.holders(client, self.port, self._launches())
-                found = min(held) if held else None
-        except (OSError, ValueError):  # /proc not as expected: nobody's
-            found = None
-        with self._lock:
-            if found is None:
-                self.refused += 1
-            else:
-                self.owners[address] = found
-        return None if found is None else "referee" if found == seats.REFEREE else "AB"[found]
-
-    def on_seat(self, side: int, address: str, name: str = "") -> None:
-        rightful = self.first ^ side
-        held = self._held(rightful, address, name)
-        if held != {rightful}:
-            with self._lock:
-                self.thefts.append(Theft(side, held - {rightful}))
-        self.seated.set()
-
-    def _held(self, rightful: int, address: str, name: str) -> frozenset[int]:
-        """The players whose programs hold the seat taken from ``address`` under ``name``:
-        by the program whose process tree holds the connection where that was told
-        as it connected (a token read from the other program's memory or /proc is then
-        no proof: issue #49), else by the token, else by the order of launches."""
-        if self.by_proc:
-            with self._lock:
-                owner = self.owners.get(address)  # noted as it connected
-            if owner is not None and owner != seats.REFEREE:
-                return frozenset({owner})
-        if name in self.tokens:  # a secret only the player's program was given
-            return frozenset({self.tokens.index(name)})
-        if self.by_proc:
-            return frozenset()
-        roots = self._launches(1)  # no program exists before the first launch
-        if len(roots) < 2:
-            return frozenset(roots)  # the first program's, or without any launch nobody's
-        return frozenset({rightful})  # the weaker check cannot tell: trusted
 
 
 def play_game(
@@ -413,7 +297,7 @@ def _play_game(
     outcome = GameOutcome(number, first)
     game = options.game
     box = options.sandbox if options.sandbox is not None else sandboxes.choose("auto")
-    guard = SeatGuard(first, seats.available(), box.isolates)
+    guard = seats.SeatGuard(first, seats.available(), box.isolates)
     config = Config.local(
         game,
         time=options.time,
@@ -425,7 +309,7 @@ def _play_game(
     )
     # Per owner, not per address (both programs are on 127.0.0.1); without a clock a
     # silent program loses by the server's idle rule before the game's timeout.
-    config = replace(config, net=replace(config.net, per_address=PROGRAM_CONNECTIONS))
+    config = replace(config, net=replace(config.net, per_address=seats.PROGRAM_CONNECTIONS))
     config = replace(config, limits=replace(config.limits, idle_timeout=_idle_bound(config, options.timeout)))
     hooks = _live_hooks(options.live, number) + _adjudicator(options.adjudication, outcome)
     watch, transcripts = strict.watcher()
@@ -656,7 +540,7 @@ def _follow(
     return "", None
 
 
-def _await_seat(guard: SeatGuard, launched: Launched, deadline: float) -> None:
+def _await_seat(guard: seats.SeatGuard, launched: Launched, deadline: float) -> None:
     """The weaker check: until the first program has taken a seat (or ended)."""
     while not guard.seated.wait(0.05):
         if launched.proc.poll() is not None or time.monotonic() > deadline:
@@ -676,7 +560,9 @@ def _judge_strictly(outcome: GameOutcome, lines: list[str], specs: tuple[PlayerS
     outcome.adjudicated, outcome.culprits = "", [player]
 
 
-def _judge_theft(outcome: GameOutcome, thefts: list[Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:
+def _judge_theft(
+    outcome: GameOutcome, thefts: list[seats.Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str
+) -> None:
     """A seat taken by one program from the other: it loses by forfeit.  Taken by
     both, or by no launched program: no result."""
     sides = SIDES[game]

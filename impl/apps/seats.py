@@ -20,14 +20,17 @@ process psutil may not read (another user's: ``AccessDenied``) holds nothing as
 far as it can tell, so its connections are refused; the launched programs run as
 the runner's user and are always readable.  With neither (``available()`` is
 False) the match falls back on the seat's token and the order of launches
-(impl/apps/games.py ``SeatGuard``).
+(``SeatGuard``, below: it checks every connection and seat of a game as they come).
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +240,123 @@ def owner(
         return REFEREE
     held = sorted({player for pid, player in descendants(roots(), proc).items() if _holds(pid, target, proc)})
     return held[0] if held else None
+
+
+# ─── The seat guard: every connection and seat of a game checked as it comes ───
+
+
+@dataclass(frozen=True)
+class Theft:
+    """A seat (0: the first mover's side) taken by a connection not of the program
+    launched for it: ``thieves``, the players (0 A, 1 B) whose programs hold it, is
+    empty when no launched program does."""
+
+    side: int
+    thieves: frozenset[int]
+
+
+LAUNCH_WAIT = 30.0
+"""Seconds a connection's check waits for both programs' launches to be noted (only
+a failed launch makes it wait that long; the connection is then nobody's)."""
+TOKEN_BYTES = 15
+"""The length of a seat's secret (``SeatGuard.tokens``): 120 bits, 30 hex digits, within a name's 31 characters."""
+PROGRAM_CONNECTIONS = 8
+"""Connections each program (and the runner's observer) may hold at once on its
+game's private server: a program that opens more is refused them, and its
+opponent, counted apart, is never crowded out (``GameServer.owner_of``)."""
+
+
+class SeatGuard:
+    """Checks every connection to a game's private server as it is made, and each
+    seat as it is taken (called on the private server's thread, while the
+    connection is open, before the game starts).
+
+    With /proc (``by_proc``): a connection is the program's whose process tree
+    holds it (``owner``: in a sandbox, every process the
+    program starts, one that called ``setsid`` included, stays in its tree;
+    without one, its process group counts too), the runner's if the runner's own
+    process holds it (the observer), and is refused if nobody's.  A seat taken
+    through the other program's connection is stolen.  Without /proc, by the
+    order of launches: a seat taken before the second program is launched is the
+    first's.
+
+    The checks run on the private server's loop, synchronously: done in another
+    thread they could come after a thief has played, resigned and closed the
+    stolen connection.  They read /proc/net/tcp and a few descriptor tables,
+    delay only this game's connections, and are charged to no clock (none runs
+    before the start)."""
+
+    def __init__(self, first: int, by_proc: bool, isolated: bool = False) -> None:
+        self.port = 0
+        """The server's, once it listens (a connection made before is nobody's)."""
+        self.first, self.by_proc, self.isolated = first, by_proc, isolated
+        self.roots: dict[int, int] = {}
+        """Player (0 A, 1 B) → the pid launched for it (its process group's leader)."""
+        self.owners: dict[str, int] = {}
+        """Client ``address:port`` → its connection's owner, noted as it connected."""
+        self.refused = 0
+        """Connections refused as nobody's."""
+        self.thefts: list[Theft] = []
+        self.seated = threading.Event()
+        self.tokens = (secrets.token_hex(TOKEN_BYTES), secrets.token_hex(TOKEN_BYTES))
+        """Player (0 A, 1 B) → its seat's secret, handed to its program alone on an
+        inherited descriptor (impl/apps/launch.py); where /proc or psutil tells who
+        holds a connection, that decides and the token proves nothing."""
+        self._lock = threading.Condition()
+
+    def launched(self, player: int, pid: int) -> None:
+        with self._lock:
+            self.roots[player] = pid
+            self._lock.notify_all()
+
+    def _launches(self, count: int = 2) -> dict[int, int]:
+        """The launches, once ``count`` of them are noted: a program can connect (or
+        take its seat) before its launcher's thread, starved on a busy machine, has
+        noted its pid."""
+        with self._lock:
+            self._lock.wait_for(lambda: len(self.roots) >= count, timeout=LAUNCH_WAIT)
+            return dict(self.roots)
+
+    def owner_of(self, address: str) -> str | None:
+        """``GameServer.owner_of``: ``A``, ``B`` or ``referee``, None to refuse."""
+        client = split_address(address)
+        try:
+            found = owner(client, self.port, self._launches) if client is not None else None
+            if found is None and client is not None and not self.isolated:
+                held = holders(client, self.port, self._launches())
+                found = min(held) if held else None
+        except (OSError, ValueError):  # /proc not as expected: nobody's
+            found = None
+        with self._lock:
+            if found is None:
+                self.refused += 1
+            else:
+                self.owners[address] = found
+        return None if found is None else "referee" if found == REFEREE else "AB"[found]
+
+    def on_seat(self, side: int, address: str, name: str = "") -> None:
+        rightful = self.first ^ side
+        held = self._held(rightful, address, name)
+        if held != {rightful}:
+            with self._lock:
+                self.thefts.append(Theft(side, held - {rightful}))
+        self.seated.set()
+
+    def _held(self, rightful: int, address: str, name: str) -> frozenset[int]:
+        """The players whose programs hold the seat taken from ``address`` under ``name``:
+        by the program whose process tree holds the connection where that was told
+        as it connected (a token read from the other program's memory or /proc is then
+        no proof: issue #49), else by the token, else by the order of launches."""
+        if self.by_proc:
+            with self._lock:
+                owner = self.owners.get(address)  # noted as it connected
+            if owner is not None and owner != REFEREE:
+                return frozenset({owner})
+        if name in self.tokens:  # a secret only the player's program was given
+            return frozenset({self.tokens.index(name)})
+        if self.by_proc:
+            return frozenset()
+        roots = self._launches(1)  # no program exists before the first launch
+        if len(roots) < 2:
+            return frozenset(roots)  # the first program's, or without any launch nobody's
+        return frozenset({rightful})  # the weaker check cannot tell: trusted

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from impl import atomic, cli, pgn, tasks
-from impl.apps import games, launch, sandbox, seats, tournament
+from impl.apps import launch, sandbox, seats, tournament
 from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from tests.support import paths
 
@@ -391,7 +391,7 @@ def test_the_seat_secret_is_read_from_an_inherited_descriptor_only(tmp_path: Pat
         "print('token', token)\n"
         "print('seen', token in open('/proc/self/environ').read() + open('/proc/self/cmdline').read())\n"
     )
-    secret = secrets.token_hex(games.TOKEN_BYTES)
+    secret = secrets.token_hex(seats.TOKEN_BYTES)
     launched = launch.Launched([sys.executable, "-c", code], dict(os.environ), None, secret=secret)
     assert launched.finish(60) == 0
     lines = list(launched.tail)
