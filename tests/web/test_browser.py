@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,8 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
     one at a time; the third player (tests/support/gated_player.py) holds its first game
     after six moves.  The page then shows two games played, the standings as the
     API gives them, the crosstable, and the running game's board as the referee
-    has it; once released, the tournament ends."""
+    has it, its players named with their clocks ticking; once released, the
+    tournament ends."""
     shots = Path(os.environ.get("WEB_SCREENSHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
     gates = tmp_path / "gates"
@@ -161,6 +163,8 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
         "awari",
         "--games",
         "2",
+        "--time",
+        "300",
         "--jobs",
         "1",
         "--records",
@@ -199,6 +203,7 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
             shown = {name: int(value) for name, value in pairs}
             expected = {**game["board"]["cells"], **game["board"]["counts"]}
             assert shown == expected
+            await check_card_players(page, running, game)
             await page.screenshot(path=str(shots / "web-tournament.png"), full_page=True)
             await page.click(f'.card[data-game="{running["id"]}"] a.watch')  # the running game's own page
             await page.wait_for_selector(f'body[data-plies="{len(game["moves"])}"]')
@@ -212,6 +217,28 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
         for n in range(1, 5):
             (gates / f"go-{n}").touch()
     assert proc.returncode == 0
+
+
+CLOCK = re.compile(r"\d+:\d\d\.\d")
+
+
+async def check_card_players(page: Any, running: dict[str, Any], game: dict[str, Any]) -> None:
+    """A running game's card names its players by the standings' names, each with
+    its side, and shows their clocks, the mover's ticking down (issue #53, item 8)."""
+    card = f'.card[data-game="{running["id"]}"]'
+    read = "ss => ss.map(s => [s.querySelector('.name').textContent, s.querySelector('.clock').textContent])"
+    shown = await page.eval_on_selector_all(f"{card} .sides .side", read)
+    sides = game["sides"]
+    assert [name for name, _ in shown] == [f"{running['first']} ({sides[0]})", f"{running['second']} ({sides[1]})"]
+    assert game["clocks"] and all(CLOCK.fullmatch(clock) for _, clock in shown), shown
+    mover = game["clocks"]["running"]
+    assert mover in (0, 1), game["clocks"]
+    before = shown[mover][1]
+    await page.wait_for_function(
+        "([sel, i, before]) => document.querySelectorAll(sel)[i].textContent !== before",
+        arg=[f"{card} .sides .side .clock", mover, before],
+        timeout=5_000,
+    )
 
 
 def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) -> None:

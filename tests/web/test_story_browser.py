@@ -1,9 +1,11 @@
 """The web view's whole story in headless Chromium (Debian's ``chromium``, driven
 by Playwright, as tests/web/test_browser.py): a finished game's page shows the rule
 set and the engine apart, the final score, and in replay the clocks of each frame
-(a record's from its ``[%clk]`` comments), with Home and End; at a phone's width
-(390 px) no page scrolls sideways; a missing game or record is a readable page and
-no script error; the TV page follows one server from game to game.
+(a record's from its ``[%clk]`` comments), with Home and End; a record valued by
+an endgame table marks its blunders and graphs the values under the replay, and a
+record whose values are still being computed gets them when the page asks again;
+at a phone's width (390 px) no page scrolls sideways; a missing game or record is a
+readable page and no script error; the TV page follows one server from game to game.
 
 ``WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR (``make screenshots`` writes
 docs/): web-finished.png, web-phone.png, web-replay-values.png (web-tv.png is tests/web/test_layout.py's,
@@ -11,9 +13,12 @@ at 1280×720)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -268,11 +273,13 @@ def test_a_records_replay_values_each_move_by_the_endgame_table(tmp_path: Path) 
         async with chromium(errors) as new_page:
             page = await new_page(viewport={"width": 1100, "height": 820})
             base = f"http://127.0.0.1:{view.port}"
-            data = await (await page.request.get(f"{base}/api/records/{name}")).json()
+            data = await record_values(page, f"{base}/api/records/{name}")
             assert data["blunders"], "the random game has no blunder in the table"
             await page.goto(f"{base}/record/{name}")
             await page.wait_for_selector("#values:not([hidden])", timeout=WAIT)
+            await page.wait_for_selector("#value-graph:not([hidden])", timeout=WAIT)
             assert len(await page.query_selector_all("#moves td.blunder")) == len(data["blunders"])
+            await check_graph(page, data)
             await page.keyboard.press("Home")
             await page.keyboard.press("ArrowRight")
             await page.wait_for_selector('body[data-frame="1"]')
@@ -284,10 +291,120 @@ def test_a_records_replay_values_each_move_by_the_endgame_table(tmp_path: Path) 
             text = await page.inner_text("#value")
             assert f"ply {ply}, {shown['side']} {shown['move']}:" in text and "blunder: gave away" in text, text
             assert f"best {shown['best']}" in text and "blunders: ply" in await page.inner_text("#blunders")
+            frame = await page.eval_on_selector("#value-graph .frame", "l => Number(l.getAttribute('x1'))")
+            assert frame == pytest.approx(graph_x(ply, len(data["values"])))  # the frame shown, marked
+            first = data["blunders"][0]
+            box = await page.locator("#value-graph").bounding_box()
+            assert box is not None
+            x = graph_x(first, len(data["values"])) * box["width"] / GRAPH_W
+            await page.click("#value-graph", position={"x": x, "y": box["height"] / 2})  # the graph's ply shown
+            await page.wait_for_selector(f'body[data-frame="{first}"]')
+            await page.click(f'#moves td.mv[data-index="{ply}"]')
+            await page.wait_for_selector(f'body[data-frame="{ply}"]')
             await page.screenshot(path=str(shots / "web-replay-values.png"), full_page=True)
 
     try:
         run(scenario, timeout=120)
     finally:
+        view.close()
+    assert errors == []
+
+
+GRAPH_W, GRAPH_PAD = 560, 10
+"""app.js's drawValueGraph: the graph's viewBox width and its margin."""
+
+
+def graph_x(ply: int, plies: int) -> float:
+    """Where drawValueGraph puts ``ply`` across the graph, in its viewBox's units."""
+    return GRAPH_PAD + (GRAPH_W - 2 * GRAPH_PAD) * ply / plies
+
+
+async def record_values(page: Any, url: str) -> dict[str, Any]:
+    """The record's page as the API gives it once its values are computed (asked again
+    while ``table.pending``, as the page does)."""
+    for _ in range(120):
+        data: dict[str, Any] = await (await page.request.get(url)).json()
+        if "values" in data:
+            return data
+        assert "pending" in data["table"], data["table"]
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"no values for {url}")
+
+
+async def check_graph(page: Any, data: dict[str, Any]) -> None:
+    """The value graph under the replay is drawn, inside the window: a point for each
+    ply the table values, a dot for each blunder, the zero line and the frame's line."""
+    graph = page.locator("#value-graph")
+    assert await graph.is_visible()
+    box = await graph.bounding_box()
+    width = await page.evaluate("innerWidth")
+    assert (
+        box is not None
+        and box["width"] > 200
+        and box["height"] > 30
+        and 0 <= box["x"] <= box["x"] + box["width"] <= width
+    )
+    covered = sum("why" not in v for v in data["values"])
+    assert int(await graph.get_attribute("data-points") or 0) == covered > 0
+    drawn = await page.eval_on_selector_all(
+        "#value-graph > *", "es => es.map(e => e.tagName + '.' + e.getAttribute('class'))"
+    )
+    assert drawn.count("circle.blunder") == len(data["blunders"])
+    assert "line.zero" in drawn and "line.frame" in drawn
+    assert drawn.count("polyline.line") + drawn.count("circle.point") >= 1
+
+
+def test_a_pending_records_values_arrive_when_the_page_asks_again(tmp_path: Path) -> None:
+    """A record whose values are not computed when its page is asked for: the page
+    shows the board and the replay at once and says the values are coming
+    (``table.pending``); once computed, the page's next ask brings them, with the
+    blunders marked and the graph drawn, without a reload."""
+
+    from impl.engines.tablebase import build
+    from impl.web import values
+    from impl.web.tourney import TournamentView
+    from spec import awari_rules as AR
+    from tests.tablebase.test_replay_values import random_record
+
+    tables, records = tmp_path / "tables", tmp_path / "records"
+    build.build(tables, AR.parse_rules("olympiad-1990"), 6)
+    name, moves = random_record(records, "olympiad-1990", seed=17)
+    release = threading.Event()
+    asked: list[str] = []
+
+    def held(folder: Path, rules: str, plies: Sequence[str]) -> dict[str, Any]:
+        release.wait(60)
+        return values.table_values(folder, rules, plies)
+
+    view = TournamentView("127.0.0.1", 0, records, live=False, tables=tables)
+    assert view.library.valuer is not None
+    view.library.valuer = values.Valuer(tables, start=lambda: ThreadPoolExecutor(1), wait=0.05, compute=held)
+    view.open()
+    errors: list[str] = []
+
+    async def scenario() -> None:
+        async with chromium(errors) as new_page:
+            page = await new_page(viewport={"width": 1100, "height": 820})
+            page.on("request", lambda r: asked.append(r.url) if f"/api/records/{name}" in r.url else None)
+            base = f"http://127.0.0.1:{view.port}"
+            await page.goto(f"{base}/record/{name}")
+            await page.wait_for_selector(f'body[data-frame="{len(moves)}"]', timeout=WAIT)  # the replay at once
+            assert await page.inner_text("#value") == values.PENDING
+            assert await page.locator("#value-graph").is_hidden()
+            assert not await page.query_selector_all("#moves td.blunder")
+            await page.keyboard.press("Home")
+            await page.wait_for_selector('body[data-frame="0"]')
+            release.set()
+            await page.wait_for_selector("#value-graph:not([hidden])", timeout=WAIT)
+            assert len(asked) >= 2  # the page asked again
+            data = await record_values(page, f"{base}/api/records/{name}")
+            assert len(await page.query_selector_all("#moves td.blunder")) == len(data["blunders"]) > 0
+            await check_graph(page, data)
+            assert await page.inner_text("#value") == "the start: pick a move"  # the frame shown, still the start
+
+    try:
+        run(scenario, timeout=120)
+    finally:
+        release.set()
         view.close()
     assert errors == []
