@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from impl.apps import sandbox as sandboxes
-from impl.apps.games import add_sandbox_arguments, sandbox_of
 from impl.apps.launch import Launched, environment, fill, unknown_placeholder
+from impl.apps.options import add_sandbox_arguments, sandbox_of
 from impl.apps.sandbox import Sandbox
 from impl.apps.seats import TOKEN_BYTES
 from impl.cli import UsageError, port, seconds, subcommand

@@ -21,21 +21,15 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import protocheck, strict, tbadjudge, tournament
-from impl.apps.games import (
+from impl.apps.games import SIDES, GameOutcome, GameTerms, MatchOptions, PlayerSpec, ended_like_ctrl_c, play_game
+from impl.apps.options import (
     MATCH_FILE,
-    SIDES,
-    GameOutcome,
-    GameTerms,
-    MatchOptions,
-    PlayerSpec,
     add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
     adjudication_of,
     checked_player,
-    ended_like_ctrl_c,
     openings_of,
-    play_game,
     sandbox_of,
     writable,
 )

@@ -20,7 +20,7 @@ import pytest
 
 from impl import cli
 from impl.apps import tournament
-from impl.apps.games import MAX_RUN_FILE
+from impl.apps.options import MAX_RUN_FILE
 from impl.engines import openings
 from tests.support.terminal import referee, refused
 

@@ -12,14 +12,13 @@ from typing import Any
 
 from impl import tasks as runners
 from impl.apps import protocheck, strict
-from impl.apps.games import (
-    GameTerms,
+from impl.apps.games import GameTerms, ended_like_ctrl_c
+from impl.apps.options import (
     add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
     adjudication_of,
     checked_player,
-    ended_like_ctrl_c,
     openings_of,
     sandbox_of,
 )

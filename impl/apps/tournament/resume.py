@@ -12,7 +12,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import strict
-from impl.apps.games import claim_records, read_run_file
+from impl.apps.options import claim_records, read_run_file
 from impl.apps.tournament.config import CONFIG, TournamentConfig
 from impl.apps.tournament.schedule import GameResult, Task, schedule, score_of
 from impl.atomic import read_bounded, why, write_atomic
