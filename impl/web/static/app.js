@@ -35,6 +35,17 @@ function clockText(secs) {
 
 // A player as shown: the tournament's label when the view has it (the standings'
 // name), else the name the program sent.
+// A name or command line whose words stay whole where its line breaks: Chromium breaks
+// after a hyphen, so "search --depth 6" wrapped as "search -" and "-depth 6" in a
+// narrow cell; each word with a hyphen is an inline block (span.word), moved whole to
+// the next line unless it alone is wider than the cell.  The text is unchanged.
+function whole(text) {
+  return String(text)
+    .split(/(\S*-\S*)/)
+    .filter((part) => part)
+    .map((part) => (part.includes("-") && !/\s/.test(part) ? h("span", { class: "word" }, part) : part));
+}
+
 function who(g, i) {
   return (g.labels && g.labels[i]) || g.names[i] || "?";
 }
@@ -651,7 +662,7 @@ function renderStandings(data) {
       "tr",
       { "data-player": p.player },
       h("td", { class: "num" }, i + 1),
-      h("td", { class: "players" }, p.player),
+      h("td", { class: "players" }, ...whole(p.player)),
       h("td", { class: "num games" }, p.games),
       h("td", { class: "num opt" }, p.wins),
       h("td", { class: "num opt" }, p.draws),
@@ -686,7 +697,7 @@ function renderCrosstable(data) {
       const c = (data.crosstable[me] || {})[them];
       return h("td", {}, i === j ? "—" : c ? `${c.score}/${c.games}` : "");
     });
-    return h("tr", {}, h("td", { class: "players" }, `${i + 1} ${me}`), ...cells);
+    return h("tr", {}, h("td", { class: "players" }, ...whole(`${i + 1} ${me}`)), ...cells);
   });
   document.querySelector("#crosstable").classList.add("cross");
   document.querySelector("#crosstable tbody").replaceChildren(...rows);
@@ -713,7 +724,7 @@ function watchBoard(card, id) {
     if (!game) return;
     rows.replaceChildren(
       ...cardPlayers(game, clocks).map((p) =>
-        h("div", { class: "side", "data-side": p.side }, h("span", { class: "name" }, `${p.name} (${p.side})`),
+        h("div", { class: "side", "data-side": p.side }, h("span", { class: "name" }, ...whole(`${p.name} (${p.side})`)),
           h("span", { class: "clock" }, p.clock)),
       ),
     );
@@ -744,7 +755,7 @@ function renderRunning(data) {
         const card = h(
           "div",
           { class: "card", "data-number": r.number, "data-game": r.id || "" },
-          h("div", { class: "who" }, `game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`),
+          h("div", { class: "who" }, ...whole(`game ${r.number} (round ${r.round}): ${r.first} – ${r.second}`)),
           h("div", { class: "sides" }),
           h("div", { class: "board" }),
           r.id ? h("a", { href: `/game/${r.id}`, class: "watch" }, "watch") : h("span", { class: "muted" }, "starting…"),
@@ -787,9 +798,9 @@ function renderGames(data) {
         { "data-number": g.number },
         h("td", { class: "num" }, g.number),
         h("td", { class: "opt" }, g.round),
-        h("td", { class: "players" }, g.first),
-        h("td", { class: "players" }, g.second),
-        h("td", { class: "outcome" }, g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`),
+        h("td", { class: "players" }, ...whole(g.first)),
+        h("td", { class: "players" }, ...whole(g.second)),
+        h("td", { class: "outcome" }, ...whole(g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`)),
         h("td", { class: "opt" }, g.ending || g.termination),
         h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
       ),
