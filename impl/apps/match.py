@@ -83,7 +83,17 @@ def describe(result: GameResult, game: str) -> str:
     counts = "" if result.counts is None else f" {result.counts[0]}-{result.counts[1]}"
     table = tbadjudge.tag_of(result.record)
     by_table = f"; adjudicated by {perfect_play_judge(game)}: {table}" if table else ""
-    return head + Outcome(winner, Termination(result.termination)).describe(sides) + counts + by_table
+    return head + said(result, Outcome(winner, Termination(result.termination)), sides) + counts + by_table
+
+
+def said(result: GameResult, outcome: Outcome, sides: tuple[str, str]) -> str:
+    """The result in words; an adjudication by the rule its record names (issue #53:
+    ``adjudicated (still running after 300 plies): a draw``)."""
+    rule = pgn.tag_in(result.record, "Adjudication") if result.record else ""
+    if outcome.termination is not Termination.ADJUDICATION or not rule:
+        return outcome.describe(sides)
+    verdict = "a draw" if outcome.winner is None else f"{sides[outcome.winner]} wins"
+    return f"adjudicated ({rule}): {verdict}"
 
 
 def as_result(outcome: GameOutcome) -> GameResult:
@@ -173,7 +183,7 @@ def finished_line(result: GameResult, labels: tuple[str, str], game: str) -> str
         return head + f"{pgn.ABORTED} {{No result}}"
     winner = None if result.score == 0.5 else Side.FIRST if result.score == 1 else Side.SECOND
     outcome = Outcome(winner, Termination(result.termination))
-    return head + f"{pgn.result_token(game, outcome)} {{{outcome.describe(SIDES[game])}}}"
+    return head + f"{pgn.result_token(game, outcome)} {{{said(result, outcome, SIDES[game])}}}"
 
 
 def score_line(labels: tuple[str, str], wins: int, draws: int, losses: int) -> str:
@@ -356,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
         head, found = protocheck.report((r.number, r.record) for r in sorted(results.values(), key=lambda r: r.number))
         print("\n".join([head, *found]))
         diverged = bool(found)
-    error = tournament.write_outputs(config, summary, list(results.values()), args)
+    error = tournament.write_outputs(config, summary, list(results.values()), args, settings)
     if error:
         return failed(what, error)
     return 1 if diverged or any(r.score is None for r in results.values()) else 0

@@ -115,19 +115,24 @@ def test_the_runs_settings_are_said_at_its_start(tmp_path: Path) -> None:
     book.write_text("A\n")
     argv = [sys.executable, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--games", "2"]
     argv += ["--time", "30+0.5", "--openings", str(book), "--max-plies", "4", "--resign-margin", "6:4"]
-    argv += ["--records", str(tmp_path / "r")]
+    argv += ["--records", str(tmp_path / "r"), "--json", str(tmp_path / "r.json")]
     env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     start = lines.index(next(line for line in lines if line.startswith("Settings: ")))
-    assert lines[start : start + 4] == [
+    settings = [
         "Settings: awari, rules paper, engine impl; round-robin of 2 players, 2 games per pairing",
         "Time: 30+0.5 s a side; a game at most 600 s",
         "Openings: 1, each twice, colours reversed",
         "Adjudication: a draw after 4 plies (--max-plies); a win ahead by 6 or more for 4 plies (--resign-margin)",
     ]
+    assert lines[start : start + 4] == settings
     assert start < next(i for i, line in enumerate(lines) if line.startswith("Finished game"))
+    assert json.loads((tmp_path / "r.json").read_text())["settings"] == settings  # kept in the JSON too
+    # Each game's line names the rule that adjudicated it, as its record does.
+    finished = [line for line in lines if line.startswith("Finished game")]
+    assert finished and all("{adjudicated (" in line for line in finished), finished
 
 
 def test_settings_without_clocks_openings_or_adjudication() -> None:

@@ -234,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"Records: {directory}")
     if args.check_protocol:
         console.print(protocheck.report((r.number, r.record) for r in results.values())[0])
-    error = write_outputs(config, summary, list(results.values()), args)
+    error = write_outputs(config, summary, list(results.values()), args, settings)
     if error:
         return failed(what, error)
     return 1 if any(f.kind in ("no result", protocheck.KIND) for f in summary.failures) else 0

@@ -23,7 +23,11 @@ from impl.atomic import output_of, why, write_output
 from impl.cli import UsageError
 
 
-def as_json(config: TournamentConfig, summary: Summary, results: Sequence[GameResult]) -> dict[str, Any]:
+def as_json(
+    config: TournamentConfig, summary: Summary, results: Sequence[GameResult], settings: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The run's results as JSON: ``settings`` the summary printed at its start
+    (config.py ``settings``), then the standings, crosstable, endings and games."""
     players = []
     for s in summary.standings:
         entry: dict[str, Any] = {"player": s.label, "spec": config.specs[s.player], "games": s.games}
@@ -36,6 +40,7 @@ def as_json(config: TournamentConfig, summary: Summary, results: Sequence[GameRe
         players.append(entry)
     out: dict[str, Any] = {
         "game": config.game,
+        "settings": list(settings),
         "mode": config.mode,
         "games_per_pairing": config.games,
         "played": summary.played,
@@ -180,12 +185,20 @@ def pgn_file(results: Sequence[GameResult]) -> str:
 
 
 def write_outputs(
-    config: TournamentConfig, summary: Summary, results: Sequence[GameResult], args: argparse.Namespace
+    config: TournamentConfig,
+    summary: Summary,
+    results: Sequence[GameResult],
+    args: argparse.Namespace,
+    settings: Sequence[str] = (),
 ) -> str:
-    """``--json``, ``--csv``, ``--pgnout``, each written by impl/atomic.py's rule
-    (``write_output``); what could not be."""
+    """``--json`` (with the run's ``settings``), ``--csv``, ``--pgnout``, each written
+    by impl/atomic.py's rule (``write_output``); what could not be."""
+
+    def as_text() -> str:
+        return json.dumps(finite(as_json(config, summary, results, settings)), indent=2, allow_nan=False) + "\n"
+
     outputs: tuple[tuple[Path | None, Callable[[], str]], ...] = (
-        (args.json, lambda: json.dumps(finite(as_json(config, summary, results)), indent=2, allow_nan=False) + "\n"),
+        (args.json, as_text),
         (args.csv, lambda: as_csv(summary)),
         (args.pgnout, lambda: pgn_file(results)),
     )
