@@ -27,7 +27,7 @@ from impl.server.session import Session
 
 from .answers import html, missing, missing_api
 from .app import WebView
-from .feed import FeedEvent, FeedSink, ServerInfo
+from .feed import ArenaUpdate, FeedEvent, FeedSink, ServerAdded, ServerInfo, StandingsUpdate
 from .link import WebLink
 from .pages import PAGES
 from .tap import SessionTap, server_key
@@ -57,12 +57,12 @@ class ArenaView(WebView):
         self.standings: dict[str, Any] = {}
         self._games: dict[str, ServerInfo] = {}
 
-    def fed(self, kind: str, value: Any) -> None:
-        """A message of the arena's link: a game's ``server``, or the ``arena``'s JSON."""
-        if kind == "server":
-            self._games[value.key] = value
-        elif kind == "arena":
-            self.standings = value
+    def fed(self, message: ServerAdded | StandingsUpdate | ArenaUpdate) -> None:
+        """A message of the arena's link: a game's private server, or the arena's JSON."""
+        if isinstance(message, ServerAdded):
+            self._games[message.info.key] = message.info
+        elif isinstance(message, ArenaUpdate):
+            self.standings = message.data
 
     def _describe(self) -> list[ServerInfo]:
         if len(self._games) > 4 * self.hub.limits.keep_finished:
@@ -117,11 +117,11 @@ class ArenaLink(WebLink):
 
     def table_hook(self, session: Session, number: int) -> None:
         info = _private_server(session, number)
-        self.send(("server", info))
+        self.send(ServerAdded(info))
         SessionTap(Delayed(self, self.delay), info.key).hook(session)
 
     def standings(self, data: dict[str, Any]) -> None:
-        self.send(("arena", data))
+        self.send(ArenaUpdate(data))
 
 
 __all__ = ["ArenaLink", "ArenaView", "Delayed", "server_key"]

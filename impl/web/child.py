@@ -28,7 +28,18 @@ from impl.server import fdbudget
 from impl.server.procs import die_with_parent
 
 from .app import WebView
-from .feed import ServerInfo
+from .feed import (
+    ArenaUpdate,
+    LinkMessage,
+    ListenFailed,
+    Listening,
+    Published,
+    Resync,
+    ServerAdded,
+    ServerInfo,
+    ServerList,
+    StandingsUpdate,
+)
 from .link import HEADER, MAX_MESSAGE, frame
 
 NICE = 10
@@ -63,21 +74,20 @@ def make_view(args: argparse.Namespace) -> WebView:
     return view
 
 
-def apply(view: WebView, message: tuple[Any, ...]) -> None:
-    """One message of the feed (link.py lists them)."""
-    kind, value = message
-    if kind == "event":
-        view.hub.publish(value)
-    elif kind == "servers" and isinstance(view, ServeView):
-        view.fed = list(value)
-    elif kind == "resync":
-        view.hub.resync(value)
-    elif kind in ("server", "standings", "arena"):
+def apply(view: WebView, message: LinkMessage) -> None:
+    """One message of the feed (feed.py ``LinkMessage``)."""
+    if isinstance(message, Published):
+        view.hub.publish(message.event)
+    elif isinstance(message, ServerList) and isinstance(view, ServeView):
+        view.fed = list(message.servers)
+    elif isinstance(message, Resync):
+        view.hub.resync(message.games)
+    elif isinstance(message, ServerAdded | StandingsUpdate | ArenaUpdate):
         from .arena import ArenaView
         from .tourney import TournamentView
 
         if isinstance(view, (TournamentView, ArenaView)):
-            view.fed(kind, value)
+            view.fed(message)
 
 
 async def feed(view: WebView, sock: socket.socket) -> None:
@@ -104,10 +114,10 @@ async def run(args: argparse.Namespace, sock: socket.socket) -> int:
     try:
         await view.start()
     except OSError as exc:
-        sock.sendall(frame(("error", f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")))
+        sock.sendall(frame(ListenFailed(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")))
         await view.stop()
         return 1
-    sock.sendall(frame(("port", view.port)))
+    sock.sendall(frame(Listening(view.port)))
     try:
         await feed(view, sock)
     finally:

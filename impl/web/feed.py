@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import Any, Protocol
 
 from impl.engines.port import GameEngine, GameState
 from impl.game import PAPER_RULES
@@ -32,6 +32,7 @@ from impl.server.clock import ClockReading
 from .views import BoardView, board_view
 
 __all__ = [
+    "ArenaUpdate",
     "BoardView",
     "ClockReading",
     "ClocksChanged",
@@ -39,9 +40,17 @@ __all__ = [
     "FeedSink",
     "GameOver",
     "GameStarted",
+    "LinkMessage",
+    "ListenFailed",
+    "Listening",
     "MoveMade",
     "Position",
+    "Published",
+    "Resync",
+    "ServerAdded",
     "ServerInfo",
+    "ServerList",
+    "StandingsUpdate",
 ]
 
 
@@ -126,3 +135,66 @@ class FeedSink(Protocol):
     """Where the referee side delivers events."""
 
     def publish(self, event: FeedEvent) -> None: ...
+
+
+# ─── The link's messages (impl/web/link.py), each a pickled value ──────────────
+
+
+@dataclass(frozen=True)
+class Published:
+    """Referee → web: a feed event, in order."""
+
+    event: FeedEvent
+
+
+@dataclass(frozen=True)
+class ServerList:
+    """Referee → web: the servers of the process, as they change."""
+
+    servers: tuple[ServerInfo, ...]
+
+
+@dataclass(frozen=True)
+class ServerAdded:
+    """Referee → web: one more server (a tournament's or an arena's game on a private one)."""
+
+    info: ServerInfo
+
+
+@dataclass(frozen=True)
+class Resync:
+    """Referee → web: the last games finished and those in progress, each whole."""
+
+    games: tuple[tuple[FeedEvent, ...], ...]
+
+
+@dataclass(frozen=True)
+class StandingsUpdate:
+    """Referee → web: a tournament's latest standings (impl/web/tourney.py ``Standings``)."""
+
+    snapshot: object
+
+
+@dataclass(frozen=True)
+class ArenaUpdate:
+    """Referee → web: the class arena's standings and pages, as JSON data."""
+
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Web → referee, once: the view listens on ``port``."""
+
+    port: int
+
+
+@dataclass(frozen=True)
+class ListenFailed:
+    """Web → referee, once: the view cannot listen, and why."""
+
+    error: str
+
+
+LinkMessage = Published | ServerList | ServerAdded | Resync | StandingsUpdate | ArenaUpdate | Listening | ListenFailed
+"""Everything the link carries, either way."""

@@ -18,14 +18,12 @@ the web view:
 * if the web process dies, one JSON event line says so (``web_process_exited``)
   and the games go on without it; it is not restarted.
 
-Messages, each a 4-byte length then a pickle of a tuple:
-
-    referee → web   ("event", FeedEvent)        a feed event, in order
-                    ("servers", [ServerInfo])   the servers of the process, as they change
-                    ("server", ServerInfo)      one more (a tournament game's private server)
-                    ("resync", [[FeedEvent]])   the last games finished and those in progress, whole
-                    ("standings", Standings)    a tournament's latest standings
-    web → referee   ("port", int) | ("error", str)   once, when it listens (or cannot)
+Messages, each a 4-byte length then a pickle of one of feed.py's ``LinkMessage``
+values: referee → web ``Published`` (a feed event, in order), ``ServerList`` (the
+servers of the process, as they change), ``ServerAdded`` (a tournament's or an
+arena's game on its private server), ``Resync`` (the last games finished and those
+in progress, whole), ``StandingsUpdate`` and ``ArenaUpdate`` (a tournament's or an
+arena's standings); web → referee, once, ``Listening`` or ``ListenFailed``.
 
 The web process exits when its end of the socket pair reads EOF (the referee
 closed it, or exited), and on Linux is also killed with the referee (child.py:
@@ -48,7 +46,6 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from impl.config import WebLimits
 from impl.log import event
@@ -56,7 +53,18 @@ from impl.server.records import DIVERGENCE
 from impl.server.server import GameServer, serve
 from impl.server.session import Session, Written
 
-from .feed import FeedEvent, GameOver, GameStarted, ServerInfo
+from .feed import (
+    FeedEvent,
+    GameOver,
+    GameStarted,
+    LinkMessage,
+    ListenFailed,
+    Listening,
+    Published,
+    Resync,
+    ServerInfo,
+    ServerList,
+)
 from .tap import SessionTap, describe
 
 BUFFER_LIMIT = 1 << 20
@@ -74,18 +82,18 @@ MAX_MESSAGE = 1 << 30
 """Bytes of one message at most (a reader refuses more: a corrupt stream)."""
 
 
-def frame(message: tuple[Any, ...]) -> bytes:
+def frame(message: LinkMessage) -> bytes:
     """``message`` as sent: its length, then its pickle."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     return HEADER.pack(len(data)) + data
 
 
-def read_message(sock: socket.socket) -> tuple[Any, ...]:
+def read_message(sock: socket.socket) -> LinkMessage:
     """One message from a blocking socket; EOFError at its end."""
     (size,) = HEADER.unpack(_read_exactly(sock, HEADER.size))
     if size > MAX_MESSAGE:
         raise EOFError("message too long")
-    message: tuple[Any, ...] = pickle.loads(_read_exactly(sock, size))
+    message: LinkMessage = pickle.loads(_read_exactly(sock, size))
     return message
 
 
@@ -192,15 +200,15 @@ class WebLink:
         self._sock = ours
         try:
             ours.settimeout(START_WAIT)
-            kind, value = read_message(ours)
+            answer = read_message(ours)
             ours.settimeout(None)
         except (OSError, EOFError) as exc:
             self._abandon()
             raise OSError(f"the web process did not start: {exc}") from None
-        if kind != "port":
+        if not isinstance(answer, Listening):
             self._abandon()
-            raise OSError(str(value))
-        self.port = int(value)
+            raise OSError(answer.error if isinstance(answer, ListenFailed) else f"unexpected {answer!r}")
+        self.port = answer.port
         self._writer.start()
 
     def _abandon(self) -> None:
@@ -269,7 +277,7 @@ class WebLink:
         servers = tuple(self._known[id(s)] for s in self.game_servers if id(s) in self._known)
         if servers != self._servers:
             self._servers = servers
-            self.send(("servers", servers))
+            self.send(ServerList(servers))
 
     # ─── the feed (any thread: a tournament's games run on loops of their own) ─
 
@@ -289,12 +297,12 @@ class WebLink:
                 self._games[key].append(event)
             if self._stale or self.dead:
                 return
-        self.send(("event", slim(event)))
+        self.send(Published(slim(event)))
 
-    def send(self, message: tuple[Any, ...]) -> None:
+    def send(self, message: LinkMessage) -> None:
         """Queue ``message`` for the web process; dropped (and the link stale)
         when the buffer is full."""
-        if self.dead or (self._stale and message[0] == "event"):
+        if self.dead or (self._stale and isinstance(message, Published)):
             return
         data = frame(message)
         with self._lock:
@@ -339,7 +347,7 @@ class WebLink:
         start, and the servers; put before
         whatever was published meanwhile (which is newer)."""
         self.resyncs += 1
-        data = frame(("servers", self._servers)) + frame(("resync", [[slim(e) for e in g] for g in games]))
+        data = frame(ServerList(self._servers)) + frame(Resync(tuple(tuple(slim(e) for e in g) for g in games)))
         with self._lock:
             data, self._buffer = data + bytes(self._buffer), bytearray()
         return data

@@ -34,7 +34,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from aiohttp import web
 
@@ -42,7 +42,7 @@ from impl import pgn
 from impl.server.session import Session
 
 from .app import WebView
-from .feed import FeedEvent, ServerInfo
+from .feed import ArenaUpdate, FeedEvent, ServerAdded, ServerInfo, StandingsUpdate
 from .link import WebLink, frame
 from .tap import SessionTap, server_key
 
@@ -207,13 +207,13 @@ class TournamentView(WebView):
             return None
         return pgn.record_name(int(number))
 
-    def fed(self, kind: str, value: Any) -> None:
+    def fed(self, message: ServerAdded | StandingsUpdate | ArenaUpdate) -> None:
         """A message of the tournament's link (in the web process): a game's
-        private ``server``, or the latest ``standings``."""
-        if kind == "server":
-            self._games[value.key] = value
-        elif kind == "standings":
-            self.snapshot = value
+        private server, or the latest standings."""
+        if isinstance(message, ServerAdded):
+            self._games[message.info.key] = message.info
+        elif isinstance(message, StandingsUpdate):
+            self.snapshot = cast(Standings, message.snapshot)
 
     # ─── routes ────────────────────────────────────────────────────────────────
 
@@ -311,7 +311,7 @@ class TournamentLink(WebLink):
             if not self._due():
                 return b""
             snapshot, self._sent, self._sent_at = self._snapshot, self._snapshot, time.monotonic()
-        return frame(("standings", snapshot))
+        return frame(StandingsUpdate(snapshot))
 
     def game_hook(self, number: int) -> Callable[[Session], None]:
         """The session hook of game ``number``'s private server: its games are
@@ -319,7 +319,7 @@ class TournamentLink(WebLink):
 
         def hook(session: Session) -> None:
             info = _private_server(session, number)
-            self.send(("server", info))
+            self.send(ServerAdded(info))
             SessionTap(self, info.key).hook(session)
 
         return hook

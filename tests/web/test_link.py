@@ -30,10 +30,11 @@ def test_messages_are_read_back_whole() -> None:
     with ours, theirs:
         move = feed_events()[1]
         assert isinstance(move, feed.MoveMade)
-        ours.sendall(frame(("event", move)) + frame(("port", 8080)))
-        kind, made = read_message(theirs)
-        assert kind == "event" and made.move == move.move and made.after == move.after
-        assert read_message(theirs) == ("port", 8080)
+        ours.sendall(frame(feed.Published(move)) + frame(feed.Listening(8080)))
+        made = read_message(theirs)
+        assert isinstance(made, feed.Published) and isinstance(made.event, feed.MoveMade)
+        assert made.event.move == move.move and made.event.after == move.after
+        assert read_message(theirs) == feed.Listening(8080)
 
 
 def test_a_game_over_goes_without_its_moves() -> None:
