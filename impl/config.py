@@ -217,7 +217,7 @@ class WebLimits:
     """The viewers and the games kept (impl/web/hub.py)."""
 
     def to_json(self) -> str:
-        """As the web process is told them (impl/web/link.py, child.py ``--limits``)."""
+        """As the web process is handed them (impl/web/link.py ``ViewConfig``)."""
         return json.dumps(asdict(self), separators=(",", ":"))
 
     @classmethod

@@ -19,10 +19,8 @@ import pickle
 import signal
 import socket
 from contextlib import suppress
-from pathlib import Path
 from typing import Any
 
-from impl.config import WebLimits
 from impl.log import event, setup_logging
 from impl.server import fdbudget
 from impl.server.procs import die_with_parent
@@ -40,7 +38,7 @@ from .feed import (
     ServerList,
     StandingsUpdate,
 )
-from .link import HEADER, MAX_MESSAGE, frame
+from .link import HEADER, MAX_MESSAGE, ViewConfig, frame, read_message
 
 NICE = 10
 """Added to the web process's niceness: the referee's games come first for the CPU."""
@@ -57,20 +55,23 @@ class ServeView(WebView):
         return self.fed
 
 
-def make_view(args: argparse.Namespace) -> WebView:
-    tables = getattr(args, "tb", None)  # --tb: the replay page's endgame tables
-    if args.mode == "arena":
+def make_view(config: ViewConfig, parent: int) -> WebView:
+    """The view ``config`` asks for; ``parent``: the referee's process id (the
+    programs a run launches below it are one client, gate.py; a server's records
+    are named with it)."""
+    if config.mode == "arena":
         from .arena import ArenaView
 
-        return ArenaView(args.host, args.port, args.record, getattr(args, "limits", None))
-    if args.mode == "tournament":
+        return ArenaView(config.host, config.port, config.record_dir, config.limits)
+    if config.mode == "tournament":
         from .tourney import TournamentView
 
-        tourney = TournamentView(args.host, args.port, args.record, args.live, tables=tables)
-        tourney.gate.sort_programs(args.parent)  # the runner's: it launches the players' programs
+        assert config.record_dir is not None, "a tournament's view reads its records"
+        tourney = TournamentView(config.host, config.port, config.record_dir, config.live, tables=config.tables)
+        tourney.gate.sort_programs(parent)  # the runner's: it launches the players' programs
         return tourney
-    view = ServeView(args.host, args.port, args.record, getattr(args, "limits", None), tables=tables)
-    view.referee_pid = args.parent  # the referee writes the records, named with its process id
+    view = ServeView(config.host, config.port, config.record_dir, config.limits, tables=config.tables)
+    view.referee_pid = parent  # the referee writes the records, named with its process id
     return view
 
 
@@ -109,12 +110,13 @@ async def feed(view: WebView, sock: socket.socket) -> None:
         writer.close()
 
 
-async def run(args: argparse.Namespace, sock: socket.socket) -> int:
-    view = make_view(args)
+async def run(config: ViewConfig, parent: int, sock: socket.socket) -> int:
+    view = make_view(config, parent)
     try:
         await view.start()
     except OSError as exc:
-        sock.sendall(frame(ListenFailed(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}")))
+        where = f"{config.host} port {config.port}"
+        sock.sendall(frame(ListenFailed(f"cannot listen on {where}: {exc.strerror or exc}")))
         await view.stop()
         return 1
     sock.sendall(frame(Listening(view.port)))
@@ -134,24 +136,22 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="the referee's process id (a run's: the programs below it are one client, gate.py)",
     )
-    parser.add_argument("--mode", choices=["serve", "tournament", "arena"], default="serve")
-    parser.add_argument("--host", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--record", type=Path)
-    parser.add_argument("--tb", type=Path, help="the endgame tables the replay page values moves by")
-    parser.add_argument("--live", action="store_true", help="tournament: its games' boards are fed")
-    parser.add_argument("--limits", type=WebLimits.from_json, help="the view's limits (Config.web_limits) as JSON")
-    parser.add_argument("--log-level", default="info")
     args = parser.parse_args(argv)
     die_with_parent(args.parent, 0)  # the referee has gone already: nothing to serve
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee's Ctrl-C; the feed's end stops this one
     with suppress(OSError):
         os.nice(NICE)
-    if args.log_level != "off":
-        setup_logging(args.log_level)
-    fdbudget.raise_limit()
     sock = socket.socket(fileno=args.fd)
-    return asyncio.run(run(args, sock))
+    try:
+        config = read_message(sock)  # the link sends the view's configuration first
+    except (OSError, EOFError):
+        return 0  # the referee is gone before it said what to serve
+    if not isinstance(config, ViewConfig):
+        return 2
+    if config.log_level != "off":
+        setup_logging(config.log_level)
+    fdbudget.raise_limit()
+    return asyncio.run(run(config, args.parent, sock))
 
 
 if __name__ == "__main__":

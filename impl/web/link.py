@@ -44,7 +44,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from impl.config import WebLimits
@@ -82,18 +82,38 @@ MAX_MESSAGE = 1 << 30
 """Bytes of one message at most (a reader refuses more: a corrupt stream)."""
 
 
-def frame(message: LinkMessage) -> bytes:
+@dataclass(frozen=True)
+class ViewConfig:
+    """What the web process serves, handed to it whole as the feed's first message
+    (as uvicorn hands its ``Config`` to its workers), never spelled out as options
+    and parsed back (impl/web/child.py ``make_view``)."""
+
+    mode: str = "serve"
+    """``serve``, ``tournament`` or ``arena``."""
+    host: str = "127.0.0.1"
+    port: int = 0
+    record_dir: Path | None = None
+    tables: Path | None = None
+    """``--tb``: the endgame tables the replay page values moves by."""
+    live: bool = False
+    """A tournament's: its games' boards are fed."""
+    limits: WebLimits | None = None
+    """``Config.web_limits``; None: their defaults."""
+    log_level: str = "info"
+
+
+def frame(message: LinkMessage | ViewConfig) -> bytes:
     """``message`` as sent: its length, then its pickle."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     return HEADER.pack(len(data)) + data
 
 
-def read_message(sock: socket.socket) -> LinkMessage:
+def read_message(sock: socket.socket) -> LinkMessage | ViewConfig:
     """One message from a blocking socket; EOFError at its end."""
     (size,) = HEADER.unpack(_read_exactly(sock, HEADER.size))
     if size > MAX_MESSAGE:
         raise EOFError("message too long")
-    message: LinkMessage = pickle.loads(_read_exactly(sock, size))
+    message: LinkMessage | ViewConfig = pickle.loads(_read_exactly(sock, size))
     return message
 
 
@@ -172,34 +192,28 @@ class WebLink:
 
     # ─── life ──────────────────────────────────────────────────────────────────
 
-    def arguments(self) -> list[str]:
-        """child.py's options besides the socket's (a subclass adds its own)."""
-        args = ["--mode", self.mode, "--host", self.host, "--port", str(self.requested_port)]
-        args += ["--log-level", log_level()]
-        if self.record_dir is not None:
-            args += ["--record", str(self.record_dir)]
-        if self.tables is not None:
-            args += ["--tb", str(self.tables.resolve())]
-        if self.limits is not None and self.limits != WebLimits():
-            args += ["--limits", self.limits.to_json()]
-        return args
+    def view_config(self) -> ViewConfig:
+        """What the web process is to serve (a subclass adds its own)."""
+        tables = None if self.tables is None else self.tables.resolve()
+        return ViewConfig(
+            self.mode, self.host, self.requested_port, self.record_dir, tables, False, self.limits, log_level()
+        )
 
     def open(self) -> None:
-        """Start the web process and wait for its port; an OSError if it cannot listen."""
+        """Start the web process, hand it its ``ViewConfig`` and wait for its port;
+        an OSError if it cannot listen."""
         ours, theirs = socket.socketpair()
         command = [sys.executable, "-m", "impl.web.child", "--fd", str(theirs.fileno()), "--parent", str(os.getpid())]
         try:
             self.process = subprocess.Popen(
-                [*command, *self.arguments()],
-                pass_fds=(theirs.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
+                command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
             )
         finally:
             theirs.close()
         self._sock = ours
         try:
             ours.settimeout(START_WAIT)
+            ours.sendall(frame(self.view_config()))
             answer = read_message(ours)
             ours.settimeout(None)
         except (OSError, EOFError) as exc:

@@ -1,7 +1,7 @@
 """The live view of a tournament (``referee tournament … --web PORT``, and ``referee
 match … --web PORT``): the web view of impl/web/app.py, with the standings at
 ``/`` (and ``/tournament``), in a process of its own (``TournamentLink``, the
-tournament's side, starts impl/web/child.py ``--mode tournament`` running a
+tournament's side, starts impl/web/child.py with the mode ``tournament`` running a
 ``TournamentView``):
 
     /api/tournament     as_json of the standings so far (impl/apps/tournament/outputs.py: the
@@ -33,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -43,7 +44,7 @@ from impl.server.session import Session
 
 from .app import WebView
 from .feed import ArenaUpdate, FeedEvent, ServerAdded, ServerInfo, StandingsUpdate
-from .link import WebLink, frame
+from .link import ViewConfig, WebLink, frame
 from .tap import SessionTap, server_key
 
 STANDINGS_EVERY = 0.5
@@ -267,8 +268,8 @@ class TournamentLink(WebLink):
         self._sent: Standings | None = None
         self._sent_at = float("-inf")
 
-    def arguments(self) -> list[str]:
-        return [*super().arguments(), *(["--live"] if self.live else [])]
+    def view_config(self) -> ViewConfig:
+        return replace(super().view_config(), live=self.live)
 
     def open(self) -> None:
         VIEWS[self.token] = self

@@ -93,17 +93,13 @@ def test_the_tables_reach_the_web_process_and_serve_checks_them(
 ) -> None:
     """``--tb`` is handed to the web process (link.py, child.py); ``referee serve --tb``
     without a web view of records is one line and exit status 2."""
-    import argparse
-
     from impl import cli
     from impl.web.child import make_view
     from impl.web.link import WebLink
 
-    arguments = WebLink("127.0.0.1", 0, tmp_path, tables=tmp_path).arguments()
-    assert arguments[arguments.index("--tb") + 1] == str(tmp_path.resolve())
-    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=1, live=False)
-    args.tb = tmp_path
-    view = make_view(args)
+    config = WebLink("127.0.0.1", 0, tmp_path, tables=tmp_path).view_config()
+    assert config.tables == tmp_path.resolve() and config.record_dir == tmp_path
+    view = make_view(config, 1)
     assert view.library.archive is not None and view.library.archive.tables == tmp_path
     said = "referee serve: --tb values the web view's replay of records: it needs --web and --record"
     for extra in (["--web", "0"], ["--record", str(tmp_path)]):

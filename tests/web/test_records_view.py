@@ -7,9 +7,9 @@ players to their labels in the standings."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
+import socket
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,7 +23,7 @@ from impl.web import archive
 from impl.web.child import make_view
 from impl.web.feed import ServerInfo
 from impl.web.hub import Ended
-from impl.web.link import WebLink
+from impl.web.link import ViewConfig, WebLink, frame, read_message
 from impl.web.tourney import TournamentView
 from tests.support.netclient import run, seat_players
 from tests.support.webclient import Referee, play_one, watched
@@ -137,8 +137,7 @@ def test_a_tournament_game_maps_to_its_record_and_its_labels(tmp_path: Path) -> 
 def test_the_web_process_names_records_by_the_referees_process_id(tmp_path: Path) -> None:
     """In its own process (impl/web/child.py) the view makes record names with the
     referee's process id (``--parent``), the one ``write_record`` puts in them."""
-    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=4242, live=False)
-    view = make_view(args)
+    view = make_view(ViewConfig(record_dir=tmp_path), 4242)
     assert view.referee_pid == 4242
     view.hub.forgotten["gothello-1-7"] = Ended("gothello", 1, 7, 1_700_000_000.0)
     assert view.record_of("gothello-1-7") == "gothello-1-20231114T221320Z-4242-7.pgn"
@@ -147,17 +146,18 @@ def test_the_web_process_names_records_by_the_referees_process_id(tmp_path: Path
 
 def test_the_serve_configs_web_limits_reach_the_web_process(tmp_path: Path) -> None:
     """``Config.web_limits`` is the one place the view's limits are set: the referee
-    tells the web process (impl/web/link.py ``--limits``) and its view, its hub and
-    its clients' admission take them; the defaults are not spelled out."""
+    tells the web process (impl/web/link.py ``ViewConfig``, pickled through the feed
+    as the web process reads it) and its view, its hub and its clients' admission
+    take them."""
     limits = WebLimits(record_rate=3.0, clients=ClientLimits(connections=5), hub=HubLimits(max_viewers=7))
     config = Config(web=0, web_limits=limits)
-    assert "--limits" not in WebLink("127.0.0.1", 0, tmp_path, limits=Config().web_limits).arguments()
-    arguments = WebLink(config.web_address, 0, tmp_path, limits=config.web_limits).arguments()
-    parsed = WebLimits.from_json(arguments[arguments.index("--limits") + 1])
-    assert parsed == limits
-    args = argparse.Namespace(mode="serve", host="127.0.0.1", port=0, record=tmp_path, parent=1, live=False)
-    args.limits = parsed
-    view = make_view(args)
+    sent = WebLink(config.web_address, 0, tmp_path, limits=config.web_limits).view_config()
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        ours.sendall(frame(sent))
+        received = read_message(theirs)
+    assert isinstance(received, ViewConfig) and received.limits == limits
+    view = make_view(received, 1)
     assert view.web_limits == limits and view.hub.limits.max_viewers == 7
     assert view.admission.limits.connections == 5 and view.library.record_rate == 3.0
 
