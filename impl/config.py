@@ -17,8 +17,7 @@ client or application module, so that each of them can read it.
 from __future__ import annotations
 
 import argparse
-import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -215,15 +214,6 @@ class WebLimits:
     connections, requests in progress, request rate and record requests."""
     hub: HubLimits = field(default_factory=HubLimits)
     """The viewers and the games kept (impl/web/hub.py)."""
-
-    def to_json(self) -> str:
-        """As the web process is handed them (impl/web/link.py ``ViewConfig``)."""
-        return json.dumps(asdict(self), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> WebLimits:
-        data = json.loads(text)
-        return cls(**{**data, "clients": ClientLimits(**data["clients"]), "hub": HubLimits(**data["hub"])})
 
 
 @dataclass(frozen=True)
