@@ -187,6 +187,34 @@ class LagMonitor:
         return total
 
 
+class SessionTimer:
+    """A session's one timer, due no later than its ``deadline()``.  A timer due
+    earlier is kept (when it fires, ``tick`` does nothing and the timer is set
+    again), so that most inputs touch no timer at all."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._handle: asyncio.TimerHandle | None = None
+
+    def rearm(self) -> None:
+        deadline = self.session.deadline()
+        if deadline is None or (self._handle is not None and self._handle.when() <= deadline):
+            return
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle = asyncio.get_running_loop().call_at(deadline, self._fire)
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _fire(self) -> None:
+        self._handle = None
+        self.session.tick(asyncio.get_running_loop().time())
+        self.rearm()
+
+
 class Link:
     """One connection's way into the session: each input stamped with the loop's
     time (and, from the player whose clock runs, with its arrival: Session.receive),
@@ -233,7 +261,8 @@ class GameServer:
         self._room = Room.of(net.max_connections, net.per_address, net.reserve)
         self._storms = StormGuard(net.accept_rate, net.accept_burst)
         self._done: asyncio.Event | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: SessionTimer | None = None
+        """The current session's."""
         self._rng = random.Random()
         self._monitor: LagMonitor | None = None
         self._writes: asyncio.Future[None] | None = None
@@ -285,6 +314,7 @@ class GameServer:
             monitor(session)
         for hook in self.spec.session_hooks:
             hook(session)
+        self._timer = SessionTimer(session)
         return session
 
     def _on_event(self, session: Session, what: Event) -> None:
@@ -365,22 +395,9 @@ class GameServer:
         self._evicted.discard(conn)
 
     def rearm(self, session: Session) -> None:
-        """One timer per server, due no later than the session's next deadline.  A
-        timer due earlier is kept (when it fires, ``tick`` does nothing and the timer
-        is set again), so that most inputs touch no timer at all."""
-        if session is not self._session:
-            return
-        deadline = session.deadline()
-        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_at(deadline, self._on_timer, session)
-
-    def _on_timer(self, session: Session) -> None:
-        self._timer = None
-        session.tick(asyncio.get_running_loop().time())
-        self.rearm(session)
+        """The current session's timer set again after an input (``SessionTimer``)."""
+        if session is self._session and self._timer is not None:
+            self._timer.rearm()
 
     def _session_over(self, session: Session, over: GameOver) -> None:
         if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
@@ -447,6 +464,9 @@ class GameServer:
         session, self._session = self._session, None
         if session is not None:
             session.shutdown(asyncio.get_running_loop().time(), termination)
+        if self._timer is not None:  # a game still seating: its bounds no longer matter
+            self._timer.cancel()
+            self._timer = None
         if self._server is not None:
             self._server.close()
         for conn in list(self._connections):

@@ -48,7 +48,7 @@ from impl.pgn import write as write_pgn
 from impl.server.admission import Decision, Holder, Room, StormGuard, Verdict, address_group, decide
 from impl.server.clock import Stalls, no_stalls
 from impl.server.net import Connection, listening_port
-from impl.server.server import EVICTED, LagMonitor, write_record
+from impl.server.server import EVICTED, LagMonitor, SessionTimer, write_record
 from impl.server.session import Entity, Event, GameOver, LineError, Session, Settings, Written
 from impl.server.transcript import monitor
 
@@ -273,7 +273,7 @@ class Table:
             arena.web.table_hook(self.session, arena.numbered)
         if arena.cfg.check_protocol:
             monitor(self.session)
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer = SessionTimer(self.session)
         self.over: GameOver | None = None
         vocab = arena.vocab
         for visitor, seat in ((first, P.Seat.FIRST), (second, P.Seat.SECOND)):
@@ -296,19 +296,8 @@ class Table:
         self.rearm()
 
     def rearm(self) -> None:
-        if self.over is not None:
-            return
-        deadline = self.session.deadline()
-        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_at(deadline, self._tick)
-
-    def _tick(self) -> None:
-        self._timer = None
-        self.session.tick(self._time())
-        self.rearm()
+        if self.over is None:
+            self._timer.rearm()
 
     def stop(self) -> None:
         self.session.shutdown(self._time())
@@ -316,8 +305,7 @@ class Table:
     def _on_event(self, what: Event) -> None:
         if isinstance(what, GameOver):
             self.over = what
-            if self._timer is not None:
-                self._timer.cancel()
+            self._timer.cancel()
             self.arena.finished(self, what)
 
 
