@@ -120,13 +120,12 @@ class GameOver:
     """The game's record, made when first asked for (``record``)."""
     clocks: ClockReading | None
     ended: float
+    """Wall-clock time (seconds since the epoch)."""
 
     @property
     def record(self) -> PgnGame:
         """The game's record (impl/server/records.py ``server_record``)."""
         return self.source.record
-
-    """Wall-clock time (seconds since the epoch)."""
 
     @property
     def winner(self) -> int | None:

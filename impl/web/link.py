@@ -196,7 +196,13 @@ class WebLink:
         """What the web process is to serve (a subclass adds its own)."""
         tables = None if self.tables is None else self.tables.resolve()
         return ViewConfig(
-            self.mode, self.host, self.requested_port, self.record_dir, tables, False, self.limits, log_level()
+            mode=self.mode,
+            host=self.host,
+            port=self.requested_port,
+            record_dir=self.record_dir,
+            tables=tables,
+            limits=self.limits,
+            log_level=log_level(),
         )
 
     def open(self) -> None:
