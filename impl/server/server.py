@@ -422,7 +422,8 @@ class GameServer:
             await asyncio.wait([before])
         for attempt in range(1, RECORD_TRIES + 1):
             try:
-                path = await asyncio.to_thread(write_record, directory, over.record, over.ended)
+                # over.record is read in the thread: a record no viewer asked for is made there, off the loop
+                path = await asyncio.to_thread(lambda: write_record(directory, over.record, over.ended))
                 self._log(logging.DEBUG, "record", game_no=over.game_no, path=str(path))
                 return
             except OSError as exc:
