@@ -349,6 +349,36 @@ STEPS: tuple[Step, ...] = (
         expect=("600 of 600 slices proven",),
     ),
     Step(
+        "RulesAwari refines AwariRefUnder, every rule set at once (README §8.6)",
+        "proofs.awari.rules_refinement",
+        ("--bounded",),
+        BOUNDED,
+        "the rule set's three numbers symbolic (all 30 combinations in each proof): the engine's numbers of the "
+        "30 sets; the rotation symmetry of sowing and capture; _capture_r (last pit a, f), _feeds_r (pits a, f) "
+        "and _any_feeds_r over every row pair; is_over for south and apply on two slices (south sows 3 from D, "
+        "north 1 from a), every board, every positions set; the statement ≡ spec.awari_rules.referee under all "
+        "30 sets on the empty board and 10 corner states, under the named four on the 40 witnesses",
+        REFINE,
+        contracts=False,
+        expect=("bounded scope — all hold",),
+    ),
+    Step(
+        "RulesAwari refines AwariRefUnder, every rule set at once (README §8.6)",
+        "proofs.awari.rules_refinement",
+        (),
+        FULL,
+        "the rule set's three numbers symbolic (all 30 combinations in each proof): _capture_r, _feeds_r and "
+        "_any_feeds_r over every row pair and pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
+        "sides, every positions set; apply on the 12 slices of the opponent's pits and three of the own (south "
+        "sows 3 from D, 13 from F, north 1 from a); the statement ≡ spec.awari_rules.referee under all 30 sets "
+        "on the empty board, 60 corner states and the 40 witnesses; apply on the other 585 slices: "
+        "`python -m proofs.awari.slices --engine rules` (not in make proofs: README §8.6 says why)",
+        REFINE,
+        contracts=False,
+        cluster=True,
+        expect=("full scope — all hold",),
+    ),
+    Step(
         "generated sessions ≡ the protocol's model (issue #40)",
         "proofs.protocol_sessions",
         ("--sessions", "2000"),

@@ -59,6 +59,7 @@ AWARI_EQUIVALENCE = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stone
 AWARI_EXHAUSTIVE = "SPEC_CONTRACTS=0 python -m proofs.awari.exhaustive --stones 3"
 AWARI_ENCODING = "python -m proofs.awari.encoding_check --stones 0"
 RULES_AWARI = "SPEC_CONTRACTS=0 python -m proofs.equivalence awari --stones 2 --band --all-rules"
+RULES_REFINEMENT = "SPEC_CONTRACTS=0 python -m proofs.awari.rules_refinement --bounded"
 PROTOCOL_SESSIONS = "python -m proofs.protocol_sessions --sessions 2000"
 
 PLANTS: tuple[Plant, ...] = (
@@ -124,7 +125,7 @@ PLANTS: tuple[Plant, ...] = (
         "impl/engines/awari.py",
         "return (_winner(meta) if rep == REP_UNCOUNTED else _DRAW), mine, theirs, meta",
         "return (_DRAW if rep == REP_UNCOUNTED else _winner(meta)), mine, theirs, meta",
-        steps=(RULES_AWARI,),
+        steps=(RULES_AWARI, RULES_REFINEMENT),
     ),
     Plant(
         "rules-awari-abapa-slam-takes-last",
@@ -133,7 +134,7 @@ PLANTS: tuple[Plant, ...] = (
         "    if gs == GS_B:\n        return theirs, 0\n    sh = last << 3\n    kept = theirs >> sh & 255\n",
         "    sh = last << 3\n    kept = theirs >> sh & 255\n"
         "    if gs == GS_B:\n        return theirs - (kept << sh), kept\n",
-        steps=(RULES_AWARI,),
+        steps=(RULES_AWARI, RULES_REFINEMENT),
     ),
     Plant(
         "gothello-liberties-after-captures",

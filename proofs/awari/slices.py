@@ -60,6 +60,23 @@ if TYPE_CHECKING:  # refinement builds its statements on import: loaded only whe
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 CACHE: Final = ROOT / "proofs" / "awari" / "verdict-cache.jsonl"
+RULES_CACHE: Final = ROOT / "proofs" / "awari" / "verdict-cache-rules.jsonl"
+"""``--engine rules``' cache: RulesAwari's slices (proofs/awari/rules_refinement.py)."""
+PROVERS: Final = {
+    "paper": ("proofs.awari.refinement", "apply_slice"),
+    "rules": ("proofs.awari.rules_refinement", "apply_slice_under"),
+}
+"""Which engine's apply a slice proves: ImplAwari (the paper's rules) or RulesAwari
+(every rule set at once), by the module and function that state the slice."""
+_engine = "paper"
+"""The engine this run proves (``--engine``): it picks the prover and the cache."""
+
+
+def cache_path() -> Path:
+    """The verdict cache of the engine this run proves."""
+    return RULES_CACHE if _engine == "rules" else CACHE
+
+
 ABOUT: Final = {
     "about": "a cache of the verdicts of apply's 600 slices (proofs/awari/slices.py), read only with --cache; "
     "trust none of it: `python -m proofs.awari.slices` proves every slice afresh; rebuild it: delete this "
@@ -78,6 +95,7 @@ _IMPORTS: Final = """
 import json, sys
 from pathlib import Path
 import proofs.awari.refinement
+import {module}
 root = Path.cwd().resolve()
 files = (Path(getattr(m, "__file__", None) or "/").resolve() for m in list(sys.modules.values()))
 print(json.dumps([f.relative_to(root).as_posix() for f in files if f.is_relative_to(root)]))
@@ -89,7 +107,8 @@ def sources() -> list[str]:
     repository that proofs.awari.refinement imports (the statement, the spec and its
     vocabulary, the symbolic machinery) — found in a fresh interpreter, so the answer
     does not depend on what the caller has imported."""
-    done = subprocess.run([sys.executable, "-c", _IMPORTS], cwd=ROOT, capture_output=True, text=True, check=True)
+    code = _IMPORTS.replace("{module}", PROVERS[_engine][0])
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     paths = [p for p in json.loads(done.stdout) if not p.startswith(".") and p.endswith(".py")]
     return sorted({ENGINE, *map(module_name, paths)})
 
@@ -204,7 +223,7 @@ def read_cache(path: Path | None = None) -> list[Record]:
     is neither a verdict nor the header is skipped, with one warning line on stderr
     counting them: the cache is a convenience, and a corrupt one must not stop a
     proof that never needed it (a run without ``--cache`` trusts none of it)."""
-    path = CACHE if path is None else path
+    path = cache_path() if path is None else path
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
@@ -232,7 +251,8 @@ def compacted(records: Sequence[Record], holds: Holds) -> list[Record]:
 def write_cache(records: Sequence[Record], holds: Holds, path: Path | None = None) -> None:
     """Replace the cache, atomically, by its header and ``compacted(records, holds)``."""
     rows = [ABOUT, *compacted(records, holds)]
-    write_atomic(CACHE if path is None else path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    write_atomic(cache_path() if path is None else path, text)
 
 
 def judged(records: Sequence[Record], holds: Holds, verdict: str) -> set[Slice]:
@@ -258,7 +278,7 @@ def commit() -> str:
 # ─── proving ───────────────────────────────────────────────────────────────────
 
 
-def run_one(s: Slice, timeout: float) -> Record:
+def run_one(s: Slice, timeout: float, engine: str = "paper") -> Record:
     """Prove one slice in a fresh process (its own z3 context), within ``timeout``,
     recording the functions the proof runs, its import included (``reads``: the
     fingerprint's part of the code, proofs/fingerprint.py)."""
@@ -268,8 +288,8 @@ def run_one(s: Slice, timeout: float) -> Record:
             "import resource",
             "from proofs.fingerprint import Reads",
             "with Reads() as reads:",
-            "    from proofs.awari.refinement import apply_slice",
-            f"    paths = apply_slice({mover}, {m}, {n!r})",
+            f"    from {PROVERS[engine][0]} import {PROVERS[engine][1]} as prove_slice",
+            f"    paths = prove_slice({mover}, {m}, {n!r})",
             "r = resource.getrusage(resource.RUSAGE_SELF)",
             "print(reads.text() or '-', paths, round(r.ru_utime + r.ru_stime, 1), sep='\\n')",
         )
@@ -309,15 +329,16 @@ def run_one(s: Slice, timeout: float) -> Record:
     }
 
 
-Task: TypeAlias = tuple["Slice", float, tuple[str, ...]]
-"""A slice, its time limit, and the modules whose fingerprint the run expects."""
+Task: TypeAlias = tuple["Slice", float, tuple[str, ...], str]
+"""A slice, its time limit, the modules whose fingerprint the run expects, and the
+engine (``PROVERS``' key) whose apply it proves."""
 
 
 def prove(task: Task) -> Record:
     """A cluster's task: prove the slice, and say under which fingerprint the worker's
     own copy of the code proved it (a worker at another commit is caught by it)."""
-    s, timeout, modules = task
-    r = run_one(s, timeout)
+    s, timeout, modules, engine = task
+    r = run_one(s, timeout, engine)
     return {
         **r,
         "fingerprint": _worker_fingerprint(modules, reads_of(r)),
@@ -344,7 +365,7 @@ def _failed_task(s: Slice, e: BaseException) -> Record:
 def records(runner: runners.Runner, tasks: Sequence[Task], keep_going: Callable[[], bool]) -> Iterator[Record]:
     """Each task's record as it completes on ``runner`` (a task that raised, or whose
     worker died, is an error record of its slice)."""
-    for (s, _, _), outcome in runner.as_done(prove, tasks, keep_going=keep_going):
+    for (s, _, _, _), outcome in runner.as_done(prove, tasks, keep_going=keep_going):
         yield _failed_task(s, outcome) if isinstance(outcome, Exception) else outcome
 
 
@@ -378,7 +399,8 @@ def cache_status(records: Sequence[Record], holds: Holds) -> str:
         )
     if stale:
         lines.append(f"  stale: {stale} slices cached for other code (dropped at the next write)")
-    shown = CACHE.relative_to(ROOT) if CACHE.is_relative_to(ROOT) else CACHE
+    cache = cache_path()
+    shown = cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache
     lines.append(f"  {shown} is a cache, not a proof: `python -m proofs.awari.slices` proves every slice")
     return "\n".join(lines)
 
@@ -464,7 +486,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="W",
         help="project the step's wall time on W workers from the cached slices' seconds, and exit",
     )
+    parser.add_argument(
+        "--engine",
+        choices=tuple(PROVERS),
+        default="paper",
+        help="whose apply: ImplAwari's (the paper's rules, default) or RulesAwari's, every rule set at once",
+    )
     args = parser.parse_args(argv)
+    global _engine
+    _engine = args.engine
     if args.jobs < 1 or args.timeout <= 0 or any(w < 1 for w in args.projection or ()):
         parser.error("--jobs, --timeout and --projection must be positive")
     if args.retry and not args.cache:
@@ -496,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": shlex.join(["python", "-m", "proofs.awari.slices", *(sys.argv[1:] if argv is None else argv)]),
         "commit": commit(),
     }
-    tasks = [(s, args.timeout, modules) for s in todo]
+    tasks = [(s, args.timeout, modules, _engine) for s in todo]
 
     def keep_going() -> bool:
         return not args.budget or time.monotonic() - start <= args.budget
@@ -538,7 +568,7 @@ def _keep(records: Sequence[Record], holds: Holds) -> str:
         write_cache(records, holds)
     except OSError as exc:
         why = exc.strerror or str(exc)
-        print(f"verdict cache {CACHE}: not written ({why}); the proof goes on without it", file=sys.stderr)
+        print(f"verdict cache {cache_path()}: not written ({why}); the proof goes on without it", file=sys.stderr)
         return why
     return ""
 

@@ -76,7 +76,7 @@ def test_a_sample_of_counts_runs_those_slices_alone(tmp_path: Path, monkeypatch:
     to the cache under the current fingerprint."""
     ran: list[Slice] = []
 
-    def fake_run(s: Slice, timeout: float) -> dict[str, Any]:
+    def fake_run(s: Slice, timeout: float, engine: str = "paper") -> dict[str, Any]:
         ran.append(s)
         return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0.1, "detail": ""}
 
@@ -100,7 +100,7 @@ def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
     assert "--complete" in step.args and "--cache" not in step.args
     ran: list[Slice] = []
 
-    def refuted(s: Slice, timeout: float) -> dict[str, Any]:  # a planted bug: every slice fails
+    def refuted(s: Slice, timeout: float, engine: str = "paper") -> dict[str, Any]:  # a planted bug: every slice fails
         ran.append(s)
         return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "failed", "paths": 1, "seconds": 0.1, "detail": "x"}
 
@@ -140,7 +140,7 @@ def test_the_projection_reads_cpu_seconds_and_says_it_is_one(
 ) -> None:
     """--projection: the step's wall time on W workers from the cached slices' CPU
     seconds (wall seconds only where no row has CPU), never run as a proof."""
-    _fake_runs(monkeypatch, tmp_path, lambda s, t: pytest.fail("--projection proves nothing"))
+    _fake_runs(monkeypatch, tmp_path, lambda s, t, e="paper": pytest.fail("--projection proves nothing"))
     rows = [{**_record(s, "proven", "fp"), "seconds": 9.0, "cpu": 2.0} for s in L.every_slice()]
     L.CACHE.write_text("".join(json.dumps(r) + "\n" for r in rows[:300]))
     assert L.main(["--projection", "1"]) == 0 and "| 1 | 600 s |" in capsys.readouterr().out  # only what is cached

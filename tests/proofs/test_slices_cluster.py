@@ -32,7 +32,7 @@ def _verdicts(records: list[dict[str, Any]]) -> dict[Slice, tuple[str, int | Non
 
 def test_the_cluster_and_the_thread_pool_give_the_same_verdicts(client: runners.Runner) -> None:
     modules = tuple(L.sources())
-    tasks = [(s, 600.0, modules) for s in SAMPLE]
+    tasks = [(s, 600.0, modules, "paper") for s in SAMPLE]
     assert client.capacity == 2
     on_dask = list(L.records(client, tasks, lambda: True))
     with runners.threads(2) as here:
@@ -48,7 +48,7 @@ def test_a_failing_task_is_reported_with_its_slice_named(client: runners.Runner)
     """A task that raises on its worker (here: a module the worker does not have) is an
     error record of that slice, and the others go on."""
     good, bad = (0, 0, 48), (1, 6, 48)
-    tasks = [(bad, 600.0, ("no.such.module",)), (good, 600.0, ("spec.awari",))]
+    tasks = [(bad, 600.0, ("no.such.module",), "paper"), (good, 600.0, ("spec.awari",), "paper")]
     records = {L.key(r): r for r in L.records(client, tasks, lambda: True)}
     assert records[bad]["verdict"] == "error" and "FileNotFoundError" in records[bad]["detail"]
     assert records[bad]["slice"] == "south sows 48 from A"
