@@ -354,8 +354,9 @@ STEPS: tuple[Step, ...] = (
         ("--bounded",),
         BOUNDED,
         "the rule set's three numbers symbolic (all 30 combinations in each proof): the engine's numbers of the "
-        "30 sets; the rotation symmetry of sowing and capture; _capture_r (last pit a, f), _feeds_r (pits a, f) "
-        "and _any_feeds_r over every row pair; is_over for south and apply on two slices (south sows 3 from D, "
+        "30 sets; the rotation symmetry of sowing and capture; _capture_r (last pit a, f), _feeds_r (pits a, f), "
+        "_any_feeds_r and _legal_r over every row pair; is_over for south and apply on two slices (south sows 3 "
+        "from D, "
         "north 1 from a), every board, every positions set; the statement ≡ spec.awari_rules.referee under all "
         "30 sets on the empty board and 10 corner states, under the named four on the 40 witnesses",
         REFINE,
@@ -367,8 +368,9 @@ STEPS: tuple[Step, ...] = (
         "proofs.awari.rules_refinement",
         (),
         FULL,
-        "the rule set's three numbers symbolic (all 30 combinations in each proof): _capture_r, _feeds_r and "
-        "_any_feeds_r over every row pair and pit; is_over and legal_moves on every AwariBoard (Σ = 48), both "
+        "the rule set's three numbers symbolic (all 30 combinations in each proof): _capture_r, _feeds_r, "
+        "_any_feeds_r and _legal_r over every row pair and pit; is_over and legal_moves on every AwariBoard "
+        "(Σ = 48), both "
         "sides, every positions set; apply on the 12 slices of the opponent's pits and three of the own (south "
         "sows 3 from D, 13 from F, north 1 from a); the statement ≡ spec.awari_rules.referee under all 30 sets "
         "on the empty board, 60 corner states and the 40 witnesses; apply on the other 585 slices: "

@@ -618,6 +618,10 @@ def apply_slice_under(mover: int, m: int, n: int | None) -> int:
         )
 
 
+def _legal_moves(sides: tuple[int, ...]) -> int:
+    return legal_moves_refine_under(sides)
+
+
 def _apply_slice(s: Slice) -> int:
     return apply_slice_under(*s)
 
@@ -756,7 +760,7 @@ def main(argv: list[str] | None = None) -> int:
     if bounded:
         steps.append(("apply_slice_under on BOUNDED_SLICES", lambda: in_processes(_apply_slice, list(BOUNDED_SLICES))))
     else:
-        steps.append(("legal_moves_refine_under", legal_moves_refine_under))
+        steps.append(("legal_moves_refine_under", lambda: in_processes(_legal_moves, [(0,), (1,)])))
         sample = [*P.off_side_slices(), *BOUNDED_SLICES, *LAP_SLICES]
         steps.append(
             (
