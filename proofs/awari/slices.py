@@ -83,6 +83,12 @@ ABOUT: Final = {
     "file and run that command"
 }
 """The cache's first line: what it is, and how to trust or rebuild it."""
+RULES_ABOUT: Final = {
+    "about": "a cache of the verdicts of RulesAwari's apply on its 600 slices (proofs/awari/slices.py --engine "
+    "rules), read only with --cache; trust none of it: `python -m proofs.awari.slices --engine rules` proves "
+    "every slice afresh; rebuild it: delete this file and run that command"
+}
+"""``--engine rules``' cache's first line."""
 ENGINE: Final = "impl.engines.awari"
 """The engine under proof, read as source (proofs/symbolic.py ``load_engine_source``)."""
 
@@ -250,7 +256,7 @@ def compacted(records: Sequence[Record], holds: Holds) -> list[Record]:
 
 def write_cache(records: Sequence[Record], holds: Holds, path: Path | None = None) -> None:
     """Replace the cache, atomically, by its header and ``compacted(records, holds)``."""
-    rows = [ABOUT, *compacted(records, holds)]
+    rows = [RULES_ABOUT if _engine == "rules" else ABOUT, *compacted(records, holds)]
     text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     write_atomic(cache_path() if path is None else path, text)
 

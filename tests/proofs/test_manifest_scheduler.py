@@ -16,7 +16,12 @@ ADDRESS = "tcp://10.0.0.5:8786"
 
 def test_the_cluster_steps_get_the_scheduler_and_the_others_do_not() -> None:
     on = {s.module for s in manifest.STEPS if s.cluster}
-    assert on == {"proofs.awari.slices", "proofs.awari.refinement", "proofs.gothello.refinement"}
+    assert on == {
+        "proofs.awari.slices",
+        "proofs.awari.refinement",
+        "proofs.awari.rules_refinement",
+        "proofs.gothello.refinement",
+    }
     for s in manifest.STEPS:
         assert s.argv_on(None) == s.argv
         assert s.argv_on(ADDRESS) == ([*s.argv, "--scheduler", ADDRESS] if s.cluster else s.argv)

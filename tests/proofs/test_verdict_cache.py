@@ -110,7 +110,7 @@ def test_a_corrupt_or_unwritable_cache_stops_no_proof(
     monkeypatch.setattr(L, "sources", lambda: ["spec.awari"])
     monkeypatch.setattr(L, "_worker_fingerprint", lambda modules, reads: "fp")
 
-    def proven(s: Slice, timeout: float) -> dict[str, Any]:
+    def proven(s: Slice, timeout: float, engine: str = "paper") -> dict[str, Any]:
         return {"mover": s[0], "pit": s[1], "n": s[2], "verdict": "proven", "paths": 1, "seconds": 0.1, "detail": ""}
 
     monkeypatch.setattr(L, "run_one", proven)
