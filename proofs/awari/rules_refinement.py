@@ -574,14 +574,8 @@ def legal_moves_refine_under(sides: Sequence[int] = (0, 1)) -> int:
         b, state, rules, st = _start_of_turn("l", mover)
         engine = rules.engine()
         view = rotated(b.board, mover)
-        opp_before = stones(b.board, 1 - mover)
-        slam_a = z3.And(rules.gs == GS_A, rules.any_feeds(view))
         legal = [
-            z3.And(
-                z3.Not(st.holds),
-                sow_pre(b.board, mover, m),
-                z3.Or(rules.feeds(view, m - 6 * mover), z3.And(opp_before > 0, z3.Not(slam_a))),
-            )
+            z3.And(z3.Not(st.holds), sow_pre(b.board, mover, m), legal_statement(rules, view, m - 6 * mover))
             if m in SIDE[mover]
             else z3.BoolVal(False)
             for m in range(12)

@@ -198,25 +198,6 @@ def free_is_spec_liberty(squares: Sequence[G.SQUARE] = SQUARES, region: int = FU
 # ─── The statement of a placement, and the contracts ───────────────────────────
 
 
-def group_contract(seed: Sym | int, stones: Sym | int, seeds: Sequence[int] = ()) -> Sym:
-    """``_group`` as proven: seed a single square within stones.  Where the caller
-    knows the squares the seed can be (``seeds``, bit indices: a placement's
-    neighbours), the seed's membership is an obligation and the group is the case
-    split over them: each case is then the very term of the statement's group of
-    that square, which z3 shares instead of reasoning about two closures."""
-    _oblige(
-        z3.And(single(term(seed)), term(seed) & term(stones) == term(seed), term(stones) & FULL == term(stones)),
-        "_group's precondition",
-    )
-    if isinstance(seed, int) or not seeds:
-        return Sym(grow(term(seed), term(stones)))
-    _oblige(z3.Or(*(term(seed) == k(1 << b) for b in seeds)), "_group's seed is one of the candidates")
-    group = grow(k(1 << seeds[-1]), term(stones))
-    for b in reversed(seeds[:-1]):
-        group = z3.If(term(seed) == k(1 << b), grow(k(1 << b), term(stones)), group)
-    return Sym(group)
-
-
 def free_contract(seed: Sym | int, stones: Sym | int, blank: Sym | int) -> SymBool:
     """``_free`` as proven: seed a single square within stones, blanks off the stones."""
     _oblige(
@@ -226,10 +207,12 @@ def free_contract(seed: Sym | int, stones: Sym | int, blank: Sym | int) -> SymBo
     return SymBool(z3.Not(no_liberty(grow(term(seed), term(stones)), term(blank))))
 
 
-def blocked_at(mine: Z, theirs: Z, s: G.SQUARE) -> z3.BoolRef:
-    """GothelloIllegalMoveBlocked at blank square s: #(liberties cboard s) = 0."""
+def blocked_at(mine: Z, theirs: Z, s: G.SQUARE, group: Callable[[G.SQUARE, Z], Z] | None = None) -> z3.BoolRef:
+    """GothelloIllegalMoveBlocked at blank square s: #(liberties cboard s) = 0
+    (``group`` as ``placement`` says)."""
+    group = group or (lambda t, stones: grow(k(1 << bit(t)), stones))
     cmine = mine | (1 << bit(s))
-    return no_liberty(grow(k(1 << bit(s)), cmine), k(FULL) & ~(cmine | theirs))
+    return no_liberty(group(s, cmine), k(FULL) & ~(cmine | theirs))
 
 
 def placement(
@@ -247,7 +230,7 @@ def placement(
     group = group or (lambda t, stones: grow(k(1 << bit(t)), stones))
     cmine = mine | (1 << bit(s))
     blank = k(FULL) & ~(cmine | theirs)
-    blocked = no_liberty(group(s, cmine), blank)
+    blocked = blocked_at(mine, theirs, s, group)
     captured = k(0)
     for t in ADJ[s]:
         g = group(t, theirs)
