@@ -12,7 +12,20 @@ import pytest
 from proofs.crosshair import canary
 from proofs.crosshair import diff_adapters as D
 from proofs.crosshair import targets as T
-from proofs.crosshair.contracts import WRAPPED_AWARI, WRAPPED_GOTHELLO, WRAPPED_Z, Run, judge, retry_reason
+from proofs.crosshair.contracts import (
+    CANARY,
+    NOT_RUN,
+    PARTS,
+    SEARCH_BOUND,
+    WRAPPED_AWARI,
+    WRAPPED_GOTHELLO,
+    WRAPPED_Z,
+    Run,
+    canaries,
+    judge,
+    retry_reason,
+    targets,
+)
 
 
 def awari_input(rng: random.Random) -> tuple[tuple[int, ...], int, int, bool, int]:
@@ -145,3 +158,35 @@ def test_a_crosshair_run_is_repeated_only_for_vacuity_or_an_internal_crash() -> 
     assert retry_reason(vacuous, first=False) is None  # the long retry is judged as it is
     assert retry_reason(found, first=True) is None  # a counterexample is never run away from
     assert judge(vacuous) and judge(found) and judge(crashed)
+
+
+def test_the_parts_split_the_targets_and_the_canaries() -> None:
+    """make proofs runs the deep search as one step a part (proofs/manifest.py): each
+    target searched is in exactly one part, the parts together are the whole run, every
+    canary runs in some part, and every part has one."""
+    each = [t for part in PARTS for t in targets(part, deep=True)]
+    assert len(each) == len(set(each)) and set(each) == set(targets(None, deep=True))
+    assert not set(each) & set(NOT_RUN) and set(SEARCH_BOUND) <= set(each)
+    assert sorted(t for part in PARTS for t in canaries(part)) == sorted(CANARY)
+    assert all(canaries(part) for part in PARTS)
+
+
+def test_only_a_search_bound_target_may_stop_at_its_bound_without_a_report() -> None:
+    """A target of SEARCH_BOUND stopped at its own CPU bound found no counterexample
+    (crosshair reports the first it finds and stops); any other stop, a stop with a
+    traceback, or a bounded target's counterexample still fails the step."""
+    bounded = next(iter(SEARCH_BOUND))
+    assert judge(Run([bounded], "", "", 300.0, at_bound=SEARCH_BOUND[bounded])) == []
+    stopped = Run(["spec.awari.Sow"], "", "\ntimed out: stopped after 900 s of CPU", 900.0)
+    assert len(judge(stopped)) == 2  # the stop, and no condition reported
+    found = Run([bounded], "x.py:1: error: false when calling CannotFeed(...)\n", "", 9.0, at_bound=300)
+    assert judge(found)
+
+
+def test_a_parts_canary_run_is_judged_on_its_own_canaries() -> None:
+    """A part's step runs only its canaries; each of those must be found, no other."""
+    (planted,) = canaries("awari")
+    name = planted.rsplit(".", 1)[1]
+    found = Run([planted], f"c.py:45: error: false when calling {name}((0,), 0)\n", "", 1.0)
+    assert judge(found, canary=True) == []
+    assert judge(Run([planted], "", "", 1.0), canary=True)
