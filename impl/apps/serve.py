@@ -161,14 +161,15 @@ def synopsis(width: int = 100) -> str:
     return usage.replace("\n" + " " * len("usage: "), "\n")  # continued lines under the command
 
 
-def load_engine(game: str, kind: str | None, rules: str = PAPER_RULES) -> Any:
-    """The engine asked for; by default impl, or spec if impl cannot be imported."""
+def load_engine(game: str, kind: str | None, rules: str = PAPER_RULES, command: str = "referee serve") -> Any:
+    """The engine asked for; by default impl, or spec if impl cannot be imported.
+    ``command`` names the refusal's program."""
     try:
         return get_engine(game, kind or "impl", rules)
     except ImportError as exc:
         if kind is not None:
             raise UsageError(
-                f"referee serve: the {kind} engine for {game} is unavailable ({exc}); try --engine spec"
+                f"{command}: the {kind} engine for {game} is unavailable ({exc}); try --engine spec"
             ) from exc
         event(logging.WARNING, "engine_fallback", game=game, error=repr(exc), engine="spec")
         return get_engine(game, "spec", rules)
@@ -186,14 +187,14 @@ def opening_of(config: Config, engine: GameEngine) -> tuple[str, ...]:
         raise UsageError(f"referee serve: --opening: {exc}") from None
 
 
-def check_writable(directory: Path) -> None:
+def check_writable(directory: Path, command: str = "referee serve") -> None:
     """Records go to ``directory``: make it and write a probe file there now, not
-    when the first game ends."""
+    when the first game ends.  ``command`` names the refusal's program."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
         probe_writable(directory)
     except OSError as exc:
-        raise UsageError(f"referee serve: cannot write records to {directory}: {exc.strerror or exc}") from None
+        raise UsageError(f"{command}: cannot write records to {directory}: {exc.strerror or exc}") from None
 
 
 def build_servers(

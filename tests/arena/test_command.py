@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import time
 from pathlib import Path
+
+import pytest
 
 from impl.apps.arena.store import Store
 from tests.support.arenakit import login, play
@@ -103,3 +106,30 @@ def test_kill_9_mid_round_loses_no_finished_game_and_counts_none_twice(tmp_path:
     store = Store.open(str(tmp_path / "arena.db"))
     assert len(store.games()) == len(ids)
     store.close()
+
+
+def _read_only(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` with ``path`` mounted read-only (bubblewrap: a user's own file
+    modes do not bind root, who runs CI), or the test skipped with one line."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None or subprocess.run([bwrap, "--dev-bind", "/", "/", "true"], capture_output=True).returncode:
+        pytest.skip("no bubblewrap that can mount here: a read-only database cannot be made for root")
+    argv = [bwrap, "--dev-bind", "/", "/", "--ro-bind", str(path), str(path), *referee(*args)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(argv, env=env, cwd=path, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_a_read_only_database_or_records_folder_is_refused_before_any_game(tmp_path: Path) -> None:
+    """A database on a read-only file system, or a records folder there, is refused
+    with one line naming the command, before a player could finish a game that could
+    not be stored; the database is left as it was."""
+    Store.open(str(tmp_path / "arena.db")).close()
+    before = (tmp_path / "arena.db").read_bytes()
+    done = _read_only(tmp_path, "arena", "gothello", "--db", str(tmp_path / "arena.db"), "--port", "0", "--no-anchors")
+    assert refused(done) == f"referee arena: cannot use database {tmp_path / 'arena.db'}: Read-only file system"
+    assert (tmp_path / "arena.db").read_bytes() == before
+    writable = tmp_path.parent / f"{tmp_path.name}-rw.db"
+    done = _read_only(
+        tmp_path, "arena", "gothello", "--db", str(writable), "--record", str(tmp_path / "records"), "--port", "0"
+    )
+    assert refused(done) == f"referee arena: cannot write records to {tmp_path / 'records'}: Read-only file system"

@@ -162,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
     check_rules("referee arena", args.game, args.rules)
     fdbudget.raise_limit()
     if args.record is not None:
-        check_writable(args.record)
-    engine = load_engine(args.game, None, args.rules if args.game == "awari" else PAPER_RULES)
+        check_writable(args.record, "referee arena")
+    engine = load_engine(args.game, None, args.rules if args.game == "awari" else PAPER_RULES, "referee arena")
     anchors = () if args.no_anchors else tuple(args.anchor or ["random"])
     tc = args.time
     limits = replace(
