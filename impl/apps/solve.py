@@ -210,6 +210,21 @@ def line(solver: S.CSolver, position: Position, plies: int = 30) -> list[str]:
     return moves
 
 
+def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, root: Position) -> int | None:
+    """The first move by which the solve showed the mover wins: the root's loop of
+    ``Split.value`` replayed by a fresh Split (the same seed, so the same order and
+    windows: every leaf it asks is in the checkpoint); None unless the mover wins."""
+    split = Split(solver, checkpoint, depth, seed, say=False)
+    best, chosen = (margin(root) if root[2] else -26), None
+    for action, child in split.children(root):
+        value = -split.value(child, -1, -max(-1, best), depth - 1)
+        if value > best:
+            best, chosen = value, action
+            if best >= 1:
+                return chosen
+    return None
+
+
 def verdict(value: int) -> str:
     return "black (the first player) wins" if value > 0 else "white wins" if value < 0 else "a draw"
 
@@ -252,6 +267,9 @@ def solve(
     print(
         f"nodes: {checkpoint.nodes:,}; CPU: {checkpoint.seconds:,.0f} s; wall now: {time.perf_counter() - wall:,.0f} s"
     )
+    if sign > 0:  # the root's loop replayed: every leaf it asks is in the checkpoint now
+        first = winning_first_move(solver, checkpoint, depth, seed, root)
+        print(f"a winning first move: {'(none)' if first is None else NAMES[first]}")
     print("the table's line from the start: " + " ".join(line(solver, root)))
     return value
 

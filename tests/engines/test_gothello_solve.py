@@ -241,3 +241,33 @@ def test_the_committed_checkpoint_is_one_and_replays(tmp_path: Path) -> None:
     for key in checkpoint.leaves:
         mine, theirs, passed, alpha, beta = key.split(":")
         assert int(mine, 16) & int(theirs, 16) == 0 and passed in "01" and int(alpha) < int(beta)
+
+
+@needs_c
+@pytest.mark.parametrize("seed", [0, 7])
+def test_the_winning_first_move_wins(tmp_path: Path, seed: int) -> None:
+    """The move the solve names as the mover's win leaves a position its opponent
+    loses, by the Python solver."""
+    root = _root(8)
+    assert (GE.Solver(budget=None).value((root[0], root[1], 0, None)) or 0) > 0
+    checkpoint = tmp_path / "solve.json"
+    assert V.solve(checkpoint, 2, BITS, False, seed, say=False, root=root) == 1
+    lib = S.load()
+    assert lib is not None
+    first = V.winning_first_move(S.CSolver(lib, BITS), V.Checkpoint.load(checkpoint), 2, seed, root)
+    assert first is not None and first != S.PASS
+    after = S.after_placing(lib, root[0], root[1], first)
+    assert after is not None
+    assert (GE.Solver(budget=None).value((after[1], after[0], 0, None)) or 0) < 0
+
+
+@needs_c
+def test_the_committed_solve_replays_to_its_result_without_a_search(tmp_path: Path) -> None:
+    """data/gothello-solve.json holds every leaf the solve asked: the same command
+    on a copy says its result again and computes no leaf."""
+    copy = tmp_path / "solve.json"
+    copy.write_bytes((paths.ROOT / "data" / "gothello-solve.json").read_bytes())
+    data = json.loads(copy.read_text())
+    result = data["result"]
+    assert V.solve(copy, result["depth"], 16, False, result["seed"], say=False) == result["value"] == 1
+    assert json.loads(copy.read_text())["leaves"] == data["leaves"]
