@@ -33,6 +33,8 @@ from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError
 from impl.engines import gothello_solve as S
 from impl.engines import notation
+from impl.engines.gothello import ImplGothello
+from impl.engines.kernels import GothelloState
 
 Position = tuple[int, int, int]
 """(the mover's stones, the other's, 1 if the last action was a pass)."""
@@ -225,6 +227,56 @@ def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, se
     return None
 
 
+def loses(checkpoint: Checkpoint) -> set[Position]:
+    """The leaf positions the checkpoint shows lost for their mover: a fail-soft answer
+    of at most −1 below its window's top (exact, or an upper bound)."""
+    lost = set()
+    for key, value in checkpoint.leaves.items():
+        mine, theirs, passed, _, beta = key.split(":")
+        if value <= -1 and value < int(beta):
+            lost.add((int(mine, 16), int(theirs, 16), int(passed)))
+    return lost
+
+
+def certify_top(checkpoint: Checkpoint, first: int) -> list[tuple[str, str]]:
+    """The top of the proof, checked apart from the search: from the start, ``first``
+    by the proven engine (impl/engines/gothello.py, not the solver's placement), then
+    every reply that engine allows the opponent, each answered by a move of the first
+    player that ends the game with more stones (the papers' GothelloGameOver: two
+    passes) or reaches a position (the opponent to move, three plies down: the default
+    split's leaves) the checkpoint shows the opponent loses.  The (reply, answer)
+    pairs; Uncertified names the first reply with no such answer."""
+    engine, lost = ImplGothello(), loses(checkpoint)
+    opening = engine.parse_move(NAMES[first])
+    assert opening is not None
+    _, after_first = engine.apply(engine.initial(), opening)
+
+    def wins(state: GothelloState) -> bool:
+        if engine.is_over(state):
+            black, white = engine.counts(state)
+            return black > white
+        return _position(state) in lost
+
+    pairs = []
+    for reply in engine.legal_moves(after_first):
+        _, after_reply = engine.apply(after_first, reply)
+        answer = next((m for m in engine.legal_moves(after_reply) if wins(engine.apply(after_reply, m)[1])), None)
+        if answer is None:
+            raise Uncertified(f"no answer to {engine.format_move(reply)} is a leaf the opponent loses")
+        pairs.append((engine.format_move(reply), engine.format_move(answer)))
+    return pairs
+
+
+class Uncertified(Exception):
+    """A reply of the top plies without an answer the checkpoint shows winning."""
+
+
+def _position(state: GothelloState) -> Position:
+    """The solver's position of the proven engine's state."""
+    mine, theirs, _, history = state
+    return (mine, theirs, int(history is not None and history[0] == S.PASS))
+
+
 def verdict(value: int) -> str:
     return "black (the first player) wins" if value > 0 else "white wins" if value < 0 else "a draw"
 
@@ -270,6 +322,19 @@ def solve(
     if sign > 0:  # the root's loop replayed: every leaf it asks is in the checkpoint now
         first = winning_first_move(solver, checkpoint, depth, seed, root)
         print(f"a winning first move: {'(none)' if first is None else NAMES[first]}")
+        if first is not None and depth == 3 and root == START:
+            try:
+                pairs = certify_top(checkpoint, first)
+            except Uncertified as exc:
+                print(f"the top three plies NOT certified: {exc}")
+            else:
+                print(
+                    f"the top three plies certified on the proven engine: each of the {len(pairs)} replies to "
+                    f"{NAMES[first]} has an answer the leaves show the opponent loses "
+                    + "("
+                    + ", ".join(f"{r} {a}" for r, a in pairs)
+                    + ")"
+                )
     print("the table's line from the start: " + " ".join(line(solver, root)))
     return value
 

@@ -271,3 +271,24 @@ def test_the_committed_solve_replays_to_its_result_without_a_search(tmp_path: Pa
     result = data["result"]
     assert V.solve(copy, result["depth"], 16, False, result["seed"], say=False) == result["value"] == 1
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
+
+
+def test_the_committed_solves_top_plies_are_certified_on_the_proven_engine() -> None:
+    """Every reply the proven engine allows white after black's winning first move has
+    an answer that wins by the checkpoint's leaves (or by the game's end); without the
+    leaf of one answer, that reply is named uncertified."""
+    checkpoint = V.Checkpoint.load(paths.ROOT / "data" / "gothello-solve.json")
+    first = V.NAMES.index("a2")
+    pairs = V.certify_top(checkpoint, first)
+    assert len(pairs) == 25 and ("pass", "pass") in pairs
+    reply, answer = next(p for p in pairs if p[0] == "c3")
+    engine = ImplGothello()
+    state = engine.initial()
+    for name in ("a2", reply, answer):
+        move = engine.parse_move(name)
+        assert move is not None
+        state = engine.apply(state, move)[1]
+    mine, theirs = state[0], state[1]
+    checkpoint.leaves = {k: v for k, v in checkpoint.leaves.items() if not k.startswith(f"{mine:x}:{theirs:x}:0:")}
+    with pytest.raises(V.Uncertified, match="c3"):
+        V.certify_top(checkpoint, first)
