@@ -1,18 +1,23 @@
 """The perfect player: an Awari endgame table's move where the table holds the
 position and its entry is trusted there (impl/engines/tablebase/probe.py: a rule set
 that leaves a repetition's stones uncounted, and no earlier position can come again),
-and from then on for the rest of the game, following the table's distances; the
-search player's move everywhere else (docs/tablebases.md, "The perfect player")."""
+and from then on for the rest of the game, following the table's distances; in
+Gothello, the solved opening and the compiled solver's move where it finishes in the
+move's time (perfect_gothello.py); the search player's move everywhere else
+(docs/tablebases.md, "The perfect player")."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from impl.client import Client
+from impl.engines.kernels import GothelloState
 from impl.engines.port import AnyEngine, GameState
 from impl.engines.tablebase.probe import Table, best_move, board_of, trusted
 
 from .base import log, move_budget
+from .perfect_gothello import GothelloPerfect
 from .search_player import DEFAULT_BUDGET, SearchPlayer
 
 
@@ -30,6 +35,8 @@ class PerfectPlayer:
         self.table: Table | None = None
         self.looked = False
         self.from_table = 0
+        self.gothello: GothelloPerfect | None = None
+        """The solver, made at the first Gothello move (its table is the process's)."""
         self.anchored = False
         """Every move of ours since a trusted table position was the table's: our line
         since then cannot repeat, nor reach what came before it (docs/tablebases.md)."""
@@ -49,6 +56,14 @@ class PerfectPlayer:
     def think(self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None) -> str:
         """The move: the table's where it is trusted (distances needed: without them
         the table's moves may cycle), else the search's."""
+        if game == "gothello":
+            if self.gothello is None:
+                self.gothello = GothelloPerfect()
+            solved = self.gothello.move(cast(GothelloState, state), budget)
+            if solved is not None:
+                self.from_table += 1
+                return solved
+            return self.search.think(game, state, budget, engine)[0]
         table = self._table(engine) if game == "awari" else None
         usable = table is not None and table.covers(board_of(state)) and table.distances is not None
         if table is not None and usable and (self.anchored or trusted(table, state)):
@@ -62,7 +77,7 @@ class PerfectPlayer:
 
     def choose(self, client: Client) -> str:
         token = self.think(client.game, client.state, move_budget(client, self.budget), client.engine)
-        log.info("move %d: %s (%d from the table so far)", client.serial, token, self.from_table)
+        log.info("move %d: %s (%d solved so far)", client.serial, token, self.from_table)
         return token
 
     def accept_draw(self, client: Client) -> bool:

@@ -1,0 +1,93 @@
+"""The perfect player's Gothello (issue #54; docs/tablebases.md, "Gothello solved"): as
+black from the start, the solve's certified opening (the winning first move and an
+answer to every reply); below it, the compiled solver's move that keeps the position's
+value, where the solver finishes within the move's budget of nodes.  Elsewhere (a
+position the solver cannot finish in time, or a lost one, where every move loses) it
+has no move, and the perfect player searches."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from impl.engines import gothello_solve as S
+from impl.engines.gothello import ImplGothello
+from impl.engines.kernels import GothelloState, code
+from impl.engines.notation import square_name
+from spec import gothello as G
+
+FIRST: Final = "a2"
+"""Black's winning first move: the first the solve proved (data/gothello-solve.json)."""
+
+ANSWERS: Final[dict[str, str]] = {
+    "a1": "b1", "a3": "a4", "a4": "b1", "a5": "a3", "b1": "a4", "b2": "a4", "b3": "a3", "b4": "a4", "b5": "a4",
+    "c1": "a3", "c2": "a4", "c3": "a4", "c4": "a4", "c5": "a4", "d1": "a4", "d2": "a4", "d3": "a4", "d4": "a4",
+    "d5": "a4", "e1": "a3", "e2": "a4", "e3": "a4", "e4": "a4", "e5": "a3", "pass": "pass",
+}  # fmt: skip
+"""Black's answer to each reply to FIRST: the certified top of the solve
+(impl/apps/solve.py ``certify_top`` on the committed checkpoint; a test holds them equal)."""
+
+NODES_PER_SECOND: Final = 2_000_000
+"""The solver's pace assumed for a budget in seconds (3–4 M a second measured on one
+core here; less, so that a budget is kept on a slower machine)."""
+
+
+NAMES: Final = (*(square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
+"""The protocol's names by action code (impl/engines/kernels.py: squares 0–24, then pass)."""
+
+_ENGINE: Final = ImplGothello()
+
+
+def _names(state: GothelloState) -> list[str]:
+    """The game's moves from the start, by name."""
+    moves: list[str] = []
+    history: object = state[3]
+    while isinstance(history, tuple):
+        moves.append(NAMES[history[0]])
+        history = history[1]
+    return moves[::-1]
+
+
+def book(state: GothelloState) -> str | None:
+    """The solve's opening move for this state, if the game has followed it."""
+    played = _names(state)
+    if not played:
+        return FIRST
+    if len(played) == 2 and played[0] == FIRST:
+        return ANSWERS.get(played[1])
+    return None
+
+
+class GothelloPerfect:
+    """The solver's moves (one table for the game, kept between moves)."""
+
+    def __init__(self, bits: int = S.BITS) -> None:
+        lib = S.load()
+        self.solver = None if lib is None else S.CSolver(lib, bits)
+
+    def move(self, state: GothelloState, seconds: float) -> str | None:
+        """A move keeping the value of ``state`` (black's win, a draw), by the book or
+        by the solver within ``seconds`` of nodes; None if there is none to be had."""
+        opening = book(state)
+        if opening is not None:
+            return opening
+        if self.solver is None:
+            return None
+        mine, theirs, _, history = state
+        passed = int(history is not None and history[0] == S.PASS)
+        self.solver.budget = max(1, int(seconds * NODES_PER_SECOND))
+        sign = self.solver.search(mine, theirs, passed, -1, 1)
+        if sign is None or sign < 0:
+            return None  # out of budget, or lost: every move loses, the search picks one
+        target = min(sign, 1)
+        for move in _ordered(state):
+            after = self.solver.move_value(state, move, target - 1, target)
+            if after is None:
+                return None
+            if after >= target:
+                return NAMES[code(move)]
+        raise AssertionError(f"no move keeps the value {target:+d}")
+
+
+def _ordered(state: GothelloState) -> list[G.MOVE]:
+    """The legal moves, placements first (a pass rarely keeps a win)."""
+    return sorted(_ENGINE.legal_moves(state), key=lambda m: code(m) == S.PASS)
