@@ -25,6 +25,7 @@ import random
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -227,14 +228,33 @@ def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, se
     return None
 
 
+_TRANSFORMS: Final[tuple[Callable[[int, int], tuple[int, int]], ...]] = (
+    lambda f, r: (f, r), lambda f, r: (4 - f, r), lambda f, r: (f, 4 - r), lambda f, r: (4 - f, 4 - r),
+    lambda f, r: (r, f), lambda f, r: (4 - r, f), lambda f, r: (r, 4 - f), lambda f, r: (4 - r, 4 - f),
+)  # fmt: skip
+_SYMMETRIES: Final = tuple(tuple(f * 5 + r for f, r in (t(i // 5, i % 5) for i in range(25))) for t in _TRANSFORMS)
+"""The board's eight symmetries as square maps, here in Python (not the solver's own)."""
+
+
+def canonical(position: Position) -> Position:
+    """The least of a position's eight images: the rules read only adjacency, so images
+    have one value (the split searches one child of each set of images)."""
+
+    def image(board: int, to: tuple[int, ...]) -> int:
+        return sum(1 << to[i] for i in range(25) if board >> i & 1)
+
+    mine, theirs, passed = position
+    return min((image(mine, t), image(theirs, t), passed) for t in _SYMMETRIES)
+
+
 def loses(checkpoint: Checkpoint) -> set[Position]:
-    """The leaf positions the checkpoint shows lost for their mover: a fail-soft answer
-    of at most −1 below its window's top (exact, or an upper bound)."""
+    """The leaf positions the checkpoint shows lost for their mover, canonical: a
+    fail-soft answer of at most −1 below its window's top (exact, or an upper bound)."""
     lost = set()
     for key, value in checkpoint.leaves.items():
         mine, theirs, passed, _, beta = key.split(":")
         if value <= -1 and value < int(beta):
-            lost.add((int(mine, 16), int(theirs, 16), int(passed)))
+            lost.add(canonical((int(mine, 16), int(theirs, 16), int(passed))))
     return lost
 
 
@@ -244,7 +264,8 @@ def certify_top(checkpoint: Checkpoint, first: int) -> list[tuple[str, str]]:
     every reply that engine allows the opponent, each answered by a move of the first
     player that ends the game with more stones (the papers' GothelloGameOver: two
     passes) or reaches a position (the opponent to move, three plies down: the default
-    split's leaves) the checkpoint shows the opponent loses.  The (reply, answer)
+    split's leaves) the checkpoint shows the opponent loses, itself or an image of it
+    under the board's symmetries (``canonical``).  The (reply, answer)
     pairs; Uncertified names the first reply with no such answer."""
     engine, lost = ImplGothello(), loses(checkpoint)
     opening = engine.parse_move(NAMES[first])
@@ -255,7 +276,7 @@ def certify_top(checkpoint: Checkpoint, first: int) -> list[tuple[str, str]]:
         if engine.is_over(state):
             black, white = engine.counts(state)
             return black > white
-        return _position(state) in lost
+        return canonical(_position(state)) in lost
 
     pairs = []
     for reply in engine.legal_moves(after_first):

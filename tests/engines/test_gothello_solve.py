@@ -273,6 +273,30 @@ def test_the_committed_solve_replays_to_its_result_without_a_search(tmp_path: Pa
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
 
 
+@pytest.mark.parametrize(("name", "first"), [("gothello-solve-pass2.json", "c3")])
+def test_the_independent_pass_is_certified_too(name: str, first: str) -> None:
+    """The second solve (another order, a fresh table: docs/tablebases.md) came to the
+    same value by another first move; its top three plies hold on the proven engine,
+    the leaves of the replies the split searched once for their images read through
+    the board's symmetries."""
+    checkpoint = V.Checkpoint.load(paths.ROOT / "data" / name)
+    assert checkpoint.result["value"] == 1 and checkpoint.result["seed"] != 0
+    pairs = V.certify_top(checkpoint, V.NAMES.index(first))
+    assert len(pairs) == 25
+
+
+@needs_c
+def test_the_certificates_symmetries_are_the_solvers() -> None:
+    """canonical's eight maps, written in Python apart from the solver, give each
+    board the same eight images as the compiled solver's."""
+    assert LIB is not None
+    rng = random.Random(5)
+    for _ in range(200):
+        board = rng.getrandbits(25)
+        ours = {sum(1 << t[i] for i in range(25) if board >> i & 1) for t in V._SYMMETRIES}
+        assert ours == {S.image(LIB, t, board) for t in range(8)}
+
+
 def test_the_committed_solves_top_plies_are_certified_on_the_proven_engine() -> None:
     """Every reply the proven engine allows white after black's winning first move has
     an answer that wins by the checkpoint's leaves (or by the game's end); without the
