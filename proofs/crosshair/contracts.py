@@ -1,11 +1,13 @@
 """crosshair over the contracts of spec/ (spec.z, spec.awari, spec.gothello), with the
-planted-bug canary first: ``python -m proofs.crosshair.contracts [--deep]``.
+planted-bug canary first: ``python -m proofs.crosshair.contracts [--deep] [--part P]
+[--jobs N]`` (make proofs runs ``--deep`` once for each part of ``PARTS``, ``--jobs 1``).
 
 crosshair's exit status alone cannot be trusted (0 means "found nothing", also when
 contracts are off; 1 also on an internal crash), so each run is judged from its
 ``--report_all`` lines and its stderr:
   * the canary (proofs/crosshair/canary.py) must report every planted violation;
-  * every target must report at least one analysed condition;
+  * every target must report at least one analysed condition, or (SEARCH_BOUND's
+    targets only) be stopped at its own CPU bound without a counterexample;
   * "Unable to meet precondition" (a vacuous pass), a traceback, or "no checkable
     functions" fails the run, and so does every counterexample ("error:") except
     the KNOWN ones, which are reported spec findings awaiting a fix in spec/.
