@@ -272,3 +272,14 @@ def test_referee_refuses_anything_but_one_determined_outcome(outcomes: str, monk
     monkeypatch.setattr(spec.awari, "AwariRef_corrected", lambda _g, _m: answer)
     with pytest.raises(spec.awari.SpecError, match="AwariRef gave"):
         referee(g, PIT.F)
+
+
+def test_the_memoised_powers_of_next_skip_are_iters() -> None:
+    """_iter_next_skip unfolds iter's recursion on its memoised powers: each power up
+    to a full lap of 48 stones is iter n (next_skip p) as spec.z computes it."""
+    from spec.z import iter_
+
+    A = spec.awari
+    for p in A.PIT:
+        for n in range(49):
+            assert A._iter_next_skip(n, p) == iter_(n, A.next_skip(p), A.PITS)
