@@ -190,3 +190,5 @@ def test_a_parts_canary_run_is_judged_on_its_own_canaries() -> None:
     found = Run([planted], f"c.py:45: error: false when calling {name}((0,), 0)\n", "", 1.0)
     assert judge(found, canary=True) == []
     assert judge(Run([planted], "", "", 1.0), canary=True)
+    raised = f"c.py:72: error: ValueError: Expected the module AST … when calling {name}((0,), 0)\n"
+    assert judge(Run([planted], raised, "", 1.0), canary=True)  # an exception is not the planted violation
