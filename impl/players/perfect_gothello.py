@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Final
 
 from impl.engines import gothello_solve as S
-from impl.engines.gothello import ImplGothello
 from impl.engines.kernels import GothelloState, code
-from impl.engines.notation import square_name
+from impl.engines.notation import parse_gothello, square_name
 from spec import gothello as G
 
 FIRST: Final = "a2"
@@ -33,8 +32,6 @@ core here; less, so that a budget is kept on a slower machine)."""
 
 NAMES: Final = (*(square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
 """The protocol's names by action code (impl/engines/kernels.py: squares 0–24, then pass)."""
-
-_ENGINE: Final = ImplGothello()
 
 
 def _names(state: GothelloState) -> list[str]:
@@ -79,7 +76,7 @@ class GothelloPerfect:
         if sign is None or sign < 0:
             return None  # out of budget, or lost: every move loses, the search picks one
         target = min(sign, 1)
-        for move in _ordered(state):
+        for move in _ordered(self.solver, state):
             after = self.solver.move_value(state, move, target - 1, target)
             if after is None:
                 return None
@@ -88,6 +85,10 @@ class GothelloPerfect:
         raise AssertionError(f"no move keeps the value {target:+d}")
 
 
-def _ordered(state: GothelloState) -> list[G.MOVE]:
-    """The legal moves, placements first (a pass rarely keeps a win)."""
-    return sorted(_ENGINE.legal_moves(state), key=lambda m: code(m) == S.PASS)
+def _ordered(solver: S.CSolver, state: GothelloState) -> list[G.MOVE]:
+    """The legal moves by the solver's placement, placements first (a pass rarely
+    keeps a win), then the pass (always legal while the game goes on)."""
+    mine, theirs = state[0], state[1]
+    codes = [i for i in range(25) if not (mine | theirs) >> i & 1 and S.after_placing(solver.lib, mine, theirs, i)]
+    moves = [parse_gothello(NAMES[i]) for i in [*codes, S.PASS]]
+    return [m for m in moves if m is not None]
