@@ -33,7 +33,6 @@ from typing import Final
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError
 from impl.engines import gothello_solve as S
-from impl.engines import notation
 from impl.engines.gothello import ImplGothello
 from impl.engines.kernels import GothelloState
 
@@ -43,7 +42,7 @@ START: Final[Position] = (0, 0, 0)
 VERSION: Final = 1
 CHECKPOINT_BYTES: Final = 64 << 20
 """The largest checkpoint read (a few hundred bytes a leaf)."""
-NAMES: Final = (*(notation.square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
+NAMES: Final = S.NAMES
 """The protocol's square names by action code, and pass."""
 
 
@@ -108,6 +107,8 @@ class Split:
         self.rng = random.Random(seed) if seed else None
         self.say = say
         self.computed = 0
+        self.root_move: int | None = None
+        """The action of the best child at the top ply in the last search of it."""
 
     def children(self, position: Position) -> list[tuple[int, Position]]:
         """(action, child) in the solver's order; one of each set of symmetric images."""
@@ -168,10 +169,12 @@ class Split:
         best = margin(position) if passed else -26
         if best >= beta:
             return best
-        for _, child in self.children(position):
+        for action, child in self.children(position):
             value = -self.value(child, -beta, -max(alpha, best), depth - 1)
             if value > best:
                 best = value
+                if depth == self.depth:
+                    self.root_move = action
                 if best >= beta:
                     break
         return best
@@ -214,18 +217,11 @@ def line(solver: S.CSolver, position: Position, plies: int = 30) -> list[str]:
 
 
 def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, root: Position) -> int | None:
-    """The first move by which the solve showed the mover wins: the root's loop of
-    ``Split.value`` replayed by a fresh Split (the same seed, so the same order and
-    windows: every leaf it asks is in the checkpoint); None unless the mover wins."""
+    """The first move by which the solve showed the mover wins: the sign's search
+    replayed by a fresh Split (the same seed, so the same order and windows: every leaf
+    it asks is in the checkpoint); None unless the mover wins."""
     split = Split(solver, checkpoint, depth, seed, say=False)
-    best, chosen = (margin(root) if root[2] else -26), None
-    for action, child in split.children(root):
-        value = -split.value(child, -1, -max(-1, best), depth - 1)
-        if value > best:
-            best, chosen = value, action
-            if best >= 1:
-                return chosen
-    return None
+    return split.root_move if split.value(root, -1, 1) > 0 else None
 
 
 _TRANSFORMS: Final[tuple[Callable[[int, int], tuple[int, int]], ...]] = (
@@ -294,8 +290,7 @@ class Uncertified(Exception):
 
 def _position(state: GothelloState) -> Position:
     """The solver's position of the proven engine's state."""
-    mine, theirs, _, history = state
-    return (mine, theirs, int(history is not None and history[0] == S.PASS))
+    return (state[0], state[1], S.passed(state))
 
 
 def verdict(value: int) -> str:

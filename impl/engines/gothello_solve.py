@@ -26,12 +26,15 @@ from .ccompile import compiled
 from .gothello import ImplGothello
 from .gothello_endgame import Solution, empties, passed
 from .kernels import FULL, PASS, GothelloState, code, over
+from .notation import square_name
 
 SOURCE = Path(__file__).with_name("gothello_solve.c")
 BITS: Final = 20
 """The table's size by default: 2^(BITS+1) entries of 16 bytes (32 MiB)."""
 OUT: Final = -127
 """``gs_search``'s answer when its budget runs out."""
+NAMES: Final = (*(square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
+"""The protocol's names by action code (impl/engines/kernels.py: squares 0–24, then pass)."""
 BUGS: Final = {1: "a stone without a liberty is placed", 2: "a group touching the new stone only is captured"}
 BUGS_SYM: Final = 3
 """The planted bug that turns the symmetries off: not a wrong value, only a slower search."""
@@ -176,4 +179,4 @@ def solver(bits: int = BITS, budget: int | None = None) -> CSolver | None:
     return None if lib is None else CSolver(lib, bits, budget)
 
 
-__all__ = ["BITS", "FULL", "PASS", "CSolver", "after_placing", "empties", "image", "load", "passed", "solver"]
+__all__ = ["BITS", "FULL", "NAMES", "PASS", "CSolver", "after_placing", "empties", "image", "load", "passed", "solver"]

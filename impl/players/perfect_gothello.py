@@ -11,7 +11,7 @@ from typing import Final
 
 from impl.engines import gothello_solve as S
 from impl.engines.kernels import GothelloState, code
-from impl.engines.notation import parse_gothello, square_name
+from impl.engines.notation import parse_gothello
 from spec import gothello as G
 
 FIRST: Final = "a2"
@@ -30,8 +30,7 @@ NODES_PER_SECOND: Final = 2_000_000
 core here; less, so that a budget is kept on a slower machine)."""
 
 
-NAMES: Final = (*(square_name((i // 5 + 1, i % 5 + 1)) for i in range(25)), "pass")
-"""The protocol's names by action code (impl/engines/kernels.py: squares 0–24, then pass)."""
+NAMES: Final = S.NAMES
 
 
 def _names(state: GothelloState) -> list[str]:
@@ -69,10 +68,8 @@ class GothelloPerfect:
             return opening
         if self.solver is None:
             return None
-        mine, theirs, _, history = state
-        passed = int(history is not None and history[0] == S.PASS)
         self.solver.budget = max(1, int(seconds * NODES_PER_SECOND))
-        sign = self.solver.search(mine, theirs, passed, -1, 1)
+        sign = self.solver.search(state[0], state[1], S.passed(state), -1, 1)
         if sign is None or sign < 0:
             return None  # out of budget, or lost: every move loses, the search picks one
         target = min(sign, 1)
