@@ -9,28 +9,23 @@ how one game is played (placeholders, environment, logs) are impl/apps/games.py'
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import statistics
 import sys
-import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from impl import pgn
 from impl.apps import protocheck, strict, tbadjudge, tournament
-from impl.apps.games import SIDES, GameOutcome, GameTerms, MatchOptions, PlayerSpec, ended_like_ctrl_c, play_game
+from impl.apps.games import SIDES, GameTerms
 from impl.apps.options import (
     MATCH_FILE,
     add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
-    adjudication_of,
     checked_player,
     openings_of,
-    sandbox_of,
     writable,
 )
 from impl.apps.ratings import Elo
@@ -39,37 +34,10 @@ from impl.apps.tournament import GameResult, Task, add_records_arguments, add_re
 from impl.apps.tournament.summary import ending
 from impl.cli import add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, TIME_HELP, OnDivergence, increments, time_control, times
-from impl.engines.openings import Opening, nth_opening
 from impl.engines.port import KINDS
 from impl.game import Outcome, Side, Termination, perfect_play_judge
 
 # ─── the match ─────────────────────────────────────────────────────────────────
-
-
-def run_match(
-    specs: tuple[PlayerSpec, PlayerSpec],
-    options: MatchOptions,
-    report: Callable[[GameOutcome], None] | None = None,
-    openings: Sequence[Opening] = (),
-    repeat: bool = False,
-) -> list[GameOutcome]:
-    """``options.games`` games, player A first in the odd-numbered ones; each from
-    its opening (impl/engines/openings.py ``nth_opening``: with ``repeat`` games 2k-1 and
-    2k share one, so that A and B each play it with both colours)."""
-    for directory in (options.logs, options.records):
-        if directory is not None:
-            directory.mkdir(parents=True, exist_ok=True)
-    lock = threading.Lock()
-
-    def one(i: int) -> GameOutcome:
-        outcome = play_game(specs, i + 1, options, i % 2, opening=nth_opening(openings, repeat, i))
-        if report is not None:
-            with lock:
-                report(outcome)
-        return outcome
-
-    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        return list(pool.map(one, range(options.games)))
 
 
 def describe(result: GameResult, game: str) -> str:
@@ -96,20 +64,6 @@ def said(result: GameResult, outcome: Outcome, sides: tuple[str, str]) -> str:
     return f"adjudicated ({rule}): {verdict}"
 
 
-def as_result(outcome: GameOutcome) -> GameResult:
-    """A ``run_match`` game as the tournament's result: players 0 (A) and 1 (B)."""
-
-    players = (outcome.first, 1 - outcome.first)
-    summaries = tuple((p, line) for p, lines in sorted(outcome.summaries.items()) for line in lines)
-    if outcome.result is None or outcome.error:
-        return GameResult(outcome.number, "", players, None, "no result", outcome.error, outcome.record, (), summaries)
-    score = 0.5 if outcome.result.winner is None else 1.0 - outcome.result.winner
-    termination = outcome.result.termination.value
-    return GameResult(
-        outcome.number, "", players, score, termination, "", outcome.record, summaries=summaries, counts=outcome.counts
-    )
-
-
 def _wdl(results: Sequence[GameResult], player: int) -> tuple[int, int, int]:
     """Won, drawn, lost by ``player`` in the games with a result."""
     mine = [r.score if r.players[0] == player else 1 - r.score for r in results if r.score is not None]
@@ -131,11 +85,6 @@ def _search_stats(lines: list[str]) -> str:
         f"{len(depths)} moves searched, {nodes / seconds:,.0f} nodes/s, depth median "
         f"{statistics.median(depths):g} (10%: {deciles[0]:g}, 90%: {deciles[-1]:g}, max {max(depths)})"
     )
-
-
-def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> list[str]:
-    """``run_match``'s games' score table (``score_table``)."""
-    return score_table([as_result(o) for o in outcomes], (specs[0].label, specs[1].label), game)
 
 
 def score_table(results: Sequence[GameResult], labels: tuple[str, str], game: str) -> list[str]:
@@ -292,40 +241,19 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         rules=args.rules,
     )
-    hypotheses = tournament.hypotheses_of(args, 2, what)
-    box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
-    strictly: bool = args.strict
-    checked: bool = args.check_protocol
-    anchor = tournament.anchor_of(args, config, what)
-    tournament.check_outputs(args, what)
     logs = writable(args.logs, f"{what}: --logs")
-    directory = tournament.records_directory(args, "match")
-    extended = tournament.open_records(config, directory, f"{what}: --records", MATCH_FILE)
     # The logs and the divergence policy change how a game is run, not which games.
-    divergence = OnDivergence(args.on_divergence)
-    tasks = [
-        dataclasses.replace(t, options=dataclasses.replace(t.options, logs=logs, on_divergence=divergence))
-        for t in tournament.schedule(config)
-    ]
-    tasks = [
-        dataclasses.replace(
-            t,
-            options=dataclasses.replace(
-                t.options, sandbox=box, adjudication=rules, strict=strictly, check_protocol=checked
-            ),
-        )
-        for t in tasks
-    ]
-    results = tournament.load_records(tasks, directory, f"{what}: --records")
+    games = tournament.prepare(args, what, config, tournament.Where(args.jobs), "match", MATCH_FILE,
+                               logs=logs, on_divergence=OnDivergence(args.on_divergence))  # fmt: skip
+    directory, results, tasks, hypotheses = games.directory, games.results, games.tasks, games.hypotheses
     labels = config.labels
     pair = (labels[0], labels[1])
     for letter, label, text in zip("AB", labels, config.players, strict=False):  # a label made: its command too
         print(f"{letter} = {label}" + (f": {text}" if text == tournament.split_label(text)[1] != label else ""))
-    settings = tournament.settings(config, rules, args.jobs)
     if not args.quiet:
-        print("\n".join(settings), flush=True)
-    if extended is not None:
-        print(f"Extending {directory} from {extended} to {len(tasks)} games", flush=True)
+        print("\n".join(games.settings), flush=True)
+    if games.extended is not None:
+        print(f"Extending {directory} from {games.extended} to {len(tasks)} games", flush=True)
     if results:
         print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded", flush=True)
 
@@ -340,33 +268,25 @@ def run(args: argparse.Namespace) -> int:
             lines.append(sprt_line(wins, draws, losses, tournament.sprt_status(config, hypotheses, done)))
         print("\n".join(lines), flush=True)
 
-    todo = [t for t in tasks if t.number not in results]
     try:
-        with (
-            ended_like_ctrl_c(),
-            tournament.live_view(args, what, config, len(tasks), results, directory, hypotheses, True, settings) as web,
-        ):
-            token, started, on_finish = web
-            todo = tournament.watched(todo, token)
-            both = tournament.both_finished(finished, on_finish)
-            tournament.execute(config, todo, results, directory, args, started, both, hypotheses, local=True)
+        games.play(lambda task: None, finished)
     except KeyboardInterrupt:
         print(f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}", file=sys.stderr)
         return 130
     except tournament.RecordFailed as exc:  # a full disk, …
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
-    summary = tournament.summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
+    summary = games.summary()
     lines = score_table(list(results.values()), pair, args.game)
     if not args.quiet:  # cutechess-cli's closing lines, for the tools that read them
         wins, draws, losses = _wdl(list(results.values()), 0)
         print(elo_line(summary.elo, draws, wins + draws + losses) + "\nFinished match", flush=True)
     print("\n".join([*lines, *tournament.notes(summary), f"records: {directory}"]))
     diverged = False
-    if checked:
+    if args.check_protocol:
         head, found = protocheck.report((r.number, r.record) for r in sorted(results.values(), key=lambda r: r.number))
         print("\n".join([head, *found]))
         diverged = bool(found)
-    error = tournament.write_outputs(config, summary, list(results.values()), args, settings)
+    error = games.write_outputs(summary)
     if error:
         return failed(what, error)
     return 1 if diverged or any(r.score is None for r in results.values()) else 0

@@ -13,16 +13,41 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from impl import atomic, cli, pgn
 from impl.apps import tournament
-from impl.apps.games import MatchOptions, PlayerSpec
-from impl.apps.match import run_match, table
+from impl.apps.games import GameOutcome, MatchOptions, PlayerSpec, play_game
+from impl.apps.match import score_table
+from impl.apps.tournament import GameResult
 
 PYTHON = shlex.quote(sys.executable)
+
+
+def run_match(specs: tuple[PlayerSpec, PlayerSpec], options: MatchOptions) -> list[GameOutcome]:
+    """``options.games`` games one after the other, player A first in the odd-numbered ones."""
+    for directory in (options.logs, options.records):
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+    return [play_game(specs, n, options, (n - 1) % 2) for n in range(1, options.games + 1)]
+
+
+def table(outcomes: Sequence[GameOutcome], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> list[str]:
+    """The score table of ``outcomes``, players 0 (A) and 1 (B)."""
+    results = []
+    for o in outcomes:
+        players = (o.first, 1 - o.first)
+        summaries = tuple((p, line) for p, lines in sorted(o.summaries.items()) for line in lines)
+        if o.result is None or o.error:
+            results.append(GameResult(o.number, "", players, None, "no result", o.error, o.record, (), summaries))
+            continue
+        score = 0.5 if o.result.winner is None else 1.0 - o.result.winner
+        results.append(GameResult(o.number, "", players, score, o.result.termination.value, "", o.record,
+                                  summaries=summaries, counts=o.counts))  # fmt: skip
+    return score_table(results, (specs[0].label, specs[1].label), game)
 
 
 def test_player_specs() -> None:

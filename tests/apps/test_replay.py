@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.apps.games import MatchOptions, PlayerSpec
-from impl.apps.match import run_match
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.engines.registry import get_engine
 from tests.support.terminal import Pty, referee
 
@@ -20,7 +19,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A timed Awari game between two of our players, recorded by the match runner."""
     directory = tmp_path_factory.mktemp("records")
     specs = (PlayerSpec.parse("random --seed 4"), PlayerSpec.parse("random --seed 9"))
-    (outcome,) = run_match(specs, MatchOptions("awari", 1, time=(120.0, 120.0), records=directory))
+    outcome = play_game(specs, 1, MatchOptions("awari", 1, time=(120.0, 120.0), records=directory), 0)
     assert outcome.result is not None and not outcome.error
     return directory / "game-0001.pgn"
 

@@ -341,10 +341,10 @@ def test_once_the_sprt_decides_no_game_starts_and_those_running_count(
     tasks = schedule(config)
     results: dict[int, GameResult] = {}
     started: list[int] = []
-    args = argparse.Namespace(jobs=2, scheduler=None, workers=0)
+    where = tournament.play.Where(jobs=2, local=local)
     hypotheses = sprt.Hypotheses(0, 100)
     tournament.execute(
-        config, tasks, results, tmp_path, args, lambda t: started.append(t.number), lambda t, r: None, hypotheses, local
+        config, tasks, results, tmp_path, where, lambda t: started.append(t.number), lambda t, r: None, hypotheses
     )
     assert sorted(started) == sorted(results) == list(range(1, 8))
     summary = summarise(config, list(results.values()), 20, hypotheses=hypotheses)

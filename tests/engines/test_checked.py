@@ -17,8 +17,7 @@ import pytest
 
 from impl import pgn
 from impl.apps import serve as server_cli
-from impl.apps.games import MatchOptions, PlayerSpec
-from impl.apps.match import run_match
+from impl.apps.games import MatchOptions, PlayerSpec, play_game
 from impl.cli import build_parser
 from impl.config import OnDivergence
 from impl.engines import perft
@@ -322,7 +321,7 @@ def test_perft_checked_fails_on_a_planted_divergence(
 
 def test_match_and_play_take_the_checked_engine() -> None:
     specs = (PlayerSpec.parse("random --seed 1"), PlayerSpec.parse("random --seed 2"))
-    (outcome,) = run_match(specs, MatchOptions("gothello", 1, engine="checked"))
+    outcome = play_game(specs, 1, MatchOptions("gothello", 1, engine="checked"), 0)
     assert outcome.result is not None and outcome.result.termination == "move" and not outcome.error
     args = build_parser().parse_args(["play", "--engine", "checked"])
     assert args.engine == "checked"

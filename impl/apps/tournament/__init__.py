@@ -29,7 +29,7 @@ Here are the names its callers use (``add_command`` and ``run`` for impl/cli.py)
 
 from __future__ import annotations
 
-from impl.apps.tournament.command import add_command, add_records_arguments, add_web_arguments, records_directory, run
+from impl.apps.tournament.command import add_command, add_records_arguments, add_web_arguments, run
 from impl.apps.tournament.config import (
     CONFIG,
     GAUNTLET,
@@ -52,8 +52,16 @@ from impl.apps.tournament.outputs import (
     hypotheses_of,
     write_outputs,
 )
-from impl.apps.tournament.play import execute, run_task
-from impl.apps.tournament.resume import extension, from_record, load_records, open_records, run_identity
+from impl.apps.tournament.play import Where, execute, run_task
+from impl.apps.tournament.resume import (
+    extension,
+    from_record,
+    load_records,
+    open_records,
+    records_directory,
+    run_identity,
+)
+from impl.apps.tournament.runs import Run, prepare
 from impl.apps.tournament.schedule import GameResult, Task, schedule
 from impl.apps.tournament.summary import first_pairs, first_scores, notes, sprt_status, summarise, tables
 
@@ -63,9 +71,11 @@ __all__ = [
     "ROUND_ROBIN",
     "GameResult",
     "RecordFailed",
+    "Run",
     "Snapshot",
     "Task",
     "TournamentConfig",
+    "Where",
     "add_command",
     "add_records_arguments",
     "add_result_options",
@@ -87,6 +97,7 @@ __all__ = [
     "load_records",
     "notes",
     "open_records",
+    "prepare",
     "records_directory",
     "run",
     "run_identity",

@@ -5,22 +5,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from impl import tasks as runners
 from impl.apps import protocheck, strict
-from impl.apps.games import GameTerms, ended_like_ctrl_c
+from impl.apps.games import GameTerms
 from impl.apps.options import (
     add_adjudication_arguments,
     add_opening_arguments,
     add_sandbox_arguments,
-    adjudication_of,
     checked_player,
     openings_of,
-    sandbox_of,
 )
 from impl.apps.tournament.config import (
     GAUNTLET,
@@ -31,13 +27,11 @@ from impl.apps.tournament.config import (
     split_label,
     time_for_of,
 )
-from impl.apps.tournament.config import settings as config_settings
-from impl.apps.tournament.live import both, both_finished, live_view, progress, watched
-from impl.apps.tournament.outputs import add_result_options, anchor_of, check_outputs, hypotheses_of, write_outputs
-from impl.apps.tournament.play import execute
-from impl.apps.tournament.resume import load_records, open_records
-from impl.apps.tournament.schedule import schedule
-from impl.apps.tournament.summary import summarise, tables
+from impl.apps.tournament.live import progress
+from impl.apps.tournament.outputs import add_result_options
+from impl.apps.tournament.play import Where
+from impl.apps.tournament.runs import prepare
+from impl.apps.tournament.summary import tables
 from impl.atomic import why
 from impl.cli import (
     UsageError,
@@ -107,11 +101,6 @@ def add_records_arguments(p: Any, command: str, note: str = "") -> None:
     p.add_argument("--event", default=f"referee {command}", help="the records' Event tag")
 
 
-def records_directory(args: argparse.Namespace, command: str) -> Path:
-    """``--records``, or a new directory named after the command and the time."""
-    return Path(args.records or time.strftime(f"{command}-%Y%m%dT%H%M%S"))
-
-
 def add_web_arguments(p: Any) -> None:
     """``--web PORT`` and ``--web-host``: the live view (impl/web/tourney.py)."""
     p.add_argument(
@@ -172,52 +161,28 @@ def run(args: argparse.Namespace) -> int:
     """
     what = "referee tournament"
     config = config_of(args)
-    hypotheses = hypotheses_of(args, len(config.players), what)
-    box, rules = sandbox_of(args, what), adjudication_of(args, what)  # refused before anything is made
-    # Dask only where the games leave this process: by default they are threads here.
-    local = args.workers == 0 and args.scheduler is None
-    anchor = anchor_of(args, config, what)
+    where = Where.of(args)  # Dask only where the games leave this process: by default threads here
     try:
-        if not local:
+        if not where.local:
             import distributed  # noqa: F401
         import openskill  # noqa: F401
         from rich.console import Console
     except ImportError as exc:
-        raise UsageError(f"{what}: {missing_extra(local)}: {exc}") from None
-    check_outputs(args, what)
-    directory = records_directory(args, "tournament")
-    extended = open_records(config, directory)
-    tasks = [
-        replace(
-            t,
-            options=replace(
-                t.options, sandbox=box, adjudication=rules, strict=args.strict, check_protocol=args.check_protocol
-            ),
-        )
-        for t in schedule(config)
-    ]
-    results = load_records(tasks, directory)
-    todo = [t for t in tasks if t.number not in results]
+        raise UsageError(f"{what}: {missing_extra(where.local)}: {exc}") from None
+    games = prepare(args, what, config, where, "tournament")  # refused before anything is made
+    directory, results, tasks = games.directory, games.results, games.tasks
     # No markup: labels are command lines, whose brackets are not rich's; wide
     # tables when written to a file.
     console = Console(markup=False, highlight=False, width=None if sys.stdout.isatty() else 160)
-    if extended is not None and not args.quiet:
-        console.print(f"Extending {directory} from {extended} to {config.games} games per pairing")
+    if games.extended is not None and not args.quiet:
+        console.print(f"Extending {directory} from {games.extended} to {config.games} games per pairing")
     if results and not args.quiet:
         console.print(f"Resuming from {directory}: {len(results)} of {len(tasks)} games recorded")
-    settings = config_settings(config, rules, args.jobs)
     if not args.quiet:
-        console.print("\n".join(settings))
+        console.print("\n".join(games.settings))
     try:
-        with (
-            ended_like_ctrl_c(),
-            live_view(args, what, config, len(tasks), results, directory, hypotheses, local, settings) as web,
-            progress(console, config, tasks, results, args.quiet, hypotheses) as (started, finished),
-        ):
-            token, web_started, web_finished = web
-            todo = watched(todo, token)
-            started, finished = both(started, web_started), both_finished(finished, web_finished)
-            execute(config, todo, results, directory, args, started, finished, hypotheses, local, console)
+        with progress(console, config, tasks, results, args.quiet, games.hypotheses) as (started, finished):
+            games.play(started, finished, None if args.quiet else console)
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: {len(results)} of {len(tasks)} games recorded in {directory}; run again to resume",
@@ -228,13 +193,13 @@ def run(args: argparse.Namespace) -> int:
         return failed(what, f"{exc}; {len(results)} of {len(tasks)} games recorded")
     except OSError as exc:
         return failed(what, f"cannot reach the Dask cluster: {why(exc)}")
-    summary = summarise(config, list(results.values()), len(tasks), hypotheses=hypotheses, anchor=anchor)
+    summary = games.summary()
     for renderable in tables(summary):
         console.print(renderable)
     console.print(f"Records: {directory}")
     if args.check_protocol:
         console.print(protocheck.report((r.number, r.record) for r in results.values())[0])
-    error = write_outputs(config, summary, list(results.values()), args, settings)
+    error = games.write_outputs(summary)
     if error:
         return failed(what, error)
     return 1 if any(f.kind in ("no result", protocheck.KIND) for f in summary.failures) else 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +77,30 @@ def _failed(task: Task, exc: Exception) -> GameResult:
     return GameResult(task.number, task.round, task.players, None, "no result", f"task failed: {exc!r}")
 
 
-def runner_of(args: argparse.Namespace, local: bool) -> AbstractContextManager[runners.Runner]:
-    """Where the games run: ``--jobs`` threads here if ``local``, else on Dask — the
-    cluster at ``--scheduler``, or an embedded one of ``--workers`` processes sharing
-    the ``--jobs`` threads."""
-    if local:
-        return runners.threads(args.jobs)
-    workers, dashboard = args.workers, getattr(args, "dashboard", False)
-    per_worker = max(1, -(-args.jobs // workers)) if workers else args.jobs
-    return runners.dask(args.scheduler, workers, per_worker, dashboard=dashboard)
+@dataclass(frozen=True)
+class Where:
+    """Where a run's games are played: ``jobs`` at once, in threads here if
+    ``local``, else on Dask — the cluster at ``scheduler``, or an embedded one of
+    ``workers`` processes sharing the ``jobs`` threads (``dashboard``: open it)."""
+
+    jobs: int
+    local: bool = True
+    workers: int = 0
+    scheduler: str | None = None
+    dashboard: bool = False
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Where:
+        """``--jobs``, and ``referee tournament``'s ``--workers``, ``--scheduler``, ``--dashboard``."""
+        workers, scheduler = getattr(args, "workers", 0), getattr(args, "scheduler", None)
+        return cls(args.jobs, workers == 0 and scheduler is None, workers, scheduler, getattr(args, "dashboard", False))
+
+
+def runner_of(where: Where) -> AbstractContextManager[runners.Runner]:
+    if where.local:
+        return runners.threads(where.jobs)
+    per_worker = max(1, -(-where.jobs // where.workers)) if where.workers else where.jobs
+    return runners.dask(where.scheduler, where.workers, per_worker, dashboard=where.dashboard)
 
 
 def execute(
@@ -92,16 +108,15 @@ def execute(
     todo: Sequence[Task],
     results: dict[int, GameResult],
     directory: Path,
-    args: argparse.Namespace,
+    where: Where,
     started: Callable[[Task], None],
     finished: Callable[[Task, GameResult], None],
     hypotheses: Hypotheses | None = None,
-    local: bool = False,
     console: Any = None,
 ) -> None:
-    """Play ``todo`` (in threads here if ``local``, else on Dask), recording each
-    game's result in ``results`` and its record in ``directory``, until done or
-    the SPRT decides."""
+    """Play ``todo`` ``where`` asks, recording each game's result in ``results`` and
+    its record in ``directory``, until done or the SPRT decides (``console``: where
+    to name the Dask dashboard)."""
 
     def record(task: Task, result: GameResult) -> None:
         if INTERRUPTED.is_set():  # a game cut short by the interruption: played again on resuming
@@ -119,7 +134,7 @@ def execute(
 
     if not todo or stop():
         return
-    with runner_of(args, local) as runner:
-        if getattr(args, "dashboard", False) and console is not None and not args.quiet:
+    with runner_of(where) as runner:
+        if where.dashboard and console is not None:
             console.print(f"Dask dashboard: {runner.dashboard_link}")
-        play(runner, todo, args.jobs, started, record, stop)
+        play(runner, todo, where.jobs, started, record, stop)

@@ -3,6 +3,7 @@ read back from their records, and a run extended with more games."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from collections.abc import Sequence
@@ -184,3 +185,8 @@ def set_aside(path: Path) -> None:
         if not target.exists():
             path.rename(target)
             return
+
+
+def records_directory(args: argparse.Namespace, command: str) -> Path:
+    """``--records``, or a new directory named after the command and the time."""
+    return Path(args.records or time.strftime(f"{command}-%Y%m%dT%H%M%S"))
