@@ -17,20 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import protocheck, strict, tbadjudge, tournament
+from impl.apps import protocheck, tbadjudge, tournament
 from impl.apps.games import SIDES, GameTerms
 from impl.apps.options import (
     MATCH_FILE,
-    add_adjudication_arguments,
-    add_opening_arguments,
-    add_sandbox_arguments,
     checked_player,
     openings_of,
     writable,
 )
 from impl.apps.ratings import Elo
 from impl.apps.sprt import Status
-from impl.apps.tournament import GameResult, Task, add_records_arguments, add_result_options, add_web_arguments
+from impl.apps.tournament import GameResult, Task, add_game_arguments, add_records_arguments, add_result_options
 from impl.apps.tournament.summary import ending
 from impl.cli import add_rules_argument, check_rules, failed, positive, seconds, subcommand
 from impl.config import DEFAULTS, TIME_HELP, OnDivergence, increments, time_control, times
@@ -205,12 +202,7 @@ def add_command(subparsers: Any) -> None:
         default=DEFAULTS.on_divergence.value,
         help="checked engine: continue on the spec's verdict (default) or abort the game with 399",
     )
-    add_opening_arguments(p)
-    add_sandbox_arguments(p)
-    add_adjudication_arguments(p)
-    strict.add_argument(p)
-    protocheck.add_argument(p)
-    add_web_arguments(p)
+    add_game_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:

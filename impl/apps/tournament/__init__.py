@@ -29,7 +29,7 @@ Here are the names its callers use (``add_command`` and ``run`` for impl/cli.py)
 
 from __future__ import annotations
 
-from impl.apps.tournament.command import add_command, add_records_arguments, add_web_arguments, run
+from impl.apps.tournament.command import add_command, add_game_arguments, add_records_arguments, add_web_arguments, run
 from impl.apps.tournament.config import (
     CONFIG,
     GAUNTLET,
@@ -77,6 +77,7 @@ __all__ = [
     "TournamentConfig",
     "Where",
     "add_command",
+    "add_game_arguments",
     "add_records_arguments",
     "add_result_options",
     "add_time_for_argument",

@@ -84,6 +84,13 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--dashboard", action="store_true", help="open the local cluster's Dask dashboard (on 127.0.0.1)")
     add_result_options(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, the tables only")
+    add_game_arguments(p)
+
+
+def add_game_arguments(p: Any) -> None:
+    """How each game is played, which ``referee tournament`` and ``referee match``
+    share: openings, the sandbox, adjudication, ``--strict``, ``--check-protocol``,
+    and the live view."""
     add_opening_arguments(p)
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
