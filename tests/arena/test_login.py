@@ -63,6 +63,9 @@ def test_failed_logins_are_rate_limited_per_name_and_address(tmp_path: Path) -> 
         ('0.9.1 observer "carol:pw"', "199 No observers on an arena's port"),
         ('0.9.1 player ? "-carol:pw"', "199 Bad name"),
         ('0.9.1 player ? "anchor-random:pw"', "199 Names beginning anchor- are the arena's own players"),
+        # Found by trying: a player named guest-alice would read as the guest alice in every record.
+        ('0.9.1 player ? "guest-alice:pw"', "199 Names guest and guest-... are how guests are shown"),
+        ('0.9.1 player ? "Guest:pw"', "199 Names guest and guest-... are how guests are shown"),
         ('0.9.1 player ? "carol:"', "199 Bad password"),
         ('0.9.1 player ? "' + "c" * 101 + '"', '199 Request not understood (name must be "..." of at most 100'),
         ('0.9.1 player ? "carol:' + "p" * 65 + '"', "199 Bad password"),

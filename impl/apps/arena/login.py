@@ -26,6 +26,9 @@ PASSWORD_MAX = 64
 ANCHOR_PREFIX = "anchor-"
 """The arena's own players' names begin so; nobody else's may (nobody can take the
 name of an anchor the arena will run later)."""
+GUEST = "guest"
+"""How a guest's games show it (``guest``, ``guest-NAME``): no player may take such a
+name, or its rated games would read as a guest's and a guest's as its own."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class Guest:
     @property
     def shown(self) -> str:
         """As its games show it (at most the papers' 31 characters)."""
-        return f"guest-{self.name}"[:31] if self.name else "guest"
+        return f"{GUEST}-{self.name}"[:31] if self.name else GUEST
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ def credentials(field: str, anchors: Collection[str] = ()) -> Credentials | Gues
         return BadLogin("Bad name: 1-24 letters, digits, '_', '.', '-', a letter or digit first")
     if name.lower().startswith(ANCHOR_PREFIX) and name not in anchors:
         return BadLogin(f"Names beginning {ANCHOR_PREFIX} are the arena's own players")
+    if name.lower() == GUEST or name.lower().startswith(f"{GUEST}-"):
+        return BadLogin(f"Names {GUEST} and {GUEST}-... are how guests are shown")
     if not password or len(password) > PASSWORD_MAX:
         return BadLogin(f"Bad password: 1-{PASSWORD_MAX} characters")
     return Credentials(name, password)
