@@ -30,6 +30,11 @@ def test_first_login_creates_the_name_and_the_next_checks_it(tmp_path: Path) -> 
             answer = await wrong.ask('0.9.1 player ? "alice:s3cret"')  # the same connection may try again
             assert answer == "100 Request accepted"
             await wrong.close()
+            await a.flush()
+            # Found by trying: Alice beside alice would pass for her on every page and record.
+            other, answer = await login(a.port, "Alice:mine")
+            assert answer == "199 Name Alice is taken: alice"
+            await other.close()
 
     run(main)
     store = Store.open(str(tmp_path / "arena.db"))

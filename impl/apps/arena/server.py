@@ -618,6 +618,9 @@ class Arena:
         if result == Login.ANCHOR:
             self._refuse_login(visitor, f"{login.name} is one of the arena's own players")
             return
+        if result == Login.TAKEN and player is not None:
+            self._refuse_login(visitor, f"Name {login.name} is taken: {player.name}")
+            return
         assert player is not None
         held = sum(
             v.player is not None and v.player.id == player.id and v.stage != Stage.DONE for v in self._visitors.values()

@@ -188,6 +188,8 @@ class Login:
     CREATED = "created"
     OK = "ok"
     WRONG = "wrong password"
+    TAKEN = "taken in other letters"
+    """A new name that differs from a player's only in upper and lower case."""
     ANCHOR = "an anchor's name"
 
 
@@ -257,6 +259,10 @@ class Store:
         its hash.  Anchors do not log in by password (the arena's own token)."""
         created = None
         if self.player(name) is None:
+            with self._tx() as conn:
+                same = conn.execute(sa.select(players).where(sa.func.lower(players.c.name) == name.lower())).first()
+            if same is not None:  # Alice beside alice would pass for her on every page
+                return Login.TAKEN, _player(same)
             created = hash_password(password)
             # A name created meanwhile by another arena process: its row wins, and is checked below.
             with contextlib.suppress(sa.exc.IntegrityError), self._tx() as conn:
