@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from impl.apps.arena.server import fit
+from impl.apps.arena.standings import fit
 from impl.apps.arena.store import Store
 from impl.apps.ratings import bradley_terry
 from impl.pgn import parse

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
-from impl.apps.arena.server import Arena, ArenaConfig
+from impl.apps.arena.config import ArenaConfig
+from impl.apps.arena.server import Arena
 from impl.apps.arena.store import Store
 from impl.config import Config
 from impl.engines.registry import get_engine

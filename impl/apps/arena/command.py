@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     likelihood over all their games (docs/arena.md).
     """
     try:
-        from impl.apps.arena.server import Arena, ArenaConfig
+        from impl.apps.arena.config import ArenaConfig
+        from impl.apps.arena.server import Arena
         from impl.apps.arena.store import Store, StoreError
     except ImportError as exc:
         raise UsageError(f"referee arena needs the arena extra ({exc}): {install_hint('arena')}") from None

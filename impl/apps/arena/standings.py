@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from impl.apps.ratings import bradley_terry
+
 from .store import Game, Player, Rating, record_name
 
 RECENT = 50
@@ -134,3 +136,22 @@ def snapshot(
             for p in players
         },
     }
+
+
+def fit(players: Sequence[Player], games: Sequence[Game], anchor_rating: float) -> dict[int, tuple[float, float, int]]:
+    """Every player's (Elo, 95% margin, rated games) by maximum likelihood over the
+    rated games (impl/apps/ratings.py ``bradley_terry``), the first anchor who
+    played pinned at its rating (``anchor_rating`` if it has none), or the mean
+    at ``anchor_rating`` without one."""
+    index = {p.id: k for k, p in enumerate(players)}
+    rated = [(index[g.first], index[g.second], g.score) for g in games if g.rated and g.score is not None]
+    counts = [0] * len(players)
+    for a, b, _ in rated:
+        counts[a] += 1
+        counts[b] += 1
+    anchors = [index[p.id] for p in players if p.anchor is not None and counts[index[p.id]]]
+    fitted = bradley_terry(len(players), [(a, b, float(s)) for a, b, s in rated], anchors[0] if anchors else None)
+    base = anchor_rating
+    if fitted.anchor is not None and players[fitted.anchor].pinned is not None:
+        base = float(players[fitted.anchor].pinned or 0.0)
+    return {p.id: (fitted.elo[k] + base, fitted.margin[k], counts[k]) for k, p in enumerate(players) if counts[k]}
