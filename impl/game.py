@@ -50,7 +50,7 @@ class Termination(StrEnum):
     server was told to abort on that (``--on-divergence abort``, 399); no result."""
     ADJUDICATION = "adjudication"
     """``referee match``/``tournament``: the runner ended the game by an adjudication
-    rule (``--max-plies``, ``--resign-margin``; impl/apps/games.py), not the server."""
+    rule (``--max-plies``, ``--resign-margin``; impl/apps/terms.py), not the server."""
     SEAT_THEFT = "seat theft"
     """``referee match``/``tournament``: a program took a seat from a connection
     not its own; it loses by forfeit (impl/apps/match.py, not the server)."""

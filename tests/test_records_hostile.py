@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from impl import cli, pgn
 from impl.apps import replay, tournament
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.engines.port import GAMES
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination

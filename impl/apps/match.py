@@ -18,7 +18,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import protocheck, tbadjudge, tournament
-from impl.apps.games import SIDES, GameTerms
+from impl.apps.games import SIDES
 from impl.apps.options import (
     MATCH_FILE,
     checked_player,
@@ -27,6 +27,7 @@ from impl.apps.options import (
 )
 from impl.apps.ratings import Elo
 from impl.apps.sprt import Status
+from impl.apps.terms import GameTerms
 from impl.apps.tournament import GameResult, Task, add_game_arguments, add_records_arguments, add_result_options
 from impl.apps.tournament.summary import ending
 from impl.cli import add_rules_argument, check_rules, failed, positive, seconds, subcommand

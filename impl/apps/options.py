@@ -19,8 +19,8 @@ from typing import Any
 
 from impl.apps import launch, tbadjudge
 from impl.apps import sandbox as sandboxes
-from impl.apps.games import Adjudication, PlayerSpec
 from impl.apps.sandbox import Sandbox
+from impl.apps.terms import Adjudication, PlayerSpec
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError, positive
 from impl.engines.openings import ORDERS, Opening, OpeningError, ordered, random_openings, read_openings

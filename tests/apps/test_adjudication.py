@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, adjudication_rule, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import Adjudication, MatchOptions, PlayerSpec, adjudication_rule
 from impl.apps.tournament import GameResult
 from impl.apps.tournament.config import TournamentConfig, settings
 from impl.apps.tournament.summary import ending

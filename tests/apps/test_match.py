@@ -20,8 +20,9 @@ import pytest
 
 from impl import atomic, cli, pgn
 from impl.apps import tournament
-from impl.apps.games import GameOutcome, MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
 from impl.apps.match import score_table
+from impl.apps.terms import GameOutcome, MatchOptions, PlayerSpec
 from impl.apps.tournament import GameResult
 
 PYTHON = shlex.quote(sys.executable)

@@ -17,7 +17,8 @@ import pytest
 from impl import cli, pgn
 from impl import protocol as P
 from impl.apps import replay
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.apps.tournament import TournamentConfig, from_record, schedule
 from impl.engines import openings
 from impl.engines.port import GameEngine

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from impl.apps import compliance
-from impl.apps.games import PlayerSpec
 from impl.apps.launch import PLACEHOLDERS
+from impl.apps.terms import PlayerSpec
 from tests.support.paths import ROOT
 from tests.support.terminal import refused, run_referee
 

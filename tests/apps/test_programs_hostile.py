@@ -26,7 +26,8 @@ import pytest
 
 from impl import atomic, cli, pgn, tasks
 from impl.apps import launch, sandbox, seats, tournament
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from tests.support import paths
 
 PYTHON = shlex.quote(sys.executable)

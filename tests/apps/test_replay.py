@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from impl import cli, pgn
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.engines.registry import get_engine
 from tests.support.terminal import Pty, referee
 

@@ -21,7 +21,8 @@ import pytest
 
 from impl import pgn
 from impl.apps import sandbox
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.game import Termination
 from tests.apps.test_programs_hostile import marked, until_none_marked
 from tests.support import paths

@@ -20,8 +20,9 @@ import pytest
 
 from impl import pgn
 from impl.apps import sandbox
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
 from impl.apps.launch import Launched
+from impl.apps.terms import MatchOptions, PlayerSpec
 from tests.support import paths
 from tests.support.terminal import refused
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from impl.apps import seats
-from impl.apps.games import PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import PlayerSpec
 from tests.apps.test_programs_hostile import _shared, _thief, _victim
 
 pytest.importorskip("psutil")

@@ -17,7 +17,8 @@ import pytest
 
 from impl import pgn
 from impl.apps import serve as server_cli
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.cli import build_parser
 from impl.config import OnDivergence
 from impl.engines import perft

@@ -19,8 +19,9 @@ import pytest
 
 from impl import pgn
 from impl.apps import games
-from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
 from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
+from impl.apps.terms import Adjudication, MatchOptions, PlayerSpec
 from impl.engines import gothello_endgame as GE
 from impl.engines.awari import engine_for
 from impl.engines.gothello import ImplGothello

@@ -19,7 +19,8 @@ import pytest
 
 from impl import pgn
 from impl.apps import tbadjudge
-from impl.apps.games import Adjudication, MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import Adjudication, MatchOptions, PlayerSpec
 from impl.engines.awari import engine_for
 from impl.engines.tablebase import probe, store
 from impl.engines.tablebase.index import level_size, unrank

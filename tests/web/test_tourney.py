@@ -33,7 +33,8 @@ pytest.importorskip("openskill")
 
 from impl import pgn
 from impl.apps import sprt
-from impl.apps.games import MatchOptions, PlayerSpec, play_game
+from impl.apps.games import play_game
+from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.apps.tournament import GameResult, TournamentConfig, as_json, schedule, state_json, summarise
 from impl.web.feed import ServerInfo
 from impl.web.tourney import VIEWS, TournamentView, hooks

@@ -10,7 +10,6 @@ from typing import Any
 
 from impl import tasks as runners
 from impl.apps import protocheck, strict
-from impl.apps.games import GameTerms
 from impl.apps.options import (
     add_adjudication_arguments,
     add_opening_arguments,
@@ -18,6 +17,7 @@ from impl.apps.options import (
     checked_player,
     openings_of,
 )
+from impl.apps.terms import GameTerms
 from impl.apps.tournament.config import (
     GAUNTLET,
     ROUND_ROBIN,

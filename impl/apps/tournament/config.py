@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from impl.apps.games import Adjudication, GameTerms
 from impl.apps.tbadjudge import GothelloEndgameRule, TablebaseRule
+from impl.apps.terms import Adjudication, GameTerms
 from impl.cli import UsageError
 from impl.config import time_control
 from impl.engines.openings import Opening

@@ -12,8 +12,9 @@ from typing import Any
 
 from impl import pgn
 from impl import tasks as runners
-from impl.apps.games import INTERRUPTED, PlayerSpec, play_game
+from impl.apps.games import INTERRUPTED, play_game
 from impl.apps.sprt import Hypotheses
+from impl.apps.terms import PlayerSpec
 from impl.apps.tournament.config import RecordFailed, TournamentConfig
 from impl.apps.tournament.schedule import GameResult, Task, score_of
 from impl.apps.tournament.summary import decided

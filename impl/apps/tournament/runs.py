@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from impl.apps.games import Adjudication, ended_like_ctrl_c
+from impl.apps.games import ended_like_ctrl_c
 from impl.apps.options import adjudication_of, sandbox_of
 from impl.apps.sprt import Hypotheses
+from impl.apps.terms import Adjudication
 from impl.apps.tournament.config import CONFIG, TournamentConfig
 from impl.apps.tournament.config import settings as config_settings
 from impl.apps.tournament.live import Finished, Started, both, both_finished, live_view, watched

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from impl.apps.games import MatchOptions
+from impl.apps.terms import MatchOptions
 from impl.apps.tournament.config import GAUNTLET, TournamentConfig
 from impl.engines.openings import Opening, nth_opening
 

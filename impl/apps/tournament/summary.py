@@ -10,9 +10,9 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import protocheck, sprt, strict, tbadjudge
-from impl.apps.games import adjudication_rule
 from impl.apps.ratings import Elo, Ratings, Skill, bradley_terry, elo, skills
 from impl.apps.sprt import Hypotheses, SprtResult, Status
+from impl.apps.terms import adjudication_rule
 from impl.apps.tournament.config import TournamentConfig
 from impl.apps.tournament.schedule import GameResult
 from impl.game import Termination
