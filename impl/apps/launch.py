@@ -32,8 +32,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
+from impl.apps import cgroups, seats
 from impl.apps import sandbox as sandboxes
-from impl.apps import seats
 from impl.apps.sandbox import Sandbox
 from impl.client.client import TOKEN_FD
 
@@ -61,7 +61,7 @@ _LAUNCHES = itertools.count(1)
 _LIVE: set[int] = set()
 """The process groups of the programs launched and not yet ended: killed when
 this process exits (Ctrl-C), since a new session does not get the terminal's signals."""
-_LIMITS: set[sandboxes.TaskLimit] = set()
+_LIMITS: set[cgroups.TaskLimit] = set()
 """The cgroups of the programs launched and not yet ended (killed with them)."""
 
 
@@ -143,7 +143,7 @@ class Launched:
         self._log = BoundedLog(log) if log is not None else None
         self.out_of_memory = False
         """Whether the kernel killed a process of it at its memory cap (known at ``finish``)."""
-        self.limit = sandboxes.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}", box.memory)
+        self.limit = cgroups.TaskLimit.make(f"zreferee-{os.getpid()}-{next(_LAUNCHES)}", box.memory)
         if self.limit is not None:
             _LIMITS.add(self.limit)
         cwd = cwd or os.getcwd()

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from impl.apps import launch, tbadjudge
+from impl.apps import cgroups, launch, tbadjudge
 from impl.apps import sandbox as sandboxes
 from impl.apps.sandbox import Sandbox
 from impl.apps.terms import Adjudication, PlayerSpec
@@ -47,10 +47,10 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--program-memory",
         type=sandboxes.memory_size,
-        default=sandboxes.PROGRAM_MEMORY,
+        default=cgroups.PROGRAM_MEMORY,
         metavar="SIZE",
         help="each program's memory cap, swap included, where its cgroup has a memory controller "
-        f"(e.g. 512M; default {sandboxes.PROGRAM_MEMORY >> 30}G)",
+        f"(e.g. 512M; default {cgroups.PROGRAM_MEMORY >> 30}G)",
     )
 
 

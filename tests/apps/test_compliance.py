@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from impl.apps import sandbox
+from impl.apps import cgroups, sandbox
 from impl.cli import main
 from impl.players import PLAYERS
 from tests.support import paths
@@ -229,9 +229,9 @@ def test_children_that_left_the_programs_session_end_with_each_scenario(tmp_path
     the children, and none of them is left (its PID namespace, or its cgroup, ends them)."""
     if not Path("/proc/self/cmdline").exists():
         pytest.skip("no /proc to count the children by")
-    if kind == "none" and not sandbox.limits_here():
+    if kind == "none" and not cgroups.limits_here():
         pytest.skip("no cgroup this process may make: without a sandbox, nothing holds setsid children")
-    if kind == "auto" and not sandbox.choose("auto").isolates and not sandbox.limits_here():
+    if kind == "auto" and not sandbox.choose("auto").isolates and not cgroups.limits_here():
         pytest.skip("neither a sandbox nor a cgroup here")
     script = tmp_path / "forker.py"
     script.write_text(FORKER)

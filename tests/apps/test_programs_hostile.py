@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from impl import atomic, cli, pgn, tasks
-from impl.apps import launch, sandbox, seats, tournament
+from impl.apps import cgroups, launch, sandbox, seats, tournament
 from impl.apps.games import play_game
 from impl.apps.terms import MatchOptions, PlayerSpec
 from tests.support import paths
@@ -334,7 +334,7 @@ def test_a_programs_children_end_with_its_game(tmp_path: Path, kind: str) -> Non
     left = until_none_marked(marker)
     for pid in left:
         psutil.Process(pid).kill()
-    limited = sandbox.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
+    limited = cgroups.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
     if limited is not None:
         limited.remove()
     if (options.sandbox is not None and options.sandbox.isolates) or limited is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.apps import sandbox
+from impl.apps import cgroups, sandbox
 from impl.apps.games import play_game
 from impl.apps.terms import MatchOptions, PlayerSpec
 from impl.game import Termination
@@ -166,10 +166,10 @@ def test_a_program_that_hogs_connections_cannot_crowd_its_opponent_out(tmp_path:
 
 
 def test_a_fork_bomb_stops_at_its_own_task_limit_and_its_opponent_plays(tmp_path: Path) -> None:
-    """Its cgroup caps its tasks (impl/apps/sandbox.py TaskLimit): its forks fail there,
+    """Its cgroup caps its tasks (impl/apps/cgroups.py TaskLimit): its forks fail there,
     its opponent and the referee still start theirs, the game has a result, and the
     cgroup is gone afterwards with every child."""
-    probe = sandbox.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
+    probe = cgroups.TaskLimit.make(f"zreferee-probe-{os.getpid()}")
     if probe is None:
         pytest.skip("no pids cgroup this process may make (not root, or no controller)")
     probe.remove()
@@ -178,7 +178,7 @@ def test_a_fork_bomb_stops_at_its_own_task_limit_and_its_opponent_plays(tmp_path
     outcome = play_game((PlayerSpec.parse(forker), PlayerSpec.parse("random")), 1, options, 0)
     assert outcome.result is not None and not outcome.error, outcome
     made = int(logs_of(tmp_path).split("forked ")[1].split()[0])
-    assert made < sandbox.TASKS_MAX <= 2000
+    assert made < cgroups.TASKS_MAX <= 2000
     assert not [p for p in Path("/sys/fs/cgroup/pids").glob(f"zreferee-{os.getpid()}-*")]
 
 

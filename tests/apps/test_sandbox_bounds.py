@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.apps import sandbox
+from impl.apps import cgroups, sandbox
 from impl.apps.games import play_game
 from impl.apps.launch import Launched
 from impl.apps.terms import MatchOptions, PlayerSpec
@@ -89,7 +89,7 @@ def kind_here(kind: str) -> sandbox.Sandbox:
 
 
 def memory_capped() -> None:
-    if "memory" not in sandbox.limits_here():
+    if "memory" not in cgroups.limits_here():
         pytest.skip("no memory cgroup controller this process may use")
 
 
