@@ -18,17 +18,45 @@ from impl.engines import gothello_endgame as GE
 from impl.engines.gothello import GothelloState, ImplGothello
 from impl.engines.tablebase import store
 from impl.engines.tablebase.probe import Table
-from impl.engines.tablebase.review import MoveReport, review
+from impl.engines.tablebase.review import MoveReport, Unvalued, review
 from impl.engines.tablebase.rules import UnsupportedRules
 from spec import awari_rules as AR
 
 from .replay import load
 
 
-def analyse(record: pgn.PgnGame, table: Table, untrusted: bool = False) -> list[MoveReport]:
-    """Each ply of the record whose board is in the table (and, unless ``untrusted``,
-    whose entry is exact there)."""
-    return [r for r in review(table, [m.move for m in record.plies], untrusted) if isinstance(r, MoveReport)]
+def analyse(record: pgn.PgnGame, table: Table, untrusted: bool = False) -> list[MoveReport | Unvalued]:
+    """Every ply of the record: valued where its board is in the table (and, unless
+    ``untrusted``, its entry is exact there), else why not."""
+    return review(table, [m.move for m in record.plies], untrusted)
+
+
+Ply = tuple[int, str, str]
+"""A ply as printed: its number, its line, and why it has no value ("" if it has one)."""
+
+
+def print_plies(plies: list[Ply]) -> None:
+    """Every ply, one line each, but consecutive plies without a value for the same
+    reason as one line (``plies 1–40: not covered: …``)."""
+    run: list[Ply] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            print("  " + run[0][1])
+        elif run:
+            print(f"  plies {run[0][0]}–{run[-1][0]}: not covered: {run[0][2]}")
+        run.clear()
+
+    for ply in plies:
+        if ply[2] and run and run[-1][2] == ply[2]:
+            run.append(ply)
+            continue
+        flush()
+        if ply[2]:
+            run.append(ply)
+        else:
+            print("  " + ply[1])
+    flush()
 
 
 @dataclass(frozen=True)
@@ -49,10 +77,17 @@ class GothelloReport:
     def loss(self) -> int:
         return 0 if self.before is None or self.played is None else self.before - self.played
 
+    @property
+    def why(self) -> str:
+        """Why the ply has no value ("" if it has one)."""
+        return (
+            "" if self.before is not None and self.played is not None else f"outside the solver's reach ({self.reach})"
+        )
+
     def line(self) -> str:
         head = f"ply {self.ply:3d} {self.side} {self.move}"
         if self.before is None or self.played is None:
-            return f"{head}: outside the solver's reach ({self.reach})"
+            return f"{head}: not covered: {self.why}"
         verdict = f"  blunder: {self.loss} stone(s), best {' '.join(self.best)}" if self.loss else ""
         if self.before > 0 >= self.played or self.before == 0 > self.played:
             verdict += ", " + ("a win thrown away" if self.before > 0 else "a draw thrown away")
@@ -87,27 +122,13 @@ def analyse_gothello(record: pgn.PgnGame, within: int, budget: int | None) -> li
 def _print_gothello(path: Path, record: pgn.PgnGame, within: int, budget: int | None) -> None:
     print(f"{path}: gothello, solver of ≤ {within} empty points")
     reports = analyse_gothello(record, within, budget)
-    run: list[GothelloReport] = []  # consecutive plies out of reach for the same reason: one line
-
-    def flush() -> None:
-        if len(run) == 1:
-            print("  " + run[0].line())
-        elif run:
-            print(f"  plies {run[0].ply}–{run[-1].ply}: outside the solver's reach ({run[0].reach})")
-        run.clear()
-
-    for report in reports:
-        if report.before is None and (not run or run[-1].reach == report.reach):
-            run.append(report)
-            continue
-        flush()
-        if report.before is None:
-            run.append(report)
-        else:
-            print("  " + report.line())
-    flush()
+    print_plies([(r.ply, r.line(), r.why) for r in reports])
     blunders = [r for r in reports if r.loss]
     print(f"  blunders: {', '.join(f'ply {r.ply} {r.move} (-{r.loss})' for r in blunders) or 'none'}")
+
+
+def _unvalued(ply: Unvalued) -> str:
+    return f"ply {ply.ply:3d} {ply.side} {ply.move}: not covered: {ply.why}"
 
 
 def add_command(subparsers: Any) -> None:
@@ -177,10 +198,13 @@ def run(args: argparse.Namespace) -> int:
         except (store.TableError, UnsupportedRules) as exc:
             raise UsageError(f"referee analyse: {exc}") from None
         table = tables[name]
-        reports = analyse(record, table, args.untrusted)
+        found = analyse(record, table, args.untrusted)
         print(f"{path}: {AR.canonical_name(rules)}, table of ≤ {table.stones} stones")
-        for report in reports:
-            print("  " + report.line())
+        plies = [(r.ply, r.line(), "") if isinstance(r, MoveReport) else (r.ply, _unvalued(r), r.why) for r in found]
+        if len(found) < len(record.plies):  # review stops at a move the rules refuse (a record of other rules)
+            plies.append((len(found) + 1, "", f"ply {len(found) + 1}'s move is refused by {AR.canonical_name(rules)}"))
+        print_plies(plies)
+        reports = [r for r in found if isinstance(r, MoveReport)]
         blunders = [r for r in reports if r.loss]
         print(f"  blunders: {', '.join(f'ply {r.ply} {r.move} (-{r.loss})' for r in blunders) or 'none'}")
         if not reports:

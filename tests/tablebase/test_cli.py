@@ -70,4 +70,14 @@ def test_analyse_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert cli.main(["analyse", str(_record(tmp_path)), "--tb", str(tables), "--untrusted"]) == 0
     out = capsys.readouterr().out
     assert "olympiad-1990, table of ≤ 7 stones" in out and "before" in out and "blunders:" in out
+    # Every ply is accounted for (#54 item 4): the plies before the board is in the table say why.
+    assert "\n  plies 1–" in out and ": not covered: outside the table\n" in out
+    accounted = 0
+    for line in out.splitlines():
+        if line.startswith("  plies "):  # plies A–B: …
+            first, last = line.split()[1].rstrip(":").split("–")
+            accounted += int(last) - int(first) + 1
+        elif line.startswith("  ply "):
+            accounted += 1
+    assert accounted == len(pgn.parse(_record(tmp_path).read_text()).plies)
     assert cli.main(["analyse", str(_record(tmp_path)), "--tb", str(tables / "none")]) == 2
