@@ -187,11 +187,25 @@ def offline_fit(rated: list[PgnGame]) -> tuple[list[str], list[float], list[floa
     return names, list(fit.elo), list(fit.margin)
 
 
+def positive(text: str) -> float:
+    value = float(text) if text.replace(".", "", 1).isdigit() else 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def fraction(text: str) -> float:
+    value = float(text) if text.replace(".", "", 1).isdigit() else -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction of the run (0 to below 1)")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.classrun", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=360.0, help="length of the run (default 360: 60 rounds)")
-    ap.add_argument("--round", type=float, default=6.0, help="seconds between rounds (default 6)")
-    ap.add_argument("--kill-at", type=float, default=0.5, help="kill -9 the arena at this fraction (0: never)")
+    ap.add_argument("--seconds", type=positive, default=360.0, help="length of the run (default 360: 60 rounds)")
+    ap.add_argument("--round", type=positive, default=6.0, help="seconds between rounds (default 6)")
+    ap.add_argument("--kill-at", type=fraction, default=0.5, help="kill -9 the arena at this fraction (0: never)")
     ap.add_argument("--gthclient", type=Path, help="a folder holding gthd's gthclient.py, unchanged")
     ap.add_argument("--postgresql", action="store_true", help="a PostgreSQL server for the run (bench/postgres.py)")
     args = ap.parse_args(argv)
@@ -223,22 +237,25 @@ def run(folder: Path, db: str, args: argparse.Namespace) -> int:
     until = started + args.seconds
     arena = start_arena(db, port, args.round, folder)
     exits: collections.Counter[str] = collections.Counter()
-    threads = [threading.Thread(target=loop, args=(p, until, exits)) for p in programs]
-    for t in threads:
-        t.start()
-    if args.kill_at:
-        time.sleep(args.seconds * args.kill_at)
-        arena.send_signal(signal.SIGKILL)
-        arena.wait()
-        killed = time.monotonic()
-        print(f"arena killed (SIGKILL) at {killed - started:.0f} s", flush=True)
-        arena = start_arena(db, port, args.round, folder)
-        cpu = sum(psutil.Process(arena.pid).cpu_times()[:2])
-        print(f"listening again {time.monotonic() - killed:.1f} s later ({cpu:.1f} s of its CPU)", flush=True)
-    for t in threads:
-        t.join()
-    arena.send_signal(signal.SIGTERM)
-    arena.wait(timeout=120)
+    threads = [threading.Thread(target=loop, args=(p, until, exits), daemon=True) for p in programs]
+    try:
+        for t in threads:
+            t.start()
+        if args.kill_at:
+            time.sleep(args.seconds * args.kill_at)
+            arena.send_signal(signal.SIGKILL)
+            arena.wait()
+            killed = time.monotonic()
+            print(f"arena killed (SIGKILL) at {killed - started:.0f} s", flush=True)
+            arena = start_arena(db, port, args.round, folder)
+            cpu = sum(psutil.Process(arena.pid).cpu_times()[:2])
+            print(f"listening again {time.monotonic() - killed:.1f} s later ({cpu:.1f} s of its CPU)", flush=True)
+        for t in threads:
+            t.join()
+    finally:  # the arena never outlives the run, however it ends
+        if arena.poll() is None:
+            arena.send_signal(signal.SIGTERM)
+        arena.wait(timeout=120)
     return report(folder, db, programs, exits, args)
 
 
