@@ -127,10 +127,6 @@ def _print_gothello(path: Path, record: pgn.PgnGame, within: int, budget: int | 
     print(f"  blunders: {', '.join(f'ply {r.ply} {r.move} (-{r.loss})' for r in blunders) or 'none'}")
 
 
-def _unvalued(ply: Unvalued) -> str:
-    return f"ply {ply.ply:3d} {ply.side} {ply.move}: not covered: {ply.why}"
-
-
 def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "analyse", run)
     p.add_argument("records", type=Path, nargs="+", metavar="RECORD", help="Awari or Gothello game records (PGN)")
@@ -200,9 +196,10 @@ def run(args: argparse.Namespace) -> int:
         table = tables[name]
         found = analyse(record, table, args.untrusted)
         print(f"{path}: {AR.canonical_name(rules)}, table of ≤ {table.stones} stones")
-        plies = [(r.ply, r.line(), "") if isinstance(r, MoveReport) else (r.ply, _unvalued(r), r.why) for r in found]
+        plies = [(r.ply, r.line(), "" if isinstance(r, MoveReport) else r.why) for r in found]
         if len(found) < len(record.plies):  # review stops at a move the rules refuse (a record of other rules)
-            plies.append((len(found) + 1, "", f"ply {len(found) + 1}'s move is refused by {AR.canonical_name(rules)}"))
+            k, why = len(found) + 1, f"the move is refused by {AR.canonical_name(rules)}: the review stops"
+            plies.append((k, f"ply {k:3d}: not covered: {why}", why))
         print_plies(plies)
         reports = [r for r in found if isinstance(r, MoveReport)]
         blunders = [r for r in reports if r.loss]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,18 +58,13 @@ class Run:
     def play(self, started: Started, finished: Finished, console: Any = None) -> None:
         """Play the games not yet recorded, here or on Dask, with the live view when
         asked; a SIGTERM ends it as Ctrl-C does (KeyboardInterrupt)."""
-        with ended_like_ctrl_c(), self._live() as (token, web_started, web_finished):
+        live = live_view(self.args, self.what, self.config, len(self.tasks), self.results, self.directory,
+                         self.hypotheses, self.where.local, self.settings)  # fmt: skip
+        with ended_like_ctrl_c(), live as (token, web_started, web_finished):
             todo = watched(self.todo, token)
             started, finished = both(started, web_started), both_finished(finished, web_finished)
             execute(self.config, todo, self.results, self.directory, self.where, started, finished,
                     self.hypotheses, console)  # fmt: skip
-
-    @contextmanager
-    def _live(self) -> Iterator[tuple[str, Started, Finished]]:
-        total, local = len(self.tasks), self.where.local
-        with live_view(self.args, self.what, self.config, total, self.results, self.directory, self.hypotheses,
-                       local, self.settings) as web:  # fmt: skip
-            yield web
 
     def summary(self) -> Summary:
         done = list(self.results.values())

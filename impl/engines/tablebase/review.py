@@ -72,6 +72,9 @@ class Unvalued:
     move: str
     why: str
 
+    def line(self) -> str:
+        return f"ply {self.ply:3d} {self.side} {self.move}: not covered: {self.why}"
+
     def json(self) -> dict[str, Any]:
         return {"ply": self.ply, "side": self.side, "move": self.move, "why": self.why}
 
