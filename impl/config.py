@@ -258,6 +258,8 @@ class Config:
     """The web view's address; None: ``host``."""
     web_limits: WebLimits = field(default_factory=WebLimits)
     """The web view's limits: connections, clients, records, viewers."""
+    loop: str = "auto"
+    """The servers' event loop (impl/server/loops.py ``LOOPS``): auto is uvloop where installed."""
     log_level: str = "info"
 
     def messages_for(self, game: str) -> ConfigMessages:
@@ -305,6 +307,7 @@ class Config:
             web=args.web,
             web_host=args.web_host,
             log_level="warning" if args.quiet else args.log_level,
+            loop=args.loop,
         )
 
     @classmethod

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import errno
 import logging
 import re
@@ -33,7 +32,8 @@ from impl.engines.port import GAMES, KINDS, GameEngine
 from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
-from impl.server import fdbudget
+from impl.server import fdbudget, loops
+from impl.server.loops import LOOPS, LoopUnavailable, loop_name
 from impl.server.server import GameServer, ServerConfig, default_port, serve
 from impl.server.session import Session
 
@@ -145,6 +145,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--check-protocol",
         action="store_true",
         help="check every line sent against the protocol's model; log each game's first divergence as JSON",
+    )
+    p.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default=DEFAULTS.loop,
+        help="the servers' event loop (default auto: uvloop where installed, as the fast extra installs it)",
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
@@ -292,6 +298,10 @@ def run(args: argparse.Namespace) -> int:
     each serves one game and the command exits when all have finished.
     """
     config = Config.from_args(args)
+    try:
+        loop = loop_name(config.loop)
+    except LoopUnavailable as exc:
+        raise UsageError(f"referee serve: {exc}") from None
     setup_logging(config.log_level)
     fdbudget.raise_limit()  # before the caps are sized from it
     web = web_view(config, args.tb)
@@ -306,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(where(servers, web)), flush=True)
 
     try:
-        signum = asyncio.run(web.serve(servers, ready) if web is not None else serve(servers, ready))
+        signum = loops.run(web.serve(servers, ready) if web is not None else serve(servers, ready), loop)
     except KeyboardInterrupt:  # before the handlers were installed
         return 130
     except OSError as exc:

@@ -28,7 +28,7 @@ import socket
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, cast
 
 from impl.config import NetLimits
 
@@ -139,7 +139,8 @@ class Connection(asyncio.Protocol):
         self.closed = loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+        # A stream transport, asyncio's or uvloop's (which does not subclass asyncio's).
+        transport = cast(asyncio.Transport, transport)
         self._transport = transport
         peer = transport.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)

@@ -39,6 +39,7 @@ from impl.protocol import Refused, port_of
 
 from .admission import Holder, Room, StormGuard, Verdict, address_group, decide
 from .clock import StallLog, no_stalls
+from .loops import running
 from .net import Connection, listening_port
 from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
 from .transcript import monitor
@@ -295,7 +296,9 @@ class GameServer:
         self._server = await loop.create_server(
             lambda: Connection(self._attach, self.spec.net), self.spec.host, port, reuse_address=True
         )
-        self._log(logging.INFO, "listen", host=self.spec.host, port=self.port, forever=self.spec.forever)
+        self._log(
+            logging.INFO, "listen", host=self.spec.host, port=self.port, forever=self.spec.forever, loop=running()
+        )
 
     def _new_session(self) -> Session:
         now = asyncio.get_running_loop().time()

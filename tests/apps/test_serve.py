@@ -19,6 +19,7 @@ from impl import cli, pgn
 from impl.apps import serve as serve_cli
 from impl.config import ConfigMessages
 from impl.engines.registry import get_engine
+from impl.server import loops
 from tests.support.netclient import available_kinds, play_moves, run, seat_players
 
 
@@ -35,14 +36,16 @@ def _serve_process(*argv: str) -> tuple[subprocess.Popen[str], dict[str, Any]]:
     return proc, json.loads(proc.stderr.readline())
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
 @pytest.mark.parametrize("kind", available_kinds())
-def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None:
-    """A one-game server process: it announces its port in a JSON log line, plays
-    a game, writes the record, and exits 0."""
-    proc, listen = _serve_process("gothello", "--engine", kind, "--record", str(tmp_path), "--log-level", "debug")
+def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str, loop: str) -> None:
+    """A one-game server process: it announces its port and its event loop in a JSON
+    log line, plays a game, writes the record, and exits 0; alike on either loop."""
+    argv = ("gothello", "--engine", kind, "--record", str(tmp_path), "--log-level", "debug", "--loop", loop)
+    proc, listen = _serve_process(*argv)
     try:
         assert proc.stderr is not None
-        assert listen["event"] == "listen" and listen["game"] == "gothello"
+        assert listen["event"] == "listen" and listen["game"] == "gothello" and listen["loop"] == loop
 
         async def scenario() -> None:
             players = await seat_players(listen["port"], "gothello", ("ann", ""))
@@ -69,14 +72,15 @@ def test_one_game_process_with_log_and_record(tmp_path: Path, kind: str) -> None
     assert fields["Score"] == "black 1 white 0" and fields["PlyCount"] == "3" and fields["TimeControl"] == "-"
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_aborts_the_game_in_progress_with_399_and_keeps_its_record(
-    tmp_path: Path, signum: signal.Signals
+    tmp_path: Path, signum: signal.Signals, loop: str
 ) -> None:
     """Ctrl-C, a kill or a hang-up (a closed terminal) mid-game: every connection gets 399 and is closed, the game
     is recorded as aborted (termination shutdown) with its moves, and the process
-    exits with 128 + the signal number."""
-    proc, listen = _serve_process("gothello", "--record", str(tmp_path), "--forever")
+    exits with 128 + the signal number; alike on either loop."""
+    proc, listen = _serve_process("gothello", "--record", str(tmp_path), "--forever", "--loop", loop)
     try:
         assert proc.stderr is not None
 
@@ -164,6 +168,16 @@ def test_engine_fallback_and_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
     assert serve_cli.load_engine("gothello", None).kind == "spec"
     with pytest.raises(SystemExit, match="try --engine spec"):
         serve_cli.load_engine("gothello", "impl")
+
+
+def test_uvloop_asked_for_and_missing_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """``--loop uvloop`` where uvloop is not installed: one line naming the extra, status 2;
+    ``auto`` then falls back to asyncio's loop."""
+    monkeypatch.setattr(loops, "has_uvloop", lambda: False)
+    assert cli.main(["serve", "gothello", "--loop", "uvloop", "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["referee serve: --loop uvloop: uvloop is not installed (pip install 'zreferee[fast]')"]
+    assert loops.loop_name("auto") == "asyncio"
 
 
 def test_port_in_use_is_reported() -> None:

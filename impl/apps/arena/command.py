@@ -35,7 +35,8 @@ from impl.config import DEFAULTS, Config, time_control
 from impl.engines.port import GAMES
 from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
-from impl.server import fdbudget
+from impl.server import fdbudget, loops
+from impl.server.loops import LOOPS, LoopUnavailable, loop_name
 from impl.server.session import Settings
 
 ANCHORS = ("random", "search")
@@ -104,6 +105,9 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--certificate", type=Path, metavar="PEM", help="TLS: the certificate chain (docs/arena.md)")
     p.add_argument("--key", type=Path, metavar="PEM", help="TLS: its private key (default: in --certificate)")
     p.add_argument("--seed", type=int, help="the pairings' and openings' randomness")
+    p.add_argument(
+        "--loop", choices=LOOPS, default=DEFAULTS.loop, help="the event loop (default auto: uvloop where installed)"
+    )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
 
 
@@ -159,6 +163,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"referee arena needs the arena extra ({exc}): {install_hint('arena')}") from None
     from impl.apps.serve import check_writable, load_engine
 
+    try:
+        loop = loop_name(args.loop)
+    except LoopUnavailable as exc:
+        raise UsageError(f"referee arena: {exc}") from None
     setup_logging(args.log_level)
     check_rules("referee arena", args.game, args.rules)
     fdbudget.raise_limit()
@@ -201,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         if args.web is not None:
             web = _web_link(args)
             web.open()
-        return asyncio.run(_serve(Arena(cfg, engine, store, settings, web)))
+        return loops.run(_serve(Arena(cfg, engine, store, settings, web)), loop)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
