@@ -277,12 +277,13 @@ def lockstep(g: Game) -> type[RuleBasedStateMachine]:
 
 # whole games are long by nature: the smallest run is a whole game too
 _LONG = [*settings().suppress_health_check, HealthCheck.large_base_example]
-TestAwariLockstep = lockstep(AWARI).TestCase
+# Awari's whole games on the spec take tens of seconds each: verify-deep plays them
+# (150); make verify's bounded refinement slices, the checked engine's whole games
+# (tests/engines/test_checked.py) and the exhaustive equivalence cover every step besides.
+TestAwariLockstep = pytest.mark.deep(lockstep(AWARI).TestCase)
 TestAwariLockstep.settings = settings(
     settings.default,
-    # a whole game takes the spec seconds: make verify's profile plays 2 (the refinement
-    # proofs and the checked-engine games cover every step besides), verify-deep's 150
-    max_examples=2 if settings().max_examples <= 40 else settings().max_examples // 10,
+    max_examples=max(2, settings().max_examples // 10),
     stateful_step_count=500,
     suppress_health_check=_LONG,
 )

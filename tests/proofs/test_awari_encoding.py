@@ -16,6 +16,7 @@ from proofs.awari.encoding_check import RESULTS
 from proofs.awari.exhaustive import successor
 from proofs.awari.theorems import game_of
 from spec import awari as A
+from tests.support.profiles import seeds
 
 
 def random_case(rng: random.Random) -> tuple[A.AwariBoard, A.PIT, bool, bool]:
@@ -71,7 +72,7 @@ def check(s: A.AwariBoard, move: A.PIT, rep: bool, rep_next: bool) -> None:
     assert after.positions <= g.positions | {theta} | ({nxt} if nxt else set())
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", seeds(10, verify=4))
 def test_the_encoding_agrees_with_the_spec(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(6):

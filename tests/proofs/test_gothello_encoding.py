@@ -27,6 +27,7 @@ from proofs.gothello.encoding_check import (
 )
 from proofs.gothello.theorems import concrete
 from spec import gothello as S
+from tests.support.profiles import seeds
 
 
 def random_board(rng: random.Random) -> tuple[int, int]:
@@ -61,10 +62,7 @@ def check_reading(reading: str, game: S.GothelloGame, action: S.MOVE) -> None:
     assert reading_difference(reading, game, action) is None, (reading, game, action)
 
 
-SEEDS = range(25)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", seeds(25, verify=8))
 def test_the_encoding_agrees_with_the_spec(seed: int) -> None:
     rng = random.Random(seed)
     for case in (random_case(rng), random_case(rng), played_case(rng)):

@@ -1,7 +1,9 @@
-"""proofs/awari/rules_refinement.py: the statement of AwariRefUnder on concrete rule
-sets and states, the capture and feeds statements against the engine on concrete
-rows, the rule numbers, and a planted engine bug that the composed proof refutes;
-proofs/awari/slices.py --engine rules proves through its own prover and cache."""
+"""proofs/awari/rules_refinement.py: the capture and feeds statements against the
+engine on concrete rows, the rule numbers, and a planted engine bug that the composed
+proof refutes; proofs/awari/slices.py --engine rules proves through its own prover
+and cache.  The statement of AwariRefUnder against the spec on concrete rule sets
+and states is make verify's bounded step ``statement_is_spec_referee_under`` (the
+four named sets on the witnesses, all 30 on 10 corner states), not repeated here."""
 
 from __future__ import annotations
 
@@ -16,18 +18,11 @@ from proofs.awari import refinement as P
 from proofs.awari import rules_refinement as R
 from proofs.awari import slices as L
 from proofs.symbolic import Refuted, swapped
-from spec import awari_rules as AR
 
 
 def test_the_engines_numbers_are_the_statements() -> None:
     assert R.rules_are_the_engines_numbers() == 30
     assert R.rotation_is_a_symmetry() == 576
-
-
-@pytest.mark.parametrize("rules", AR.RULE_SETS.values(), ids=AR.RULE_SETS)
-def test_statement_is_the_spec_on_the_witnesses(rules: AR.AwariRules) -> None:
-    """The witnesses (chains, laps, a grand slam) under each named set, positions ∅ and {θ}."""
-    assert R.statement_is_spec_referee_under([rules], corners=0) > 0
 
 
 def _value(t: z3.ExprRef) -> int:
@@ -48,7 +43,7 @@ def test_capture_statement_is_the_engines_capture(seed: int) -> None:
             assert _value(P.pack(row)) == want_row and _value(gained) == want_gain, (pits, last, gs)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.deep), pytest.param(2, marks=pytest.mark.deep)])
 def test_feeds_statement_is_the_engines_feeds(seed: int) -> None:
     """feeds_view on concrete boards (Σ ≤ 48) ≡ _feeds_r, under every grand-slam rule."""
     rng = random.Random(seed)

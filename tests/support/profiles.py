@@ -33,3 +33,12 @@ settings.register_profile("thorough", max_examples=1500, deadline=None, suppress
 def load() -> None:
     """Select the profile HYPOTHESIS_PROFILE names (``ci`` when unset)."""
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def seeds(count: int, verify: int) -> list[object]:
+    """Seeds 0 … count − 1 as parameters, those from ``verify`` on marked ``deep``: make
+    verify runs the first ``verify`` (a fixed set, so a regression is caught on every
+    run or on none), verify-deep all of them (issue #51: the test command's budget)."""
+    import pytest
+
+    return [n if n < verify else pytest.param(n, marks=pytest.mark.deep) for n in range(count)]
