@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -39,6 +40,7 @@ from impl import protocol as P
 from impl.config import NetLimits
 from impl.engines.port import GAMES, KINDS
 from impl.game import Side
+from impl.server.loops import LOOPS
 
 SLOW = ("spec", "checked")
 """The kinds that run the spec, capped at SLOW_MAX concurrent games."""
@@ -63,12 +65,22 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _serve(game: str, kind: str, count: int, pipe: Connection, accept_rate: float | None = None) -> None:
+def _cpu() -> float:
+    """This process's CPU seconds (user and system)."""
+    t = os.times()
+    return t.user + t.system
+
+
+def _serve(
+    game: str, kind: str, count: int, pipe: Connection, accept_rate: float | None = None, loop: str = "auto"
+) -> None:
     """Host ``count`` servers of ``game`` until told to stop; report their ports.
     ``accept_rate``: each address group's connection tries a second (NetLimits; 0:
-    no bound, as for games played back to back from one address), None: the default."""
+    no bound, as for games played back to back from one address), None: the default.
+    ``loop``: the event loop, as ``referee serve --loop`` takes it."""
     from impl.engines.registry import get_engine
     from impl.log import setup_logging
+    from impl.server import loops
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
 
@@ -88,9 +100,12 @@ def _serve(game: str, kind: str, count: int, pipe: Connection, accept_rate: floa
         for server in servers:
             await server.start()
         pipe.send([server.port for server in servers])
+        listening = _cpu()
         await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        with contextlib.suppress(OSError):  # a caller that does not ask has closed its end
+            pipe.send(_cpu() - listening)
 
-    asyncio.run(main())
+    loops.run(main(), loops.loop_name(loop))
 
 
 # ─── the players ───────────────────────────────────────────────────────────────
@@ -212,14 +227,43 @@ class Row:
     moves: int
     p50_ms: float
     p99_ms: float
+    server_cpu: float = float("nan")
+    """The server process's CPU seconds from listening to the load's end."""
+    load_cpu: float = float("nan")
+    """The players' CPU seconds (every load process)."""
 
 
-def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool = True, think: float = 0.0) -> Row:
+def _driver(ports: list[int], first: int, game: str, games: int, think: float, pipe: Connection) -> None:
+    """One load process: the slots of ``ports`` (seeds from ``first``) play; it sends back
+    its games, round trips, wall seconds and CPU seconds."""
+    stats = Stats()
+    start = time.perf_counter()
+
+    async def drive() -> None:
+        await asyncio.gather(*(_slot(port, game, first + i, games, stats, think) for i, port in enumerate(ports)))
+
+    asyncio.run(drive())
+    pipe.send((stats.games, stats.rtts, time.perf_counter() - start, _cpu()))
+
+
+def run_one(
+    game: str,
+    kind: str,
+    concurrency: int,
+    total: int,
+    contracts: bool = True,
+    think: float = 0.0,
+    drivers: int = 1,
+    loop: str = "auto",
+) -> Row:
     """``concurrency`` slots playing about ``total`` games in all (at least one each),
-    the server process running the spec with its contracts on or off."""
+    the server process running the spec with its contracts on or off, on ``loop``.
+    ``drivers`` > 1: the slots are shared among that many load processes, so that
+    the players are not the bottleneck; the row then says the server's and the
+    players' CPU."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
-    proc = context.Process(target=_serve, args=(game, kind, concurrency, theirs, 0.0), daemon=True)
+    proc = context.Process(target=_serve, args=(game, kind, concurrency, theirs, 0.0, loop), daemon=True)
     saved = os.environ.get("SPEC_CONTRACTS")
     os.environ["SPEC_CONTRACTS"] = "1" if contracts else "0"  # read by spec/contracts.py as the child imports it
     try:
@@ -229,17 +273,53 @@ def run_one(game: str, kind: str, concurrency: int, total: int, contracts: bool 
             del os.environ["SPEC_CONTRACTS"]
         else:
             os.environ["SPEC_CONTRACTS"] = saved
+    server_cpu = load_cpu = float("nan")
     try:
         ports = ours.recv()
-        stats, elapsed = asyncio.run(_drive(ports, game, max(1, total // concurrency), think))
+        each = max(1, total // concurrency)
+        if drivers <= 1:
+            before = _cpu()
+            stats, elapsed = asyncio.run(_drive(ports, game, each, think))
+            load_cpu = _cpu() - before
+        else:
+            stats, elapsed, load_cpu = _drive_apart(context, ports, game, each, think, drivers)
     finally:
         ours.send("stop")
+        if ours.poll(10):
+            server_cpu = ours.recv()
         stop_process(proc, 10)
     rtts = sorted(stats.rtts)
     p50 = statistics.median(rtts) if rtts else float("nan")
     p99 = percentile(rtts, 0.99) if rtts else float("nan")
     label = "n/a" if kind == "impl" else "on" if contracts else "off"
-    return Row(kind, label, game, concurrency, stats.games, stats.games / elapsed, len(rtts), p50 * 1e3, p99 * 1e3)
+    return Row(
+        kind, label, game, concurrency, stats.games, stats.games / elapsed, len(rtts), p50 * 1e3, p99 * 1e3,
+        server_cpu, load_cpu,
+    )  # fmt: skip
+
+
+def _drive_apart(
+    context: Any, ports: list[int], game: str, games: int, think: float, drivers: int
+) -> tuple[Stats, float, float]:
+    """The slots shared among ``drivers`` processes: their stats together, the wall
+    time of the slowest and their CPU seconds in all."""
+    pipes, procs = [], []
+    for d in range(drivers):
+        ours, theirs = context.Pipe()
+        share = ports[d::drivers]
+        procs.append(context.Process(target=_driver, args=(share, d * 100_000, game, games, think, theirs)))
+        pipes.append(ours)
+    for p in procs:
+        p.start()
+    stats, elapsed, cpu = Stats(), 0.0, 0.0
+    for ours in pipes:
+        played, rtts, seconds, spent = ours.recv()
+        stats.games += played
+        stats.rtts.extend(rtts)
+        elapsed, cpu = max(elapsed, seconds), cpu + spent
+    for p in procs:
+        stop_process(p, 10)
+    return stats, elapsed, cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,12 +333,16 @@ def main(argv: list[str] | None = None) -> int:
         "--games-slow", type=int, default=20, metavar="N", help="games per spec or checked run (default 20)"
     )
     parser.add_argument("--think", type=float, default=0.0, metavar="MS", help="each player's pause before a move")
+    parser.add_argument(
+        "--drivers", type=int, default=1, metavar="K", help="load processes sharing the players (default 1)"
+    )
+    parser.add_argument("--loop", default="auto", choices=LOOPS, help="the server's event loop (default auto)")
     args = parser.parse_args(argv)
     print(
         "| engine | contracts | game | concurrent games | games played | games/s | moves timed "
-        "| move RTT p50 (ms) | p99 (ms) |"
+        "| move RTT p50 (ms) | p99 (ms) | server CPU a move (µs) | players' CPU (s) |"
     )
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind in args.kinds:
         for contracts in ["on"] if kind == "impl" else args.contracts:  # impl runs no contract
             for game in args.games:
@@ -270,13 +354,14 @@ def main(argv: list[str] | None = None) -> int:
 def _row(args: argparse.Namespace, kind: str, contracts: bool, game: str, concurrency: int) -> None:
     if kind in SLOW and concurrency > SLOW_MAX:
         label = "on" if contracts else "off"
-        print(f"| {kind} | {label} | {game} | {concurrency} | not run ({kind} capped at {SLOW_MAX}) | | | | |")
+        print(f"| {kind} | {label} | {game} | {concurrency} | not run ({kind} capped at {SLOW_MAX}) | | | | | | |")
         return
     total = args.games_impl if kind == "impl" else args.games_slow
-    row = run_one(game, kind, concurrency, total, contracts, args.think / 1e3)
+    row = run_one(game, kind, concurrency, total, contracts, args.think / 1e3, args.drivers, args.loop)
+    per_move = 1e6 * row.server_cpu / max(1, row.moves)
     print(
         f"| {row.kind} | {row.contracts} | {row.game} | {row.concurrency} | {row.games} | {row.games_per_s:.1f} "
-        f"| {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} |",
+        f"| {row.moves} | {row.p50_ms:.2f} | {row.p99_ms:.2f} | {per_move:.0f} | {row.load_cpu:.1f} |",
         flush=True,
     )
 
