@@ -92,8 +92,15 @@ def test_a_game_in_progress_reaches_the_web_only_after_the_delay(tmp_path: Path)
             await asyncio.sleep(0.3)
             proc.send_signal(signal.SIGUSR1)
             assert await a.line() == "352 You will play black"
-            assert get(base + "/api/servers")[1]["servers"] != []  # the game's server is known ...
-            servers = get(base + "/api/servers")[1]["servers"]
+            # The game's server reaches the web process over its link, in its own time:
+            # waited for (up to 10 s), never assumed to have arrived with the 352 ...
+            servers: list[dict[str, object]] = []
+            for _ in range(100):
+                servers = get(base + "/api/servers")[1]["servers"]
+                if servers:
+                    break
+                await asyncio.sleep(0.1)
+            assert servers != []
             assert all(s.get("current") is None for s in servers), servers  # ... but not its game, nor its moves
             await a.send("1 c3")
             await a.line()
