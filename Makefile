@@ -60,7 +60,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 # make verify deselects the tests marked `deep` (too slow for its budget); verify-deep runs all.
-# One test's budget is 20 s on an idle 2-core machine: the run ends by naming any test
+# One test's budget is 25 s on an idle 2-core machine: the run ends by naming any test
 # over it (tests/support/budget.py), after the 15 slowest.  JOBS processes share the
 # tests (pytest-xdist) and the bounded proof steps (README, "On a fresh machine").
 JOBS ?= 2

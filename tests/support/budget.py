@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-BUDGET = 20.0
+BUDGET = 25.0
 """Seconds a test's call may take on an idle 2-core machine under ``make verify``
-(``-n 2``); the suite's whole-game and proof tests stay under it since #51."""
+(``-n 2``).  The slowest since #51 take 17–21 s: a program losing by the idle rule
+(10 s of it a timer), a program that does not exit, the spec answering the Awari corpus."""
 
 _over: list[tuple[float, str]] = []
 
