@@ -162,7 +162,7 @@ def test_the_ratings_are_the_fit_of_the_recorded_games(tmp_path: Path) -> None:
                 assert await a.round() == 2
                 await asyncio.gather(*(play(c, "gothello", k) for k, c in enumerate(clients)))
                 await a.flush()
-            return dict(a.ratings)
+            return dict(a.ledger.ratings)
 
     ratings = run(main)
     # The records, read as a rating tool reads them, fitted offline.

@@ -5,7 +5,7 @@ waits for an opponent), and waits; every round the waiting players are paired
 (impl/apps/arena/pairing.py) and each pair plays one game on a session of its own
 (impl/server/session.py: the same referee as ``referee serve``), after which the
 game is stored (impl/apps/arena/store.py), its record written, the ratings fitted
-again.  One connection plays one game, as on the papers' servers: a program plays
+again (impl/apps/arena/ledger.py).  One connection plays one game, as on the papers' servers: a program plays
 again by connecting again.
 
 The session of a game is joined by connections already greeted and seated here:
@@ -21,38 +21,33 @@ import concurrent.futures
 import contextlib
 import hmac
 import logging
-import multiprocessing
 import os
 import random
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from impl import protocol as P
-from impl.atomic import remove_stale, write_atomic
 from impl.client.client import LOGIN
 from impl.engines.openings import random_openings
 from impl.engines.port import GameEngine
-from impl.game import Side
 from impl.log import event
-from impl.pgn import write as write_pgn
 from impl.server.admission import Decision, Room, StormGuard, Verdict, address_group, decide
 from impl.server.clock import Stalls, no_stalls
 from impl.server.net import Connection, listening_port
-from impl.server.server import LagMonitor, write_record
-from impl.server.session import GameOver, LineError, Settings, Written
+from impl.server.server import LagMonitor
+from impl.server.session import GameOver, LineError, Settings
 
 from .config import ArenaConfig, WebFeed
+from .ledger import Ledger, first_line
 from .login import ANCHOR_PREFIX, FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
 from .pairing import Waiter, pair
-from .standings import fit, snapshot
-from .store import Game, Login, Player, Rating, Store, record_name
-from .table import Stage, Table, Visitor, faults_of, score_of
+from .store import Login, Player, Store
+from .table import Stage, Table, Visitor
 
 T = TypeVar("T")
 
@@ -61,27 +56,6 @@ T = TypeVar("T")
 
 
 NEW_NAMES_WINDOW = 600.0
-REFIT_EVERY = 1.0
-"""Seconds between two fits of the ratings at least (they follow the games stored),
-or four times the last fit's, if more."""
-GAMES_IN_THREAD = 2000
-"""Games up to which the same holds (openskill rates them one after another)."""
-FIT_IN_THREAD = 40
-"""Players up to which the ratings are fitted in the database's thread (tens of
-milliseconds); beyond, in a process of their own (the fit's matrix inverse grows
-as the cube of the players: half a second for 100)."""
-STORE_TRIES = 5
-STORE_WAIT = 2.0
-
-
-def _line(exc: BaseException) -> str:
-    text = str(exc)
-    return text.splitlines()[0] if text else repr(exc)
-
-
-def _write_new(path: Path, text: str) -> None:
-    with contextlib.suppress(FileExistsError):  # written before the restart: the same game
-        write_atomic(path, text, overwrite=False)
 
 
 class Arena:
@@ -115,7 +89,6 @@ class Arena:
         self.rematches: dict[frozenset[int], tuple[tuple[str, ...], int]] = {}
         """A pair's opening and who moved first on it, until they play it reversed."""
         self.balance: dict[int, int] = {}
-        self.ratings: dict[int, tuple[float, float, int]] = {}
         self._started: dict[int, list[float]] = {}
         """Each player's game start times of the last 24 hours (the daily cap)."""
         self._anchor_tokens: dict[str, str] = {}
@@ -123,14 +96,8 @@ class Arena:
         self._logins_seen: dict[str, bytes] = {}
         self._anchor_tasks: list[asyncio.Task[None]] = []
         self._rounds: asyncio.Task[None] | None = None
-        self._writes: list[asyncio.Future[Any]] = []
-        self.round_id = 0
-        self._stale = False
-        self._refitting: asyncio.Future[None] | None = None
-        self._fitter: concurrent.futures.ProcessPoolExecutor | None = None
-        self._fit_seconds = 0.0
-        self.stored = 0
-        """Games stored by this process (tests and the benchmark read it)."""
+        self.ledger = Ledger(cfg, store, self.vocab, self.db, web, self.settings_lines())
+        """Its stored games, record files and ratings (impl/apps/arena/ledger.py)."""
 
     # The database's thread.
 
@@ -153,9 +120,9 @@ class Arena:
         self.stalls = self._monitor.stalled
         ids = await self.db(self.store.game_ids)
         self.numbered = len(ids)
-        self.round_id = await self.db(self.store.last_round)
-        await self._refit()
-        await self.export_records(ids)
+        self.ledger.round_id = await self.db(self.store.last_round)
+        await self.ledger.refit()
+        await self.ledger.export_records(ids)
         port = self.cfg.port if self.cfg.port is not None else P.port_of(self.cfg.game, 0)
         self._server = await loop.create_server(
             lambda: Connection(self._attach, self.cfg.net), self.cfg.host, port, reuse_address=True
@@ -193,21 +160,21 @@ class Arena:
         for conn in list(self._visitors):
             conn.close()
         await asyncio.gather(*self._anchor_tasks, *([self._rounds] if self._rounds else []), return_exceptions=True)
-        await self.flush()
+        await self.ledger.flush()
         if self._monitor is not None:
             self._monitor.release()
             self._monitor = None
         self._db.shutdown(wait=True)
-        if self._fitter is not None:
-            self._fitter.shutdown(wait=True, cancel_futures=True)
+        self.ledger.close()
 
     async def flush(self) -> None:
         """Until every finished game is stored and the ratings fitted over it."""
-        while self._writes or (self._refitting is not None and not self._refitting.done()):
-            pending, self._writes = self._writes, []
-            if self._refitting is not None:
-                pending.append(self._refitting)
-            await asyncio.gather(*pending, return_exceptions=True)
+        await self.ledger.flush()
+
+    @property
+    def stored(self) -> int:
+        """Games stored by this process (tests and the benchmark read it)."""
+        return self.ledger.stored
 
     # Connections.
 
@@ -309,7 +276,7 @@ class Arena:
                 if result in (Login.OK, Login.CREATED):
                     self._remember(login)
         except Exception as exc:  # the database failed: refuse, keep serving
-            self._log(logging.ERROR, "arena_db_failed", error=_line(exc))
+            self._log(logging.ERROR, "arena_db_failed", error=first_line(exc))
             self._refuse_login(visitor, "The arena's database is not available; try again later")
             return
         finally:
@@ -398,7 +365,7 @@ class Arena:
     def _rating(self, visitor: Visitor) -> float:
         if visitor.player is None:
             return self.cfg.anchor_rating
-        found = self.ratings.get(visitor.player.id)
+        found = self.ledger.ratings.get(visitor.player.id)
         return found[0] if found is not None else self.cfg.anchor_rating
 
     async def round(self) -> int:
@@ -414,7 +381,7 @@ class Arena:
         games, _ = pair(waiters, self.last, self.balance, self.rng)
         if not games:
             return 0
-        self.round_id = await self.db(self.store.begin_round, time.time(), len(games))
+        self.ledger.round_id = await self.db(self.store.begin_round, time.time(), len(games))
         openings = (
             random_openings(self.engine, len(games), self.cfg.opening_plies, self.rng.randrange(2**31))
             if self.cfg.opening_plies
@@ -433,8 +400,8 @@ class Arena:
             for v in (first, second):
                 if v.player is not None:
                     self._started.setdefault(v.player.id, []).append(time.time())
-            self.tables.add(Table(self, first, second, self.round_id, opening))
-        self._log(logging.INFO, "arena_round", round=self.round_id, games=len(games), waiting=len(self.waiting))
+            self.tables.add(Table(self, first, second, self.ledger.round_id, opening))
+        self._log(logging.INFO, "arena_round", round=self.ledger.round_id, games=len(games), waiting=len(self.waiting))
         return len(games)
 
     def _opening_for(self, a: Waiter, b: Waiter, fresh: tuple[str, ...]) -> tuple[Waiter, Waiter, tuple[str, ...]]:
@@ -464,166 +431,7 @@ class Arena:
     def finished(self, table: Table, over: GameOver) -> None:
         """A game is over: store it (``_store``), then let its players know."""
         self.tables.discard(table)
-        self._writes.append(asyncio.ensure_future(self._store(table, over)))
-
-    async def _store(self, table: Table, over: GameOver) -> None:
-        """Store the game (with its faults and its players' validations) and only
-        then release its last lines to the players; then its record file and the
-        ratings.  A guest's game is recorded, never stored."""
-        first, second = table.first, table.second
-        assert first.relay is not None and second.relay is not None
-        relays = (first.relay, second.relay)
-        try:
-            record = over.record.with_tags(Event=f"{self.vocab.title} arena", Round=str(table.round_id), Rated="no")
-            over = replace(over, source=Written(record))
-            if first.player is None or second.player is None:
-                self._release(table)
-                await self._write_record(None, over, "")
-                return
-            game, validations = self._row(table, over, first.player, second.player, faults_of(over, relays))
-            over = replace(over, source=Written(over.record.with_tags(Rated="yes" if game.rated else "no")))
-            game = replace(game, pgn=write_pgn(over.record))  # the record once, as stored and as written
-            game_id = await self._keep(game, validations)
-            self._release(table)
-            await self._write_record(game_id, over, game.pgn)
-            self.stored += 1
-            self._refit_soon()
-        except Exception as exc:  # a bug here must not keep the players waiting or end the arena
-            self._log(logging.ERROR, "arena_store_failed", uid=table.uid, error=repr(exc))
-            self._release(table)
-
-    def _release(self, table: Table) -> None:
-        """The game's last lines to its players; their connections no longer count
-        as their names' (a program may connect again before this one has closed)."""
-        for visitor in (table.first, table.second):
-            visitor.stage = Stage.DONE
-            if visitor.relay is not None:
-                visitor.relay.release()
-
-    def _row(
-        self, table: Table, over: GameOver, first: Player, second: Player, found: tuple[tuple[Side, str, int], ...]
-    ) -> tuple[Game, list[tuple[int, bool, str | None]]]:
-        """The game's row (its record, ``pgn``, left to the caller, which tags it as
-        rated or not) and its validations: a player not yet validated passes by a
-        game with a result in which it sent no line the protocol refuses (299) and did
-        not lose by time, disconnection or idleness; until then its games are unrated."""
-        score = score_of(over)
-        unrated = None if score is not None else f"no result ({over.termination})"
-        validations: list[tuple[int, bool, str | None]] = []
-        for player, side in ((first, Side.FIRST), (second, Side.SECOND)):
-            if player.validated or player.anchor is not None:
-                continue
-            # A 291 is the rules refusing a move, which the protocol lets a player try again
-            # (a player may find its move by trial): counted, but no fault of the protocol.
-            own = [f"{count} {kind}" for s, kind, count in found if s == side and kind != "illegal move"]
-            passed = score is not None and not own
-            note = None if passed else f"validation game: {', '.join(own) or f'no result ({over.termination})'}"
-            validations.append((player.id, passed, note))
-            if not passed:
-                unrated = unrated or f"{player.name}'s {note}"
-        ids = {Side.FIRST: first.id, Side.SECOND: second.id}
-        game = Game(
-            table.uid, table.round_id, first.id, second.id, score, str(over.termination), unrated is None,
-            unrated, len(over.record.moves), " ".join(table.opening), table.started, over.ended,
-            "", faults=tuple((ids[s], kind, n) for s, kind, n in found),
-        )  # fmt: skip
-        return game, validations
-
-    async def _keep(self, game: Game, validations: list[tuple[int, bool, str | None]]) -> int | None:
-        """``add_game``, tried again while the database fails (``STORE_TRIES``
-        times, ``STORE_WAIT`` seconds apart); None if it never took it."""
-        for attempt in range(1, STORE_TRIES + 1):
-            try:
-                return await self.db(self.store.add_game, game, validations)
-            except Exception as exc:
-                self._log(logging.ERROR, "arena_store_retry", uid=game.uid, attempt=attempt, error=_line(exc))
-                if attempt < STORE_TRIES:
-                    await asyncio.sleep(STORE_WAIT)
-        return None
-
-    async def _write_record(self, game_id: int | None, over: GameOver, text: str) -> None:
-        """The record file: ``text`` named by the stored game's id, or (a guest's game,
-        a game the database did not take) ``over``'s record as ``referee serve`` names
-        its records."""
-        directory = self.cfg.record_dir
-        if directory is None:
-            return
-        try:
-            if game_id is None:
-                await asyncio.to_thread(write_record, directory, over.record, over.ended)
-            else:
-                path = directory / record_name(self.cfg.game, game_id)
-                await asyncio.to_thread(_write_new, path, text)
-        except OSError as exc:
-            self._log(logging.ERROR, "record_failed", error=str(exc))
-
-    async def export_records(self, ids: Sequence[int]) -> int:
-        """Write the record file of every stored game of ``ids`` that has none (the
-        arena was stopped between storing a game and writing its file); how many.
-        Only the missing records are read from the database."""
-        directory = self.cfg.record_dir
-        if directory is None:
-            return 0
-        await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
-        await asyncio.to_thread(remove_stale, directory, f"{self.cfg.game}-arena-*.pgn")  # one arena per database
-        have = set(await asyncio.to_thread(lambda: {p.name for p in directory.iterdir()}))
-        missing = [i for i in ids if record_name(self.cfg.game, i) not in have]
-        for game_id in missing:
-            text = await self.db(self.store.record_of, game_id)
-            await asyncio.to_thread(_write_new, directory / record_name(self.cfg.game, game_id), text)
-        return len(missing)
-
-    def _refit_soon(self) -> None:
-        """``_refit`` after a stored game: one at a time, at most one every
-        ``REFIT_EVERY`` seconds, the games stored meanwhile taken by the next."""
-        self._stale = True
-        if self._refitting is None or self._refitting.done():
-            self._refitting = asyncio.ensure_future(self._refits())
-
-    async def _refits(self) -> None:
-        while True:
-            self._stale = False
-            started = time.monotonic()
-            try:
-                await self._refit()
-            except Exception as exc:  # the database failed: the next stored game tries again
-                self._log(logging.ERROR, "arena_refit_failed", error=_line(exc))
-            if not self._stale:
-                return
-            every = max(REFIT_EVERY, 4 * self._fit_seconds)  # a slow fit is made less often
-            await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
-
-    async def _refit(self) -> None:
-        """The ratings fitted again over every stored game, kept as this round's, and
-        the web view's pages made again: in the database's thread, or, for many
-        players or games, in a process of their own (a pure-Python fit of 100 players
-        takes half a second, which must not hold the games' loop under the GIL)."""
-        players = await self.db(self.store.players)
-        games = await self.db(partial(self.store.games, pgn=False))
-        heavy = len(players) > FIT_IN_THREAD or len(games) > GAMES_IN_THREAD
-        started = time.monotonic()
-        self.ratings = await self._work(heavy, fit, players, games, self.cfg.anchor_rating)
-        self._fit_seconds = time.monotonic() - started
-        if self.round_id:
-            rows = [Rating(self.round_id, pid, elo, margin, n) for pid, (elo, margin, n) in self.ratings.items()]
-            await self.db(self.store.save_ratings, self.round_id, rows)
-        if self.web is not None:
-            faults = await self.db(self.store.fault_counts)
-            history = await self.db(self.store.histories)
-            title, lines = f"{self.vocab.title} arena", self.settings_lines()
-            records = self.cfg.game if self.cfg.record_dir is not None else None
-            data = await self._work(
-                heavy, snapshot, title, players, games, self.ratings, faults, history, records, lines
-            )
-            self.web.standings({**data, "delay": self.cfg.delay})
-
-    async def _work(self, heavy: bool, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the database's thread, or (``heavy``) in the arena's worker process."""
-        if not heavy:
-            return await self.db(fn, *args)
-        if self._fitter is None:
-            self._fitter = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._fitter, partial(fn, *args))
+        self.ledger.finished(table, over)
 
     def settings_lines(self) -> list[str]:
         """The arena's settings, as the web page and the command's start say them."""

@@ -238,6 +238,14 @@ class Table:
     def stop(self) -> None:
         self.session.shutdown(self._time())
 
+    def release(self) -> None:
+        """The game's last lines to its players; their connections no longer count
+        as their names' (a program may connect again before this one has closed)."""
+        for visitor in (self.first, self.second):
+            visitor.stage = Stage.DONE
+            if visitor.relay is not None:
+                visitor.relay.release()
+
     def _on_event(self, what: Event) -> None:
         if isinstance(what, GameOver):
             self.over = what
