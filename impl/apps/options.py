@@ -19,6 +19,7 @@ from typing import Any
 
 from impl.apps import cgroups, launch, tbadjudge
 from impl.apps import sandbox as sandboxes
+from impl.apps.nobody import share_refusal
 from impl.apps.sandbox import Sandbox
 from impl.apps.terms import Adjudication, PlayerSpec
 from impl.atomic import read_bounded, why, write_atomic
@@ -99,7 +100,7 @@ def sandbox_of(args: argparse.Namespace, what: str) -> Sandbox:
     for directory in args.sandbox_share:
         if not directory.is_dir():
             raise UsageError(f"{what}: --sandbox-share: {str(directory)!r} is not a directory")
-        if refusal := sandboxes.share_refusal(str(directory)):
+        if refusal := share_refusal(str(directory)):
             raise UsageError(f"{what}: --sandbox-share: {str(directory)!r}: {refusal}")
         shared.append(str(directory.resolve()))
     box = replace(box, shared=tuple(shared), memory=args.program_memory)

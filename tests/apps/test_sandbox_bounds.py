@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from impl import pgn
-from impl.apps import cgroups, sandbox
+from impl.apps import cgroups, nobody, sandbox
 from impl.apps.games import play_game
 from impl.apps.launch import Launched
 from impl.apps.terms import MatchOptions, PlayerSpec
@@ -114,7 +114,7 @@ def test_a_root_runners_program_cannot_read_etc_shadow_but_reads_its_own_script(
     script = tmp_path / "shadow.py"
     script.write_text(SHADOW)
     out = run(box, script)
-    assert f"uid {sandbox.NOBODY} gid {sandbox.NOBODY} groups []" in out, out
+    assert f"uid {nobody.NOBODY} gid {nobody.NOBODY} groups []" in out, out
     assert "refused 13" in out and "read /etc/shadow" not in out, out
 
 
@@ -168,7 +168,7 @@ def test_a_share_nobody_could_write_is_refused_in_one_line(tmp_path: Path) -> No
     """A root runner's programs are nobody: a ``--sandbox-share`` they could not
     write would fail them mid-game, so it is refused before anything starts."""
     root_only()
-    if not sandbox.drops():
+    if not nobody.drops():
         pytest.skip("this root cannot become nobody here")
     argv = [PYTHON, "-m", "impl.cli", "match", "random", "random", "--game", "awari", "--sandbox-share", str(tmp_path)]
     env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
