@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from impl.apps.animate import WITNESSES, Animator, describe_after
+from impl.apps.animate import WITNESSES, Animator
+from impl.apps.specview import describe_after
 from impl.engines.statetext import parse_awari
 from spec import awari as A
 from spec import gothello as G
