@@ -40,14 +40,14 @@ postgres:
 		&& apt-get install -y -qq postgresql >/dev/null 2>&1; } \
 		|| echo "postgresql not installed: the arena's PostgreSQL tests will be skipped"
 
-# make serve needs only the runtime and the web view (icontract, aiohttp): a few seconds
+# make serve needs only the runtime, the web view and uvloop (icontract, aiohttp, uvloop): a few seconds
 # of installing, not the development toolchain (z3, crosshair, mypy, dask).  The dev
 # install above includes it, so after make verify serving installs nothing more.
 SERVE_STAMP := $(VENV)/.installed-serve
 $(SERVE_STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[web]'
+	$(PY) -m pip install --quiet -e '.[web,fast]'
 	@touch $(SERVE_STAMP)
 
 venv: $(STAMP)
