@@ -205,11 +205,12 @@ async def _slot(port: int, game: str, seed: int, games: int, stats: Stats, think
         await _one_game(port, game, rng, stats, think)
 
 
-async def _drive(ports: list[int], game: str, games: int, think: float = 0.0) -> tuple[Stats, float]:
-    """Every slot plays ``games`` games back to back; the wall time of the lot."""
+async def _drive(ports: list[int], game: str, games: int, think: float = 0.0, first: int = 0) -> tuple[Stats, float]:
+    """Every slot plays ``games`` games back to back (the slots' seeds from ``first``);
+    the wall time of the lot."""
     stats = Stats()
     start = time.perf_counter()
-    await asyncio.gather(*(_slot(port, game, i, games, stats, think) for i, port in enumerate(ports)))
+    await asyncio.gather(*(_slot(port, game, first + i, games, stats, think) for i, port in enumerate(ports)))
     return stats, time.perf_counter() - start
 
 
@@ -236,14 +237,8 @@ class Row:
 def _driver(ports: list[int], first: int, game: str, games: int, think: float, pipe: Connection) -> None:
     """One load process: the slots of ``ports`` (seeds from ``first``) play; it sends back
     its games, round trips, wall seconds and CPU seconds."""
-    stats = Stats()
-    start = time.perf_counter()
-
-    async def drive() -> None:
-        await asyncio.gather(*(_slot(port, game, first + i, games, stats, think) for i, port in enumerate(ports)))
-
-    asyncio.run(drive())
-    pipe.send((stats.games, stats.rtts, time.perf_counter() - start, _cpu()))
+    stats, elapsed = asyncio.run(_drive(ports, game, games, think, first))
+    pipe.send((stats.games, stats.rtts, elapsed, _cpu()))
 
 
 def run_one(

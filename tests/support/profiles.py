@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -39,6 +40,4 @@ def seeds(count: int, verify: int) -> list[object]:
     """Seeds 0 … count − 1 as parameters, those from ``verify`` on marked ``deep``: make
     verify runs the first ``verify`` (a fixed set, so a regression is caught on every
     run or on none), verify-deep all of them (issue #51: the test command's budget)."""
-    import pytest
-
     return [n if n < verify else pytest.param(n, marks=pytest.mark.deep) for n in range(count)]

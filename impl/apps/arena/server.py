@@ -5,8 +5,8 @@ waits for an opponent), and waits; every round the waiting players are paired
 (impl/apps/arena/pairing.py) and each pair plays one game on a session of its own
 (impl/server/session.py: the same referee as ``referee serve``), after which the
 game is stored (impl/apps/arena/store.py), its record written, the ratings fitted
-again (impl/apps/arena/ledger.py).  One connection plays one game, as on the papers' servers: a program plays
-again by connecting again.
+again (impl/apps/arena/ledger.py).  One connection plays one game, as on the
+papers' servers: a program plays again by connecting again.
 
 The session of a game is joined by connections already greeted and seated here:
 ``Relay`` drops the two lines the session would send them again (its 000 and its
@@ -429,7 +429,7 @@ class Arena:
     # A game's end.
 
     def finished(self, table: Table, over: GameOver) -> None:
-        """A game is over: store it (``_store``), then let its players know."""
+        """A game is over: the ledger stores it, then lets its players know."""
         self.tables.discard(table)
         self.ledger.finished(table, over)
 
