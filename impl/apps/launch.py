@@ -65,9 +65,16 @@ _LIMITS: set[cgroups.TaskLimit] = set()
 """The cgroups of the programs launched and not yet ended (killed with them)."""
 
 
+_ENDED = threading.Event()
+"""Set by ``end_all``: a program whose launch was under way then, or came after it
+(another game's thread launching its second program), is ended as it starts."""
+
+
 @atexit.register
 def end_all() -> None:
-    """SIGKILL to every program this process launched and has not ended."""
+    """SIGKILL to every program this process launched and has not ended, and to any
+    launched from now on (``_ENDED``)."""
+    _ENDED.set()
     for group in list(_LIVE):
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGKILL)
@@ -175,6 +182,11 @@ class Launched:
                 os.close(fd)
         self.group = self.proc.pid  # a new session's leader leads its process group
         _LIVE.add(self.group)
+        if _ENDED.is_set():  # end_all ran before it could see this group: end it here
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.group, signal.SIGKILL)
+            if self.limit is not None:
+                self.limit.kill()
         self._reader = threading.Thread(target=self._read, name=f"output-{self.proc.pid}", daemon=True)
         self._reader.start()
 

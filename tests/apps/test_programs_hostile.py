@@ -16,6 +16,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from dataclasses import replace
@@ -360,6 +361,22 @@ def test_programs_still_running_are_ended_when_the_runner_exits(tmp_path: Path) 
             break
         time.sleep(0.02)
     assert _gone(pid)
+
+
+def test_a_program_launched_after_the_runner_was_interrupted_is_ended_as_it_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``end_all`` (Ctrl-C, SIGTERM, SIGHUP) ran while another game's thread was still
+    launching its program: that program, which ``end_all`` could not see, is ended as
+    it starts, so that its game does not wait on it (a ``referee match`` once stayed
+    60 s after SIGTERM, its second game's sleeping programs launched too late)."""
+    monkeypatch.setattr(launch, "_ENDED", threading.Event())
+    launch._ENDED.set()
+    started = launch.Launched([sys.executable, "-c", "import time; time.sleep(600)"], {}, None)
+    try:
+        assert started.proc.wait(30) == -9
+    finally:
+        started.finish(0)
 
 
 def test_only_the_head_and_tail_of_a_programs_output_are_kept(tmp_path: Path) -> None:
