@@ -285,6 +285,20 @@ def test_the_top_level_holds_at_most_eight_modules() -> None:
     assert len(top) <= MAX_TOP_LEVEL, top
 
 
+MAX_COMMAND_LINES = 400
+"""A command's module (impl/apps) is read whole by its maintainer: past this, a
+part of it is a room of its own (issue #50: games.py had grown to 1,028 lines)."""
+
+
+def test_no_command_module_is_longer_than_a_maintainer_reads_whole() -> None:
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (IMPL / "apps").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_COMMAND_LINES
+    }
+    assert long == {}, long
+
+
 READERS_OF_MOVES = ("impl.pgn", "impl.web")
 """What records and shows games: they learn what a move did from the engine port's
 ``describe``/``cells`` (issue #31), never from the rules or an engine's packed state."""

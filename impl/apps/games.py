@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
-from impl.apps import launch, protocheck, seats, strict, tbadjudge
+from impl.apps import launch, protocheck, rulings, seats, strict, tbadjudge
 from impl.apps import sandbox as sandboxes
 from impl.apps.launch import Launched
 from impl.apps.terms import (
@@ -56,16 +56,15 @@ from impl.apps.terms import (
     PlayerSpec,
 )
 from impl.atomic import write_atomic
-from impl.client import Client, ClientError, ClientTimeout, Result
+from impl.client import Client, ClientError, ClientTimeout
 from impl.config import LOCAL_HOST, Config
-from impl.game import Outcome, Side, Termination
-from impl.protocol import VOCABULARIES
+from impl.game import Outcome, Termination
 from impl.server.local import LocalServer
 from impl.server.session import Event, GameOver, MoveMade, Session
 
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
-SIDES = {game: v.sides for game, v in VOCABULARIES.items()}
+SIDES = rulings.SIDES
 PLACEHOLDERS = launch.PLACEHOLDERS
 
 
@@ -80,13 +79,6 @@ def interrupt() -> None:
     with its bwrap or unshare process): the games' threads then finish at once."""
     INTERRUPTED.set()
     launch.end_all()
-
-
-FOREIGN_SIGNALS = frozenset(
-    int(s) for s in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1)
-)
-"""Signals another process sends (a program's own faults — SIGSEGV, SIGABRT,
-SIGPIPE … — are its own, and lose as a disconnection does)."""
 
 
 def play_game(
@@ -113,7 +105,7 @@ def play_game(
             judged |= {tbadjudge.TAG: outcome.tablebase} if outcome.tablebase and not outcome.theft else {}
             judged = {strict.TAG: outcome.forfeit} if outcome.forfeit else judged
             if (outcome.theft or outcome.forfeit or outcome.adjudicated) and outcome.result is not None:
-                record, tags = _rejudged(record, outcome.result, tags | judged)
+                record, tags = rulings.rejudged(record, outcome.result, tags | judged)
             tags |= {protocheck.TAG: outcome.divergence or protocheck.OK} if options.check_protocol else {}
             outcome.record = pgn.write(record.with_tags(**tags))
     if options.records is not None and outcome.record:
@@ -178,7 +170,7 @@ def _play_game(
             outcome.error, early = _follow(observer, launched, deadline)
             outcome.culprits += [] if early is None else [early]
             if outcome.error == "timed out":
-                outcome.error, outcome.culprits = _silent(observer, first, specs, game)
+                outcome.error, outcome.culprits = rulings.silent(observer, first, specs, game)
             outcome.result, outcome.counts = observer.result, observer.counts()
             if outcome.adjudicated:
                 outcome.result = outcome.adjudged
@@ -190,34 +182,21 @@ def _play_game(
             for player, proc in launched.items():
                 status = proc.finish(0 if outcome.error else 10.0)
                 outcome.summaries[player] = list(proc.summaries)
-                if status is not None and -status in FOREIGN_SIGNALS and not box.isolates and not proc.out_of_memory:
+                if (
+                    status is not None
+                    and -status in rulings.FOREIGN_SIGNALS
+                    and not box.isolates
+                    and not proc.out_of_memory
+                ):
                     killed[player] = -status
                 if status not in (0, None) and outcome.error:
                     tail = " | ".join(list(proc.tail)[-3:])
                     outcome.error += f"; {'AB'[player]} exited with {status}: {tail}"
                     outcome.culprits += [] if player in outcome.culprits else [player]
     outcome.divergence = protocheck.divergence(monitors)
-    if guard.thefts:
-        _judge_theft(outcome, guard.thefts, specs, game)
-    elif killed and _decided_by_leaving(outcome):
-        _judge_foul_play(outcome, killed, specs)
-    elif outcome.result is not None and outcome.result.termination.aborted:
-        outcome.error = outcome.error or "the referee failed (399)"
-    elif options.strict and outcome.result is not None and not outcome.error:
-        _judge_strictly(outcome, [line for t in transcripts for line in t.lines], specs, game)
+    lines = [line for t in transcripts for line in t.lines] if options.strict else None
+    rulings.judge(outcome, guard, killed, lines, specs, game)
     return outcome
-
-
-def _rejudged(record: pgn.PgnGame, result: Outcome, tags: dict[str, str]) -> tuple[pgn.PgnGame, dict[str, str]]:
-    """The server's record of a game the runner judged (a seat theft, an
-    adjudication): its result, outcome and termination the runner's."""
-    token = pgn.result_token(record.game, result)
-    words = result.result(record.sides)  # the papers' words, as pgn.build writes them
-    return replace(record, result=token), tags | {
-        "Result": token,
-        pgn.OUTCOME: words,
-        "Termination": result.termination.value,
-    }
 
 
 def deliver(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *args: object) -> None:
@@ -309,42 +288,6 @@ def _idle_bound(config: Config, timeout: float) -> float:
     return min(bound, timeout / 3) if bound > 0 else timeout / 3
 
 
-def _silent(observer: Client, first: int, specs: tuple[PlayerSpec, PlayerSpec], game: str) -> tuple[str, list[int]]:
-    """A game that timed out: who was silent (the side to move, or a side never seated)."""
-    if not observer.started:
-        return "timed out before the game started (a program never took its seat)", []
-    mover = observer.to_move
-    if mover is None:
-        return "timed out", []
-    player = first ^ int(mover)
-    label = specs[player].label
-    return f"timed out: {'AB'[player]} ({label}), {SIDES[game][int(mover)]} to move, sent nothing", [player]
-
-
-def _decided_by_leaving(outcome: GameOutcome) -> bool:
-    """Whether the game ended with a player leaving (or without a result): what a
-    program killed by another would show."""
-    result = outcome.result
-    return result is None or result.termination in (Termination.DISCONNECT, Termination.IDLE, Termination.TIME)
-
-
-def _judge_foul_play(outcome: GameOutcome, killed: dict[int, int], specs: tuple[PlayerSpec, PlayerSpec]) -> None:
-    """A program killed by a signal the runner did not send (only possible without a
-    sandbox: impl/apps/sandbox.py): no result, never a win for its opponent, and
-    flagged."""
-    names = []
-    for player, number in sorted(killed.items()):
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        names.append(f"{'AB'[player]} ({specs[player].label}) was killed by {name}")
-    outcome.result = None
-    outcome.error = "suspected foul play: " + "; ".join(names) + ", a signal the referee did not send"
-    outcome.culprits = []
-    outcome.foul = outcome.error
-
-
 def _live_hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
     """The session hook of game ``number`` for the live view ``token``, if it
     is in this process (imported only then: the web view needs aiohttp)."""
@@ -380,41 +323,6 @@ def _await_seat(guard: seats.SeatGuard, launched: Launched, deadline: float) -> 
     while not guard.seated.wait(0.05):
         if launched.proc.poll() is not None or time.monotonic() > deadline:
             return
-
-
-def _judge_strictly(outcome: GameOutcome, lines: list[str], specs: tuple[PlayerSpec, PlayerSpec], game: str) -> None:
-    """``--strict``: the first protocol warning of a player loses it the game, a
-    result the runner gives (Termination ``adjudication``, the warning in the
-    record's ``ProtocolWarning`` tag and the failures)."""
-    found = strict.first_warning(lines)
-    if found is None:
-        return
-    player = outcome.first ^ found.side
-    outcome.forfeit = f"{'AB'[player]} ({specs[player].label}) {found.describe(SIDES[game])}"
-    outcome.result = Result(Side(found.side).other, Termination.ADJUDICATION)
-    outcome.adjudicated, outcome.culprits = "", [player]
-
-
-def _judge_theft(
-    outcome: GameOutcome, thefts: list[seats.Theft], specs: tuple[PlayerSpec, PlayerSpec], game: str
-) -> None:
-    """A seat taken by one program from the other: it loses by forfeit.  Taken by
-    both, or by no launched program: no result."""
-    sides = SIDES[game]
-    thieves: frozenset[int] = frozenset().union(*(t.thieves for t in thefts))
-    if len(thieves) == 1:
-        (thief,) = thieves
-        taken = ", ".join(sides[t.side] for t in thefts)
-        outcome.theft = f"{'AB'[thief]} ({specs[thief].label}) took the {taken} seat"
-        loser = Side(outcome.first ^ thief)
-        outcome.result = Result(loser.other, Termination.SEAT_THEFT)
-        outcome.error, outcome.culprits = "", [thief]
-        return
-    outcome.result = None
-    seats_taken = ", ".join(sides[t.side] for t in thefts)
-    held = "both programs" if thieves else "no program launched for the game"
-    outcome.error = f"the {seats_taken} seat was taken by a connection of {held}"
-    outcome.culprits = sorted(thieves)
 
 
 @contextmanager

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import math
 import os
 import select
 import signal
@@ -25,96 +24,16 @@ from contextlib import suppress
 from typing import Any, TextIO
 
 from impl import protocol as P
+from impl.apps import terminal_view as view
 from impl.cli import UsageError, add_rules_argument, check_rules, seconds, subcommand
 from impl.client import Client, ClientError, MoveRefused, Result
 from impl.config import TIME_HELP, Config, increments, time_control, times
-from impl.engines.notation import FILES
 from impl.engines.port import KINDS, GameState, MoveDescription
-from impl.game import Side
 from impl.players.base import log as player_log
 from impl.players.base import play
 from impl.players.cli import add_connection_arguments, check_side
 from impl.players.search_player import DEFAULT_BUDGET, SearchPlayer
 from impl.server.local import LocalServer
-
-HELP = {
-    "awari": "a pit letter sows it: south's pits are A-F, north's a-f (case matters)",
-    "gothello": "a square places a stone: a1-e5 (file letter, rank digit), or pass",
-}
-COMMANDS = (
-    "other commands: moves (the legal moves), board, time, resign, help, quit (resigns);"
-    " Awari only: draw? (offer a draw), draw / nodraw (answer an offer)"
-)
-
-
-# ─── what is shown ─────────────────────────────────────────────────────────────
-
-
-def board_lines(client: Client) -> list[str]:
-    """The position: Awari as render_awari draws it; Gothello with coordinates."""
-    if client.game == "awari":
-        return client.render()
-    files = "    " + " ".join(FILES)
-    rows = [f" {5 - i}  {' '.join(row)}  {5 - i}" for i, row in enumerate(client.render())]
-    return [files, *rows, files]
-
-
-def clock(seconds: float) -> str:
-    """m:ss, rounded up: a clock shows 0:00 only once it has run out."""
-    whole = math.ceil(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def clock_line(client: Client) -> str:
-    if not client.timed:
-        return "no time controls"
-    left = [client.time_left(side) or 0.0 for side in (0, 1)]
-    return f"clocks: {client.sides[0]} {clock(left[0])}, {client.sides[1]} {clock(left[1])}"
-
-
-def turn_line(client: Client) -> str:
-    """Whose turn it is, from the person's point of view."""
-    if client.result is not None:
-        return ""
-    if client.must_answer_draw:
-        return f"{client.sides[(client.side or Side.FIRST).other]} offers a draw: type draw to accept, nodraw to refuse"
-    if client.offer is not None:
-        return f"your draw offer awaits {client.sides[client.offer.other]}'s answer"
-    mover = client.to_move
-    if mover is None:
-        return "waiting for the game to start"
-    if mover == client.side:
-        return f"your move ({client.sides[mover]}, move {client.serial})"
-    return f"{client.sides[mover]} to move; waiting"
-
-
-def result_line(client: Client, result: Result) -> str:
-    counts = client.counts()
-    what = "stores" if client.game == "awari" else "stones"
-    line = f"game over: {result.describe(client.sides)} ({what} {counts[0]}-{counts[1]})"
-    if client.side is not None and not result.termination.aborted:
-        line += ": you " + ("draw" if result.winner is None else "win" if result.winner == client.side else "lose")
-    return line
-
-
-def capture_note(game: str, move: MoveDescription) -> str:
-    """What a move captured, for the line that reports it ("" if nothing)."""
-    if not move.captured:
-        return ""
-    where = " ".join(move.captured)
-    return f" (captures {move.taken} from {where})" if game == "awari" else f" (turns {where})"
-
-
-# ─── checking a move before it is sent ─────────────────────────────────────────
-
-
-def why_illegal(client: Client, token: str) -> str | None:
-    """None if ``token`` is a legal move for us now, else the reason in words."""
-    action = client.engine.parse_move(token)
-    if action is None:
-        return f"{token!r} is not a move: {HELP[client.game]}"
-    return client.engine.why_illegal(client.state, action)
-
 
 # ─── the session ───────────────────────────────────────────────────────────────
 
@@ -149,7 +68,7 @@ class Terminal:
 
     def show(self) -> None:
         c = self.client
-        self.say("", *board_lines(c), clock_line(c), turn_line(c))
+        self.say("", *view.board_lines(c), view.clock_line(c), view.turn_line(c))
 
     def _on_message(self, msg: P.Message) -> None:
         """The server's reports, as they are applied to the client's position."""
@@ -163,23 +82,23 @@ class Terminal:
                 self.say(f"The referee plays an opening of {c.greeting.opening} moves first.")
             self.show()
         elif isinstance(msg, P.Moved) and len(c.plies) <= c.greeting.opening:
-            note = capture_note(c.game, self._described(msg.move))
+            note = view.capture_note(c.game, self._described(msg.move))
             self.say(f"opening: {sides[msg.side]} {msg.move}{note}")  # the referee's book move, not the player's
             self.show()
         elif isinstance(msg, P.Moved | P.Ended):
             who = "you" if msg.side == c.side else sides[msg.side]
-            note = capture_note(c.game, self._described(msg.move))
+            note = view.capture_note(c.game, self._described(msg.move))
             self.say(f"{who} played {msg.move}{note}" if who == "you" else f"{who} plays {msg.move}{note}")
             if isinstance(msg, P.Moved):
                 self.show()
             else:
-                self.say("", *board_lines(c))
+                self.say("", *view.board_lines(c))
         elif isinstance(msg, P.Resigned):
             self.say(f"{sides[msg.side]} resigns")
         elif isinstance(msg, P.DrawOffered):
-            self.say(f"{sides[msg.side]} offers a draw", turn_line(c))
+            self.say(f"{sides[msg.side]} offers a draw", view.turn_line(c))
         elif isinstance(msg, P.DrawRefused):
-            self.say(f"{sides[msg.side]} refuses the draw", turn_line(c))
+            self.say(f"{sides[msg.side]} refuses the draw", view.turn_line(c))
         elif isinstance(msg, P.FlagFell):
             self.say(f"{sides[msg.side]}'s time has run out")
         elif isinstance(msg, P.Disconnected):
@@ -187,7 +106,7 @@ class Terminal:
         elif isinstance(msg, P.Aborted):
             self.say(f"the referee failed: {msg.text}")
         if c.result is not None and isinstance(msg, P.FINAL):
-            self.say(result_line(c, c.result))
+            self.say(view.result_line(c, c.result))
 
     def _described(self, token: str) -> MoveDescription:
         """The move the client has just applied, as the engine describes it."""
@@ -220,7 +139,7 @@ class Terminal:
             self.out.write("resign? ")
         else:
             left = c.time_left(c.side or 0)
-            self.out.write(f"[{clock(left)}] " if left is not None else "")
+            self.out.write(f"[{view.clock(left)}] " if left is not None else "")
             self.out.write(f"{c.sides[c.side or 0]} {c.serial}> ")
         self.out.flush()
         self._prompted = True
@@ -286,11 +205,11 @@ class Terminal:
         if not text:
             return
         if text in ("help", "?"):
-            self.say(HELP[c.game], COMMANDS)
+            self.say(view.HELP[c.game], view.COMMANDS)
         elif text == "board":
             self.show()
         elif text == "time":
-            self.say(clock_line(c))
+            self.say(view.clock_line(c))
         elif text == "moves":
             self.say("legal moves: " + (" ".join(c.legal_moves()) if c.my_turn else "none (not your turn)"))
         elif text in ("resign", "quit", "exit"):
@@ -316,11 +235,11 @@ class Terminal:
     def _move(self, token: str) -> None:
         c = self.client
         if c.must_answer_draw:
-            self.say(turn_line(c))
+            self.say(view.turn_line(c))
         elif not c.my_turn:
-            self.say(f"not your turn: {turn_line(c)}")
+            self.say(f"not your turn: {view.turn_line(c)}")
         else:
-            reason = why_illegal(c, token)
+            reason = view.why_illegal(c, token)
             if reason is not None:
                 self.say(reason + " (moves: legal moves, help: help)")
             else:
@@ -434,7 +353,7 @@ def run_play(args: argparse.Namespace) -> int:
             Config.local(args.game, time=clocks, increment=increment, engine=args.engine, rules=args.rules)
         ) as server:
             print(f"{args.game} server on 127.0.0.1:{server.port}; the search player thinks {args.budget:g} s a move.")
-            print(HELP[args.game] + "; help for more.")
+            print(view.HELP[args.game] + "; help for more.")
             thread = _search_opponent(args.game, server.port, opponent, args.budget)
             with Client.connect(args.game, port=server.port) as client:
                 status = human_game(client, side, args.name, wakeup=wakeup)

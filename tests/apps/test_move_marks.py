@@ -7,7 +7,7 @@ from __future__ import annotations
 from impl import pgn
 from impl.apps import boardview
 from impl.apps.replay import frames
-from impl.apps.terminal import capture_note
+from impl.apps.terminal_view import capture_note
 from impl.engines.port import MoveDescription
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination

@@ -239,7 +239,7 @@ async def _serve(arena: Any) -> int:
     print(f"{arena.cfg.game.capitalize()} arena listens on port {arena.port}; database {arena.cfg.db}", flush=True)
     if arena.tls_port is not None:
         print(f"  and with TLS on port {arena.tls_port}", flush=True)
-    for line in arena.settings_lines():
+    for line in arena.ledger.lines:
         print(f"  {line}", flush=True)
     if arena.web is not None:
         host = "localhost" if arena.web.host in ("0.0.0.0", "::", "") else arena.web.host

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from impl.config import DEFAULTS, Limits, NetLimits
-from impl.server.session import Session
+from impl.server.session import Session, Settings
 
 
 @dataclass(frozen=True)
@@ -61,3 +61,19 @@ class WebFeed(Protocol):
     def table_hook(self, session: Session, number: int) -> None: ...
 
     def standings(self, data: dict[str, Any]) -> None: ...
+
+
+def settings_lines(cfg: ArenaConfig, settings: Settings, rule_set: str) -> list[str]:
+    """The arena's settings, as the web page and the command's start say them."""
+    t = settings.time
+    inc = settings.increment[0]
+    clock = "no clocks" if t is None else f"{t[0]:g} s each" + (f" + {inc:g} s a move" if inc else "")
+    anchors = ", ".join(cfg.anchors) or "none"
+    return [
+        f"{settings.vocab.title}, rules {rule_set}; {clock}",
+        f"a round every {cfg.round_every:g} s; anchors: {anchors}",
+        f"guests {'play unrated games' if cfg.guests else 'refused'}; "
+        f"{cfg.per_player} connection{'s' if cfg.per_player > 1 else ''} a name at most"
+        + (f", {cfg.daily} games a day" if cfg.daily else ""),
+        f"games in progress shown {cfg.delay:g} s late",
+    ]

@@ -8,11 +8,15 @@ after it.  On an arena the name field may hold up to ``FIELD_MAX`` characters
 gthd's client libraries send no name, a program may send a name of its own
 (``first-player``); a guest plays unrated games, shown as ``guest`` or
 ``guest-NAME``, if the arena takes guests at all.  Pure, apart from the clock
-passed in."""
+passed in; and how a password is kept (``hash_password``: scrypt, a fresh salt)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
+import secrets
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
@@ -110,3 +114,55 @@ class Throttle:
             self._by[key] = self._by.get(key, Failures(self.limit, self.window)).failed(now)
         if len(self._by) > 10_000:  # a flood of names: forget those quiet for a window
             self._by = {k: f for k, f in self._by.items() if f.recent(now).times}
+
+
+# ─── Passwords ─────────────────────────────────────────────────────────────────
+
+SCRYPT = (2**14, 8, 1)
+"""scrypt's n, r, p: about 16 MiB and a few tens of milliseconds a login."""
+
+
+def hash_password(password: str, salt: bytes | None = None) -> str:
+    """``scrypt$n$r$p$salt$hash`` (base64), the salt fresh unless given."""
+    n, r, p = SCRYPT
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+    b64 = base64.b64encode
+    return f"scrypt${n}${r}${p}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def password_matches(password: str, kdf: str) -> bool:
+    """Whether ``password`` hashes to ``kdf`` (constant-time comparison); False for
+    a ``kdf`` in no known form."""
+    try:
+        name, n, r, p, salt, digest = kdf.split("$")
+        if name != "scrypt":
+            return False
+        got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p), dklen=32)
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, base64.b64decode(digest))
+
+
+class Remembered:
+    """Logins scrypt has checked, kept as HMACs under this process's secret: the
+    program's next connection is checked in microseconds, not in scrypt's tens of
+    milliseconds (a class's programs log in once a game).  At most ``limit``, the
+    oldest forgotten first."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self._secret = secrets.token_bytes(32)
+        self._seen: dict[str, bytes] = {}
+        self._limit = limit
+
+    def _mac(self, login: Credentials) -> bytes:
+        return hmac.digest(self._secret, login.password.encode(), "sha256")
+
+    def add(self, login: Credentials) -> None:
+        if len(self._seen) >= self._limit:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[login.name] = self._mac(login)
+
+    def __contains__(self, login: Credentials) -> bool:
+        kept = self._seen.get(login.name)
+        return kept is not None and hmac.compare_digest(kept, self._mac(login))

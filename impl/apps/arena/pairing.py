@@ -71,3 +71,32 @@ def pair(
         free.remove(choice)
         games.append(sides(a, choice, balance, rng))
     return games, left
+
+
+class Rematches:
+    """Each pair's opening and who moved first on it, until they play it reversed
+    (GGS's synchro-rand, one game after the other); at most ``limit`` pairs, the
+    oldest forgotten first."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.pending: dict[frozenset[int], tuple[tuple[str, ...], int]] = {}
+        self._limit = limit
+
+    def sides(self, a: Waiter, b: Waiter, fresh: tuple[str, ...]) -> tuple[Waiter, Waiter, tuple[str, ...]]:
+        """The sides and the opening of a pair's game: a pair that met before on an
+        opening meets again on the same one with the colours reversed, where both
+        asked for either side; otherwise ``fresh``, remembered for their next meeting."""
+        key = frozenset((a.player, b.player))
+        pending = self.pending.get(key)
+        if pending is not None:
+            opening, was_first = pending
+            if was_first == a.player and a.seat is Seat.EITHER and b.seat is Seat.EITHER:
+                a, b = b, a
+            if was_first != a.player:
+                del self.pending[key]
+                return a, b, opening
+            return a, b, fresh  # the sides asked for keep the colours: the opening waits
+        if len(self.pending) >= self._limit:
+            self.pending.pop(next(iter(self.pending)))
+        self.pending[key] = (fresh, a.player)
+        return a, b, fresh

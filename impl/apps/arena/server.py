@@ -18,21 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
-import hmac
 import logging
-import os
 import random
 import secrets
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any, TypeVar
 
 from impl import protocol as P
-from impl.client.client import LOGIN
 from impl.engines.openings import random_openings
 from impl.engines.port import GameEngine
 from impl.log import event
@@ -42,10 +36,11 @@ from impl.server.net import Connection, listening_port
 from impl.server.server import LagMonitor
 from impl.server.session import GameOver, LineError, Settings
 
-from .config import ArenaConfig, WebFeed
+from .anchors import run_anchor
+from .config import ArenaConfig, WebFeed, settings_lines
 from .ledger import Ledger, first_line
-from .login import ANCHOR_PREFIX, FIELD_MAX, BadLogin, Credentials, Guest, Throttle, credentials
-from .pairing import Waiter, pair
+from .login import ANCHOR_PREFIX, FIELD_MAX, BadLogin, Credentials, Guest, Remembered, Throttle, credentials
+from .pairing import Rematches, Waiter, pair
 from .store import Login, Player, Store
 from .table import Stage, Table, Visitor
 
@@ -86,17 +81,15 @@ class Arena:
         self._logins = 0
         self._pending: set[asyncio.Future[None]] = set()
         self.last: dict[int, int] = {}
-        self.rematches: dict[frozenset[int], tuple[tuple[str, ...], int]] = {}
-        """A pair's opening and who moved first on it, until they play it reversed."""
+        self.rematches = Rematches()
         self.balance: dict[int, int] = {}
         self._started: dict[int, list[float]] = {}
         """Each player's game start times of the last 24 hours (the daily cap)."""
         self._anchor_tokens: dict[str, str] = {}
-        self._secret = secrets.token_bytes(32)
-        self._logins_seen: dict[str, bytes] = {}
+        self._remembered = Remembered()
         self._anchor_tasks: list[asyncio.Task[None]] = []
         self._rounds: asyncio.Task[None] | None = None
-        self.ledger = Ledger(cfg, store, self.vocab, self.db, web, self.settings_lines())
+        self.ledger = Ledger(cfg, store, self.vocab, self.db, web, settings_lines(cfg, settings, engine.rule_set))
         """Its stored games, record files and ratings (impl/apps/arena/ledger.py)."""
 
     # The database's thread.
@@ -143,8 +136,8 @@ class Arena:
             await self.db(
                 self.store.ensure_anchor, name, kind, self.cfg.anchor_rating if kind == self.cfg.anchors[0] else None
             )
-            self._anchor_tokens[name] = secrets.token_hex(4)
-            self._anchor_tasks.append(asyncio.ensure_future(self._anchor(name, kind)))
+            self._anchor_tokens[name] = token = secrets.token_hex(4)
+            self._anchor_tasks.append(asyncio.ensure_future(run_anchor(self.cfg.game, self.port, name, kind, token)))
         self._rounds = asyncio.ensure_future(self._round_loop())
 
     async def stop(self) -> None:
@@ -261,7 +254,7 @@ class Arena:
             if token is not None:
                 player = await self.db(self.store.player, login.name)
                 result = Login.OK if secrets.compare_digest(token, login.password) and player else Login.WRONG
-            elif self._remembered(login):
+            elif login in self._remembered:
                 player = await self.db(self.store.player, login.name)
                 result = Login.OK if player is not None else Login.WRONG
             else:
@@ -274,7 +267,7 @@ class Arena:
                     self.registrations.failed((f"group:{visitor.group}",), now)
                 result, player = await self.db(self.store.login, login.name, login.password)
                 if result in (Login.OK, Login.CREATED):
-                    self._remember(login)
+                    self._remembered.add(login)
         except Exception as exc:  # the database failed: refuse, keep serving
             self._log(logging.ERROR, "arena_db_failed", error=first_line(exc))
             self._refuse_login(visitor, "The arena's database is not available; try again later")
@@ -312,20 +305,6 @@ class Arena:
         if result == Login.CREATED:
             self._log(logging.INFO, "arena_new_player", name=login.name, group=visitor.group)
         self._seated(visitor, player)
-
-    def _remember(self, login: Credentials) -> None:
-        """A login scrypt has checked, kept as an HMAC under this process's secret: the
-        program's next connection is checked in microseconds, not in scrypt's tens of
-        milliseconds (a class's programs log in once a game)."""
-        if len(self._logins_seen) >= 10_000:
-            self._logins_seen.pop(next(iter(self._logins_seen)))
-        self._logins_seen[login.name] = hmac.digest(self._secret, login.password.encode(), "sha256")
-
-    def _remembered(self, login: Credentials) -> bool:
-        kept = self._logins_seen.get(login.name)
-        return kept is not None and hmac.compare_digest(
-            kept, hmac.digest(self._secret, login.password.encode(), "sha256")
-        )
 
     def _refuse_login(self, visitor: Visitor, text: str) -> None:
         visitor.stage = Stage.LOBBY
@@ -388,7 +367,7 @@ class Arena:
             else ((),) * len(games)
         )
         for (a0, b0), fresh in zip(games, openings, strict=True):
-            a, b, opening = self._opening_for(a0, b0, tuple(fresh))
+            a, b, opening = self.rematches.sides(a0, b0, tuple(fresh)) if self.cfg.opening_plies else (a0, b0, ())
             first, second = by_ticket[a.ticket], by_ticket[b.ticket]
             if first.stage != Stage.WAITING or second.stage != Stage.WAITING:
                 continue  # one left while the round was stored
@@ -404,75 +383,12 @@ class Arena:
         self._log(logging.INFO, "arena_round", round=self.ledger.round_id, games=len(games), waiting=len(self.waiting))
         return len(games)
 
-    def _opening_for(self, a: Waiter, b: Waiter, fresh: tuple[str, ...]) -> tuple[Waiter, Waiter, tuple[str, ...]]:
-        """The sides and the opening of a pair's game: with random openings, a pair
-        that met before on an opening meets again on the same one with the colours
-        reversed, where both asked for either side (GGS's synchro-rand, one game
-        after the other); otherwise a fresh opening, remembered for their next meeting."""
-        if not self.cfg.opening_plies:
-            return a, b, ()
-        key = frozenset((a.player, b.player))
-        pending = self.rematches.get(key)
-        if pending is not None:
-            opening, was_first = pending
-            if was_first == a.player and a.seat is P.Seat.EITHER and b.seat is P.Seat.EITHER:
-                a, b = b, a
-            if was_first != a.player:
-                del self.rematches[key]
-                return a, b, opening
-            return a, b, fresh  # the sides asked for keep the colours: the opening waits
-        if len(self.rematches) >= 10_000:
-            self.rematches.pop(next(iter(self.rematches)))
-        self.rematches[key] = (fresh, a.player)
-        return a, b, fresh
-
     # A game's end.
 
     def finished(self, table: Table, over: GameOver) -> None:
         """A game is over: the ledger stores it, then lets its players know."""
         self.tables.discard(table)
         self.ledger.finished(table, over)
-
-    def settings_lines(self) -> list[str]:
-        """The arena's settings, as the web page and the command's start say them."""
-        cfg, t = self.cfg, self.settings.time
-        inc = self.settings.increment[0]
-        clock = "no clocks" if t is None else f"{t[0]:g} s each" + (f" + {inc:g} s a move" if inc else "")
-        anchors = ", ".join(cfg.anchors) or "none"
-        return [
-            f"{self.vocab.title}, rules {self.engine.rule_set}; {clock}",
-            f"a round every {cfg.round_every:g} s; anchors: {anchors}",
-            f"guests {'play unrated games' if cfg.guests else 'refused'}; "
-            f"{cfg.per_player} connection{'s' if cfg.per_player > 1 else ''} a name at most"
-            + (f", {cfg.daily} games a day" if cfg.daily else ""),
-            f"games in progress shown {cfg.delay:g} s late",
-        ]
-
-    # Anchors.
-
-    async def _anchor(self, name: str, kind: str) -> None:
-        """The arena's own player ``name``: ``referee player`` connecting again and
-        again, logged in with this run's token."""
-        player, _, budget = kind.partition(":")
-        command = [sys.executable, "-m", "impl.cli", "player", player, self.cfg.game, "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "-q"]
-        # The login in the environment, not the arguments: /proc/PID/environ is the owner's alone.
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[3]), LOGIN: f"{name}:{self._anchor_tokens[name]}"}
-        if budget:
-            command += ["--budget", budget]
-        while True:
-            proc = await asyncio.create_subprocess_exec(
-                *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL, env=env,
-            )  # fmt: skip
-            try:
-                await proc.wait()
-            except asyncio.CancelledError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
-                raise
-            await asyncio.sleep(0.2)
 
     def _log(self, level: int, what: str, **fields: Any) -> None:
         event(level, what, game=self.cfg.game, **fields)

@@ -16,11 +16,7 @@ Passwords are kept only as scrypt hashes (hashlib's, RFC 7914: n=2^14, r=8, p=1,
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
-import hmac
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,6 +26,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+from impl.apps.arena.login import hash_password, password_matches
 
 metadata = sa.MetaData()
 """The schema at the newest migration, as the queries below see it.  The migrations
@@ -107,34 +105,6 @@ ratings = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
 )
 """Each player's rating after each round (the history its page charts)."""
-
-
-# ─── Passwords ─────────────────────────────────────────────────────────────────
-
-SCRYPT = (2**14, 8, 1)
-"""scrypt's n, r, p: about 16 MiB and a few tens of milliseconds a login."""
-
-
-def hash_password(password: str, salt: bytes | None = None) -> str:
-    """``scrypt$n$r$p$salt$hash`` (base64), the salt fresh unless given."""
-    n, r, p = SCRYPT
-    salt = secrets.token_bytes(16) if salt is None else salt
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
-    b64 = base64.b64encode
-    return f"scrypt${n}${r}${p}${b64(salt).decode()}${b64(digest).decode()}"
-
-
-def password_matches(password: str, kdf: str) -> bool:
-    """Whether ``password`` hashes to ``kdf`` (constant-time comparison); False for
-    a ``kdf`` in no known form."""
-    try:
-        name, n, r, p, salt, digest = kdf.split("$")
-        if name != "scrypt":
-            return False
-        got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r), p=int(p), dklen=32)
-    except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(got, base64.b64decode(digest))
 
 
 # ─── Rows ──────────────────────────────────────────────────────────────────────
