@@ -13,17 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
+from impl.apps.listening import TIMEOUTS, add_limits, add_runtime, loop_of
 from impl.atomic import probe_writable, why
 from impl.cli import (
     UsageError,
     add_rules_argument,
-    bound,
     check_rules,
     count,
     install_hint,
     port,
-    positive,
-    prefix_bits,
     subcommand,
 )
 from impl.config import DEFAULTS, Config, ConfigMessages, OnDivergence, time_control
@@ -33,21 +31,8 @@ from impl.engines.registry import get_engine
 from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
 from impl.server import fdbudget, loops
-from impl.server.loops import LOOPS, LoopUnavailable, loop_name
 from impl.server.server import GameServer, ServerConfig, default_port, serve
 from impl.server.session import Session
-
-TIMEOUTS = (
-    ("--seat-timeout", DEFAULTS.limits.seat_timeout, "a connection must take a seat within SECS"),
-    (
-        "--idle-timeout",
-        DEFAULTS.limits.idle_timeout,
-        "without --time, a player to move that sends nothing for SECS loses",
-    ),
-    ("--wait-timeout", DEFAULTS.limits.wait_timeout, "a seated player without an opponent for SECS is closed (199)"),
-    ("--line-timeout", DEFAULTS.net.line_timeout, "a request line must be completed within SECS"),
-)
-"""The timeout flags and their defaults (impl/config.py ``Limits``, ``NetLimits``)."""
 
 
 def add_command(subparsers: Any) -> None:
@@ -95,32 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="who gets 341-344 (default: all for awari, observers for gothello)",
     )
     p.add_argument("--max-observers", type=count, default=DEFAULTS.limits.max_observers, metavar="K")
-    p.add_argument(
-        "--max-connections",
-        type=positive,
-        default=DEFAULTS.net.max_connections,
-        metavar="K",
-        help=f"connections one server holds at once (default {DEFAULTS.net.max_connections}, "
-        "lowered to the server's share of the process's file descriptors)",
-    )
-    p.add_argument(
-        "--per-address",
-        type=positive,
-        default=DEFAULTS.net.per_address,
-        metavar="K",
-        help=f"connections one client address group may hold on one server (default {DEFAULTS.net.per_address})",
-    )
-    p.add_argument(
-        "--ipv4-group",
-        type=prefix_bits,
-        default=DEFAULTS.net.ipv4_group,
-        metavar="BITS",
-        help=f"IPv4 addresses sharing their first BITS bits are one group for --per-address and for "
-        f"eviction when the server is full (default {DEFAULTS.net.ipv4_group}: each address; IPv6: its /64)",
-    )
-    for option, default, what in TIMEOUTS:
-        help = f"{what} (default {default:g}; 0: none)"
-        p.add_argument(option, type=bound, default=default, metavar="SECS", help=help)
+    add_limits(p, DEFAULTS.net, "one server", tuple(TIMEOUTS), lowered=True)
     p.add_argument(
         "--web",
         type=port,
@@ -146,13 +106,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="check every line sent against the protocol's model; log each game's first divergence as JSON",
     )
-    p.add_argument(
-        "--loop",
-        choices=LOOPS,
-        default=DEFAULTS.loop,
-        help="the servers' event loop (default auto: uvloop where installed, as the fast extra installs it)",
-    )
-    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
+    add_runtime(p)
     p.add_argument("--quiet", "-q", action="store_true", help="log warnings and errors only")
 
 
@@ -298,10 +252,7 @@ def run(args: argparse.Namespace) -> int:
     each serves one game and the command exits when all have finished.
     """
     config = Config.from_args(args)
-    try:
-        loop = loop_name(config.loop)
-    except LoopUnavailable as exc:
-        raise UsageError(f"referee serve: {exc}") from None
+    loop = loop_of(config.loop, "referee serve")
     setup_logging(config.log_level)
     fdbudget.raise_limit()  # before the caps are sized from it
     web = web_view(config, args.tb)

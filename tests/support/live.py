@@ -27,6 +27,21 @@ def gated_player(label: str, gates: Path, free: int | None = None) -> str:
     return command + ("" if free is None else f" {free}")
 
 
+def gates_at(tmp_path: Path) -> Path:
+    """An empty folder for gated players' gates, shared into their sandboxes
+    (``--sandbox-share``): writable by all, for nobody writes it when the tests run as root."""
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    gates.chmod(0o777)
+    return gates
+
+
+def viewed_run(*words: str, records: Path, gates: Path, quiet: bool = True) -> list[str]:
+    """``referee WORDS… --records R --web 0 [-q] --sandbox-share GATES``: a run with its live view."""
+    argv = [sys.executable, "-m", "impl.cli", *words, "--records", str(records), "--web", "0"]
+    return argv + ["-q"] * quiet + ["--sandbox-share", str(gates)]
+
+
 @contextmanager
 def live_view(argv: list[str], wait: float = HANG_GUARD) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
     """The command, its view's address and the line ``… live view at URL …`` it was read

@@ -16,7 +16,6 @@ import asyncio
 import os
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from impl import protocol as P
 from impl.engines.registry import get_engine
 from spec import result as R
 from tests.support.browser import CHROMIUM, chromium, new_page, page_at
-from tests.support.live import gated_player, live_view
+from tests.support.live import gated_player, gates_at, live_view, viewed_run
 from tests.support.netclient import Client, run, seat_players
 from tests.support.webclient import Referee, expected_board, play_one, watched
 
@@ -153,28 +152,10 @@ def test_the_tournament_page_shows_standings_and_a_live_board(tmp_path: Path) ->
     tournament ends."""
     shots = Path(os.environ.get("WEB_SCREENSHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
-    gates = tmp_path / "gates"
-    gates.mkdir()
-    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
+    gates = gates_at(tmp_path)
     gated = gated_player("c", gates, free=6)
-    argv = [sys.executable, "-m", "impl.cli", "tournament", "a=random --seed 1", "b=random --seed 2", gated]
-    argv += [
-        "--game",
-        "awari",
-        "--games",
-        "2",
-        "--time",
-        "300",
-        "--jobs",
-        "1",
-        "--records",
-        str(tmp_path / "r"),
-        "--web",
-        "0",
-        "-q",
-        "--sandbox-share",
-        str(gates),
-    ]
+    argv = viewed_run("tournament", "a=random --seed 1", "b=random --seed 2", gated, "--game", "awari", "--games", "2",
+                   "--time", "300", "--jobs", "1", records=tmp_path / "r", gates=gates)  # fmt: skip
 
     async def scenario(base: str) -> None:
         errors: list[str] = []
@@ -245,24 +226,11 @@ def test_the_match_page_shows_the_elo_difference_and_the_sprt(tmp_path: Path) ->
     """``referee match … --sprt … --web 0``: after the first game (the second held
     by tests/support/gated_player.py) the page shows the Elo line and the SPRT's state as
     the API gives them, and the running game."""
-    gates = tmp_path / "gates"
-    gates.mkdir()
-    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
+    gates = gates_at(tmp_path)
     (gates / "go-1").touch()
     gated = gated_player("gated", gates)
-    argv = [sys.executable, "-m", "impl.cli", "match", gated, "random --seed 2", "--game", "gothello", "--games", "2"]
-    argv += [
-        "--sprt",
-        "elo0=0",
-        "elo1=100",
-        "--records",
-        str(tmp_path / "r"),
-        "--web",
-        "0",
-        "-q",
-        "--sandbox-share",
-        str(gates),
-    ]
+    argv = viewed_run("match", gated, "random --seed 2", "--game", "gothello", "--games", "2", "--sprt", "elo0=0",
+                   "elo1=100", records=tmp_path / "r", gates=gates)  # fmt: skip
 
     async def scenario(base: str) -> None:
         errors: list[str] = []

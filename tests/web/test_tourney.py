@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.live import gated_player, live_view
+from tests.support.live import gated_player, gates_at, live_view, viewed_run
 
 pytest.importorskip("aiohttp")
 pytest.importorskip("distributed")
@@ -105,23 +105,11 @@ def test_the_view_shows_the_games_live_then_finished(command: str, tmp_path: Pat
     runs it is listed with a live board and nothing is played; once it is
     released, progress advances, the standings count it, its record is listed and
     opens, and game 2 is the one running."""
-    gates = tmp_path / "gates"
-    gates.mkdir()
-    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
+    gates = gates_at(tmp_path)
     gated = gated_player("gated", gates)
     records = tmp_path / "records"
-    argv = [sys.executable, "-m", "impl.cli", command, gated, "random --seed 2", "--game", "awari", "--games", "2"]
-    argv += [
-        "--jobs",
-        "1",
-        "--records",
-        str(records),
-        "--web",
-        "0",
-        *(["-q"] if command == "tournament" else []),
-        "--sandbox-share",
-        str(gates),
-    ]
+    argv = viewed_run(command, gated, "random --seed 2", "--game", "awari", "--games", "2", "--jobs", "1",
+                   records=records, gates=gates, quiet=command == "tournament")  # fmt: skip
     host = "127.0.0.2" if command == "match" else "127.0.0.1"  # --web-host, else its default
     argv += ["--web-host", host] if command == "match" else []
     with live_view(argv, HANG_GUARD) as (proc, base, line):
@@ -165,26 +153,10 @@ def test_a_port_in_use_is_one_line_and_status_2(tmp_path: Path) -> None:
 def test_with_worker_processes_the_view_says_live_boards_need_workers_0(tmp_path: Path) -> None:
     """A game on a Dask worker process is listed as running, without a board, and
     the view (its start line and its JSON) says why."""
-    gates = tmp_path / "gates"
-    gates.mkdir()
-    gates.chmod(0o777)  # a --sandbox-share: nobody writes it when the tests run as root
+    gates = gates_at(tmp_path)
     gated = gated_player("gated", gates)
-    argv = [sys.executable, "-m", "impl.cli", "tournament", gated, "random --seed 2", "--game", "awari"]
-    argv += [
-        "--games",
-        "1",
-        "--workers",
-        "1",
-        "--jobs",
-        "1",
-        "--records",
-        str(tmp_path / "r"),
-        "--web",
-        "0",
-        "-q",
-        "--sandbox-share",
-        str(gates),
-    ]
+    argv = viewed_run("tournament", gated, "random --seed 2", "--game", "awari", "--games", "1", "--workers", "1",
+                   "--jobs", "1", records=tmp_path / "r", gates=gates)  # fmt: skip
     with live_view(argv, HANG_GUARD) as (proc, base, line):
         assert line.rstrip().endswith("(live boards need --workers 0)")
         state = _until(base, lambda d: bool(d["progress"]["running"]) and (gates / "seat-1").exists())

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from impl import protocol as P
+from impl.apps.listening import add_limits, add_runtime, loop_of
 from impl.atomic import kind_of
 from impl.cli import (
     UsageError,
@@ -27,7 +28,6 @@ from impl.cli import (
     install_hint,
     port,
     positive,
-    prefix_bits,
     seconds,
     subcommand,
 )
@@ -36,7 +36,6 @@ from impl.engines.port import GAMES
 from impl.game import PAPER_RULES
 from impl.log import event, setup_logging
 from impl.server import fdbudget, loops
-from impl.server.loops import LOOPS, LoopUnavailable, loop_name
 from impl.server.session import Settings
 
 ANCHORS = ("random", "search")
@@ -80,21 +79,12 @@ def add_command(subparsers: Any) -> None:
                    help="new names one address may create in 10 minutes (default 30)")  # fmt: skip
     p.add_argument("--per-player", type=positive, default=1, metavar="K",
                    help="connections one name may hold at once (default 1)")  # fmt: skip
-    p.add_argument("--max-connections", type=positive, default=ARENA_NET.max_connections, metavar="K",
-                   help=f"connections the arena holds at once (default {ARENA_NET.max_connections})")  # fmt: skip
-    p.add_argument("--per-address", type=positive, default=ARENA_NET.per_address, metavar="K",
-                   help=f"connections one address group may hold (default {ARENA_NET.per_address}: "
-                   "a class behind one NAT address is one group)")  # fmt: skip
-    p.add_argument("--ipv4-group", type=prefix_bits, default=ARENA_NET.ipv4_group, metavar="BITS",
-                   help="IPv4 addresses sharing their first BITS bits are one group (default 32)")  # fmt: skip
+    add_limits(p, ARENA_NET, "the arena", ("--seat-timeout", "--wait-timeout", "--idle-timeout"))
     p.add_argument(
         "--daily", type=count, default=0, metavar="K", help="games a name may start in 24 h (default 0: any)"
     )
     p.add_argument("--opening-plies", type=count, default=0, metavar="N",
                    help="start each game from a random opening of N plies (default 0: none)")  # fmt: skip
-    p.add_argument("--seat-timeout", type=bound, default=DEFAULTS.limits.seat_timeout, metavar="SECS")
-    p.add_argument("--wait-timeout", type=bound, default=DEFAULTS.limits.wait_timeout, metavar="SECS")
-    p.add_argument("--idle-timeout", type=bound, default=DEFAULTS.limits.idle_timeout, metavar="SECS")
     p.add_argument(
         "--web", type=port, metavar="PORT", help="serve the arena's pages on this port (needs the web extra)"
     )
@@ -105,10 +95,7 @@ def add_command(subparsers: Any) -> None:
     p.add_argument("--certificate", type=Path, metavar="PEM", help="TLS: the certificate chain (docs/arena.md)")
     p.add_argument("--key", type=Path, metavar="PEM", help="TLS: its private key (default: in --certificate)")
     p.add_argument("--seed", type=int, help="the pairings' and openings' randomness")
-    p.add_argument(
-        "--loop", choices=LOOPS, default=DEFAULTS.loop, help="the event loop (default auto: uvloop where installed)"
-    )
-    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default=DEFAULTS.log_level)
+    add_runtime(p)
 
 
 def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
@@ -163,10 +150,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"referee arena needs the arena extra ({exc}): {install_hint('arena')}") from None
     from impl.apps.serve import check_writable, load_engine
 
-    try:
-        loop = loop_name(args.loop)
-    except LoopUnavailable as exc:
-        raise UsageError(f"referee arena: {exc}") from None
+    loop = loop_of(args.loop, "referee arena")
     setup_logging(args.log_level)
     check_rules("referee arena", args.game, args.rules)
     fdbudget.raise_limit()

@@ -788,8 +788,9 @@ function showCards(wanted) {
   document.getElementById("running").replaceChildren(...(cards.length ? cards : [h("p", { class: "muted" }, "none")]));
 }
 
-function renderGames(data) {
-  const rows = data.games
+// The latest games, newest first: number, round, the page's own cells, a replay link.
+function renderGameRows(games, cells, columns) {
+  const rows = games
     .slice()
     .reverse()
     .map((g) =>
@@ -798,15 +799,25 @@ function renderGames(data) {
         { "data-number": g.number },
         h("td", { class: "num" }, g.number),
         h("td", { class: "opt" }, g.round),
-        h("td", { class: "players" }, ...whole(g.first)),
-        h("td", { class: "players" }, ...whole(g.second)),
-        h("td", { class: "outcome" }, ...whole(g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`)),
-        h("td", { class: "opt" }, g.ending || g.termination),
+        ...cells(g),
         h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
       ),
     );
-  const none = h("tr", {}, h("td", { colspan: 7, class: "muted" }, "none yet"));
+  const none = h("tr", {}, h("td", { colspan: columns, class: "muted" }, "none yet"));
   document.querySelector("#games tbody").replaceChildren(...(rows.length ? rows : [none]));
+}
+
+function renderGames(data) {
+  renderGameRows(
+    data.games,
+    (g) => [
+      h("td", { class: "players" }, ...whole(g.first)),
+      h("td", { class: "players" }, ...whole(g.second)),
+      h("td", { class: "outcome" }, ...whole(g.score === null ? "no result" : g.score === 0.5 ? "draw" : `${g.score === 1 ? g.first : g.second} wins`)),
+      h("td", { class: "opt" }, g.ending || g.termination),
+    ],
+    7,
+  );
 }
 
 function renderTournament(data) {
@@ -874,25 +885,17 @@ function renderArenaStandings(data) {
 }
 
 function renderArenaGames(games) {
-  const rows = games
-    .slice()
-    .reverse()
-    .map((g) =>
-      h(
-        "tr",
-        { "data-number": g.number },
-        h("td", { class: "num" }, g.number),
-        h("td", { class: "opt" }, g.round),
-        h("td", { class: "players" }, playerLink(g.first)),
-        h("td", { class: "players" }, playerLink(g.second)),
-        h("td", { class: "outcome" }, g.result),
-        h("td", { class: "opt" }, g.termination),
-        h("td", { class: "opt", title: g.unrated || "" }, g.rated ? "yes" : `no: ${g.unrated}`),
-        h("td", {}, g.record ? h("a", { href: `/record/${encodeURIComponent(g.record)}` }, "replay") : ""),
-      ),
-    );
-  const none = h("tr", {}, h("td", { colspan: 8, class: "muted" }, "none yet"));
-  document.querySelector("#games tbody").replaceChildren(...(rows.length ? rows : [none]));
+  renderGameRows(
+    games,
+    (g) => [
+      h("td", { class: "players" }, playerLink(g.first)),
+      h("td", { class: "players" }, playerLink(g.second)),
+      h("td", { class: "outcome" }, g.result),
+      h("td", { class: "opt" }, g.termination),
+      h("td", { class: "opt", title: g.unrated || "" }, g.rated ? "yes" : `no: ${g.unrated}`),
+    ],
+    8,
+  );
 }
 
 function renderArenaLive(data) {
