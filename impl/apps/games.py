@@ -43,7 +43,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from impl import pgn
 from impl.apps import launch, protocheck, rulings, seats, strict, tbadjudge
@@ -209,16 +208,14 @@ def deliver(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *a
 
 def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Callable[[Session], None], ...]:
     """A session hook judging each position by ``rules`` as the move that made it is
-    accepted, and ending the game at that very position: the check that no move came
-    since and the end are one step of the server's loop, so the result the runner
-    gives is always that of the last position recorded.  The ply count and the lead
+    accepted, and ending the game at that very position.  The ply count and the lead
     are judged on the loop (a few microseconds); the table's probe (tens of
-    milliseconds: ``probe.may_repeat``'s search) in a thread of its own, the newest
-    position only, so that it never holds the loop nor spends a clock — a game the
-    players move on from before the answer is judged again at its newer position.
-    The outcome is noted and the players get 399 (the record's termination
-    ``adjudication``).  (Judged by an observer instead, the game ended plies after
-    the position judged: fast players were always ahead of it.)"""
+    milliseconds: ``probe.may_repeat``'s search) in a thread, the session held
+    meanwhile (``Session.hold``): the move was relayed and the opponent thinks, but
+    its reply waits for the verdict, charged to its clock only up to its arrival.  So
+    no player outruns the table, however fast (issue #54: a random player once
+    finished 2 of 8 games before the probe answered).  An adjudicated game's outcome
+    is noted and the players get 399 (the record's termination ``adjudication``)."""
     if rules is None:
         return ()
 
@@ -227,9 +224,6 @@ def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Call
         leads: list[int] = []
         table = rules.tablebase
         prober = ThreadPoolExecutor(1, thread_name_prefix="adjudicate") if table is not None else None
-        newest: list[tuple[int, Any]] = []
-        """The position waiting for the table (plies, state): one at most, the latest."""
-        asking = [False]
 
         def judge(what: Event) -> None:
             if isinstance(what, GameOver):
@@ -244,36 +238,29 @@ def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Call
                 return
             found = rules.verdict(len(leads), leads)
             if found is not None:
-                loop.call_soon(end, len(leads), found, "")
-            elif prober is not None:
-                newest[:] = [(len(leads), what.after)]
-                if not asking[0]:
-                    ask()
+                session.hold()  # ended on the loop's next turn, from outside the session's own call
+                loop.call_soon(end, found, "")
+            elif table is not None and prober is not None and table.within(what.after):
+                try:
+                    probe = prober.submit(table.verdict, what.after)
+                except RuntimeError:  # shut down: the game is over
+                    return
+                session.hold()
+                probe.add_done_callback(lambda done: deliver(loop, answered, done))
 
-        def ask() -> None:
-            assert table is not None and prober is not None
-            plies, state = newest.pop()
-            asking[0] = True
-            try:
-                probe = prober.submit(table.verdict, state)
-            except RuntimeError:  # shut down: the game is over
-                return
-            probe.add_done_callback(lambda done: deliver(loop, answered, plies, done))
-
-        def answered(plies: int, done: Future[tuple[Outcome, str, str] | None]) -> None:
-            asking[0] = False
+        def answered(done: Future[tuple[Outcome, str, str] | None]) -> None:
             by_table = None if done.cancelled() or done.exception() is not None else done.result()
-            if by_table is not None and len(session.made) == plies:
-                end(plies, by_table[:2], by_table[2])
-            elif newest and not session.over:
-                ask()
+            if by_table is not None:
+                end(by_table[:2], by_table[2])
+            else:
+                session.release(loop.time())
 
-        def end(plies: int, found: tuple[Outcome, str], value: str) -> None:
-            if session.over or len(session.made) != plies:  # a move came since: it is judged too
-                return
-            outcome.adjudged, outcome.adjudicated = found
-            outcome.tablebase = value
-            session.shutdown(loop.time(), Termination.ADJUDICATION)
+        def end(found: tuple[Outcome, str], value: str) -> None:
+            if not session.over:
+                outcome.adjudged, outcome.adjudicated = found
+                outcome.tablebase = value
+                session.shutdown(loop.time(), Termination.ADJUDICATION)
+            session.release(loop.time())
 
         session.listeners.append(judge)
 

@@ -70,6 +70,11 @@ class TablebaseRule:
     stones: int
     rules: str
 
+    def within(self, state: AwariState) -> bool:
+        """Whether ``verdict`` may judge the position (at most ``stones`` on the board): a
+        check cheap enough for the game's loop, so that only these are probed."""
+        return sum(probe.board_of(state)) <= self.stones
+
     def verdict(self, state: AwariState) -> tuple[Outcome, str, str] | None:
         """The outcome of perfect play from an Awari position (the engine's packed
         state, history included), the rule's words and the ``Tablebase`` tag's value;
@@ -101,6 +106,10 @@ class GothelloEndgameRule:
 
     empties: int
     budget: int = GE.BUDGET
+
+    def within(self, state: GothelloState) -> bool:
+        """Whether ``verdict`` may judge the position (at most ``empties`` points empty)."""
+        return GE.empties(state) <= self.empties
 
     def verdict(self, state: GothelloState) -> tuple[Outcome, str, str] | None:
         """The outcome of perfect play from a Gothello position (the engine's state),

@@ -312,6 +312,7 @@ class GameServer:
             stalls=self._monitor.stalled if self._monitor is not None else no_stalls,
             opening=self.spec.opening,
         )
+        session.resumed = lambda: self.rearm(session)
         session.listeners.append(lambda what: self._on_event(session, what))
         if self.spec.check_protocol:
             monitor(session)

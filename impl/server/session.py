@@ -108,6 +108,11 @@ class Session:
         self.listeners: list[Listener] = []
         self.handlers: dict[Handler, Callable[[Entity, Any], Conn]] = self.game.handlers()
         """The table's handlers, as this game's methods."""
+        self.held: list[tuple[Entity, str | LineError | None, float]] | None = None
+        """While ``hold`` is in force: the lines (None: a departure) that came, each with
+        its arrival, to be handled on ``release``."""
+        self.resumed: Callable[[], None] = lambda: None
+        """Called after ``release``: the caller's timer is set again (``deadline``)."""
 
     # ─── inputs ────────────────────────────────────────────────────────────────
 
@@ -130,6 +135,9 @@ class Session:
         game = self.game
         if ent.conn is Conn.DONE or game.outcome is not None:
             return
+        if self.held is not None:
+            self.held.append((ent, line, now if arrived is None else min(arrived, now)))
+            return
         game.now = now
         game.arrived = min(arrived, now) if arrived is not None and game.clock_runs_for(ent) else None
         try:
@@ -146,13 +154,18 @@ class Session:
 
     def leave(self, ent: Entity, now: float) -> None:
         """The connection closed.  A player leaving mid-game loses (391/392)."""
+        if self.held is not None:
+            self.held.append((ent, None, now))
+            return
         if ent.conn is not Conn.DONE:
             self.game.now = now
             self.game.leave(ent)
         self._carry(self.game.take())
 
     def tick(self, now: float) -> None:
-        """Time has passed (``Play.expire``)."""
+        """Time has passed (``Play.expire``); nothing while held (``hold``)."""
+        if self.held is not None:
+            return
         self.game.expire(now)
         self._carry(self.game.take())
 
@@ -163,8 +176,31 @@ class Session:
 
     def deadline(self) -> float | None:
         """The timer to set: the latest time at which ``tick`` must next be
-        called; None: only when another input arrives."""
-        return self.game.deadline()
+        called; None: only when another input arrives (or, while held, ``release``)."""
+        return None if self.held is not None else self.game.deadline()
+
+    def hold(self) -> None:
+        """Hold every line and departure until ``release``, each kept with its arrival:
+        what judges the position just made (a table's probe, impl/apps/tbadjudge.py)
+        answers before any later move is handled, and no clock is charged for the wait
+        — a line is the player's time up to its arrival, the flag of the player to
+        move is looked at again after the release.  The position's move itself was
+        relayed: the opponent thinks while it is judged."""
+        if self.held is None:
+            self.held = []
+
+    def release(self, now: float) -> None:
+        """Handle what was held, in the order it came, at ``now`` (the game may have
+        ended meanwhile: then nothing is), and let the caller set its timer."""
+        held, self.held = self.held or [], None
+        for ent, line, arrived in held:
+            if self.held is not None:  # a listener held the game again: the rest waits with it
+                self.held.append((ent, line, arrived))
+            elif line is None:
+                self.leave(ent, now)
+            else:
+                self.receive(ent, line, now, arrived)
+        self.resumed()
 
     def clock_runs_for(self, ent: Entity) -> bool:
         """Whether ``ent``'s clock is the one running (``Play.clock_runs_for``)."""

@@ -127,3 +127,45 @@ def test_the_table_answers_every_request_a_connection_can_make() -> None:
             continue
         kinds = seat_kinds if conn is Conn.NEW else set(Req) - {Req.SEAT, Req.BAD_SEAT}
         assert {req for (c, req) in TABLE if c is conn} == kinds, conn
+
+
+def test_held_lines_wait_for_the_release_and_are_charged_only_to_their_arrival() -> None:
+    """``hold`` (an adjudicator's probe, impl/apps/games.py): white's reply at 9.0 is
+    handled at the release, 12.0, but white's clock is charged to 9.0; no flag falls
+    and no timer is asked for while held; the release asks for it again."""
+    s, _ = session(time=(10.0, 10.0))
+    black, white = seat_both(s, 0.0)
+    resumed: list[float | None] = []
+    s.resumed = lambda: resumed.append(s.deadline())
+    s.receive(s.players[0], "1 c3", 2.0)  # type: ignore[arg-type]
+    s.hold()
+    assert s.deadline() is None
+    s.receive(s.players[1], "1 ... d3", 12.5, arrived=9.0)  # type: ignore[arg-type]
+    s.tick(12.5)  # white's ten seconds from 2.0 are gone by now, but its reply came at 9.0
+    assert not s.over and not any("d3" in line for line in black.lines)
+    s.release(12.5)
+    assert any(line.startswith("314 1 ... d3") for line in black.lines), black.lines
+    assert not s.over and resumed == [s.deadline()] and s.deadline() is not None
+    assert any("3 secs remaining after move d3" in line for line in white.lines), white.lines
+
+
+def test_a_departure_held_is_handled_in_its_order() -> None:
+    s, events = session()
+    seat_both(s, 0.0)
+    s.hold()
+    s.leave(s.players[1], 3.0)  # type: ignore[arg-type]
+    assert not s.over
+    s.release(4.0)
+    assert s.outcome == Outcome(Side.FIRST, Termination.DISCONNECT)
+    assert isinstance(events[-1], GameOver)
+
+
+def test_a_game_ended_while_held_handles_nothing_held() -> None:
+    s, _ = session()
+    black, _ = seat_both(s, 0.0)
+    s.hold()
+    s.receive(s.players[0], "1 c3", 1.0)  # type: ignore[arg-type]
+    s.shutdown(2.0, Termination.ADJUDICATION)
+    s.release(2.0)
+    assert s.outcome is not None and s.outcome.termination is Termination.ADJUDICATION
+    assert not any("c3" in line for line in black.lines)

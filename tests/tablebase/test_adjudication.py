@@ -246,3 +246,34 @@ def test_a_probe_answering_after_its_games_loop_closed_is_dropped() -> None:
     finally:
         open_loop.close()
     assert told == [7]
+
+
+def test_no_player_outruns_the_table_every_game_entering_it_is_adjudicated(
+    uncounted: probe.Table, tmp_path: Path
+) -> None:
+    """Two random players, which answer at once: each game ends at the first position
+    the table judges, never a move later (issue #54: while the probe ran, the session
+    holds the reply, Session.hold), and a game that never enters it is not adjudicated."""
+    tb = ["--rules", "olympiad-1990", "--tb", str(uncounted.folder), "--tb-stones", str(STONES)]
+    done = _referee("match", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "8",
+                    "--jobs", "2", "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    rule = TablebaseRule(uncounted.folder, STONES, "olympiad-1990")
+    engine = engine_for(uncounted.rules)
+    adjudicated = 0
+    for path in sorted((tmp_path / "m").glob("game-*.pgn")):
+        record = pgn.parse(path.read_text())
+        state, first = engine.initial(), None
+        for ply, token in enumerate(record.moves):
+            if first is None and rule.verdict(state) is not None:
+                first = ply
+            move = engine.parse_move(token)
+            assert move is not None
+            state = engine.apply(state, move)[1]
+        if first is None and not engine.is_over(state) and rule.verdict(state) is not None:
+            first = len(record.moves)
+        ended = record.tag("Termination")
+        assert (ended == "adjudication") == (first is not None), (path.name, ended, first)
+        assert first is None or len(record.moves) == first, (path.name, first, len(record.moves))
+        adjudicated += first is not None
+    assert adjudicated >= 4, adjudicated  # seeded players: the same games each run
