@@ -47,6 +47,8 @@ store: Final = _awari.store
 """``store(key, side)``: that side's store."""
 pit: Final = _awari.pit
 """``pit(row, shift)``: the stones of a packed row's pit at that bit offset."""
+table_board: Final = _awari.table_board
+"""A key's board as the endgame tables index it: the mover's six pits, then the opponent's."""
 
 # ─── Gothello (impl/engines/gothello.py) ───────────────────────────────────────
 

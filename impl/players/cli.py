@@ -11,6 +11,7 @@ from typing import Any
 
 from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError, seat_token
+from impl.engines.tablebase.probe import Table
 from impl.engines.tablebase.store import TableError
 from impl.game import ABAPA_RULES
 from impl.protocol import VOCABULARIES, quote_name
@@ -71,7 +72,9 @@ def add_command(subparsers: Any) -> None:
         "itself allows)",
     )
     p.add_argument(
-        "--tb", type=Path, help="perfect: the Awari tables' folder (referee tablebase build; docs/tablebases.md)"
+        "--tb",
+        type=Path,
+        help="perfect, search: the Awari tables' folder (referee tablebase build; docs/tablebases.md)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     add_rules_argument(p, None)
@@ -86,7 +89,10 @@ def make_player(
         except TableError as exc:  # a damaged table decides nothing (issue #49, item 1)
             raise UsageError(f"referee player: --tb: {exc}") from None
     if kind == "search":
-        return SearchPlayer(budget, depth)
+        try:
+            return SearchPlayer(budget, depth, Table.every(tables) if tables is not None else None)
+        except TableError as exc:
+            raise UsageError(f"referee player: --tb: {exc}") from None
     if kind == "openspiel-mcts":
         try:
             return OpenSpielMCTSPlayer(budget, seed)

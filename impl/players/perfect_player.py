@@ -29,9 +29,9 @@ class PerfectPlayer:
         before the game (store.TableError names a damaged level: the command's one line,
         exit status 2), so that reading them costs no clock."""
         self.folder = tables
-        self.search = SearchPlayer(budget, max_depth)
         self.budget = budget
         self.tables = Table.every(tables) if tables is not None else {}
+        self.search = SearchPlayer(budget, max_depth, self.tables)
         self.table: Table | None = None
         self.looked = False
         self.from_table = 0

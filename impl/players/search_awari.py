@@ -4,12 +4,20 @@ player to move, and a move is the bit offset ``8j`` of the mover's pit j.
 
 Repetition (NoMove's ``θAwariBoard ∈ positions``) is checked against the
 positions of the game so far, not those along a line of the search: exact at the
-root, an approximation deeper, where a repetition is rare."""
+root, an approximation deeper, where a repetition is rare.
+
+With an endgame table of the game's rule set (``--tb``, docs/tablebases.md), a line
+reaching a board the table covers ends there, valued as perfect play from it: the
+stores' difference plus the table's entry, a finished game's value (as chess engines
+probe Syzygy tables inside their search).  The entry is the position's value where
+no earlier position can come again (``probe.trusted``, too slow to ask at every node):
+inside the search, the same approximation as repetition's."""
 
 from __future__ import annotations
 
 from impl.engines import kernels as K
 from impl.engines.port import AnyEngine
+from impl.engines.tablebase.probe import Table
 from spec import awari as A
 
 from .search import Child, final_value
@@ -19,6 +27,8 @@ _SHIFTS = K.SHIFTS
 _PLAYING, _ENDED = K.PLAYING, K.ENDED
 _play, _row_sum, _mover, _store, _pit = K.play, K.row_sum, K.mover, K.store, K.pit
 
+STONES = 48
+"""The stones of a game (four in each of twelve pits): those not in a store are on the board."""
 STORE_WEIGHT = 3
 """A stone in the store, against one on the mover's own row (which the mover claims
 if the game ends by NoMove or CannotFeed, but may yet lose to a capture)."""
@@ -27,8 +37,11 @@ if the game ends by NoMove or CannotFeed, but may yet lose to a capture)."""
 class AwariSearch:
     """The search's view of Awari, for one game's history of positions."""
 
-    def __init__(self, seen: frozenset[K.Key]) -> None:
+    def __init__(self, seen: frozenset[K.Key], table: Table | None = None) -> None:
         self.seen = seen
+        self.table = table
+        self.probes = 0
+        """Lines the table ended."""
 
     def key(self, pos: Position) -> Position:
         return pos
@@ -51,11 +64,26 @@ class AwariSearch:
                 continue
             outcome, after, result = self._sow(pos, sh)
             if outcome == _PLAYING:  # the after-state is seen from the opponent
-                out.append((sh, after, 0, _store(after, me) - store))
+                solved = self._probe(after)
+                if solved is None:
+                    out.append((sh, after, 0, _store(after, me) - store))
+                else:
+                    out.append((sh, None, solved, solved))
             elif outcome == _ENDED:
                 value = final_value(self._margin(after, me, result))
                 out.append((sh, None, value, value))
         return out
+
+    def _probe(self, after: Position) -> int | None:
+        """The value, for the player who moved, of perfect play from ``after`` (its
+        opponent to move), if the table covers its board; else None."""
+        table = self.table
+        if table is None or STONES - _store(after, 0) - _store(after, 1) > table.stones:
+            return None  # the stores say it, without unpacking the board: most nodes stop here
+        board = K.table_board(after)
+        self.probes += 1
+        me = 1 - _mover(after)
+        return final_value(_store(after, me) - _store(after, 1 - me) - table.value(board))
 
     def _sow(self, pos: Position, sh: int) -> tuple[int, Position, object]:
         """One sowing under the paper's rules: (outcome, the after-position, no result)."""
@@ -73,8 +101,8 @@ class RuleSetSearch(AwariSearch):
     margin in the direction of its result (a draw or a loss by rule may not follow
     the scores)."""
 
-    def __init__(self, seen: frozenset[K.Key], engine: K.RulesAwari) -> None:
-        super().__init__(seen)
+    def __init__(self, seen: frozenset[K.Key], engine: K.RulesAwari, table: Table | None = None) -> None:
+        super().__init__(seen, table)
         self.engine = engine
 
     def _sow(self, pos: Position, sh: int) -> tuple[int, Position, object]:
@@ -90,12 +118,15 @@ class RuleSetSearch(AwariSearch):
         return min(-1, margin)
 
 
-def root(state: K.AwariState, engine: AnyEngine | None = None) -> tuple[AwariSearch, list[Child]]:
+def root(
+    state: K.AwariState, engine: AnyEngine | None = None, table: Table | None = None
+) -> tuple[AwariSearch, list[Child]]:
     """The rules for a game's state (where the game goes on) and its legal moves;
-    ``engine``: the game's engine, whose rule set the search then plays."""
+    ``engine``: the game's engine, whose rule set the search then plays; ``table``:
+    that rule set's endgame table, if the search probes one."""
     mine, theirs, meta, positions = state
     seen = positions | {(mine, theirs, meta)}
-    rules = RuleSetSearch(seen, engine) if isinstance(engine, K.RulesAwari) else AwariSearch(seen)
+    rules = RuleSetSearch(seen, engine, table) if isinstance(engine, K.RulesAwari) else AwariSearch(seen, table)
     return rules, rules.children((mine, theirs, meta))
 
 

@@ -4,8 +4,12 @@ time controls (``move_budget``).  It logs its depth and speed for every move."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from impl.client import Client
 from impl.engines.port import AnyEngine, GameState
+from impl.engines.tablebase.probe import Table
+from spec import awari_rules as AR
 
 from . import search_awari, search_gothello
 from .base import log, move_budget
@@ -18,10 +22,18 @@ DEFAULT_BUDGET = 1.0
 class SearchPlayer:
     name = "search"
 
-    def __init__(self, budget: float = DEFAULT_BUDGET, max_depth: int = 64) -> None:
+    def __init__(
+        self, budget: float = DEFAULT_BUDGET, max_depth: int = 64, tables: Mapping[str, Table] | None = None
+    ) -> None:
+        """``tables``: Awari endgame tables by rule set (``Table.every``, read and
+        verified before the game), probed inside the search where the game's rule
+        set has one (search_awari.py)."""
         self.budget, self.max_depth = budget, max_depth
+        self.tables = dict(tables or {})
         self.last: SearchInfo | None = None
         self.searches: list[SearchInfo] = []
+        self.probes = 0
+        """Lines of the searches that a table ended."""
 
     def think(
         self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None
@@ -30,8 +42,10 @@ class SearchPlayer:
         ``state``, an engine state of ``game`` where the game goes on; ``engine``,
         the client's, says which Awari rule set to search."""
         if game == "awari":
-            rules, children = search_awari.root(state, engine)
+            table = self.tables.get(AR.canonical_name(getattr(engine, "rules", AR.PAPER))) if self.tables else None
+            rules, children = search_awari.root(state, engine, table)
             info = Searcher(rules, self.max_depth).search(children, budget)
+            self.probes += rules.probes
             return search_awari.token(state, info.move), info
         rules_g, children = search_gothello.root(state)
         depth = min(self.max_depth, search_gothello.max_plies(state))

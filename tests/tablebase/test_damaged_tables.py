@@ -126,12 +126,13 @@ def test_match_and_tournament_refuse_a_damaged_table_before_any_game(
     assert list(work.iterdir()) == []  # no game played, no record written
 
 
-def test_the_perfect_player_refuses_a_damaged_table_before_it_connects(
-    damaged: tuple[Path, Path], tmp_path: Path
+@pytest.mark.parametrize("kind", ["perfect", "search"])
+def test_a_player_refuses_a_damaged_table_before_it_connects(
+    kind: str, damaged: tuple[Path, Path], tmp_path: Path
 ) -> None:
     """Status 2 (not 1, a connection refused): the table is checked before the port."""
     folder, path = damaged
-    line = refused(_referee("player", "perfect", "awari", "--port", "9", "--tb", str(folder), cwd=tmp_path))
+    line = refused(_referee("player", kind, "awari", "--port", "9", "--tb", str(folder), cwd=tmp_path))
     assert line.startswith("referee player: --tb: ")
     _names_the_damage(line, path)
 

@@ -20,10 +20,11 @@ import mmap
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from impl.atomic import write_atomic
 
 from .index import level_size
 
@@ -109,19 +110,12 @@ def encode(rules: str, n: int, values: bytes, width: int = 1) -> bytes:
 
 
 def write(folder: Path, rules: str, n: int, values: bytes, kind: str = "tb", width: int = 1) -> Path:
-    """Write level n atomically: a same-folder temporary file, fsynced, renamed."""
+    """Write level n atomically (impl/atomic.py: a same-folder temporary file, fsynced,
+    renamed; never over what is not a regular file), readable as a plain write leaves
+    a file: a sandboxed player, run as another user, reads the tables too."""
     path = level_path(folder, rules, n, kind)
     folder.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(encode(rules, n, values, width))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, encode(rules, n, values, width))
     return path
 
 
