@@ -24,8 +24,9 @@ one from the view's own address: ``local_pair``) before admitting it:
   for anyone; its client end closed already, a ``PROGRAM``'s (no viewer is refused
   by it: nobody can read its answer);
 * ``UNSURE`` — no process found holding it, or one whose ancestry could not be
-  read (gone meanwhile) — it is
-  looked for again in the next pass, ROUNDS passes in all; then it is a
+  read (gone meanwhile) — it is looked for again in the next pass, ROUNDS passes
+  in all (CHURN_ROUNDS while processes below the runner are born as a pass reads
+  the others: a program handing its sockets from child to child); then it is a
   ``PROGRAM``'s if a process below the runner could not be read (a program that
   made itself undumpable hides its descriptors), else ``OTHER`` (another user's
   browser, whose descriptors this process may not read).
@@ -60,6 +61,10 @@ SHARE = 4
 """The run's programs together hold at most 1/SHARE of the view's connections."""
 ROUNDS = 3
 """Passes over /proc a connection of unsure holder is looked for in."""
+CHURN_ROUNDS = 40
+"""Passes it is looked for in while processes below the runner are born during each
+pass (a program handing its sockets from child to child as each exits: on a loaded
+machine it outran three passes, and its connections counted as a viewer's)."""
 DUTY = 4.0
 """After a pass, the next starts no sooner than DUTY times its length later."""
 CHASES = 64
@@ -90,6 +95,8 @@ class Seen:
     """Processes whose descriptors could not be read."""
     lines: Mapping[int, bool | None]
     """Each of those processes → whether it is below the runner (None: not known)."""
+    churning: bool = False
+    """Whether processes below the runner were born while the pass read the others."""
 
 
 def _unmapped(host: str) -> str:
@@ -158,6 +165,15 @@ def whose(inode: int | None, seen: Seen) -> Sort:
     return Sort.OTHER if lines == {False} else Sort.UNSURE
 
 
+def again(sort: Sort, rounds: int, seen: Seen | None) -> bool:
+    """Whether a connection sorted ``sort`` after ``rounds`` passes is looked for in
+    another: while UNSURE, ROUNDS passes, and up to CHURN_ROUNDS while the runner's
+    processes churn (the holder is then likely one born after the pass listed it)."""
+    if sort is not Sort.UNSURE:
+        return False
+    return rounds < ROUNDS or (seen is not None and seen.churning and rounds < CHURN_ROUNDS)
+
+
 def settle(sort: Sort, seen: Seen) -> Sort:
     """The sort after the last pass: still UNSURE, a PROGRAM's if a process that
     may be below the runner could not be read, else OTHER."""
@@ -183,7 +199,9 @@ def look(
     unreadable: set[int] = set()
     todo = list(procs.pids(proc))
     visited: set[int] = set()
-    for _ in range(CHASES):
+    born: list[int] = []
+    for chase in range(CHASES):
+        born += todo if chase else []
         visited.update(todo)
         for pid in todo:
             up = procs.parent(pid, proc)
@@ -206,7 +224,8 @@ def look(
         line = below(pid, runner, parents)  # stale or not, a line once below the runner stays so
         lines[pid] = line if line is not None else below_now(pid, runner, proc)
     frozen = {inode: frozenset(found) for inode, found in holders.items()}
-    return inodes, Seen(frozen, frozenset(unreadable), lines)
+    churning = any(below(pid, runner, parents) for pid in born)
+    return inodes, Seen(frozen, frozenset(unreadable), lines, churning)
 
 
 class Ask:
@@ -300,7 +319,7 @@ class Sorter:
                 continue
             ask.rounds += 1
             sort = Sort.UNSURE if found is None else whose(found[0][n], found[1])
-            if sort is Sort.UNSURE and ask.rounds < ROUNDS:
+            if again(sort, ask.rounds, None if found is None else found[1]):
                 self._waiting.append(ask)
                 continue
             # never known: by its address, as without /proc

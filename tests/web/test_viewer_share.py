@@ -25,6 +25,7 @@ import sys
 import threading
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from http.client import HTTPConnection
 from pathlib import Path
 
@@ -38,7 +39,21 @@ from impl.web import programs
 from impl.web.admission import Admission
 from impl.web.app import WebView
 from impl.web.gate import Gate
-from impl.web.programs import ROUNDS, SHARE, Seen, Sort, Sorter, below, below_now, local_pair, look, settle, whose
+from impl.web.programs import (
+    CHURN_ROUNDS,
+    ROUNDS,
+    SHARE,
+    Seen,
+    Sort,
+    Sorter,
+    again,
+    below,
+    below_now,
+    local_pair,
+    look,
+    settle,
+    whose,
+)
 from tests.support.netclient import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +128,30 @@ def test_unsure_after_the_last_pass() -> None:
     assert settle(Sort.UNSURE, seen({}, {999})) is Sort.PROGRAM  # of unknown ancestry
     assert settle(Sort.UNSURE, seen({}, {103})) is Sort.OTHER
     assert settle(Sort.OTHER, seen({}, {102})) is Sort.OTHER
+
+
+def test_an_unsure_connection_is_looked_for_longer_while_the_programs_churn() -> None:
+    calm, churning = seen({}), replace(seen({}), churning=True)
+    assert [again(Sort.UNSURE, n, calm) for n in (1, 2, 3)] == [True, True, False]
+    assert [again(Sort.UNSURE, n, churning) for n in (3, CHURN_ROUNDS - 1, CHURN_ROUNDS)] == [True, True, False]
+    assert again(Sort.UNSURE, 3, None) is False  # a pass that failed says nothing of churn
+    assert not again(Sort.PROGRAM, 0, churning) and not again(Sort.OTHER, 0, churning)
+
+
+def test_a_pass_sees_the_runners_processes_born_while_it_chases(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The socket is held by nobody the first listing saw; the second lists 104, born
+    meanwhile below the sandbox (101): the pass says the runner's processes churn.  A
+    birth elsewhere (105, below the browser's init) does not."""
+    proc = fake_proc(tmp_path, TREE | {104: 101, 105: 1})
+    monkeypatch.setattr(procs, "inode_of", lambda client, server, proc: 77)
+    for newborn, churns in ((104, True), (105, False)):
+        later = [*TREE, newborn]
+        listings = iter([list(TREE), later])
+        monkeypatch.setattr(procs, "pids", lambda proc, listings=listings, later=later: next(listings, later))
+        _, found = look([(("127.0.0.1", 5), ("127.0.0.1", 80))], RUNNER, frozenset(), proc)
+        assert found.holders == {} and found.churning is churns
 
 
 @pytest.mark.parametrize(
