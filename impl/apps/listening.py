@@ -5,6 +5,7 @@ timeouts (``Limits``), the event loop (impl/server/loops.py) and the log level."
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from impl.cli import UsageError, bound, positive, prefix_bits
 from impl.config import DEFAULTS, NetLimits
@@ -28,35 +29,20 @@ def add_limits(
     """--max-connections, --per-address, --ipv4-group with ``net``'s defaults, for the
     connections ``holder`` ("one server", "the arena") holds (``lowered`` to its share of
     the file descriptors by the command), and the ``timeouts`` named."""
-    p.add_argument(
-        "--max-connections",
-        type=positive,
-        default=net.max_connections,
-        metavar="K",
-        help=f"connections {holder} holds at once (default {net.max_connections}"
-        + (", lowered to its share of the process's file descriptors)" if lowered else ")"),
-    )
-    p.add_argument(
-        "--per-address",
-        type=positive,
-        default=net.per_address,
-        metavar="K",
-        help=f"connections one client address group may hold on {holder} (default {net.per_address}; "
-        "a class behind one NAT address is one group)",
-    )
-    p.add_argument(
-        "--ipv4-group",
-        type=prefix_bits,
-        default=net.ipv4_group,
-        metavar="BITS",
-        help=f"IPv4 addresses sharing their first BITS bits are one group for --per-address and for "
-        f"eviction when {holder} is full (default {net.ipv4_group}: each address; IPv6: its /64)",
-    )
+    fds = ", lowered to its share of the process's file descriptors" if lowered else ""
+    limits: tuple[tuple[str, Callable[[str], int], int, str, str], ...] = (
+        ("--max-connections", positive, net.max_connections, "K", f"connections {holder} holds at once{fds}"),
+        ("--per-address", positive, net.per_address, "K",
+         f"connections one client address group may hold on {holder} (a class behind one NAT address is one group)"),
+        ("--ipv4-group", prefix_bits, net.ipv4_group, "BITS",
+         f"IPv4 addresses sharing their first BITS bits are one group for --per-address and for eviction when "
+         f"{holder} is full (IPv6: its /64)"),
+    )  # fmt: skip
+    for option, kind, default, metavar, what in limits:
+        p.add_argument(option, type=kind, default=default, metavar=metavar, help=f"{what} (default {default})")
     for option in timeouts:
-        default, what = TIMEOUTS[option]
-        p.add_argument(
-            option, type=bound, default=default, metavar="SECS", help=f"{what} (default {default:g}; 0: none)"
-        )
+        secs, what = TIMEOUTS[option]
+        p.add_argument(option, type=bound, default=secs, metavar="SECS", help=f"{what} (default {secs:g}; 0: none)")
 
 
 def add_runtime(p: argparse.ArgumentParser) -> None:
