@@ -83,22 +83,31 @@ def add_command(subparsers: Any) -> None:
 def make_player(
     kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64, tables: Path | None = None
 ) -> Player:
-    if kind == "perfect":
+    if kind in ("perfect", "search"):
         try:
-            return PerfectPlayer(tables, budget, depth)
+            found = _tables(tables)
         except TableError as exc:  # a damaged table decides nothing (issue #49, item 1)
             raise UsageError(f"referee player: --tb: {exc}") from None
-    if kind == "search":
-        try:
-            return SearchPlayer(budget, depth, Table.every(tables) if tables is not None else None)
-        except TableError as exc:
-            raise UsageError(f"referee player: --tb: {exc}") from None
+        return PerfectPlayer(found, budget, depth) if kind == "perfect" else SearchPlayer(budget, depth, found)
     if kind == "openspiel-mcts":
         try:
             return OpenSpielMCTSPlayer(budget, seed)
         except ImportError as exc:
             raise UsageError(f"referee player: openspiel-mcts needs the crosscheck extra ({exc})") from None
     return PLAYERS[kind](seed)
+
+
+def _tables(folder: Path | None) -> dict[str, Table] | None:
+    """Every rule set's table in ``folder``, read and verified now (before the port):
+    a folder that is missing or holds none is one line, not a game played without."""
+    if folder is None:
+        return None
+    if not folder.is_dir():
+        raise UsageError(f"referee player: --tb: {folder} is not a folder")
+    found = Table.every(folder)
+    if not found:
+        raise UsageError(f"referee player: --tb: no table in {folder} (referee tablebase build)")
+    return found
 
 
 def setup_logging(quiet: bool) -> None:

@@ -8,6 +8,7 @@ move's time (perfect_gothello.py); the search player's move everywhere else
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
 
@@ -24,13 +25,19 @@ from .search_player import DEFAULT_BUDGET, SearchPlayer
 class PerfectPlayer:
     name = "perfect"
 
-    def __init__(self, tables: Path | None = None, budget: float = DEFAULT_BUDGET, max_depth: int = 64) -> None:
+    def __init__(
+        self, tables: Path | Mapping[str, Table] | None = None, budget: float = DEFAULT_BUDGET, max_depth: int = 64
+    ) -> None:
         """``tables``: a folder of tables, every rule set's there read and verified now,
         before the game (store.TableError names a damaged level: the command's one line,
-        exit status 2), so that reading them costs no clock."""
-        self.folder = tables
+        exit status 2), so that reading them costs no clock; or those tables, read."""
+        if isinstance(tables, Path):
+            self.folder: Path | None = tables
+            self.tables = Table.every(tables)
+        else:
+            self.tables = dict(tables or {})
+            self.folder = next(iter(self.tables.values())).folder if self.tables else None
         self.budget = budget
-        self.tables = Table.every(tables) if tables is not None else {}
         self.search = SearchPlayer(budget, max_depth, self.tables)
         self.table: Table | None = None
         self.looked = False

@@ -10,12 +10,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from impl.engines.awari import engine_for
 from impl.engines.tablebase import build, probe
 from impl.players.search import final_value
 from impl.players.search_player import SearchPlayer
 from spec import awari_rules as AR
-from tests.support.terminal import run_referee
+from tests.support.terminal import refused, run_referee
 
 from .conftest import STONES
 
@@ -80,3 +82,14 @@ def test_a_sandboxed_player_reads_tables_built_here(tmp_path: Path) -> None:
         assert done.returncode == 0 and "2 games, 2 with a result" in done.stdout, done.stdout + done.stderr
     finally:
         shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("kind", ["perfect", "search"])
+@pytest.mark.parametrize(("where", "words"), [("missing", "is not a folder"), ("empty", "no table in")])
+def test_a_tables_folder_that_holds_none_is_one_line(kind: str, where: str, words: str, tmp_path: Path) -> None:
+    """A mistyped --tb once played every game without a table, silently."""
+    folder = tmp_path / where
+    if where == "empty":
+        folder.mkdir()
+    line = refused(run_referee("player", kind, "awari", "--port", "9", "--tb", str(folder), cwd=tmp_path))
+    assert line.startswith("referee player: --tb: ") and words in line, line
