@@ -130,13 +130,18 @@ class Session:
         when the line reached the server's host, if known and ``ent``'s clock runs
         (``clock_runs_for``); its clock is charged up to then, not to ``now``
         (impl/server/clock.py: a reply the busy referee had not read yet is not the
-        player's time).  A bug in the play, or a listener failing on its events,
-        ends the game as the referee's failure (399), never the server."""
+        player's time).  Kept for later while held (``hold``), else ``handle``d."""
+        if self.held is not None and ent.conn is not Conn.DONE and self.game.outcome is None:
+            self.held.append((ent, line, now if arrived is None else min(arrived, now)))
+        else:
+            self.handle(ent, line, now, arrived)
+
+    def handle(self, ent: Entity, line: str | LineError, now: float, arrived: float | None = None) -> None:
+        """``receive``'s line handled now (what a transcript notes: impl/server/transcript.py).
+        A bug in the play, or a listener failing on its events, ends the game as the
+        referee's failure (399), never the server."""
         game = self.game
         if ent.conn is Conn.DONE or game.outcome is not None:
-            return
-        if self.held is not None:
-            self.held.append((ent, line, now if arrived is None else min(arrived, now)))
             return
         game.now = now
         game.arrived = min(arrived, now) if arrived is not None and game.clock_runs_for(ent) else None
@@ -153,10 +158,14 @@ class Session:
             self._carry(game.take())
 
     def leave(self, ent: Entity, now: float) -> None:
-        """The connection closed.  A player leaving mid-game loses (391/392)."""
+        """The connection closed: kept for later while held (``hold``), else ``depart``."""
         if self.held is not None:
             self.held.append((ent, None, now))
-            return
+        else:
+            self.depart(ent, now)
+
+    def depart(self, ent: Entity, now: float) -> None:
+        """``leave`` handled now.  A player leaving mid-game loses (391/392)."""
         if ent.conn is not Conn.DONE:
             self.game.now = now
             self.game.leave(ent)
@@ -197,9 +206,9 @@ class Session:
             if self.held is not None:  # a listener held the game again: the rest waits with it
                 self.held.append((ent, line, arrived))
             elif line is None:
-                self.leave(ent, now)
+                self.depart(ent, now)
             else:
-                self.receive(ent, line, now, arrived)
+                self.handle(ent, line, now, arrived)
         self.resumed()
 
     def clock_runs_for(self, ent: Entity) -> bool:

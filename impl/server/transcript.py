@@ -10,6 +10,11 @@ event, in the order the session saw them::
     {"t": 12.6, "c": 3, "d": "out", "line": "100 Request accepted"}
     {"t": 12.6, "c": 3, "d": "close"}                the server closed it
     {"t": 13.0, "c": 3, "d": "leave"}                the client left
+    {"t": 14.0, "c": 0, "d": "stop"}                 the server ended the game itself
+
+A ``stop`` is the server ending the game on its own account (a runner's
+adjudication, a shutdown): the papers' protocol has no such message, so the check
+ends there and what follows (the 399s, the closes) is not held against the model.
 
 ``t`` is the session's clock (seconds), ``c`` the connection's number in the game.
 ``record`` is a session hook (``ServerConfig.session_hooks``; ``referee serve
@@ -31,6 +36,7 @@ from typing import Any, TypeVar
 
 from impl.engines.port import GameEngine, side_to_move, winner
 from impl.engines.registry import get_engine
+from impl.game import Termination
 from impl.log import event
 from spec import protocol as M
 from spec import result as R
@@ -135,8 +141,10 @@ def record(session: Session, directory: Path | None = None, keep: list[Transcrip
 
 
 def _tap_inputs(session: Session, transcript: T) -> T:
-    """Wrap ``session``'s inputs and its peers so that ``transcript`` notes them."""
-    join, receive, leave = session.join, session.receive, session.leave
+    """Wrap ``session``'s inputs and its peers so that ``transcript`` notes them: a
+    line and a departure as they are handled (a held one at its release, in the order
+    its answers come)."""
+    join, receive, leave, shutdown = session.join, session.handle, session.depart, session.shutdown
 
     def joined(peer: Peer, now: float) -> Entity:
         tap = transcript.tap(peer)
@@ -157,8 +165,15 @@ def _tap_inputs(session: Session, transcript: T) -> T:
         leave(ent, now)
 
     session.join = joined  # type: ignore[method-assign]
-    session.receive = received  # type: ignore[method-assign]
-    session.leave = left  # type: ignore[method-assign]
+
+    def stopped(now: float, termination: Termination = Termination.SHUTDOWN) -> None:
+        if not session.over:
+            transcript.note(0, "stop", at=now)
+        shutdown(now, termination)
+
+    session.shutdown = stopped  # type: ignore[method-assign]
+    session.handle = received  # type: ignore[method-assign]
+    session.depart = left  # type: ignore[method-assign]
     return transcript
 
 
@@ -283,7 +298,7 @@ def _pair(values: Any) -> tuple[float, float]:
     return first, second
 
 
-_DIRECTIONS = {"open": False, "in": True, "bad": True, "out": True, "close": False, "leave": False}
+_DIRECTIONS = {"open": False, "in": True, "bad": True, "out": True, "close": False, "leave": False, "stop": False}
 
 
 def parse(lines: Iterable[str]) -> tuple[M.Setup, list[Event]]:
@@ -394,12 +409,17 @@ class Replay:
         self._before: list[_Cand] = []
         self._pending: Event | None = None
         self._consumed: list[Event] = []
+        self.stopped = False
+        """The server ended the game itself (a ``stop``): nothing after it is checked."""
 
     @property
     def models(self) -> list[M.Referee]:
         return [c.model for c in self.cands]
 
     def feed(self, ev: Event) -> str | None:
+        if self.stopped or ev.direction == "stop":
+            self.stopped = True
+            return None
         cands = self.cands
         if ev.direction in ("open", "in", "bad", "leave"):
             settled = [c for c in cands if c.settled()]

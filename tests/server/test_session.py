@@ -4,6 +4,7 @@ randomness and the events that listeners see."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 
@@ -12,6 +13,7 @@ from impl.config import Limits
 from impl.engines.registry import get_engine
 from impl.game import Outcome, Side, Termination
 from impl.log import utc
+from impl.server import transcript
 from impl.server.session import (
     TABLE,
     Conn,
@@ -169,3 +171,45 @@ def test_a_game_ended_while_held_handles_nothing_held() -> None:
     s.release(2.0)
     assert s.outcome is not None and s.outcome.termination is Termination.ADJUDICATION
     assert not any("c3" in line for line in black.lines)
+
+
+def test_a_held_line_is_transcribed_once_when_it_is_handled() -> None:
+    """The transcript (what ``--check-protocol`` and ``--strict`` read) notes a held
+    line at its release, once, just before its answers: noted at its arrival (and
+    again when handled), the protocol's model read a line the server had not
+    answered, then the same line twice."""
+    s, _ = session()
+    taken = transcript.record(s)
+    black, white = FakePeer(), FakePeer()
+    b, w = s.join(black, 0.0), s.join(white, 0.0)
+    s.receive(b, "0.9.1 player black", 0.0)
+    s.receive(w, "0.9.1 player white", 0.0)
+    s.receive(b, "1 c3", 1.0)
+    s.hold()
+    s.receive(w, "1 ... d3", 2.0)
+    assert '"1 ... d3"' not in "".join(taken.lines)
+    s.release(3.0)
+    entries = [json.loads(line) for line in taken.lines[1:]]
+    held = [n for n, e in enumerate(entries) if e.get("line") == "1 ... d3"]
+    assert len(held) == 1 and entries[held[0]]["t"] == 3.0
+    assert entries[held[0] + 1]["d"] == "out" and "d3" in entries[held[0] + 1]["line"]
+
+
+def test_a_game_the_server_ends_itself_is_no_protocol_divergence() -> None:
+    """A runner's adjudication (or a shutdown) ends the game with 399, which the papers'
+    protocol has no place for: the transcript says ``stop`` first, and the model's
+    check ends there (every adjudicated game of ``--check-protocol --tb`` once
+    diverged).  Without the ``stop`` line the 399 is a divergence."""
+    s, _ = session()
+    taken = transcript.record(s)
+    black, white = FakePeer(), FakePeer()
+    b, w = s.join(black, 0.0), s.join(white, 0.0)
+    s.receive(b, "0.9.1 player black", 0.0)
+    s.receive(w, "0.9.1 player white", 0.0)
+    s.receive(b, "1 c3", 1.0)
+    s.shutdown(2.0, Termination.ADJUDICATION)
+    assert any(line.startswith("399 ") for line in white.lines)
+    assert [json.loads(line).get("d") for line in taken.lines].count("stop") == 1
+    assert transcript.check_lines(taken.lines).ok
+    unstopped = [line for line in taken.lines if '"stop"' not in line]
+    assert not transcript.check_lines(unstopped).ok

@@ -253,10 +253,13 @@ def test_no_player_outruns_the_table_every_game_entering_it_is_adjudicated(
 ) -> None:
     """Two random players, which answer at once: each game ends at the first position
     the table judges, never a move later (issue #54: while the probe ran, the session
-    holds the reply, Session.hold), and a game that never enters it is not adjudicated."""
+    holds the reply, Session.hold), and a game that never enters it is not adjudicated.
+    The protocol's model and ``--strict`` watch every line: a held line is transcribed
+    when it is handled, and the runner's ending of the game is no protocol divergence
+    (it once was one in every adjudicated game: the papers have no such message)."""
     tb = ["--rules", "olympiad-1990", "--tb", str(uncounted.folder), "--tb-stones", str(STONES)]
-    done = _referee("match", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "8",
-                    "--jobs", "2", "--records", "m", *tb, cwd=tmp_path)  # fmt: skip
+    done = _referee("match", "random --seed 1", "random --seed 2", "--game", "awari", "--games", "8", "--jobs",
+                    "2", "--records", "m", "--strict", "--check-protocol", *tb, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout + done.stderr
     rule = TablebaseRule(uncounted.folder, STONES, "olympiad-1990")
     engine = engine_for(uncounted.rules)
@@ -273,6 +276,7 @@ def test_no_player_outruns_the_table_every_game_entering_it_is_adjudicated(
         if first is None and not engine.is_over(state) and rule.verdict(state) is not None:
             first = len(record.moves)
         ended = record.tag("Termination")
+        assert record.tag("ProtocolCheck") == "ok" and not record.tag("ProtocolWarning"), path.name
         assert (ended == "adjudication") == (first is not None), (path.name, ended, first)
         assert first is None or len(record.moves) == first, (path.name, first, len(record.moves))
         adjudicated += first is not None
