@@ -173,11 +173,8 @@ def test_a_game_ended_while_held_handles_nothing_held() -> None:
     assert not any("c3" in line for line in black.lines)
 
 
-def test_a_held_line_is_transcribed_once_when_it_is_handled() -> None:
-    """The transcript (what ``--check-protocol`` and ``--strict`` read) notes a held
-    line at its release, once, just before its answers: noted at its arrival (and
-    again when handled), the protocol's model read a line the server had not
-    answered, then the same line twice."""
+def _transcribed_after_c3() -> tuple[Session, transcript.Transcript, FakePeer, FakePeer]:
+    """A transcribed session: both seated, black has played c3."""
     s, _ = session()
     taken = transcript.record(s)
     black, white = FakePeer(), FakePeer()
@@ -185,8 +182,17 @@ def test_a_held_line_is_transcribed_once_when_it_is_handled() -> None:
     s.receive(b, "0.9.1 player black", 0.0)
     s.receive(w, "0.9.1 player white", 0.0)
     s.receive(b, "1 c3", 1.0)
+    return s, taken, black, white
+
+
+def test_a_held_line_is_transcribed_once_when_it_is_handled() -> None:
+    """The transcript (what ``--check-protocol`` and ``--strict`` read) notes a held
+    line at its release, once, just before its answers: noted at its arrival (and
+    again when handled), the protocol's model read a line the server had not
+    answered, then the same line twice."""
+    s, taken, _, _ = _transcribed_after_c3()
     s.hold()
-    s.receive(w, "1 ... d3", 2.0)
+    s.receive(s.players[1], "1 ... d3", 2.0)  # type: ignore[arg-type]
     assert '"1 ... d3"' not in "".join(taken.lines)
     s.release(3.0)
     entries = [json.loads(line) for line in taken.lines[1:]]
@@ -200,13 +206,7 @@ def test_a_game_the_server_ends_itself_is_no_protocol_divergence() -> None:
     protocol has no place for: the transcript says ``stop`` first, and the model's
     check ends there (every adjudicated game of ``--check-protocol --tb`` once
     diverged).  Without the ``stop`` line the 399 is a divergence."""
-    s, _ = session()
-    taken = transcript.record(s)
-    black, white = FakePeer(), FakePeer()
-    b, w = s.join(black, 0.0), s.join(white, 0.0)
-    s.receive(b, "0.9.1 player black", 0.0)
-    s.receive(w, "0.9.1 player white", 0.0)
-    s.receive(b, "1 c3", 1.0)
+    s, taken, _, white = _transcribed_after_c3()
     s.shutdown(2.0, Termination.ADJUDICATION)
     assert any(line.startswith("399 ") for line in white.lines)
     assert [json.loads(line).get("d") for line in taken.lines].count("stop") == 1
