@@ -19,7 +19,7 @@ from impl.engines.tablebase.probe import Table, best_move, board_of, trusted
 
 from .base import log, move_budget
 from .perfect_gothello import GothelloPerfect
-from .search_player import DEFAULT_BUDGET, SearchPlayer
+from .search_player import DEFAULT_BUDGET, SearchPlayer, rule_set_of
 
 
 class PerfectPlayer:
@@ -52,9 +52,7 @@ class PerfectPlayer:
         """The table of the game's rule set, if the folder has one (looked up once)."""
         if not self.looked and self.folder is not None:
             self.looked = True
-            from spec import awari_rules as AR
-
-            name = AR.canonical_name(getattr(engine, "rules", AR.PAPER))
+            name = rule_set_of(engine)
             self.table = self.tables.get(name)
             if self.table is None:
                 log.info("perfect: no %s table in %s, searching everywhere", name, self.folder)

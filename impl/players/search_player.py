@@ -19,6 +19,11 @@ DEFAULT_BUDGET = 1.0
 """Seconds per move without time controls (and the most with them)."""
 
 
+def rule_set_of(engine: AnyEngine | None) -> str:
+    """The Awari rule set ``engine`` plays, by its canonical name (the tables' key)."""
+    return AR.canonical_name(getattr(engine, "rules", AR.PAPER))
+
+
 class SearchPlayer:
     name = "search"
 
@@ -42,7 +47,7 @@ class SearchPlayer:
         ``state``, an engine state of ``game`` where the game goes on; ``engine``,
         the client's, says which Awari rule set to search."""
         if game == "awari":
-            table = self.tables.get(AR.canonical_name(getattr(engine, "rules", AR.PAPER))) if self.tables else None
+            table = self.tables.get(rule_set_of(engine)) if self.tables else None
             rules, children = search_awari.root(state, engine, table)
             info = Searcher(rules, self.max_depth).search(children, budget)
             self.probes += rules.probes
