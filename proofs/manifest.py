@@ -132,7 +132,7 @@ STEPS: tuple[Step, ...] = (
         "proofs.crosshair.diffbehavior",
         (),
         FULL,
-        "5 pairs, 60 s CPU a pair (canary 20 s)",
+        "5 pairs, 60 s CPU a pair (the canary too; a missed canary is searched once more)",
         CROSSHAIR,
     ),
     Step(

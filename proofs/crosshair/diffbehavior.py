@@ -21,12 +21,15 @@ from proofs.verdict import verdict
 
 CROSSHAIR = ".venv/bin/crosshair"
 CANARY = ("proofs.crosshair.diff_adapters.capture_impl", "proofs.crosshair.canary.capture_forgets_the_chain")
-CANARY_BUDGET = 20.0
-"""crosshair found the canary's difference after about 10 s of search, and not in 6 s:
-a fixed budget comfortably above that."""
 BUDGET = 60.0
 """CPU seconds a pair.  At 10 s the capture pair missed a planted capture of a pit of 4
 (119 iterations); this step therefore runs in ``make proofs`` only (proofs/README.md)."""
+CANARY_BUDGET = BUDGET
+"""The pairs' budget: the canary shows what the pairs' search can find.  At 20 s it was
+found after about 10 s on 2026-11-26 and missed on 2026-12-03 (180 iterations, the
+make proofs run on 9cd5e02): the search is randomised."""
+CANARY_ATTEMPTS = 2
+"""A missed canary is searched once more before the step fails."""
 
 
 @dataclass
@@ -69,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:  # crosshair is a process: two cores
         diffs = list(pool.map(lambda job: diffbehavior(*job), jobs))
+    for _ in range(CANARY_ATTEMPTS - 1):
+        if not found(diffs[0]):
+            diffs[0] = diffbehavior("canary", CANARY, CANARY_BUDGET)
     problems = []
     for d in diffs:
         said = [ln for ln in d.output.splitlines() if "No differences found" in ln or "Given:" in ln][:1]
