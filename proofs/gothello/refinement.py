@@ -685,15 +685,27 @@ Case: TypeAlias = tuple[G.GothelloGame, int]
 """A state and an action code (0–24 a square, 25 pass)."""
 
 
+def _fields(whole: int) -> tuple[int, int, int, int, bool]:
+    """``Concat(r, black, white, to_move, consed)``'s value as its five parts: four
+    signed WIDTH-bit numbers, then one bit."""
+
+    def signed(x: int) -> int:
+        x &= (1 << WIDTH) - 1
+        return x - (1 << WIDTH) if x >> (WIDTH - 1) else x
+
+    r, black, white, t = (signed(whole >> (1 + WIDTH * i)) for i in (3, 2, 1, 0))
+    return r, black, white, t, bool(whole & 1)
+
+
 def statement_is_spec_on(cases: Iterable[Case]) -> int:
     """The statement ``referee`` (and so ``placement``, ``grow``, ``no_liberty``) ≡
     spec.gothello.referee — result and whole next state — on every case.  The
-    statement is built once per side, history and action on a symbolic board and
-    evaluated on each case by a solver (building it per case costs seconds)."""
+    statement is built once per side, history and action on a symbolic board (building
+    it per case costs seconds) and evaluated on each case by z3's evaluator, on a model
+    that fixes the board: its five parts as one term, so what they share is evaluated once."""
     m25, t25 = z3.BitVec("case_mine", 25), z3.BitVec("case_theirs", 25)
     mine, theirs = z3.ZeroExt(WIDTH - 25, m25), z3.ZeroExt(WIDTH - 25, t25)
-    built: dict[tuple[int, tuple[int, ...], int], tuple[Z, Z, Z, Z, z3.BoolRef]] = {}
-    solver = z3.SolverFor("QF_BV")
+    built: dict[tuple[int, tuple[int, ...], int], z3.BitVecRef] = {}
     checked = 0
     for g, action in cases:
         black = sum(1 << bit(s) for s in SQUARES if g.board[s] == G.stone(G.PLAYER.black))
@@ -702,24 +714,24 @@ def statement_is_spec_on(cases: Iterable[Case]) -> int:
         codes = tuple(E.code(m) for m in g.history[:2])
         key = (mover, codes, action)
         if key not in built:
-            built[key] = referee(mine, theirs, k(mover), len(codes), [k(c) for c in codes], action)
-        r, black_, white_, t_, consed = built[key]
-        solver.push()
-        solver.add(m25 == (white if mover else black), t25 == (black if mover else white))
-        assert solver.check() == z3.sat, "a concrete board is a model"
-        model = solver.model()
-        solver.pop()
-
-        def ev(t: Any, model: Any = model) -> int:
-            return int(model.eval(t, model_completion=True).as_signed_long())
+            r, black_, white_, t_, consed = referee(mine, theirs, k(mover), len(codes), [k(c) for c in codes], action)
+            assert all(x.size() == WIDTH for x in (r, black_, white_, t_)), "_fields reads WIDTH-bit parts"
+            # one term for the five: evaluated once, their shared parts are evaluated once
+            built[key] = z3.Concat(r, black_, white_, t_, z3.If(consed, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)))
+        model = z3.Model()
+        model.update_value(m25, z3.BitVecVal(white if mover else black, 25))
+        model.update_value(t25, z3.BitVecVal(black if mover else white, 25))
+        whole = model.eval(built[key], model_completion=True)
+        assert z3.is_bv_value(whole), "the statement evaluates to a value on a concrete board"
+        r_, black_v, white_v, t_v, consed_v = _fields(whole.as_long())
 
         move = G.pass_ if action == PASS else G.move(SQUARES[action])
         outcomes = G.GothelloTurn_corrected(g, move)
         assert len(outcomes) == 1, f"the spec's GothelloTurn has {len(outcomes)} outcomes, not 1: {(g, move)}"
         result, after = outcomes[0].result, outcomes[0].after
-        history = (move, *g.history) if z3.is_true(model.eval(consed, model_completion=True)) else g.history
-        got = G.GothelloGame(_spec_board(ev(black_), ev(white_)), G.PLAYER(ev(t_)), history)
-        assert (ev(r), got) == (CODES[result], after), (g, move, ev(r), got)
+        history = (move, *g.history) if consed_v else g.history
+        got = G.GothelloGame(_spec_board(black_v, white_v), G.PLAYER(t_v), history)
+        assert (r_, got) == (CODES[result], after), (g, move, r_, got)
         checked += 1
     return checked
 
