@@ -532,6 +532,11 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
     return paths
 
 
+def _apply_actions(actions: tuple[int, ...]) -> int:
+    """``apply_refines_referee`` on some actions: a task of ``in_processes``."""
+    return apply_refines_referee(actions)
+
+
 def legal_bit_refines(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL) -> int:
     """For every board (its stones within ``region``) and every square s,
     ``_legal_bit(mine, theirs, s)`` (every path; ``_free`` by its contract) is 1 iff
@@ -849,7 +854,10 @@ def main(argv: list[str] | None = None) -> int:
         ("dilate_is_adjacency_image", dilate_is_adjacency_image),
         ("closure_in_24_steps", lambda: closure_in_24_steps(some if bounded else SQUARES)),
         *((name, lambda name=name: over_squares(name, squares, region)) for name in _PER_SQUARE),
-        ("apply_refines_referee", lambda: apply_refines_referee((PASS,) if bounded else tuple(range(26)))),
+        (
+            "apply_refines_referee",  # every action a task (independent queries), the pass alone when bounded
+            lambda: in_processes(_apply_actions, [(PASS,)] if bounded else [(a,) for a in range(26)]),
+        ),
         ("moves_in_spec_order", lambda: moves_in_spec_order(SOME_MASKS, 1) if bounded else moves_in_spec_order()),
         # bounded: the empty history (the mask and the decode, every board; not the ended game's ())
         ("legal_moves_refine", lambda: legal_moves_refine((0,) if bounded else (0, 1, 2))),
