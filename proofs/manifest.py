@@ -4,7 +4,7 @@ the full one (``make proofs``, ``make verify-deep``).  The Makefile runs the lis
 here and tests/proofs/test_manifest.py checks that proofs/README.md shows this table.
 
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
-                                  [--jobs N]     N steps at once (make verify, make proofs: 2)
+                                  [--jobs N]     on N cores (make verify, make proofs: 2)
                                   [--scheduler tcp://HOST:PORT]  Dask tasks to that cluster
     python -m proofs.manifest --list bounded|full  print the commands
     python -m proofs.manifest --table              print the README's table
@@ -30,7 +30,6 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +64,10 @@ class Step:
     """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
     cluster: bool = False
     """The step runs independent tasks on Dask and takes ``--scheduler`` (impl/tasks.py)."""
+    cores: int = 2
+    """The processes the step keeps busy at once (most run two workers): ``--jobs N``
+    starts a step only while the running ones leave it that many of the N cores, so
+    no core runs two proofs at once (z3 processes sharing a core spent 1.4× the CPU)."""
 
     @property
     def argv(self) -> list[str]:
@@ -104,6 +107,7 @@ STEPS: tuple[Step, ...] = (
             FULL,
             scope,
             CROSSHAIR,
+            cores=1,
         )
         for part, what, scope in (
             (
@@ -341,6 +345,7 @@ STEPS: tuple[Step, ...] = (
         contracts=False,
         cluster=True,
         expect=("bounded scope — all hold",),
+        cores=1,  # serial in the bounded scope: 1.0 CPU-s a second alone
     ),
     Step(
         "impl refines spec, Awari (README §8.1)",
@@ -412,6 +417,7 @@ STEPS: tuple[Step, ...] = (
         "from the model's rows; every line sent checked against spec/protocol.py, the moves by the rules engine",
         PROTOCOL_SESSIONS,
         expect=("2000 sessions, 0 divergences, 24/24 rows reached", "OK"),
+        cores=1,
     ),
     Step(
         "generated sessions ≡ the protocol's model (issue #40)",
@@ -421,6 +427,7 @@ STEPS: tuple[Step, ...] = (
         "100 000 random sessions, as the bounded step",
         PROTOCOL_SESSIONS,
         expect=("100000 sessions, 0 divergences, 24/24 rows reached", "OK"),
+        cores=1,
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -440,6 +447,7 @@ STEPS: tuple[Step, ...] = (
         contracts=False,
         cluster=True,
         expect=("bounded scope — all hold",),
+        cores=1,  # serial in the bounded scope: 1.0 CPU-s a second alone
     ),
     Step(
         "impl refines spec, Gothello (README §8.2)",
@@ -613,10 +621,18 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+RUN_WRITES: Final = ("proofs/awari/verdict-cache.jsonl", "proofs/awari/verdict-cache-rules.jsonl")
+"""Tracked files a run itself writes (the slices' verdict caches): not changes to the
+code the figures are of."""
+
+
 def _commit() -> str:
+    """The commit the run is of, ``+changes`` if the work tree differs from it other
+    than by what the run writes (RUN_WRITES)."""
+    besides = [f":(exclude){path}" for path in RUN_WRITES]
     try:
         done = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], check=False).returncode != 0
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".", *besides], check=False).returncode != 0
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return done.stdout.strip() + ("+changes" if dirty else "")
@@ -646,16 +662,24 @@ def record(outcomes: dict[Step, Outcome], run: Run, whole: Outcome | None, path:
     write_output(MEASURED if path is None else path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+def next_fit(pending: list[Step], free: int, jobs: int) -> Step | None:
+    """The first of ``pending`` (longest first) whose cores fit in ``free`` of the
+    ``jobs`` cores (a step wider than ``jobs`` takes them all)."""
+    return next((s for s in pending if min(s.cores, jobs) <= free), None)
+
+
 def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None = None, keep: bool = False) -> int:
-    """Run the steps, ``jobs`` at a time; the first failure ends the run (no step
+    """Run the steps on ``jobs`` cores; the first failure ends the run (no step
     starts after it) unless ``keep_going``.  A step fails on a non-zero exit status or
     an output lacking its expected result.  The steps that run tasks on Dask send them
     to the cluster at ``scheduler``, if given, instead of an embedded one.  One at a
-    time, each step's output goes straight through; several at a time, the longest
-    start first (by their last figures) and each step's output is printed whole when it
-    ends.  ``keep`` records the figures (``record``)."""
+    time, each step's output goes straight through; on several cores, whenever cores
+    are free the longest step (by its last figures) that fits in them starts
+    (``Step.cores``), and each step's output is printed whole when it ends.  ``keep``
+    records the figures (``record``)."""
     start, load0 = time.perf_counter(), os.getloadavg()[0]
     todo = steps(run)
+    planned = len(todo)
     known = figures()
     if jobs > 1:
         todo.sort(key=lambda s: -(known[s.command].seconds if s.command in known else 0.0))
@@ -681,20 +705,42 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None =
                 failed.append(s.command)
 
     interrupted = False
-    pool = ThreadPoolExecutor(jobs)
+    free, done = [jobs], threading.Condition()
+    running: list[threading.Thread] = []
+
+    def on_cores(s: Step) -> None:
+        try:
+            one(s)
+        finally:
+            with done:
+                free[0] += min(s.cores, jobs)
+                done.notify_all()
+
     main = threading.current_thread() is threading.main_thread()  # signals are the main thread's
     previous = signal.signal(signal.SIGTERM, _interrupt) if main else None
     try:
-        list(pool.map(one, todo))
+        with done:
+            while todo and not (failed and not keep_going):
+                s = next_fit(todo, free[0], jobs)
+                if s is None:
+                    done.wait(1.0)  # a timeout: a signal must reach this thread
+                    continue
+                todo.remove(s)
+                free[0] -= min(s.cores, jobs)
+                running.append(threading.Thread(target=on_cores, args=(s,), name=s.command))
+                running[-1].start()
+            while free[0] < jobs:
+                done.wait(1.0)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: end the running steps, keep what finished
         interrupted = True
         failed.append("interrupted")
         _end_live()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for t in running:
+            t.join()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    print(f"\n=== {run} proof steps ({jobs} at a time)" + (": interrupted" if interrupted else ""))
+    print(f"\n=== {run} proof steps (on {jobs} cores)" + (": interrupted" if interrupted else ""))
     for s in steps(run):
         if s in outcomes:
             o = outcomes[s]
@@ -705,7 +751,7 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None =
     print(f"  total {seconds:.1f} s")
     print("OK" if not failed else f"FAILED: {', '.join(failed)}")
     if keep:
-        complete = not failed and len(outcomes) == len(todo)
+        complete = not failed and len(outcomes) == planned
         cpu = sum(o.cpu for o in outcomes.values())
         whole = Outcome(seconds, cpu, (load0 + os.getloadavg()[0]) / 2, 0, "") if complete else None
         record(outcomes, run, whole)
@@ -725,7 +771,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--record", action="store_true", help=f"write the measured figures into proofs/{MEASURED.name} (make proofs)"
     )
-    parser.add_argument("--jobs", type=int, default=1, help="steps run at once (default 1)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="cores the steps share (default 1): a step starts when its Step.cores are free",
+    )
     parser.add_argument(
         "--scheduler",
         type=scheduler_address,

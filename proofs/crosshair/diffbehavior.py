@@ -72,10 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:  # crosshair is a process: two cores
         diffs = list(pool.map(lambda job: diffbehavior(*job), jobs))
-    for _ in range(CANARY_ATTEMPTS - 1):
+    for attempt in range(2, CANARY_ATTEMPTS + 1):
         if not found(diffs[0]):  # said, as contracts.py says its retries
-            print(f"canary not found in {diffs[0].seconds:.1f} s; searched once more", flush=True)
-            diffs[0] = diffbehavior("canary", CANARY, CANARY_BUDGET)
+            print(f"canary not found in {diffs[0].seconds:.1f} s; search {attempt} of {CANARY_ATTEMPTS}", flush=True)
+            diffs[0] = diffbehavior(*jobs[0])
     problems = []
     for d in diffs:
         said = [ln for ln in d.output.splitlines() if "No differences found" in ln or "Given:" in ln][:1]

@@ -98,6 +98,26 @@ def test_result_lines_are_the_counts_and_verdicts() -> None:
     assert manifest.missing(_zen(("504 cases", "OK", "600 of 600")), output) == ["600 of 600"]
 
 
+def test_a_step_starts_only_on_free_cores() -> None:
+    """Steps share the run's cores: a two-worker step waits until two are free, a
+    one-process step takes one, the longest that fits starts first; a step wider than
+    the run takes all of it.  (z3 processes sharing a core spent 1.4× the CPU.)"""
+
+    def step(name: str, cores: int) -> manifest.Step:
+        return manifest.Step(name, "this", (), manifest.FULL, "", "", cores=cores)
+
+    wide, narrow, other = step("wide", 2), step("narrow", 1), step("other", 1)
+    assert manifest.next_fit([wide, narrow, other], 2, 2) is wide
+    assert manifest.next_fit([wide, narrow, other], 1, 2) is narrow
+    assert manifest.next_fit([wide], 1, 2) is None
+    assert manifest.next_fit([wide], 1, 1) is wide
+    assert manifest.next_fit([], 2, 2) is None
+    crosshair = [s for s in manifest.STEPS if s.module == "proofs.crosshair.contracts" and "--deep" in s.args]
+    assert crosshair and all(s.cores == 1 for s in crosshair)  # --jobs 1: one process each
+    slices = [s for s in manifest.STEPS if s.module == "proofs.awari.slices"]
+    assert slices and all(s.cores == 2 for s in slices)
+
+
 def test_an_interrupted_run_ends_its_steps_and_keeps_what_finished(tmp_path: Path) -> None:
     """SIGTERM (or Ctrl-C) to a run of several steps at once: the running steps end
     with their workers (each step is its own process group), each step that finished
@@ -108,9 +128,10 @@ def test_an_interrupted_run_ends_its_steps_and_keeps_what_finished(tmp_path: Pat
 import os, sys
 from pathlib import Path
 from proofs import manifest
-quick = manifest.Step("zen", "this", (), manifest.BOUNDED, "the Zen", "nothing", expect=("Namespaces",))
+quick = manifest.Step("zen", "this", (), manifest.BOUNDED, "the Zen", "nothing", expect=("Namespaces",), cores=1)
 slow = manifest.Step(
-    "sleeper", "tests.support.sleeper", ({str(pids)!r},), manifest.BOUNDED, "a sleep", "nothing", expect=("never",)
+    "sleeper", "tests.support.sleeper", ({str(pids)!r},), manifest.BOUNDED, "a sleep", "nothing", expect=("never",),
+    cores=1,
 )
 manifest.MEASURED = Path({str(figures)!r})
 manifest.STEPS = (quick, slow)
@@ -143,3 +164,22 @@ def _alive(pid: int) -> bool:
         return False
     with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended
         return stat.read().split(") ")[1][0] != "Z"
+
+
+def test_the_commit_stamp_ignores_what_the_run_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's figures name its commit; the verdict caches the slices step writes are
+    not changes to the code proven (a whole run on a clean clone was stamped
+    ``+changes`` by its own cache), any other file is."""
+    cache = tmp_path / manifest.RUN_WRITES[0]
+    cache.parent.mkdir(parents=True)
+    cache.write_text("{}\n")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "."], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "c"], cwd=tmp_path, check=True)
+    monkeypatch.chdir(tmp_path)
+    cache.write_text('{"verdict": "proven"}\n')
+    assert not manifest._commit().endswith("+changes")
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert manifest._commit().endswith("+changes")
