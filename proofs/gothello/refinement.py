@@ -532,11 +532,6 @@ def apply_refines_referee(actions: Sequence[int] = tuple(range(26))) -> int:
     return paths
 
 
-def _apply_actions(actions: tuple[int, ...]) -> int:
-    """``apply_refines_referee`` on some actions: a task of ``in_processes``."""
-    return apply_refines_referee(actions)
-
-
 def legal_bit_refines(squares: Sequence[G.SQUARE] = SQUARES, region: int = FULL) -> int:
     """For every board (its stones within ``region``) and every square s,
     ``_legal_bit(mine, theirs, s)`` (every path; ``_free`` by its contract) is 1 iff
@@ -856,7 +851,7 @@ def main(argv: list[str] | None = None) -> int:
         *((name, lambda name=name: over_squares(name, squares, region)) for name in _PER_SQUARE),
         (
             "apply_refines_referee",  # every action a task (independent queries), the pass alone when bounded
-            lambda: in_processes(_apply_actions, [(PASS,)] if bounded else [(a,) for a in range(26)]),
+            lambda: in_processes(apply_refines_referee, [(PASS,)] if bounded else [(a,) for a in range(26)]),
         ),
         ("moves_in_spec_order", lambda: moves_in_spec_order(SOME_MASKS, 1) if bounded else moves_in_spec_order()),
         # bounded: the empty history (the mask and the decode, every board; not the ended game's ())
