@@ -101,7 +101,7 @@ def test_result_lines_are_the_counts_and_verdicts() -> None:
 def test_a_step_starts_only_on_free_cores() -> None:
     """Steps share the run's cores: a two-worker step waits until two are free, a
     one-process step takes one, the longest that fits starts first; a step wider than
-    the run takes all of it.  (z3 processes sharing a core spent 1.4× the CPU.)"""
+    the run takes all of it.  (z3 processes sharing a core spent 1.5× the CPU.)"""
 
     def step(name: str, cores: int) -> manifest.Step:
         return manifest.Step(name, "this", (), manifest.FULL, "", "", cores=cores)
