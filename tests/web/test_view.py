@@ -366,8 +366,12 @@ def test_serve_with_web_in_a_real_process(tmp_path: Path) -> None:
             players = await seat_players(game["port"], "gothello")
             observer, _ = await seat(game["port"], "0.9.1 observer")
             async with aiohttp.ClientSession() as http:
-                async with http.get(f"http://127.0.0.1:{web['port']}/api/servers") as response:
-                    listing = await response.json()
+                while True:  # the server and its game reach the web process over a pipe: soon, not at once
+                    async with http.get(f"http://127.0.0.1:{web['port']}/api/servers") as response:
+                        listing = await response.json()
+                    if any(s.get("current") for s in listing["servers"]):
+                        break  # run() bounds the wait
+                    await asyncio.sleep(0.05)
                 assert listing["records"] is True
                 [server] = listing["servers"]
                 assert server["port"] == game["port"] and server["current"]["names"] == ["", ""]
