@@ -1,5 +1,5 @@
 """The web view's pages, each rendered once from static/layout.html around its body
-(static/index.html, game.html, tournament.html, tv.html); the readable page of a
+(static/index.html, game.html, tournament.html, tv.html, arena.html); the readable page of a
 404 (a game, a record, a server or a path the view does not have), its JSON twin
 for the API, and which server ``/tv`` follows.  Pure functions; impl/web/app.py
 routes to them."""
@@ -19,6 +19,9 @@ LAYOUT: Final = string.Template((STATIC / "layout.html").read_text(encoding="utf
 """Every page's head (static/layout.html): ``$title``, ``$script`` and ``$body``."""
 SCRIPT: Final = '<script src="/static/app.js" defer></script>\n'
 _TITLE = re.compile(r"<!-- title: (.*) -->")
+STATUS_END: Final = '<p class="status"><span id="conn" class="muted"></span></p>\n</main>\n</body>\n'
+"""The list pages' end (index, tournament, arena), written once: the connection's
+status under the tables.  A page's ``<!-- end: status -->`` line stands for it."""
 
 
 def render(title: str, body: str, script: str = SCRIPT) -> str:
@@ -32,7 +35,7 @@ def _page(name: str) -> str:
     title = _TITLE.fullmatch(first)
     if title is None:
         raise ValueError(f"static/{name}: the first line must be <!-- title: … -->")
-    return render(title.group(1), body)
+    return render(title.group(1), body.replace("<!-- end: status -->\n", STATUS_END))
 
 
 PAGES: Final = {name: _page(name) for name in ("index.html", "game.html", "tournament.html", "tv.html", "arena.html")}
