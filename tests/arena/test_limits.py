@@ -21,7 +21,7 @@ from cryptography.x509.oid import NameOID
 
 from impl.apps.arena.command import ARENA_NET
 from impl.apps.arena.store import Store, StoreError
-from tests.support.arenakit import arena, both, login, play
+from tests.support.arenakit import answers, arena, both, login, play
 from tests.support.netclient import Client, run
 
 
@@ -53,13 +53,9 @@ def test_garbage_and_huge_lines_before_a_login(tmp_path: Path) -> None:
 def test_a_flood_of_new_names_from_one_address_is_slowed(tmp_path: Path) -> None:
     async def main() -> None:
         async with arena(tmp_path, new_names=5) as a:
-            answers = []
-            for n in range(8):
-                client, answer = await login(a.port, f"sock{n}:pw")
-                answers.append(answer)
-                await client.close()
-            assert answers[:5] == ["100 Request accepted"] * 5
-            assert all(x.startswith("199 Too many new names from your address") for x in answers[5:]), answers
+            got = await answers(a.port, [f"sock{n}:pw" for n in range(8)])
+            assert got[:5] == ["100 Request accepted"] * 5
+            assert all(x.startswith("199 Too many new names from your address") for x in got[5:]), got
 
     run(main)
     store = Store.open(str(tmp_path / "arena.db"))

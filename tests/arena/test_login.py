@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from impl.apps.arena.store import Store
-from tests.support.arenakit import arena, both, login
+from tests.support.arenakit import answers, arena, both, login
 from tests.support.netclient import run
 
 
@@ -48,13 +48,9 @@ def test_failed_logins_are_rate_limited_per_name_and_address(tmp_path: Path) -> 
         async with arena(tmp_path) as a:
             c, answer = await login(a.port, "bob:right")
             await c.close()
-            answers = []
-            for n in range(7):
-                c, answer = await login(a.port, f"bob:wrong{n}")
-                answers.append(answer)
-                await c.close()
-            assert answers[:5] == ["199 Wrong password for bob"] * 5
-            assert all(x.startswith("199 Too many failed logins for bob") for x in answers[5:]), answers
+            got = await answers(a.port, [f"bob:wrong{n}" for n in range(7)])
+            assert got[:5] == ["199 Wrong password for bob"] * 5
+            assert all(x.startswith("199 Too many failed logins for bob") for x in got[5:]), got
             c, answer = await login(a.port, "bob:right")  # the right one too, until the window passes
             assert answer.startswith("199 Too many failed logins"), answer
             await c.close()

@@ -52,6 +52,17 @@ async def login(port: int, field: str | None, side: str = "?") -> tuple[Client, 
     return client, await client.line()
 
 
+async def answers(port: int, fields: list[str]) -> list[str]:
+    """Log in with each field in turn, closing each connection at once: the answers,
+    in order (a flood of logins, for the arena's limits)."""
+    got = []
+    for field in fields:
+        client, answer = await login(port, field)
+        got.append(answer)
+        await client.close()
+    return got
+
+
 async def play(client: Client, game: str, seed: int = 0, garble: bool = False) -> str:
     """Play a seated client's game to its end with random legal moves; the line
     that ended it (32x, 36x, 39x).  ``garble``: one line not understood first."""
