@@ -6,10 +6,10 @@ here and tests/proofs/test_manifest.py checks that proofs/README.md shows this t
     python -m proofs.manifest --run bounded|full   run the steps, stop at the first failure
                                   [--jobs N]     on N cores (make verify, make proofs: 2)
                                   [--scheduler tcp://HOST:PORT]  Dask tasks to that cluster
-    python -m proofs.manifest --list bounded|full  print the commands
-    python -m proofs.manifest --table              print the README's table
-
                                   [--record]     write the figures into proofs/measured.json
+    python -m proofs.manifest --list bounded|full  print the commands
+    python -m proofs.manifest --plan bounded|full [--jobs N]  the schedule the last figures project
+    python -m proofs.manifest --table              print the README's table
 
 Each step says its expected result (``Step.expect``): a step passes when it exits 0
 and its output shows that result.  The figures — wall and CPU seconds, the load, the
@@ -64,6 +64,10 @@ class Step:
     """False runs the spec without its contracts (SPEC_CONTRACTS=0): faster, so larger scopes."""
     cluster: bool = False
     """The step runs independent tasks on Dask and takes ``--scheduler`` (impl/tasks.py)."""
+    projected: float | None = None
+    """Wall seconds for a step never measured, projected from the figures of what it was
+    cut from: only to order and plan the run (``longest_first``, ``plan``) until the step
+    has a figure of its own; never written as a figure."""
     cores: int = 2
     """The processes the step keeps busy at once (most run two workers): ``--jobs N``
     starts a step only while the running ones leave it that many of the N cores, so
@@ -107,27 +111,38 @@ STEPS: tuple[Step, ...] = (
             FULL,
             scope,
             CROSSHAIR,
+            projected=projected,
             cores=1,
         )
-        for part, what, scope in (
+        for part, what, scope, projected in (
             (
                 "gothello",
                 "Gothello and spec.z, wrapped",
                 "31 targets: spec.gothello's three direct ones, spec.z's operators and every GothelloTurn "
                 "disjunct through the wrappers; 10 s CPU a condition",
+                None,
             ),
             (
                 "awari",
                 "Awari, direct",
                 "21 targets: spec.awari's functions and AwariRef's disjuncts, literal and corrected, "
                 "all but the referee (NOT_RUN says why); 10 s CPU a condition",
+                None,
             ),
             (
-                "awari-wrapped",
-                "Awari, wrapped",
-                "9 targets: Sow ⨟ Capture, AwariRef's corrected disjuncts and the referee on games the "
-                "wrappers build; 10 s CPU a condition, five of them up to a bound of 300 CPU-s each "
-                "(SEARCH_BOUND says why)",
+                "awari-sow-capture",
+                "Awari, Sow ⨟ Capture wrapped",
+                "2 targets: Sow ⨟ Capture, literal and corrected, on boards the wrappers build; 10 s CPU a condition",
+                # 12-04, as one part with the next: its two targets 868 + 783 s, the canary 34 s
+                1_685.0,
+            ),
+            (
+                "awari-ref",
+                "AwariRef wrapped",
+                "7 targets: AwariRef's corrected disjuncts and the referee on games the wrappers build; "
+                "10 s CPU a condition, five of them up to a bound of 300 CPU-s each (SEARCH_BOUND says why)",
+                # 12-04, as one part with the last: 3,208 s less the two Sow ⨟ Capture targets
+                1_557.0,
             ),
         )
     ),
@@ -662,6 +677,61 @@ def record(outcomes: dict[Step, Outcome], run: Run, whole: Outcome | None, path:
     write_output(MEASURED if path is None else path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+def expected(s: Step, known: dict[str, Figure]) -> float | None:
+    """A step's wall seconds by its last figure, else its projection, else unknown."""
+    return known[s.command].seconds if s.command in known else s.projected
+
+
+def longest_first(todo: list[Step], known: dict[str, Figure]) -> list[Step]:
+    """The steps by their expected wall time, longest first, and those of unknown length
+    before them all: such a step may be the longest, and one started last holds up the
+    run's end (the longest step started 25 minutes in on 12-04 and ran 24 minutes alone)."""
+
+    def key(s: Step) -> float:
+        e = expected(s, known)
+        return -(float("inf") if e is None else e)
+
+    return sorted(todo, key=key)
+
+
+def plan(todo: list[Step], known: dict[str, Figure], jobs: int) -> list[tuple[Step, float, float]]:
+    """The schedule ``run_steps`` would follow if every step took its expected wall
+    time: each step with its projected start and end (s); a step of unknown length
+    takes 0 here, so the projection is a lower bound where any is unknown."""
+    pending, clock, free = longest_first(todo, known), 0.0, jobs
+    running: list[tuple[float, Step]] = []
+    out: list[tuple[Step, float, float]] = []
+    while pending or running:
+        s = next_fit(pending, free, jobs)
+        if s is None:  # the next step to end frees its cores
+            running.sort(key=lambda r: r[0])
+            clock, ended = running.pop(0)
+            free += min(ended.cores, jobs)
+            continue
+        pending.remove(s)
+        free -= min(s.cores, jobs)
+        end = clock + (expected(s, known) or 0.0)
+        running.append((end, s))
+        out.append((s, clock, end))
+    return out
+
+
+def plan_text(run: Run, jobs: int, path: Path | None = None) -> str:
+    """``--plan``: the projected schedule and the whole run's length, from the last figures."""
+    known = figures(path)
+    rows = plan(steps(run), known, jobs)
+    lines = [f"{run} proof steps on {jobs} cores, projected from proofs/{MEASURED.name} (start–end, minutes):"]
+    for s, a, b in rows:
+        mark = "" if s.command in known else "  (projected)" if s.projected else "  (never measured: 0 here)"
+        lines.append(f"  {a / 60:6.1f} – {b / 60:6.1f}  {s.cores} core{'s' if s.cores > 1 else ' '}  {s.command}{mark}")
+    end = max((b for _, _, b in rows), default=0.0)
+    cpus = [known[s.command].cpu if s.command in known else s.projected and s.cores * s.projected for s, _, _ in rows]
+    floor = f"the steps' CPU-s ÷ {jobs} cores = {sum(c or 0.0 for c in cpus) / jobs / 60:.1f} min"
+    unknown = sum(1 for c in cpus if not c)
+    lines.append(f"  ends at {end / 60:.1f} min; {floor}" + (f" ({unknown} without a CPU figure)" if unknown else ""))
+    return "\n".join(lines)
+
+
 def next_fit(pending: list[Step], free: int, jobs: int) -> Step | None:
     """The first of ``pending`` (longest first) whose cores fit in ``free`` of the
     ``jobs`` cores (a step wider than ``jobs`` takes them all)."""
@@ -682,7 +752,7 @@ def run_steps(run: Run, keep_going: bool, jobs: int = 1, scheduler: str | None =
     planned = len(todo)
     known = figures()
     if jobs > 1:
-        todo.sort(key=lambda s: -(known[s.command].seconds if s.command in known else 0.0))
+        todo = longest_first(todo, known)
     failed: list[str] = []
     outcomes: dict[Step, Outcome] = {}
     lock = threading.Lock()
@@ -768,6 +838,11 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--run", choices=("bounded", "full"), help="run the steps")
     what.add_argument("--list", choices=("bounded", "full"), help="print the commands")
     what.add_argument("--table", action="store_true", help="print the README's table")
+    what.add_argument(
+        "--plan",
+        choices=("bounded", "full"),
+        help="print the schedule --jobs cores would follow, from the last figures",
+    )
     parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
     parser.add_argument(
         "--record", action="store_true", help=f"write the measured figures into proofs/{MEASURED.name} (make proofs)"
@@ -789,6 +864,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         with quiet_on_a_closed_pipe():  # `--table | head`
             print(table())
+        return 0
+    if args.plan:
+        with quiet_on_a_closed_pipe():
+            print(plan_text(args.plan, args.jobs))
         return 0
     if args.list:
         with quiet_on_a_closed_pipe():

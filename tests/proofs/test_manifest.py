@@ -118,6 +118,41 @@ def test_a_step_starts_only_on_free_cores() -> None:
     assert slices and all(s.cores == 2 for s in slices)
 
 
+def test_steps_of_unknown_length_start_first_and_the_plan_packs_both_cores() -> None:
+    """longest_first: by the last figure, else the step's projection, and a step of
+    unknown length before all (it may be the longest); plan: the schedule run_steps
+    follows (next_fit over longest_first), each step from when its cores are free."""
+
+    def step(name: str, cores: int, projected: float | None = None) -> manifest.Step:
+        return manifest.Step(name, "m", (name,), manifest.FULL, "", "", projected=projected, cores=cores)
+
+    a, b, c, d = step("a", 1), step("b", 1, projected=50.0), step("c", 2), step("d", 1)
+    known = {
+        a.command: manifest.Figure(seconds=100.0, cpu=100.0),
+        c.command: manifest.Figure(seconds=30.0, cpu=60.0),
+        d.command: manifest.Figure(seconds=40.0, cpu=40.0),
+    }
+    unknown = step("u", 2)
+    assert manifest.longest_first([c, d, b, a, unknown], known) == [unknown, a, b, d, c]
+    schedule = {s.name: (start, end) for s, start, end in manifest.plan([a, b, c, d], known, 2)}
+    # a and b start at once; d takes b's core at 50; c (two cores) waits for a to end
+    assert schedule == {"a": (0.0, 100.0), "b": (0.0, 50.0), "d": (50.0, 90.0), "c": (100.0, 130.0)}
+    assert manifest.plan([c], {}, 2)[0][1:] == (0.0, 0.0)  # unknown: 0 here, a lower bound
+
+
+def test_the_awari_wrapped_crosshair_targets_are_two_steps() -> None:
+    """The whole run's critical path was the one Awari-wrapped CrossHair part (3,208 s
+    on one core): its targets are two one-core steps now, each with a projection so
+    that it is ordered by its length before it has a figure, and none is lost."""
+    from proofs.crosshair import contracts
+
+    parts = {s.args[2]: s for s in manifest.STEPS if s.module == "proofs.crosshair.contracts"}
+    halves = [parts["awari-sow-capture"], parts["awari-ref"]]
+    assert all(s.cores == 1 and s.projected for s in halves)
+    split = [t for s in halves for t in contracts.targets(s.args[2], deep=True)]
+    assert sorted(split) == sorted(t for t in contracts.WRAPPED_AWARI if t not in contracts.NOT_RUN)
+
+
 def test_an_interrupted_run_ends_its_steps_and_keeps_what_finished(tmp_path: Path) -> None:
     """SIGTERM (or Ctrl-C) to a run of several steps at once: the running steps end
     with their workers (each step is its own process group), each step that finished
