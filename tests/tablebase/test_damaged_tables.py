@@ -30,7 +30,7 @@ from impl.players.perfect_player import PerfectPlayer
 from spec import awari_rules as AR
 from tests.support import paths
 from tests.support.plies import plies
-from tests.support.terminal import refused
+from tests.support.terminal import refused, run_referee
 
 from .conftest import STONES
 from .test_adjudication import _into_table
@@ -68,10 +68,15 @@ def damaged(tables: dict[str, probe.Table], tmp_path: Path) -> tuple[Path, Path]
     return folder, _flip(folder)
 
 
-def _referee(*argv: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(paths.ROOT)}
+def _child(script: str, folder: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    """``script`` run by a Python of its own on ``folder``'s table of ``STONES`` stones:
+    what kills it (a SIGBUS, a blocking open) shows as its end, not as pytest's."""
     return subprocess.run(
-        [sys.executable, "-m", "impl.cli", *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-c", script, str(folder), str(STONES)],
+        env={**os.environ, "PYTHONPATH": str(paths.ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -107,7 +112,7 @@ def test_analyse_refuses_a_damaged_table_in_one_line(
     folder, path = damaged
     opening, _ = _into_table(tables[NAME])  # a game whose end is in the table
     record = _record(tmp_path, opening)
-    line = refused(_referee("analyse", str(record), "--tb", str(folder), cwd=tmp_path))
+    line = refused(run_referee("analyse", str(record), "--tb", str(folder), cwd=tmp_path))
     assert line.startswith("referee analyse: ")
     _names_the_damage(line, path)
 
@@ -120,7 +125,7 @@ def test_match_and_tournament_refuse_a_damaged_table_before_any_game(
     work = tmp_path / "work"
     work.mkdir()
     argv = ["random", "random", "--game", "awari", "--rules", NAME, "--tb", str(folder), "--records", "records"]
-    line = refused(_referee(command, *argv, cwd=work))
+    line = refused(run_referee(command, *argv, cwd=work))
     assert line.startswith(f"referee {command}: --tb: ")
     _names_the_damage(line, path)
     assert list(work.iterdir()) == []  # no game played, no record written
@@ -132,7 +137,7 @@ def test_a_player_refuses_a_damaged_table_before_it_connects(
 ) -> None:
     """Status 2 (not 1, a connection refused): the table is checked before the port."""
     folder, path = damaged
-    line = refused(_referee("player", kind, "awari", "--port", "9", "--tb", str(folder), cwd=tmp_path))
+    line = refused(run_referee("player", kind, "awari", "--port", "9", "--tb", str(folder), cwd=tmp_path))
     assert line.startswith("referee player: --tb: ")
     _names_the_damage(line, path)
 
@@ -202,13 +207,7 @@ def test_levels_truncated_after_opening_do_not_kill_the_reader(tables: dict[str,
     values = [table.at(n, r) for n in range(STONES + 1) for r in range(level_size(n))]
     assert table.distances is not None
     distances = [table.distance(unrank(r, n)) or 0 for n in range(STONES + 1) for r in range(level_size(n))]
-    done = subprocess.run(
-        [sys.executable, "-c", READ_ALL, str(folder), str(STONES)],
-        env={**os.environ, "PYTHONPATH": str(paths.ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = _child(READ_ALL, folder, timeout=300)
     assert done.returncode == 0, (done.returncode, done.stderr)
     weighted = sum(v * (i % 7 + 1) for i, v in enumerate(values))
     assert done.stdout.split() == [str(weighted), str(sum(distances)), str(len(values))]
@@ -255,17 +254,12 @@ def test_a_fifo_in_place_of_a_level_is_refused_without_blocking(
     path = store.level_path(folder, NAME, LEVEL, kind)
     path.unlink()
     os.mkfifo(path)
-    done = subprocess.run(
-        [sys.executable, "-c", OPEN_FIFO, str(folder), str(STONES)],
-        env={**os.environ, "PYTHONPATH": str(paths.ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _child(OPEN_FIFO, folder, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"{path}: not a regular file"
     if kind == "tb":
-        line = refused(_referee("analyse", str(_record(tmp_path, ())), "--tb", str(folder), cwd=tmp_path, timeout=120))
+        record = _record(tmp_path, ())
+        line = refused(run_referee("analyse", str(record), "--tb", str(folder), cwd=tmp_path, timeout=120))
         assert line == f"referee analyse: {path}: not a regular file"
 
 
