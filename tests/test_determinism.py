@@ -46,18 +46,16 @@ print(len(seen), hashlib.sha256("\\n".join(seen).encode()).hexdigest())
 """
 
 
+def python(args: list[str], env: dict[str, str], check: bool) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter in the checkout under ``env``: a hash seed is fixed at start."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=check
+    )
+
+
 def examples(name: str, hash_seed: str) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "HYPOTHESIS_PROFILE": "ci", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(name=name)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return done.stdout.strip()
+    return python(["-c", PROBE.format(name=name)], env, check=True).stdout.strip()
 
 
 @pytest.mark.parametrize("name", ["awari_states", "gothello_states"])  # the composites; the rest sample fixed tuples
@@ -86,14 +84,6 @@ def test_a_bare_pytest_runs_under_hash_seed_0(seed: str | None, runner: list[str
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
     here = "tests/test_determinism.py::test_this_run_has_hash_seed_0"
-    done = subprocess.run(
-        [sys.executable, *runner, "-p", "no:cacheprovider", "-rA", here],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = python([*runner, "-p", "no:cacheprovider", "-rA", here], env, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASSED" in done.stdout and "1 passed" in done.stdout
