@@ -20,6 +20,7 @@ from tests.support.arenakit import login, play
 from tests.support.netclient import run
 from tests.support.paths import ROOT
 from tests.support.terminal import referee
+from tests.support.webclient import Sink
 
 
 def get(url: str) -> tuple[int, Any]:
@@ -117,18 +118,14 @@ def test_a_game_in_progress_reaches_the_web_only_after_the_delay(tmp_path: Path)
 
 
 def test_delayed_hands_events_on_only_after_the_delay() -> None:
-    got: list[object] = []
-
-    class Sink:
-        def publish(self, event: object) -> None:
-            got.append(event)
+    got = Sink[object]()
 
     async def main() -> None:
-        sink = Delayed(Sink(), 0.3)
+        sink = Delayed(got, 0.3)
         sink.publish("e1")  # type: ignore[arg-type]
         await asyncio.sleep(0.1)
-        assert got == []
+        assert got.events == []
         await asyncio.sleep(0.4)
-        assert got == ["e1"]
+        assert got.events == ["e1"]
 
     asyncio.run(main())

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import aiohttp
 
@@ -28,6 +28,17 @@ from spec import gothello as G
 from .netclient import Client, ply
 
 TIMEOUT = 10.0
+E = TypeVar("E")
+
+
+class Sink(Generic[E]):
+    """A feed's publisher that keeps what it is handed, in order (``events``)."""
+
+    def __init__(self) -> None:
+        self.events: list[E] = []
+
+    def publish(self, event: E) -> None:
+        self.events.append(event)
 
 
 @asynccontextmanager

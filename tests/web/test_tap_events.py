@@ -31,6 +31,7 @@ from impl.server.session import (
 from impl.web import feed
 from impl.web.tap import GameTap, SessionTap
 from spec import result as R
+from tests.support.webclient import Sink
 
 ENGINE = get_engine("awari", "impl")
 SIDES = ("south", "north")
@@ -91,17 +92,9 @@ def _events() -> list[Event]:
     ]
 
 
-class Sink:
-    def __init__(self) -> None:
-        self.events: list[feed.FeedEvent] = []
-
-    def publish(self, event: feed.FeedEvent) -> None:
-        self.events.append(event)
-
-
 def test_the_feed_from_synthetic_events_with_no_session() -> None:
     """A listener with only a ``listeners`` list to join: the tap reads nothing else."""
-    sink = Sink()
+    sink = Sink[feed.FeedEvent]()
     fake = SimpleNamespace(listeners=[])
     SessionTap(sink).hook(fake)  # type: ignore[arg-type]
     (listen,) = fake.listeners

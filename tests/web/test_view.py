@@ -30,7 +30,7 @@ from spec import awari as A
 from spec import gothello as G
 from spec import result as R
 from tests.support.netclient import Client, run, seat, seat_players
-from tests.support.webclient import EventStream, Referee, expected_board, play_one, stream, watched
+from tests.support.webclient import EventStream, Referee, Sink, expected_board, play_one, stream, watched
 
 GAMES = ("awari", "gothello")
 
@@ -215,17 +215,14 @@ def test_a_game_followed_live_over_server_sent_events(game: str) -> None:
 
 def test_the_tap_reports_each_change_once() -> None:
     """The feed has one event per change; a draw offer and its refusal are noted."""
-    events: list[Any] = []
-
-    class Sink:
-        def publish(self, event: Any) -> None:
-            events.append(event)
+    sink = Sink[Any]()
+    events = sink.events
 
     async def scenario() -> None:
         async with watched(["awari"]) as (web, servers):
             server = servers["awari"]
             tap = web.tap
-            tap.sink = Sink()
+            tap.sink = sink
             players = await seat_players(server.port, "awari")
             referee = Referee("awari", get_engine("awari", "impl"), random.Random(1))
             await play_one(players, referee)
