@@ -12,7 +12,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def cache_dir() -> Path:
@@ -43,3 +45,22 @@ def compiled(source: Path, stem: str) -> ctypes.CDLL | None:
         except (OSError, subprocess.CalledProcessError):
             return None
     return ctypes.CDLL(str(target))
+
+
+Signatures = Mapping[str, tuple[Sequence[type[Any]], type[Any] | None]]
+"""A library's functions: name → (argument types, result type), as ctypes takes them."""
+
+
+def library(source: Path, stem: str, switch: str, signatures: Signatures) -> ctypes.CDLL | None:
+    """``compiled(source, stem)`` with its functions' types set from ``signatures``;
+    None without it, or when the environment variable ``switch`` is ``python`` (the
+    Python fallback asked for)."""
+    if os.environ.get(switch, "c") == "python":
+        return None
+    lib = compiled(source, stem)
+    if lib is None:
+        return None
+    for name, (argtypes, restype) in signatures.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = list(argtypes), restype
+    return lib

@@ -13,7 +13,6 @@ positions; planted bugs (``gs_bug``) show that the checks catch a wrong kernel."
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 from contextlib import suppress
 from functools import cache
@@ -22,7 +21,7 @@ from typing import Final
 
 from spec import gothello as G
 
-from .ccompile import compiled
+from .ccompile import Signatures, library
 from .gothello import ImplGothello
 from .gothello_endgame import Solution, empties, passed
 from .kernels import FULL, PASS, GothelloState, code, over
@@ -43,36 +42,26 @@ ABORT_WAIT: Final = 5.0
 """Seconds an aborted search is waited for (it stops at its next node)."""
 
 
+_u32, _i32, _u64 = ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64
+_p32, _pi = ctypes.POINTER(_u32), ctypes.POINTER(_i32)
+SIGNATURES: Final[Signatures] = {
+    "gs_init": ([_i32], _i32),
+    "gs_bug": ([_i32], None),
+    "gs_nodes": ([], _u64),
+    "gs_abort": ([], None),
+    "gs_arm": ([], None),
+    "gs_search": ([_u32, _u32, _i32, _i32, _i32, _u64], _i32),
+    "gs_place": ([_u32, _u32, _i32, _p32, _p32], _i32),
+    "gs_entry": ([_u32, _u32, _i32, _pi, _pi, _pi], _i32),
+    "gs_image": ([_i32, _u32], _u32),
+}
+"""gothello_solve.c's functions, as ctypes calls them."""
+
+
 @cache
 def load() -> ctypes.CDLL | None:
     """The compiled solver; None without a compiler or when turned off."""
-    if os.environ.get("ZREFEREE_GOTHELLO_SOLVER", "c") == "python":
-        return None
-    lib = compiled(SOURCE, "gothello-solve")
-    if lib is None:
-        return None
-    u32, i32, u64 = ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64
-    lib.gs_init.argtypes = [i32]
-    lib.gs_init.restype = i32
-    lib.gs_bug.argtypes = [i32]
-    lib.gs_bug.restype = None
-    lib.gs_nodes.argtypes = []
-    lib.gs_nodes.restype = u64
-    lib.gs_abort.argtypes = []
-    lib.gs_abort.restype = None
-    lib.gs_arm.argtypes = []
-    lib.gs_arm.restype = None
-    lib.gs_search.argtypes = [u32, u32, i32, i32, i32, u64]
-    lib.gs_search.restype = i32
-    p32 = ctypes.POINTER(u32)
-    lib.gs_place.argtypes = [u32, u32, i32, p32, p32]
-    lib.gs_place.restype = i32
-    pi = ctypes.POINTER(i32)
-    lib.gs_entry.argtypes = [u32, u32, i32, pi, pi, pi]
-    lib.gs_entry.restype = i32
-    lib.gs_image.argtypes = [i32, u32]
-    lib.gs_image.restype = u32
-    return lib
+    return library(SOURCE, "gothello-solve", "ZREFEREE_GOTHELLO_SOLVER", SIGNATURES)
 
 
 class CSolver:

@@ -6,40 +6,30 @@ kernel.py, the same rules at about a hundredth of the speed."""
 from __future__ import annotations
 
 import ctypes
-import os
 from functools import cache
 from pathlib import Path
+from typing import Final
 
-from ..ccompile import compiled
+from ..ccompile import Signatures, library
 
 SOURCE = Path(__file__).with_name("kernel.c")
+_i64, _i32, _ptr = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
+SIGNATURES: Final[Signatures] = {
+    "tb_level_size": ([_i32], _i64),
+    "tb_options": ([_i32, _i32, _i32, _i64, ctypes.POINTER(_i32), ctypes.POINTER(_i32), ctypes.POINTER(_i64)], _i32),
+    "tb_edges": ([_i32, _i32, _i32, _ptr, _ptr, _ptr, _ptr, _i64, _i64], _i64),
+    "tb_prefix": ([_ptr, _i64], _i64),
+    "tb_fill": ([_i32, _i32, _i32, _ptr, _ptr, _i64, _i64], None),
+    "tb_threshold": ([_i32, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, ctypes.POINTER(_i32)], _i64),
+    "tb_unpack": ([_ptr, _ptr, _ptr, _i64], None),
+}
+"""kernel.c's functions, as ctypes calls them."""
 
 
 @cache
 def load() -> ctypes.CDLL | None:
     """The compiled kernel, built once per source text; None without a compiler."""
-    if os.environ.get("ZREFEREE_TABLEBASE_KERNEL", "c") == "python":
-        return None
-    lib = compiled(SOURCE, "kernel")
-    if lib is None:
-        return None
-    i64, i32 = ctypes.c_int64, ctypes.c_int
-    lib.tb_level_size.argtypes = [i32]
-    lib.tb_level_size.restype = i64
-    lib.tb_options.argtypes = [i32, i32, i32, i64, ctypes.POINTER(i32), ctypes.POINTER(i32), ctypes.POINTER(i64)]
-    lib.tb_options.restype = i32
-    ptr = ctypes.c_void_p
-    lib.tb_edges.argtypes = [i32, i32, i32, ptr, ptr, ptr, ptr, i64, i64]
-    lib.tb_edges.restype = i64
-    lib.tb_prefix.argtypes = [ptr, i64]
-    lib.tb_prefix.restype = i64
-    lib.tb_fill.argtypes = [i32, i32, i32, ptr, ptr, i64, i64]
-    lib.tb_fill.restype = None
-    lib.tb_threshold.argtypes = [i32, i64, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ctypes.POINTER(i32)]
-    lib.tb_threshold.restype = i64
-    lib.tb_unpack.argtypes = [ptr, ptr, ptr, i64]
-    lib.tb_unpack.restype = None
-    return lib
+    return library(SOURCE, "kernel", "ZREFEREE_TABLEBASE_KERNEL", SIGNATURES)
 
 
 def options(lib: ctypes.CDLL, n: int, gs: int, bug: int, r: int) -> tuple[int | None, list[tuple[int, int, int, int]]]:
