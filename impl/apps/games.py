@@ -60,6 +60,7 @@ from impl.config import LOCAL_HOST, Config
 from impl.game import Outcome, Termination
 from impl.server.local import LocalServer
 from impl.server.session import Event, GameOver, MoveMade, Session
+from impl.server.transcript import collecting, monitor, record
 
 HOST = LOCAL_HOST
 """The private server's address (``Config.local``), which the players are given."""
@@ -138,9 +139,9 @@ def _play_game(
     config = replace(config, net=replace(config.net, per_address=seats.PROGRAM_CONNECTIONS))
     config = replace(config, limits=replace(config.limits, idle_timeout=_idle_bound(config, options.timeout)))
     hooks = _live_hooks(options.live, number) + _adjudicator(options.adjudication, outcome)
-    watch, transcripts = strict.watcher()
+    watch, transcripts = collecting(record)  # --strict judges the transcripts
     hooks += (watch,) if options.strict else ()
-    check, monitors = protocheck.watcher()
+    check, monitors = collecting(monitor)  # --check-protocol's live checks
     hooks += (check,) if options.check_protocol else ()
     deadline = time.monotonic() + options.timeout
     owner_of = guard.owner_of if guard.by_proc else None

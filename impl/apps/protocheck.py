@@ -12,12 +12,10 @@ the run exits 1.
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from impl import pgn
-from impl.server.session import Session
-from impl.server.transcript import Monitor, monitor
+from impl.server.transcript import Monitor
 
 TAG = "ProtocolCheck"
 """The record's tag: ``OK``, or the first line the server sent that the model did not allow."""
@@ -28,24 +26,12 @@ CULPRIT = "referee"
 """Who a divergence is charged to in a run's summary."""
 
 
-def add_argument(p: argparse.ArgumentParser) -> None:
-    """``--check-protocol``, for match and tournament."""
-    p.add_argument(
-        "--check-protocol",
-        action="store_true",
-        help="check every line the referee sends against the protocol's model (spec/protocol.py); a divergence "
-        "is tagged in the game's record, listed in the summary, and makes the run exit 1 (default off)",
-    )
-
-
-def watcher() -> tuple[Callable[[Session], None], list[Monitor]]:
-    """A session hook that checks each game's server live, and the list of its monitors."""
-    kept: list[Monitor] = []
-
-    def hook(session: Session) -> None:
-        kept.append(monitor(session))
-
-    return hook, kept
+FLAG = "--check-protocol"
+HELP = (
+    "check every line the referee sends against the protocol's model (spec/protocol.py); a divergence "
+    "is tagged in the game's record, listed in the summary, and makes the run exit 1 (default off)"
+)
+"""The switch match and tournament take (impl/apps/tournament/command.py ``add_game_arguments``)."""
 
 
 def divergence(monitors: Iterable[Monitor]) -> str:

@@ -15,14 +15,11 @@ session and are not judged.
 
 from __future__ import annotations
 
-import argparse
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from impl.protocol import ROLE
-from impl.server.session import Session
-from impl.server.transcript import Transcript, record
 
 TAG = "ProtocolWarning"
 """The record's tag that says which warning lost the game."""
@@ -77,21 +74,9 @@ def first_warning(lines: Iterable[str]) -> ProtocolWarning | None:
     return None
 
 
-def add_argument(p: argparse.ArgumentParser) -> None:
-    """``--strict``, for match and tournament."""
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="a player's protocol warning (a line the server refused, other than an illegal move, or only "
-        "tolerated) loses it the game (default off)",
-    )
-
-
-def watcher() -> tuple[Callable[[Session], None], list[Transcript]]:
-    """A session hook that keeps each game's transcript in memory, and the list it keeps them in."""
-    kept: list[Transcript] = []
-
-    def hook(session: Session) -> None:
-        record(session, keep=kept)
-
-    return hook, kept
+FLAG = "--strict"
+HELP = (
+    "a player's protocol warning (a line the server refused, other than an illegal move, or only "
+    "tolerated) loses it the game (default off)"
+)
+"""The switch match and tournament take (impl/apps/tournament/command.py ``add_game_arguments``)."""

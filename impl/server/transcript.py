@@ -29,7 +29,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,6 +45,7 @@ from .session import Entity, LineError, Peer, Session
 
 VERSION = 1
 T = TypeVar("T", bound="Transcript")
+K = TypeVar("K")
 
 
 # ─── Writing ───────────────────────────────────────────────────────────────────
@@ -127,17 +128,25 @@ class Transcript:
         return _Tap(peer, self._count, self)
 
 
-def record(session: Session, directory: Path | None = None, keep: list[Transcript] | None = None) -> Transcript:
+def record(session: Session, directory: Path | None = None) -> Transcript:
     """Transcribe ``session``: its inputs and its peers are wrapped (nothing else changes).
     With ``directory``, written to ``<game>-<server>-<pid>-<game no>.jsonl`` there."""
     path = None
     if directory is not None:
         s = session.settings
         path = directory / f"{s.vocab.game}-{s.server}-{os.getpid()}-{id(session):x}-{session.game_no}.jsonl"
-    transcript = Transcript(session, path)
-    if keep is not None:
-        keep.append(transcript)
-    return _tap_inputs(session, transcript)
+    return _tap_inputs(session, Transcript(session, path))
+
+
+def collecting(watch: Callable[[Session], K]) -> tuple[Callable[[Session], None], list[K]]:
+    """A session hook that keeps what ``watch`` (``record``, ``monitor``) gives for each
+    game's session, and the list it keeps them in, in the order the games began."""
+    kept: list[K] = []
+
+    def hook(session: Session) -> None:
+        kept.append(watch(session))
+
+    return hook, kept
 
 
 def _tap_inputs(session: Session, transcript: T) -> T:

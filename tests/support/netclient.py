@@ -24,8 +24,8 @@ from impl.engines.port import KINDS
 from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.server import GameServer, ServerConfig
-from impl.server.session import Session, Settings
-from impl.server.transcript import Transcript, check_lines, record
+from impl.server.session import Settings
+from impl.server.transcript import Transcript, check_lines, collecting, record
 
 T = TypeVar("T")
 TRANSCRIBED: dict[int, list[Transcript]] = {}
@@ -206,14 +206,8 @@ def make_server(
     config = config if config is not None else CONFIG_MESSAGES[game]
     settings = Settings(P.VOCABULARIES[game], 0, time, config, limits or Limits(), increment=increment)
     net = net or NetLimits(close_grace=1.0)
-    kept: list[Transcript] = []
-    hooks: tuple[Callable[[Session], None], ...] = ()
-    if TRANSCRIBE[0]:
-
-        def transcribe(session: Session) -> None:
-            record(session, keep=kept)
-
-        hooks = (transcribe,)
+    transcribe, kept = collecting(record)
+    hooks = (transcribe,) if TRANSCRIBE[0] else ()
     spec = ServerConfig(
         settings, host="127.0.0.1", port=0, forever=forever, net=net, record_dir=record_dir, session_hooks=hooks
     )

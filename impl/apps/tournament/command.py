@@ -94,8 +94,8 @@ def add_game_arguments(p: Any) -> None:
     add_opening_arguments(p)
     add_sandbox_arguments(p)
     add_adjudication_arguments(p)
-    strict.add_argument(p)
-    protocheck.add_argument(p)
+    for switch in (strict, protocheck):
+        p.add_argument(switch.FLAG, action="store_true", help=switch.HELP)
     add_web_arguments(p)
 
 
