@@ -36,6 +36,7 @@ from pathlib import Path
 
 import psutil
 
+from bench.server import reconnecting
 from impl.engines.registry import get_engine
 from impl.game import Side
 
@@ -68,12 +69,7 @@ async def _line(reader: asyncio.StreamReader) -> str:
 async def player(port: int, name: str, until: float, think: float, tally: Tally, seed: int) -> None:
     """One simulated program: log in, play, connect again until ``until``."""
     engine, rng = get_engine("gothello"), random.Random(seed)
-    while time.monotonic() < until:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
-            await asyncio.sleep(0.2)
-            continue
+    async for reader, writer in reconnecting(port, lambda: time.monotonic() < until, 0.2):
         try:
             await _line(reader)
             writer.write(f'0.9.1 player ? "{name}:pw"\r'.encode())

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.server import Stats, _one_game, _serve, percentile, stop_process
+from bench.server import Stats, _one_game, _serve, percentile, reconnecting, stop_process
 
 FLOODS: dict[str, bytes] = {
     "empty": b"\r" * 65536,
@@ -50,12 +50,7 @@ async def _flood(port: int, data: bytes, stop: Any, started: Any, sent: Any) -> 
     """Write ``data`` over and over, reconnecting when closed.  The server reads a
     flooder at its read rate (NetLimits), so a drain may wait long: ``started``, not
     ``sent``, says the flood is under way."""
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
-            await asyncio.sleep(0.01)
-            continue
+    async for reader, writer in reconnecting(port, lambda: not stop.is_set(), 0.01):
         try:
             while not stop.is_set() and not reader.at_eof():
                 for at in range(0, len(data), _PIECE):  # the bytes taken are counted as they go
@@ -98,12 +93,7 @@ async def _hold(port: int, stop: Any, held: Any) -> None:
     and connecting again at once — after a refusal too."""
 
     async def one(source: str) -> None:
-        while not stop.is_set():
-            try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-            except OSError:
-                await asyncio.sleep(0.01)
-                continue
+        async for reader, writer in reconnecting(port, lambda: not stop.is_set(), 0.01, source):
             try:
                 greeted = (await reader.readline()).startswith(b"000")
                 held.value += greeted

@@ -32,6 +32,7 @@ import os
 import random
 import statistics
 import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -63,6 +64,25 @@ def stop_process(process: Any, seconds: float) -> None:
 def percentile(ordered: list[float], q: float) -> float:
     """The ``q`` quantile of the sorted, non-empty ``ordered``: its value at index ⌊q·n⌋ (the last at most)."""
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
+async def reconnecting(
+    port: int, going: Callable[[], bool], pause: float, source: str | None = None
+) -> AsyncIterator[Streams]:
+    """A new connection to the server on ``port`` each time the caller is done with
+    the last, while ``going()``; one refused is tried again after ``pause`` seconds.
+    From the address ``source`` (127.0.0.x) if given.  The caller closes each."""
+    local = (source, 0) if source is not None else None
+    while going():
+        try:
+            streams = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
+        except OSError:
+            await asyncio.sleep(pause)
+            continue
+        yield streams
 
 
 def _cpu() -> float:
