@@ -11,10 +11,27 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 LOOPS = ("auto", "asyncio", "uvloop")
 T = TypeVar("T")
+
+
+class Cancellable(Protocol):
+    """A loop's timer handle, or a SessionTimer: what ``cancelled`` stops."""
+
+    def cancel(self) -> object: ...
+
+
+C = TypeVar("C", bound=Cancellable)
+
+
+def cancelled(timer: C | None) -> C | None:
+    """Cancel ``timer`` if one is set; always None, for the caller to store in its
+    place (``self._timer = cancelled(self._timer)``)."""
+    if timer is not None:
+        timer.cancel()
+    return None
 
 
 class LoopUnavailable(Exception):

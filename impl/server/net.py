@@ -33,6 +33,7 @@ from typing import ClassVar, Protocol, cast
 from impl.config import NetLimits
 
 from .clock import Sockopts, arrival_delay
+from .loops import cancelled
 from .session import LineError
 
 _PRINTABLE = bytes(range(0x20, 0x7F)) + b"\t"
@@ -296,9 +297,7 @@ class Connection(asyncio.Protocol):
             self._write_timer = asyncio.get_running_loop().call_later(self.limits.write_timeout, self._not_reading)
 
     def resume_writing(self) -> None:
-        if self._write_timer is not None:
-            self._write_timer.cancel()
-            self._write_timer = None
+        self._write_timer = cancelled(self._write_timer)
 
     def _not_reading(self) -> None:
         self._write_timer = None
@@ -308,15 +307,9 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
-        if self._write_timer is not None:
-            self._write_timer.cancel()
-            self._write_timer = None
-        if self._wake is not None:
-            self._wake.cancel()
-            self._wake = None
-        if self._line_timer is not None:
-            self._line_timer.cancel()
-            self._line_timer = None
+        self._write_timer = cancelled(self._write_timer)
+        self._wake = cancelled(self._wake)
+        self._line_timer = cancelled(self._line_timer)
         if not self.closed.done():
             self.closed.set_result(None)
         if self._target is not None:
@@ -363,9 +356,7 @@ class Connection(asyncio.Protocol):
         if self._closing:
             return
         self._closing = True
-        if self._wake is not None:
-            self._wake.cancel()
-            self._wake = None
+        self._wake = cancelled(self._wake)
         transport.close()
         asyncio.get_running_loop().call_later(self.limits.close_grace, transport.abort)
 

@@ -39,7 +39,7 @@ from impl.protocol import Refused, port_of
 
 from .admission import Holder, Room, StormGuard, Verdict, address_group, decide
 from .clock import StallLog, no_stalls
-from .loops import running
+from .loops import cancelled, running
 from .net import Connection, listening_port
 from .session import Conn, Entity, Event, GameOver, LineError, Session, Settings
 from .transcript import monitor
@@ -206,9 +206,7 @@ class SessionTimer:
         self._handle = asyncio.get_running_loop().call_at(deadline, self._fire)
 
     def cancel(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
+        self._handle = cancelled(self._handle)
 
     def _fire(self) -> None:
         self._handle = None
@@ -406,9 +404,7 @@ class GameServer:
     def _session_over(self, session: Session, over: GameOver) -> None:
         if self.spec.record_dir is not None and session.started is not None:  # nothing to record before the start
             self._writes = asyncio.ensure_future(self._write(self._writes, self.spec.record_dir, over))
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._timer = cancelled(self._timer)
         self.games += 1
         if self.spec.forever and self._session is not None:  # None: stopping
             self._session = self._new_session()
@@ -469,9 +465,7 @@ class GameServer:
         session, self._session = self._session, None
         if session is not None:
             session.shutdown(asyncio.get_running_loop().time(), termination)
-        if self._timer is not None:  # a game still seating: its bounds no longer matter
-            self._timer.cancel()
-            self._timer = None
+        self._timer = cancelled(self._timer)  # a game still seating: its bounds no longer matter
         if self._server is not None:
             self._server.close()
         for conn in list(self._connections):
