@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 from impl.config import ClientLimits
 from impl.server.admission import address_group
@@ -60,6 +61,10 @@ def group(address: str | None) -> str:
     """The client an address belongs to: IPv4 (and IPv4-mapped IPv6) by address,
     IPv6 by /64; anything unreadable (a Unix socket, None) is one group, ``?``."""
     return address_group(address, unreadable="?") if address else "?"
+
+
+Counter = Literal["connections", "in_flight", "records"]
+"""A ``Client``'s counters of what it has open."""
 
 
 class Client:
@@ -107,6 +112,14 @@ class Admission:
         if client is not None and client.idle and client.bucket.level >= self.limits.burst:
             del self.clients[key]
 
+    def _release(self, key: str, counter: Counter) -> None:
+        """One of ``key``'s ``counter`` over (never below 0); the client forgotten if
+        that leaves it idle with a full bucket (``_forget``)."""
+        client = self.clients.get(key)
+        if client is not None:
+            setattr(client, counter, max(0, getattr(client, counter) - 1))
+            self._forget(key)
+
     # ─── connections ───────────────────────────────────────────────────────────
 
     def connect(self, key: str, now: float, most: int | None = None) -> Decision:
@@ -121,10 +134,7 @@ class Admission:
         return ADMITTED
 
     def disconnect(self, key: str) -> None:
-        client = self.clients.get(key)
-        if client is not None:
-            client.connections = max(0, client.connections - 1)
-            self._forget(key)
+        self._release(key, "connections")
 
     # ─── requests ──────────────────────────────────────────────────────────────
 
@@ -145,10 +155,7 @@ class Admission:
         return ADMITTED
 
     def end(self, key: str) -> None:
-        client = self.clients.get(key)
-        if client is not None:
-            client.in_flight = max(0, client.in_flight - 1)
-            self._forget(key)
+        self._release(key, "in_flight")
 
     # ─── the record share ──────────────────────────────────────────────────────
 
@@ -163,7 +170,4 @@ class Admission:
         return ADMITTED
 
     def end_record(self, key: str) -> None:
-        client = self.clients.get(key)
-        if client is not None:
-            client.records = max(0, client.records - 1)
-            self._forget(key)
+        self._release(key, "records")
