@@ -20,44 +20,42 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from impl.apps.arena.command import ARENA_NET
+from impl.apps.arena.server import Arena
 from impl.apps.arena.store import Store, StoreError
-from tests.support.arenakit import answers, arena, both, login, play
+from tests.support.arenakit import answers, arena, both, in_arena, login, play
 from tests.support.netclient import Client, run
 
 
 def test_the_daily_cap(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path, daily=1) as a:
-            await both(a.port, a, "once:pw", "other:pw")
-            client, answer = await login(a.port, "once:pw")
-            assert answer == "199 once has played its 1 games of the day"
-            await client.close()
+    async def main(a: Arena) -> None:
+        await both(a.port, a, "once:pw", "other:pw")
+        client, answer = await login(a.port, "once:pw")
+        assert answer == "199 once has played its 1 games of the day"
+        await client.close()
 
-    run(main)
+    in_arena(tmp_path, main, daily=1)
 
 
 def test_garbage_and_huge_lines_before_a_login(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path) as a:
-            client = await Client.greeted(a.port)
-            await client.send_raw(b"\x00\xff\xfe garbage\r")
-            assert (await client.line()).startswith("199 Request not understood (non-ASCII")
-            await client.send_raw(b'0.9.1 player ? "' + b"n" * 10_000 + b':pw"\r')
-            assert (await client.line()).startswith("199 Request not understood (line too long)")
-            assert await client.ask('0.9.1 player ? "late:pw"') == "100 Request accepted"
-            await client.close()
+    async def main(a: Arena) -> None:
+        client = await Client.greeted(a.port)
+        await client.send_raw(b"\x00\xff\xfe garbage\r")
+        assert (await client.line()).startswith("199 Request not understood (non-ASCII")
+        await client.send_raw(b'0.9.1 player ? "' + b"n" * 10_000 + b':pw"\r')
+        assert (await client.line()).startswith("199 Request not understood (line too long)")
+        assert await client.ask('0.9.1 player ? "late:pw"') == "100 Request accepted"
+        await client.close()
 
-    run(main)
+    in_arena(tmp_path, main)
 
 
 def test_a_flood_of_new_names_from_one_address_is_slowed(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path, new_names=5) as a:
-            got = await answers(a.port, [f"sock{n}:pw" for n in range(8)])
-            assert got[:5] == ["100 Request accepted"] * 5
-            assert all(x.startswith("199 Too many new names from your address") for x in got[5:]), got
+    async def main(a: Arena) -> None:
+        got = await answers(a.port, [f"sock{n}:pw" for n in range(8)])
+        assert got[:5] == ["100 Request accepted"] * 5
+        assert all(x.startswith("199 Too many new names from your address") for x in got[5:]), got
 
-    run(main)
+    in_arena(tmp_path, main, new_names=5)
     store = Store.open(str(tmp_path / "arena.db"))
     assert len(store.players()) == 5
     store.close()
@@ -86,21 +84,20 @@ def test_the_arena_over_tls(tmp_path: Path) -> None:
     server.load_cert_chain(cert, key)
     client_tls = ssl.create_default_context(cafile=str(cert))
 
-    async def main() -> None:
-        async with arena(tmp_path, tls=server, tls_port=0) as a:
-            assert a.tls_port is not None
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", a.tls_port, ssl=client_tls, server_hostname="localhost"
-            )
-            secure = Client(reader, writer)
-            assert (await secure.line()).startswith("000 0.9.1 version Gothello server says hello!")
-            assert await secure.ask('0.9.1 player ? "tls:pw"') == "100 Request accepted"
-            plain, _ = await login(a.port, "plain:pw")
-            assert await a.round() == 1
-            ends = await asyncio.gather(play(secure, "gothello", 1), play(plain, "gothello", 2))
-            assert all(e.startswith("32") for e in ends)
+    async def main(a: Arena) -> None:
+        assert a.tls_port is not None
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", a.tls_port, ssl=client_tls, server_hostname="localhost"
+        )
+        secure = Client(reader, writer)
+        assert (await secure.line()).startswith("000 0.9.1 version Gothello server says hello!")
+        assert await secure.ask('0.9.1 player ? "tls:pw"') == "100 Request accepted"
+        plain, _ = await login(a.port, "plain:pw")
+        assert await a.round() == 1
+        ends = await asyncio.gather(play(secure, "gothello", 1), play(plain, "gothello", 2))
+        assert all(e.startswith("32") for e in ends)
 
-    run(main)
+    in_arena(tmp_path, main, tls=server, tls_port=0)
 
 
 def test_a_pair_plays_an_opening_both_ways(tmp_path: Path) -> None:
@@ -148,24 +145,23 @@ def test_a_full_arena_makes_room_as_the_game_servers_do(tmp_path: Path) -> None:
     group that holds its share is refused."""
     net = replace(ARENA_NET, max_connections=4, per_address=3, reserve=0, accept_rate=0.0)
 
-    async def main() -> None:
-        async with arena(tmp_path, net=net) as a:
-            seated = await _from(a.port, "127.0.0.2")
-            assert await seated.ask('0.9.1 player ? "waits:pw"') == "100 Request accepted"
-            idle = [await _from(a.port, "127.0.0.2") for _ in range(2)]
-            other = await _from(a.port, "127.0.0.3")
-            newcomer = await _from(a.port, "127.0.0.4")  # the arena was full: room made
-            assert (await idle[0].line()).startswith("199 Server full: closed to make room")
-            with pytest.raises(EOFError):
-                await idle[0].line()
-            assert await newcomer.ask('0.9.1 player ? "new:pw"') == "100 Request accepted"
-            # 127.0.0.2 now holds 2 of 4 with the arena full again: its next try is
-            # refused (one more place would only swap the two groups' places).
-            reader, writer = await asyncio.open_connection("127.0.0.1", a.port, local_addr=("127.0.0.2", 0))
-            refused = await reader.readline()
-            assert refused.startswith(b"199 Arena full"), refused
-            writer.close()
-            for client in (seated, idle[1], other, newcomer):
-                await client.close()
+    async def main(a: Arena) -> None:
+        seated = await _from(a.port, "127.0.0.2")
+        assert await seated.ask('0.9.1 player ? "waits:pw"') == "100 Request accepted"
+        idle = [await _from(a.port, "127.0.0.2") for _ in range(2)]
+        other = await _from(a.port, "127.0.0.3")
+        newcomer = await _from(a.port, "127.0.0.4")  # the arena was full: room made
+        assert (await idle[0].line()).startswith("199 Server full: closed to make room")
+        with pytest.raises(EOFError):
+            await idle[0].line()
+        assert await newcomer.ask('0.9.1 player ? "new:pw"') == "100 Request accepted"
+        # 127.0.0.2 now holds 2 of 4 with the arena full again: its next try is
+        # refused (one more place would only swap the two groups' places).
+        reader, writer = await asyncio.open_connection("127.0.0.1", a.port, local_addr=("127.0.0.2", 0))
+        refused = await reader.readline()
+        assert refused.startswith(b"199 Arena full"), refused
+        writer.close()
+        for client in (seated, idle[1], other, newcomer):
+            await client.close()
 
-    run(main)
+    in_arena(tmp_path, main, net=net)

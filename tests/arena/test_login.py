@@ -10,33 +10,33 @@ from pathlib import Path
 
 import pytest
 
+from impl.apps.arena.server import Arena
 from impl.apps.arena.store import Store
-from tests.support.arenakit import answers, arena, both, login
+from tests.support.arenakit import answers, arena, both, in_arena, login
 from tests.support.netclient import run
 
 
 def test_first_login_creates_the_name_and_the_next_checks_it(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path) as a:
-            first, answer = await login(a.port, "alice:s3cret")
-            assert answer == "100 Request accepted"
-            again, answer = await login(a.port, "alice:s3cret")  # held by the first connection
-            assert answer.startswith("199 alice already holds 1 connection"), answer
-            await first.close()
-            await again.close()
-            await a.flush()
-            wrong, answer = await login(a.port, "alice:guess")
-            assert answer == "199 Wrong password for alice"
-            answer = await wrong.ask('0.9.1 player ? "alice:s3cret"')  # the same connection may try again
-            assert answer == "100 Request accepted"
-            await wrong.close()
-            await a.flush()
-            # Found by trying: Alice beside alice would pass for her on every page and record.
-            other, answer = await login(a.port, "Alice:mine")
-            assert answer == "199 Name Alice is taken: alice"
-            await other.close()
+    async def main(a: Arena) -> None:
+        first, answer = await login(a.port, "alice:s3cret")
+        assert answer == "100 Request accepted"
+        again, answer = await login(a.port, "alice:s3cret")  # held by the first connection
+        assert answer.startswith("199 alice already holds 1 connection"), answer
+        await first.close()
+        await again.close()
+        await a.flush()
+        wrong, answer = await login(a.port, "alice:guess")
+        assert answer == "199 Wrong password for alice"
+        answer = await wrong.ask('0.9.1 player ? "alice:s3cret"')  # the same connection may try again
+        assert answer == "100 Request accepted"
+        await wrong.close()
+        await a.flush()
+        # Found by trying: Alice beside alice would pass for her on every page and record.
+        other, answer = await login(a.port, "Alice:mine")
+        assert answer == "199 Name Alice is taken: alice"
+        await other.close()
 
-    run(main)
+    in_arena(tmp_path, main)
     store = Store.open(str(tmp_path / "arena.db"))
     [alice] = store.players()
     assert alice.name == "alice" and "s3cret" not in store._kdf(alice.id)
@@ -44,18 +44,17 @@ def test_first_login_creates_the_name_and_the_next_checks_it(tmp_path: Path) -> 
 
 
 def test_failed_logins_are_rate_limited_per_name_and_address(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path) as a:
-            c, answer = await login(a.port, "bob:right")
-            await c.close()
-            got = await answers(a.port, [f"bob:wrong{n}" for n in range(7)])
-            assert got[:5] == ["199 Wrong password for bob"] * 5
-            assert all(x.startswith("199 Too many failed logins for bob") for x in got[5:]), got
-            c, answer = await login(a.port, "bob:right")  # the right one too, until the window passes
-            assert answer.startswith("199 Too many failed logins"), answer
-            await c.close()
+    async def main(a: Arena) -> None:
+        c, answer = await login(a.port, "bob:right")
+        await c.close()
+        got = await answers(a.port, [f"bob:wrong{n}" for n in range(7)])
+        assert got[:5] == ["199 Wrong password for bob"] * 5
+        assert all(x.startswith("199 Too many failed logins for bob") for x in got[5:]), got
+        c, answer = await login(a.port, "bob:right")  # the right one too, until the window passes
+        assert answer.startswith("199 Too many failed logins"), answer
+        await c.close()
 
-    run(main)
+    in_arena(tmp_path, main)
 
 
 @pytest.mark.parametrize(
@@ -76,37 +75,34 @@ def test_failed_logins_are_rate_limited_per_name_and_address(tmp_path: Path) -> 
     ],
 )
 def test_a_bad_seat_request_gets_one_clear_line(tmp_path: Path, request_line: str, answer: str) -> None:
-    async def main() -> None:
-        async with arena(tmp_path) as a:
-            c, _ = await login(a.port, "dave:pw")  # the arena works on
-            client = await type(c).greeted(a.port)
-            assert (await client.ask(request_line)).startswith(answer)
-            await client.close()
-            await c.close()
+    async def main(a: Arena) -> None:
+        c, _ = await login(a.port, "dave:pw")  # the arena works on
+        client = await type(c).greeted(a.port)
+        assert (await client.ask(request_line)).startswith(answer)
+        await client.close()
+        await c.close()
 
-    run(main)
+    in_arena(tmp_path, main)
 
 
 def test_a_password_with_a_control_character_never_reaches_the_login(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path) as a:
-            client = await type((await login(a.port, "erin:pw"))[0]).greeted(a.port)
-            await client.send_raw(b'0.9.1 player ? "erin:p\x01w"\r')
-            assert (await client.line()).startswith("199 Request not understood (non-ASCII or control character)")
-            await client.close()
+    async def main(a: Arena) -> None:
+        client = await type((await login(a.port, "erin:pw"))[0]).greeted(a.port)
+        await client.send_raw(b'0.9.1 player ? "erin:p\x01w"\r')
+        assert (await client.line()).startswith("199 Request not understood (non-ASCII or control character)")
+        await client.close()
 
-    run(main)
+    in_arena(tmp_path, main)
 
 
 def test_no_guests_when_the_arena_takes_none(tmp_path: Path) -> None:
-    async def main() -> None:
-        async with arena(tmp_path, guests=False) as a:
-            for field in (None, "carol"):
-                client, answer = await login(a.port, field)
-                assert answer.startswith('199 Login needed: send "name:password"'), answer
-                await client.close()
+    async def main(a: Arena) -> None:
+        for field in (None, "carol"):
+            client, answer = await login(a.port, field)
+            assert answer.startswith('199 Login needed: send "name:password"'), answer
+            await client.close()
 
-    run(main)
+    in_arena(tmp_path, main, guests=False)
 
 
 def test_a_password_is_never_logged_recorded_or_stored(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bench.postgres import NoPostgres, Postgres, postgres
+from impl.apps.arena.server import Arena
 from impl.apps.arena.store import Game, Login, Store
-from tests.support.arenakit import arena, login, play
-from tests.support.netclient import run
+from tests.support.arenakit import in_arena, login, play
 
 
 @pytest.fixture(scope="module")
@@ -55,27 +55,26 @@ def test_the_store_on_postgresql(url: str) -> None:
 
 def test_an_arena_on_postgresql_and_the_server_going_away_mid_round(tmp_path: Path, server: Postgres, url: str) -> None:
 
-    async def main() -> int:
-        async with arena(tmp_path, db=url) as a:
-            clients = [(await login(a.port, f"pg{n}:pw"))[0] for n in range(4)]
-            assert await a.round() == 2
-            stopped = threading.Event()
+    async def main(a: Arena) -> int:
+        clients = [(await login(a.port, f"pg{n}:pw"))[0] for n in range(4)]
+        assert await a.round() == 2
+        stopped = threading.Event()
 
-            async def take_it_away() -> None:
-                await asyncio.to_thread(server.stop)
-                stopped.set()
-                await asyncio.sleep(1.0)
-                await asyncio.to_thread(server.start)
+        async def take_it_away() -> None:
+            await asyncio.to_thread(server.stop)
+            stopped.set()
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(server.start)
 
-            away = asyncio.ensure_future(take_it_away())
-            await asyncio.to_thread(stopped.wait, 60)
-            ends = await asyncio.gather(*(play(c, "gothello", n) for n, c in enumerate(clients)))
-            assert all(e.startswith("32") for e in ends)
-            await away
-            await a.flush()
-            return a.stored
+        away = asyncio.ensure_future(take_it_away())
+        await asyncio.to_thread(stopped.wait, 60)
+        ends = await asyncio.gather(*(play(c, "gothello", n) for n, c in enumerate(clients)))
+        assert all(e.startswith("32") for e in ends)
+        await away
+        await a.flush()
+        return a.stored
 
-    assert run(main) == 2
+    assert in_arena(tmp_path, main, db=url) == 2
     store = Store.open(url)
     assert len(store.games()) == 2
     store.close()

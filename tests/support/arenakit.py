@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from impl import protocol as P
 from impl.apps.arena.config import ArenaConfig
@@ -19,7 +19,9 @@ from impl.config import Config
 from impl.engines.registry import get_engine
 from impl.game import Side
 from impl.server.session import Settings
-from tests.support.netclient import Client
+from tests.support.netclient import Client, run
+
+T = TypeVar("T")
 
 
 @asynccontextmanager
@@ -37,6 +39,17 @@ async def arena(tmp: Path, game: str = "gothello", db: str | None = None, **opti
     finally:
         await running.stop()
         store.close()
+
+
+def in_arena(tmp: Path, scenario: Callable[[Arena], Awaitable[T]], **options: Any) -> T:
+    """``scenario`` against a fresh ``arena(tmp, **options)`` in its own event loop,
+    bounded in time (netclient.run): an arena test's one way in.  Its answer."""
+
+    async def main() -> T:
+        async with arena(tmp, **options) as a:
+            return await scenario(a)
+
+    return run(main)
 
 
 def quoted(field: str) -> str:
