@@ -85,6 +85,17 @@ def hooks(token: str, number: int) -> tuple[Callable[[Session], None], ...]:
     return (view.game_hook(number),)
 
 
+class _Known:
+    """What a tournament's live view (either side of it) is known by: ``hooks`` finds
+    it in ``VIEWS`` by its ``token``, and only in the process (``pid``) that made it."""
+
+    def __init__(self, live: bool) -> None:
+        self.live = live
+        """Whether the games run in this process, so that their boards can be shown."""
+        self.token = uuid.uuid4().hex
+        self.pid = os.getpid()
+
+
 class _Handoff:
     """A ``FeedSink`` for a tap on a game's loop: each event goes to the view's
     loop, to be published there; the game's loop never waits for it."""
@@ -96,17 +107,14 @@ class _Handoff:
         self.view.call(self.view.hub.publish, event)
 
 
-class TournamentView(WebView):
+class TournamentView(WebView, _Known):
     """The web view of one tournament, run by ``open`` in a thread of its own."""
 
     index = "tournament.html"
 
     def __init__(self, host: str, port: int, record_dir: Path, live: bool, tables: Path | None = None) -> None:
         super().__init__(host, port, record_dir, tables=tables)
-        self.live = live
-        """Whether the games run in this process, so that their boards can be shown."""
-        self.token = uuid.uuid4().hex
-        self.pid = os.getpid()
+        _Known.__init__(self, live)
         self.snapshot: Standings | None = None
         """The latest, replaced whole by the tournament's thread; read on the view's loop."""
         self._state: tuple[Standings, dict[str, Any]] | None = None
@@ -252,7 +260,7 @@ def _private_server(session: Session, number: int) -> ServerInfo:
     )  # fmt: skip
 
 
-class TournamentLink(WebLink):
+class TournamentLink(WebLink, _Known):
     """The tournament's side of its live view, which runs in a process of its
     own (a ``TournamentView`` there): the interface the tournament uses
     (``open``, ``close``, ``port``, ``token``, ``snapshot``, ``game_hook``)."""
@@ -261,9 +269,7 @@ class TournamentLink(WebLink):
 
     def __init__(self, host: str, port: int, record_dir: Path, live: bool, tables: Path | None = None) -> None:
         super().__init__(host, port, record_dir, tables=tables)
-        self.live = live
-        self.token = uuid.uuid4().hex
-        self.pid = os.getpid()
+        _Known.__init__(self, live)
         self._snapshot: Standings | None = None
         self._sent: Standings | None = None
         self._sent_at = float("-inf")
