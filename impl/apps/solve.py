@@ -102,8 +102,14 @@ def margin(position: Position) -> int:
 class Split:
     """The plies above the leaves (module docstring)."""
 
-    def __init__(self, solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, say: bool) -> None:
+    def __init__(
+        self, solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, say: bool, deepen: int = 0
+    ) -> None:
         self.solver, self.checkpoint, self.depth = solver, checkpoint, depth
+        self.deepen = deepen
+        """Plies searched here below a leaf the checkpoint does not hold: its answer is
+        then made of smaller leaves, each kept as it comes (an interrupted solve loses
+        one of those, not the whole leaf), and is kept too, under the leaf's own key."""
         self.rng = random.Random(seed) if seed else None
         self.say = say
         self.computed = 0
@@ -135,11 +141,22 @@ class Split:
             self.rng.shuffle(ordered)
         return ordered
 
-    def leaf(self, position: Position, alpha: int, beta: int) -> int:
+    def leaf(self, position: Position, alpha: int, beta: int, deepen: int = 0) -> int:
+        """The answer for ``position`` and its window: the checkpoint's, or made by the
+        search ``deepen`` plies further here, or the compiled solver's; kept as it comes."""
         key = Checkpoint.key(position, alpha, beta)
         known = self.checkpoint.leaves.get(key)
         if known is not None:
             return known
+        if deepen > 0:
+            # Fail-soft negamax one ply down: a bound as valid as the compiled solver's.
+            made = self.value(position, alpha, beta, 1, deepen - 1)
+            self.checkpoint.leaves[key] = made
+            self.checkpoint.save()
+            if self.say:
+                print(f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {made:+d} from the leaves below it",
+                      file=sys.stderr, flush=True)  # fmt: skip
+            return made
         before, start = self.solver.lib.gs_nodes(), time.process_time()
         value = self.solver.search_interruptible(position[0], position[1], position[2], alpha, beta)
         assert value is not None  # no budget
@@ -158,22 +175,26 @@ class Split:
             )
         return value
 
-    def value(self, position: Position, alpha: int, beta: int, depth: int | None = None) -> int:
+    def value(
+        self, position: Position, alpha: int, beta: int, depth: int | None = None, deepen: int | None = None
+    ) -> int:
         """Fail-soft negamax: the mover's margin if in (alpha, beta), else a bound on that side."""
+        top = depth is None
         depth = self.depth if depth is None else depth
+        deepen = self.deepen if deepen is None else deepen
         mine, theirs, passed = position
         if (mine | theirs) == S.FULL:
             return margin(position)
         if depth == 0:
-            return self.leaf(position, alpha, beta)
+            return self.leaf(position, alpha, beta, deepen)
         best = margin(position) if passed else -26
         if best >= beta:
             return best
         for action, child in self.children(position):
-            value = -self.value(child, -beta, -max(alpha, best), depth - 1)
+            value = -self.value(child, -beta, -max(alpha, best), depth - 1, deepen)
             if value > best:
                 best = value
-                if depth == self.depth:
+                if top:
                     self.root_move = action
                 if best >= beta:
                     break
@@ -298,7 +319,14 @@ def verdict(value: int) -> str:
 
 
 def solve(
-    checkpoint_path: Path, depth: int, bits: int, exact: bool, seed: int, say: bool = True, root: Position = START
+    checkpoint_path: Path,
+    depth: int,
+    bits: int,
+    exact: bool,
+    seed: int,
+    say: bool = True,
+    root: Position = START,
+    deepen: int = 0,
 ) -> int:
     """Run (or resume) the solve of ``root`` (the start); print the result; its value
     (the sign, or with ``exact`` the margin), for the first player to move."""
@@ -310,7 +338,7 @@ def solve(
     except (Damaged, OSError) as exc:
         raise UsageError(f"referee tablebase solve: {why(exc) if isinstance(exc, OSError) else exc}") from None
     solver = S.CSolver(lib, bits)
-    split = Split(solver, checkpoint, depth, seed, say)
+    split = Split(solver, checkpoint, depth, seed, say, deepen)
     if say:
         where = "the start" if root == START else "a position"
         print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries",

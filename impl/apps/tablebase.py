@@ -80,6 +80,13 @@ def add_command(subparsers: Any) -> None:
         help="plies searched above the leaves (default 3)",
     )
     solving.add_argument(
+        "--deepen",
+        type=whole_within(0, 6, "a number of plies"),
+        default=0,
+        help="plies searched above the compiled solver below a leaf not yet answered, so that its parts are "
+        "kept as they come (default 0)",
+    )
+    solving.add_argument(
         "--table-bits",
         type=whole_within(10, 32, "a table size in bits"),
         default=24,
@@ -124,7 +131,7 @@ def _solve(args: argparse.Namespace) -> int:
 
     solve.interruptible()
     try:
-        solve.solve(args.checkpoint, args.split, args.table_bits, args.exact, args.seed)
+        solve.solve(args.checkpoint, args.split, args.table_bits, args.exact, args.seed, deepen=args.deepen)
     except KeyboardInterrupt:
         return failed(
             "referee tablebase solve", "interrupted; the leaves answered are kept: the same command resumes", 130

@@ -174,6 +174,33 @@ def test_the_split_solve_gives_the_solvers_value_and_resumes(tmp_path: Path, see
     assert sign == (want > 0) - (want < 0)
 
 
+@needs_c
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_deepened_leaf_is_made_of_smaller_ones_each_kept(
+    tmp_path: Path, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--deepen: a leaf the checkpoint does not hold is searched further here, its
+    smaller leaves kept as they come and its own answer under its key; the value is the
+    solver's, and a solve interrupted after the smaller leaves computes none again."""
+    root = _root(12)
+    want = GE.Solver(budget=None).value((root[0], root[1], 0, None))
+    checkpoint = tmp_path / "solve.json"
+    assert V.solve(checkpoint, 1, BITS, True, seed, say=False, root=root, deepen=1) == want
+    leaves = json.loads(checkpoint.read_text())["leaves"]
+    assert LIB is not None
+    split = V.Split(S.CSolver(LIB, BITS), V.Checkpoint(checkpoint), 1, seed, say=False)
+    tops = {f"{m:x}:{t:x}:{p}" for _, (m, t, p) in split.children(root)}
+    made = [k for k in leaves if k.rsplit(":", 2)[0] in tops]
+    assert made and len(made) < len(leaves)  # the top ply's answers, and the leaves below them
+    # As if interrupted before the top ply's answers were kept: none is searched again.
+    interrupted = {k: v for k, v in leaves.items() if k not in made}
+    checkpoint.write_text(json.dumps({"version": V.VERSION, "leaves": interrupted}))
+    capsys.readouterr()
+    assert V.solve(checkpoint, 1, BITS, True, seed, say=False, root=root, deepen=1) == want
+    assert "(0 computed now" in capsys.readouterr().out
+    assert json.loads(checkpoint.read_text())["leaves"] == leaves
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return run_referee("tablebase", *args, cwd=cwd, timeout=120)
 
