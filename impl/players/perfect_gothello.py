@@ -1,9 +1,10 @@
 """The perfect player's Gothello (issue #54; docs/tablebases.md, "Gothello solved"): as
 black from the start, the solve's certified opening (the winning first move and an
 answer to every reply); below it, the compiled solver's move that keeps the position's
-value, where the solver finishes within the move's budget of nodes.  Elsewhere (a
-position the solver cannot finish in time, or a lost one, where every move loses) it
-has no move, and the perfect player searches."""
+value — within the move's budget of nodes, or, where our last move kept a win or a
+draw, within what the caller allows for keeping it (no bound without a clock).
+Elsewhere (a position the solver cannot finish in time, or a lost one, where every
+move loses) it has no move, and the perfect player searches."""
 
 from __future__ import annotations
 
@@ -43,14 +44,17 @@ def _names(state: GothelloState) -> list[str]:
     return moves[::-1]
 
 
-def book(state: GothelloState) -> str | None:
-    """The solve's opening move for this state, if the game has followed it."""
-    played = _names(state)
+def _book(played: list[str]) -> str | None:
     if not played:
         return FIRST
     if len(played) == 2 and played[0] == FIRST:
         return ANSWERS.get(played[1])
     return None
+
+
+def book(state: GothelloState) -> str | None:
+    """The solve's opening move for this state, if the game has followed it."""
+    return _book(_names(state))
 
 
 class GothelloPerfect:
@@ -59,16 +63,29 @@ class GothelloPerfect:
     def __init__(self, bits: int = S.BITS) -> None:
         lib = S.load()
         self.solver = None if lib is None else S.CSolver(lib, bits)
+        self.kept: list[str] | None = None
+        """The game's moves up to our last one, when that one kept the value of a
+        position not lost (the book's, or the solver's): the position after any reply
+        is then won (or drawn) for us, and solving it is worth more than a move's budget."""
 
-    def move(self, state: GothelloState, seconds: float) -> str | None:
-        """A move keeping the value of ``state`` (black's win, a draw), by the book or
-        by the solver within ``seconds`` of nodes; None if there is none to be had."""
-        opening = book(state)
+    def move(self, state: GothelloState, seconds: float, keeping: float | None = None) -> str | None:
+        """A move keeping the value of ``state`` (black's win, a draw), by the book or by
+        the solver; None if there is none to be had.  The solver's budget is ``seconds``
+        of nodes, or ``keeping`` (None: no bound) where our last move kept the value:
+        past the book, black's first solve needs a few hundred million nodes
+        (docs/tablebases.md), far beyond a move's share, and would otherwise be left to
+        the search, which may give the win away."""
+        played = _names(state)
+        opening = _book(played)
         if opening is not None:
+            self.kept = [*played, opening]
             return opening
+        ours = self.kept is not None and len(played) == len(self.kept) + 1 and played[:-1] == self.kept
+        self.kept = None
         if self.solver is None:
             return None
-        self.solver.budget = max(1, int(seconds * NODES_PER_SECOND))
+        allowed = keeping if ours else seconds
+        self.solver.budget = None if allowed is None else max(1, int(allowed * NODES_PER_SECOND))
         sign = self.solver.search(state[0], state[1], S.passed(state), -1, 1)
         if sign is None or sign < 0:
             return None  # out of budget, or lost: every move loses, the search picks one
@@ -78,6 +95,7 @@ class GothelloPerfect:
             if after is None:
                 return None
             if after >= target:
+                self.kept = [*played, NAMES[code(move)]]
                 return NAMES[code(move)]
         raise AssertionError(f"no move keeps the value {target:+d}")
 

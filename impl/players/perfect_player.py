@@ -3,7 +3,8 @@ position and its entry is trusted there (impl/engines/tablebase/probe.py: a rule
 that leaves a repetition's stones uncounted, and no earlier position can come again),
 and from then on for the rest of the game, following the table's distances; in
 Gothello, the solved opening and the compiled solver's move where it finishes in the
-move's time (perfect_gothello.py); the search player's move everywhere else
+move's time, or, keeping a win, in half the clock left (no bound without a clock;
+perfect_gothello.py); the search player's move everywhere else
 (docs/tablebases.md, "The perfect player")."""
 
 from __future__ import annotations
@@ -58,13 +59,16 @@ class PerfectPlayer:
                 log.info("perfect: no %s table in %s, searching everywhere", name, self.folder)
         return self.table
 
-    def think(self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None) -> str:
+    def think(
+        self, game: str, state: GameState, budget: float, engine: AnyEngine | None = None, keeping: float | None = None
+    ) -> str:
         """The move: the table's where it is trusted (distances needed: without them
-        the table's moves may cycle), else the search's."""
+        the table's moves may cycle), else the search's.  Gothello: ``keeping`` is the
+        time the solver may take to keep a win our last move kept (None: no bound)."""
         if game == "gothello":
             if self.gothello is None:
                 self.gothello = GothelloPerfect()
-            solved = self.gothello.move(cast(GothelloState, state), budget)
+            solved = self.gothello.move(cast(GothelloState, state), budget, keeping)
             if solved is not None:
                 self.from_table += 1
                 return solved
@@ -81,7 +85,10 @@ class PerfectPlayer:
         return self.search.think(game, state, budget, engine)[0]
 
     def choose(self, client: Client) -> str:
-        token = self.think(client.game, client.state, move_budget(client, self.budget), client.engine)
+        budget = move_budget(client, self.budget)
+        left = None if client.side is None else client.time_left(client.side)
+        keeping = None if left is None else max(budget, left / 2 - 1.0)  # half the clock left, with a margin
+        token = self.think(client.game, client.state, budget, client.engine, keeping)
         log.info("move %d: %s (%d solved so far)", client.serial, token, self.from_table)
         return token
 

@@ -16,6 +16,7 @@ from impl.engines.kernels import GothelloState
 from impl.engines.notation import parse_gothello
 from impl.players import perfect_gothello as P
 from impl.players.perfect_player import PerfectPlayer
+from impl.players.search_player import SearchPlayer
 from tests.support import paths
 
 needs_c = pytest.mark.skipif(S.load() is None, reason="no C compiler here: the compiled solver is not built")
@@ -85,3 +86,66 @@ def test_out_of_budget_the_perfect_player_searches() -> None:
     move = parse_gothello(player.think("gothello", state, 0.05, ENGINE))
     assert move in ENGINE.legal_moves(state) and player.from_table == 0
     assert player.think("gothello", ENGINE.initial(), 0.05, ENGINE) == "a2" and player.from_table == 1
+
+
+def _won_line(rng: random.Random, empty: int) -> tuple[P.GothelloPerfect, GothelloState]:
+    """A fresh player's solved move in a won position of ``empty`` empty points, and the
+    position after it and a random reply: the line our last move kept the win on."""
+    while True:
+        state = GE.sample(rng, empty)
+        if _value(state) <= 0:
+            continue
+        perfect = P.GothelloPerfect(bits=16)
+        chosen = perfect.move(state, seconds=60.0)
+        move = parse_gothello(chosen or "")
+        assert move is not None
+        _, after = ENGINE.apply(state, move)
+        if ENGINE.is_over(after):
+            continue
+        _, reply = ENGINE.apply(after, rng.choice(ENGINE.legal_moves(after)))
+        if not ENGINE.is_over(reply) and _value(reply) > 0:
+            return perfect, reply
+
+
+@needs_c
+def test_keeping_a_won_line_the_solver_takes_the_keeping_budget_not_the_moves() -> None:
+    """Past the book, black's first solve needs a few hundred million nodes, beyond a
+    move's share: where our last move kept a win, the solver takes ``keeping`` (None: no
+    bound) instead of the move's budget, and keeps the win; on any other position, or
+    once a move was not the solver's, the move's budget alone."""
+    rng = random.Random(5)
+    for _ in range(4):
+        perfect, reply = _won_line(rng, 12)
+        assert P.GothelloPerfect(bits=16).move(reply, seconds=1e-9) is None  # one node: out of budget
+        chosen = parse_gothello(perfect.move(reply, seconds=1e-9, keeping=None) or "")
+        assert chosen is not None and chosen in ENGINE.legal_moves(reply)
+        _, after = ENGINE.apply(reply, chosen)
+        assert ENGINE.is_over(after) or _value(after) < 0  # the win kept: the opponent is lost
+    perfect, reply = _won_line(rng, 12)
+    other = GE.sample(rng, 12)
+    assert perfect.move(other, seconds=1e-9, keeping=None) is None  # not our line: the move's budget
+    assert perfect.move(reply, seconds=1e-9, keeping=None) is None  # our line was left: no longer kept
+
+
+@needs_c
+@pytest.mark.deep
+@pytest.mark.parametrize(("white", "seed"), [("random", 11), ("random", 12), ("search", 0)])
+def test_from_the_start_black_wins_every_game(white: str, seed: int) -> None:
+    """The solution says black wins from the start: the perfect player as black, with no
+    clock (the solver bounded by nothing where it keeps the win), wins every game
+    against random replies and against the search; the search never moves for it."""
+    rng = random.Random(seed)
+    opponent = SearchPlayer(0.05)
+    player, state, ours = PerfectPlayer(budget=0.05), ENGINE.initial(), 0
+    while not ENGINE.is_over(state):
+        if state[2] == 0:  # black to move
+            move, ours = parse_gothello(player.think("gothello", state, 0.05, ENGINE)), ours + 1
+        elif white == "search":
+            move = parse_gothello(opponent.think("gothello", state, 0.05, ENGINE)[0])
+        else:
+            move = rng.choice(ENGINE.legal_moves(state))
+        assert move is not None
+        _, state = ENGINE.apply(state, move)
+    margin = state[0].bit_count() - state[1].bit_count()  # the mover's
+    assert (margin if state[2] == 0 else -margin) > 0  # black's
+    assert player.from_table == ours  # every black move the book's or the solver's
