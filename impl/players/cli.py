@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from impl.cli import UsageError, add_rules_argument, check_rules, count, port, positive, seconds, subcommand
+from impl.cli import UsageError, add_rules_argument, bound, check_rules, count, port, positive, seconds, subcommand
 from impl.client import Client, ClientError, seat_token
 from impl.engines.tablebase.probe import Table
 from impl.engines.tablebase.store import TableError
@@ -19,7 +19,7 @@ from impl.protocol import VOCABULARIES, quote_name
 from . import PLAYERS
 from .base import Player, log, play
 from .openspiel_player import OpenSpielMCTSPlayer
-from .perfect_player import PerfectPlayer
+from .perfect_player import KEEP, PerfectPlayer
 from .search_player import DEFAULT_BUDGET, SearchPlayer
 
 SERVER_SILENCE = 3600.0
@@ -76,19 +76,32 @@ def add_command(subparsers: Any) -> None:
         type=Path,
         help="perfect, search: the Awari tables' folder (referee tablebase build; docs/tablebases.md)",
     )
+    p.add_argument(
+        "--keep",
+        type=bound,
+        default=KEEP,
+        metavar="SECS",
+        help=f"perfect, Gothello: seconds a move may take to keep a win its last move kept (default "
+        f"{KEEP:g}, and at most half the clock left; 0: the move's budget alone)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="log nothing but errors")
     add_rules_argument(p, None)
 
 
 def make_player(
-    kind: str, budget: float = DEFAULT_BUDGET, seed: int | None = None, depth: int = 64, tables: Path | None = None
+    kind: str,
+    budget: float = DEFAULT_BUDGET,
+    seed: int | None = None,
+    depth: int = 64,
+    tables: Path | None = None,
+    keep: float = KEEP,
 ) -> Player:
     if kind in ("perfect", "search"):
         try:
             found = _tables(tables)
         except TableError as exc:  # a damaged table decides nothing (issue #49, item 1)
             raise UsageError(f"referee player: --tb: {exc}") from None
-        return PerfectPlayer(found, budget, depth) if kind == "perfect" else SearchPlayer(budget, depth, found)
+        return PerfectPlayer(found, budget, depth, keep) if kind == "perfect" else SearchPlayer(budget, depth, found)
     if kind == "openspiel-mcts":
         try:
             return OpenSpielMCTSPlayer(budget, seed)
@@ -131,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
     check_rules("referee player", args.game, args.rules)
     if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, ABAPA_RULES)):
         raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
-    player = make_player(args.kind, args.budget, args.seed, args.depth, args.tb)
+    player = make_player(
+        args.kind, args.budget, args.seed, args.depth, args.tb, KEEP if args.keep is None else args.keep
+    )
     try:
         with Client.connect(
             args.game, args.host, args.server, args.port, rules=args.rules, timeout=args.timeout

@@ -3,8 +3,8 @@ position and its entry is trusted there (impl/engines/tablebase/probe.py: a rule
 that leaves a repetition's stones uncounted, and no earlier position can come again),
 and from then on for the rest of the game, following the table's distances; in
 Gothello, the solved opening and the compiled solver's move where it finishes in the
-move's time, or, keeping a win, in half the clock left (no bound without a clock;
-perfect_gothello.py); the search player's move everywhere else
+move's time, or, keeping a win, in ``KEEP`` seconds or half the clock left
+(perfect_gothello.py); the search player's move everywhere else
 (docs/tablebases.md, "The perfect player")."""
 
 from __future__ import annotations
@@ -22,16 +22,28 @@ from .base import log, move_budget
 from .perfect_gothello import GothelloPerfect
 from .search_player import DEFAULT_BUDGET, SearchPlayer, rule_set_of
 
+KEEP = 300.0
+"""Seconds a Gothello move may take to keep a win our last move kept (``--keep``): half
+the server's bound on a silent player without a clock (impl/config.py Limits.idle_timeout,
+600 s); past the book the first such solve took 23–42 CPU-s on four positions."""
+
 
 class PerfectPlayer:
     name = "perfect"
 
     def __init__(
-        self, tables: Path | Mapping[str, Table] | None = None, budget: float = DEFAULT_BUDGET, max_depth: int = 64
+        self,
+        tables: Path | Mapping[str, Table] | None = None,
+        budget: float = DEFAULT_BUDGET,
+        max_depth: int = 64,
+        keep: float = KEEP,
     ) -> None:
         """``tables``: a folder of tables, every rule set's there read and verified now,
         before the game (store.TableError names a damaged level: the command's one line,
-        exit status 2), so that reading them costs no clock; or those tables, read."""
+        exit status 2), so that reading them costs no clock; or those tables, read.
+        ``keep``: the seconds a Gothello move may take to keep a win (``KEEP``; 0: none
+        beyond the move's budget)."""
+        self.keep = keep
         if isinstance(tables, Path):
             self.folder: Path | None = tables
             self.tables = Table.every(tables)
@@ -87,10 +99,16 @@ class PerfectPlayer:
     def choose(self, client: Client) -> str:
         budget = move_budget(client, self.budget)
         left = None if client.side is None else client.time_left(client.side)
-        keeping = None if left is None else max(budget, left / 2 - 1.0)  # half the clock left, with a margin
-        token = self.think(client.game, client.state, budget, client.engine, keeping)
+        token = self.think(client.game, client.state, budget, client.engine, keeping(budget, self.keep, left))
         log.info("move %d: %s (%d solved so far)", client.serial, token, self.from_table)
         return token
 
     def accept_draw(self, client: Client) -> bool:
         return self.search.accept_draw(client)
+
+
+def keeping(budget: float, keep: float, left: float | None) -> float:
+    """The seconds a move may take to keep a win: ``keep``, at most half the clock
+    ``left`` (less a second's margin), never less than the move's ``budget``."""
+    bound = keep if left is None else min(keep, left / 2 - 1.0)
+    return max(budget, bound)

@@ -15,7 +15,7 @@ from impl.engines.gothello import ImplGothello
 from impl.engines.kernels import GothelloState
 from impl.engines.notation import parse_gothello
 from impl.players import perfect_gothello as P
-from impl.players.perfect_player import PerfectPlayer
+from impl.players.perfect_player import KEEP, PerfectPlayer, keeping
 from impl.players.search_player import SearchPlayer
 from tests.support import paths
 
@@ -125,6 +125,13 @@ def test_keeping_a_won_line_the_solver_takes_the_keeping_budget_not_the_moves() 
     other = GE.sample(rng, 12)
     assert perfect.move(other, seconds=1e-9, keeping=None) is None  # not our line: the move's budget
     assert perfect.move(reply, seconds=1e-9, keeping=None) is None  # our line was left: no longer kept
+
+
+def test_keeping_takes_keep_at_most_half_the_clock_never_less_than_the_budget() -> None:
+    assert keeping(1.0, KEEP, None) == KEEP == 300.0  # no clock: the server's idle bound halved
+    assert keeping(1.0, KEEP, 100.0) == 49.0  # half the clock left, less a second
+    assert keeping(2.0, KEEP, 3.0) == 2.0  # never below the move's budget
+    assert keeping(0.02, 0.0, None) == keeping(0.02, 0.0, 100.0) == 0.02  # --keep 0: the budget alone
 
 
 @needs_c
