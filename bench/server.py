@@ -119,6 +119,7 @@ def _serve(
         ]
         for server in servers:
             await server.start()
+        loops.settle_heap()  # as referee serve does once it listens
         pipe.send([server.port for server in servers])
         listening = _cpu()
         await asyncio.get_running_loop().run_in_executor(None, pipe.recv)

@@ -263,6 +263,7 @@ def run(args: argparse.Namespace) -> int:
     servers = servers_of(config, hooks)
 
     def ready() -> None:
+        loops.settle_heap()
         if not args.quiet:
             print("\n".join(where(servers, web)), flush=True)
 

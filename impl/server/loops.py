@@ -9,6 +9,7 @@ asyncio Protocol and Transport interfaces, which uvloop implements.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TypeVar
@@ -58,6 +59,24 @@ def factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
 
         return uvloop.new_event_loop
     return None
+
+
+FULL_EVERY = 1_000
+"""Collections of the middle generation between two full ones (Python's default: 10)."""
+
+
+def settle_heap() -> None:
+    """Once a server process listens: what exists now (modules, the servers) stays for
+    the process's life, so the cyclic collector is told to pass it over (``gc.freeze``),
+    and its full passes, which walk every live object — 66–79 ms at 1,000 live games
+    here, every two seconds or so, the long tail of the move round trip — come a hundred
+    times less often.  A finished game is freed by reference counting (it leaves no
+    cycle: server.py), so the rare full pass has little to find.  The young generations
+    are collected as before."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_EVERY)
 
 
 def running() -> str:

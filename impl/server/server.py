@@ -310,14 +310,28 @@ class GameServer:
             stalls=self._monitor.stalled if self._monitor is not None else no_stalls,
             opening=self.spec.opening,
         )
-        session.resumed = lambda: self.rearm(session)
-        session.listeners.append(lambda what: self._on_event(session, what))
+        # The session reached through a weak reference: a closure over it would make each
+        # game a reference cycle, freed only by the cyclic collector, whose full passes
+        # over thousands of finished games were the long tail of move round trips.
+        ref = weakref.ref(session)
+        session.resumed = lambda: self._rearm_ref(ref)
+        session.listeners.append(lambda what: self._on_event_ref(ref, what))
         if self.spec.check_protocol:
             monitor(session)
         for hook in self.spec.session_hooks:
             hook(session)
         self._timer = SessionTimer(session)
         return session
+
+    def _rearm_ref(self, ref: weakref.ReferenceType[Session]) -> None:
+        session = ref()
+        if session is not None:
+            self.rearm(session)
+
+    def _on_event_ref(self, ref: weakref.ReferenceType[Session], what: Event) -> None:
+        session = ref()
+        if session is not None:
+            self._on_event(session, what)
 
     def _on_event(self, session: Session, what: Event) -> None:
         if isinstance(what, GameOver):

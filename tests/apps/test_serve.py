@@ -249,3 +249,15 @@ def test_a_port_in_use_is_one_plain_line_naming_the_server_and_the_way_out() -> 
         f"referee serve: the gothello server 0 cannot listen on 127.0.0.1 port {port}: the port is in use "
         "(another referee?); choose another with --server N (port 29068+N) or --port PORT"
     ]
+
+
+def test_a_listening_server_process_freezes_its_heap_and_makes_full_collections_rare() -> None:
+    """``loops.settle_heap`` (referee serve once it listens, the arena once it starts):
+    what exists is frozen out of the collector's passes and a full pass comes after
+    FULL_EVERY middle ones, not 10 (a fresh interpreter, so the test run's own is untouched)."""
+    code = (
+        "import gc\nfrom impl.server import loops\nloops.settle_heap()\n"
+        "print(gc.get_freeze_count() > 0, gc.get_threshold()[2] == loops.FULL_EVERY, gc.isenabled())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["True", "True", "True"]

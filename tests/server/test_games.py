@@ -5,16 +5,20 @@ a game (321–326), game after game, several servers at once, and a soak."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import weakref
 from pathlib import Path
 
 import pytest
 
 from impl import pgn
 from impl import protocol as P
+from impl.config import CONFIG_MESSAGES, Limits, NetLimits
 from impl.engines.registry import get_engine
 from impl.game import Side
-from impl.server.server import GameServer
+from impl.server.server import GameServer, ServerConfig
+from impl.server.session import Session, Settings
 from spec import result as R
 from tests.support import netclient
 from tests.support.netclient import on_server, play_moves, play_random, read_display, run, seat, seat_players, serving
@@ -149,6 +153,47 @@ def test_forever_hosts_game_after_game(game: str) -> None:
                 assert await first.eof() and server.games == n
 
     run(scenario)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_finished_game_is_freed_without_the_cyclic_collector(game: str) -> None:
+    """A game played to its end and its connections closed leaves nothing the cyclic
+    collector must free: its session is gone by reference counting alone.  (A closure
+    over the session in its own listeners made every game a cycle; thousands of them
+    made the collector's full passes the long tail of the move round trip.)"""
+    sessions: list[weakref.ReferenceType[Session]] = []
+    settings = Settings(P.VOCABULARIES[game], 0, None, CONFIG_MESSAGES[game], Limits())
+    spec = ServerConfig(
+        settings, host="127.0.0.1", port=0, forever=True, net=NetLimits(close_grace=1.0),
+        session_hooks=(lambda session: sessions.append(weakref.ref(session)),),
+    )  # fmt: skip
+
+    async def scenario() -> None:
+        server = GameServer(spec, get_engine(game, "impl"))
+        await server.start()
+        try:
+            first, second = await seat_players(server.port, game)
+            await second.send("resign")
+            await second.expect(204)
+            for client in (first, second):  # read to the end: the server closes both
+                while await asyncio.wait_for(client.reader.read(4096), 10):
+                    pass
+            for _ in range(100):  # until the server has seen both connections close
+                if sessions[0]() is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert server.games == 1 and len(sessions) == 2  # the next game's session waits
+            assert sessions[0]() is None
+        finally:
+            await server.stop()
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        run(scenario)
+    finally:
+        if was:
+            gc.enable()
 
 
 @on_server("gothello")

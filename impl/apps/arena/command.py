@@ -220,6 +220,7 @@ def _web_link(args: argparse.Namespace) -> Any:
 
 async def _serve(arena: Any) -> int:
     await arena.start()
+    loops.settle_heap()
     print(f"{arena.cfg.game.capitalize()} arena listens on port {arena.port}; database {arena.cfg.db}", flush=True)
     if arena.tls_port is not None:
         print(f"  and with TLS on port {arena.tls_port}", flush=True)
