@@ -67,7 +67,7 @@ async def _load(ports: list[int], game: str, games: int) -> Stats:
     async def slot(i: int, port: int) -> None:
         rng = random.Random(i)
         for _ in range(games):
-            await _one_game(port, game, rng, stats, 0.0, f"127.0.0.{10 + i}")
+            await _one_game(port, game, rng, stats, source=f"127.0.0.{10 + i}")
 
     await asyncio.gather(*(slot(i, port) for i, port in enumerate(ports)))
     return stats

@@ -16,10 +16,16 @@ contracts on and off (``--contracts``; SPEC_CONTRACTS in the server process).
 Players move as fast as they can by default: the server is saturated, and at many
 concurrent games the round trip is mostly queueing behind the other games' moves.
 ``--think MS`` makes each player wait MS milliseconds before each move instead, the
-load of a tournament between programs that think.
+load of a tournament between programs that think.  With the same pause everywhere and
+every game started at once, the games move in lock-step waves; ``--jitter F`` draws
+each pause from MS × [1 − F, 1 + F] and ``--ramp S`` starts each pair within the first
+S seconds, as players who think for different times and arrive over a while do.
+``--load-loop`` runs the players on uvloop too, so that their own loop's delays (part
+of every round trip they time) stay small.
 
     python -m bench.server [--kinds impl spec checked] [--contracts on off]
         [--concurrency 1 10 100 1000] [--games-impl N] [--games-slow N] [--think MS]
+        [--jitter F] [--ramp S] [--drivers K] [--loop L] [--load-loop L]
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from impl import protocol as P
 from impl.config import NetLimits
 from impl.engines.port import GAMES, KINDS
 from impl.game import Side
+from impl.server import loops
 from impl.server.loops import LOOPS
 
 SLOW = ("spec", "checked")
@@ -100,7 +107,6 @@ def _serve(
     ``loop``: the event loop, as ``referee serve --loop`` takes it."""
     from impl.engines.registry import get_engine
     from impl.log import setup_logging
-    from impl.server import loops
     from impl.server.server import GameServer, ServerConfig
     from impl.server.session import Settings
 
@@ -181,8 +187,21 @@ def candidates(game: str, side: int, occupied: set[str], rng: random.Random) -> 
     return [*squares, "pass"]
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How the players think: ``think`` seconds before each move, each pause drawn from
+    think × [1 − jitter, 1 + jitter]; each pair's first game starts within ``ramp`` seconds."""
+
+    think: float = 0.0
+    jitter: float = 0.0
+    ramp: float = 0.0
+
+    def pause(self, rng: random.Random) -> float:
+        return self.think * rng.uniform(1 - self.jitter, 1 + self.jitter) if self.jitter else self.think
+
+
 async def _one_game(
-    port: int, game: str, rng: random.Random, stats: Stats, think: float = 0.0, source: str | None = None
+    port: int, game: str, rng: random.Random, stats: Stats, pace: Pace = Pace(), source: str | None = None
 ) -> None:
     vocab = P.VOCABULARIES[game]
     players = (
@@ -196,8 +215,8 @@ async def _one_game(
         side, serial = Side.FIRST, 1
         while True:
             mover, other = players[side], players[side.other]
-            if think:
-                await asyncio.sleep(think)
+            if pace.think:
+                await asyncio.sleep(pace.pause(rng))
             for token in candidates(game, side, occupied, rng):
                 mover.writer.write(f"{P.Action.move(serial, side, token).to_line(vocab)}\r".encode())
                 sent = time.perf_counter()
@@ -220,18 +239,20 @@ async def _one_game(
             p.close()
 
 
-async def _slot(port: int, game: str, seed: int, games: int, stats: Stats, think: float) -> None:
+async def _slot(port: int, game: str, seed: int, games: int, stats: Stats, pace: Pace) -> None:
     rng = random.Random(seed)
+    if pace.ramp:
+        await asyncio.sleep(rng.uniform(0, pace.ramp))
     for _ in range(games):
-        await _one_game(port, game, rng, stats, think)
+        await _one_game(port, game, rng, stats, pace)
 
 
-async def _drive(ports: list[int], game: str, games: int, think: float = 0.0, first: int = 0) -> tuple[Stats, float]:
+async def _drive(ports: list[int], game: str, games: int, pace: Pace = Pace(), first: int = 0) -> tuple[Stats, float]:
     """Every slot plays ``games`` games back to back (the slots' seeds from ``first``);
     the wall time of the lot."""
     stats = Stats()
     start = time.perf_counter()
-    await asyncio.gather(*(_slot(port, game, first + i, games, stats, think) for i, port in enumerate(ports)))
+    await asyncio.gather(*(_slot(port, game, first + i, games, stats, pace) for i, port in enumerate(ports)))
     return stats, time.perf_counter() - start
 
 
@@ -255,10 +276,10 @@ class Row:
     """The players' CPU seconds (every load process)."""
 
 
-def _driver(ports: list[int], first: int, game: str, games: int, think: float, pipe: Connection) -> None:
-    """One load process: the slots of ``ports`` (seeds from ``first``) play; it sends back
-    its games, round trips, wall seconds and CPU seconds."""
-    stats, elapsed = asyncio.run(_drive(ports, game, games, think, first))
+def _driver(ports: list[int], first: int, game: str, games: int, pace: Pace, load_loop: str, pipe: Connection) -> None:
+    """One load process: the slots of ``ports`` (seeds from ``first``) play on ``load_loop``;
+    it sends back its games, round trips, wall seconds and CPU seconds."""
+    stats, elapsed = loops.run(_drive(ports, game, games, pace, first), loops.loop_name(load_loop))
     pipe.send((stats.games, stats.rtts, elapsed, _cpu()))
 
 
@@ -268,12 +289,14 @@ def run_one(
     concurrency: int,
     total: int,
     contracts: bool = True,
-    think: float = 0.0,
+    pace: Pace = Pace(),
     drivers: int = 1,
     loop: str = "auto",
+    load_loop: str = "asyncio",
 ) -> Row:
     """``concurrency`` slots playing about ``total`` games in all (at least one each),
-    the server process running the spec with its contracts on or off, on ``loop``.
+    the server process running the spec with its contracts on or off, on ``loop``, the
+    players on ``load_loop``.
     ``drivers`` > 1: the slots are shared among that many load processes, so that
     the players are not the bottleneck; the row then says the server's and the
     players' CPU."""
@@ -295,10 +318,10 @@ def run_one(
         each = max(1, total // concurrency)
         if drivers <= 1:
             before = _cpu()
-            stats, elapsed = asyncio.run(_drive(ports, game, each, think))
+            stats, elapsed = loops.run(_drive(ports, game, each, pace), loops.loop_name(load_loop))
             load_cpu = _cpu() - before
         else:
-            stats, elapsed, load_cpu = _drive_apart(context, ports, game, each, think, drivers)
+            stats, elapsed, load_cpu = _drive_apart(context, ports, game, each, pace, drivers, load_loop)
     finally:
         ours.send("stop")
         if ours.poll(10):
@@ -315,7 +338,7 @@ def run_one(
 
 
 def _drive_apart(
-    context: Any, ports: list[int], game: str, games: int, think: float, drivers: int
+    context: Any, ports: list[int], game: str, games: int, pace: Pace, drivers: int, load_loop: str
 ) -> tuple[Stats, float, float]:
     """The slots shared among ``drivers`` processes: their stats together, the wall
     time of the slowest and their CPU seconds in all."""
@@ -323,7 +346,7 @@ def _drive_apart(
     for d in range(drivers):
         ours, theirs = context.Pipe()
         share = ports[d::drivers]
-        procs.append(context.Process(target=_driver, args=(share, d * 100_000, game, games, think, theirs)))
+        procs.append(context.Process(target=_driver, args=(share, d * 100_000, game, games, pace, load_loop, theirs)))
         pipes.append(ours)
     for p in procs:
         p.start()
@@ -352,7 +375,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--drivers", type=int, default=1, metavar="K", help="load processes sharing the players (default 1)"
     )
+    parser.add_argument(
+        "--jitter", type=float, default=0.0, metavar="F", help="each pause drawn from MS × [1 − F, 1 + F] (default 0)"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=0.0, metavar="S", help="start each pair within the first S seconds (default 0)"
+    )
     parser.add_argument("--loop", default="auto", choices=LOOPS, help="the server's event loop (default auto)")
+    parser.add_argument(
+        "--load-loop", default="asyncio", choices=LOOPS, help="the players' event loop (default asyncio)"
+    )
     args = parser.parse_args(argv)
     print(
         "| engine | contracts | game | concurrent games | games played | games/s | moves timed "
@@ -373,7 +405,8 @@ def _row(args: argparse.Namespace, kind: str, contracts: bool, game: str, concur
         print(f"| {kind} | {label} | {game} | {concurrency} | not run ({kind} capped at {SLOW_MAX}) | | | | | | |")
         return
     total = args.games_impl if kind == "impl" else args.games_slow
-    row = run_one(game, kind, concurrency, total, contracts, args.think / 1e3, args.drivers, args.loop)
+    pace = Pace(args.think / 1e3, args.jitter, args.ramp)
+    row = run_one(game, kind, concurrency, total, contracts, pace, args.drivers, args.loop, args.load_loop)
     per_move = 1e6 * row.server_cpu / max(1, row.moves)
     print(
         f"| {row.kind} | {row.contracts} | {row.game} | {row.concurrency} | {row.games} | {row.games_per_s:.1f} "

@@ -61,22 +61,50 @@ def factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
     return None
 
 
-FULL_EVERY = 1_000
-"""Collections of the middle generation between two full ones (Python's default: 10)."""
+YOUNG_EVERY = 0.02
+"""Seconds between two collections of the young generation once a server listens."""
+MIDDLE_EVERY = 10
+"""Young collections between two of the middle generation."""
+FULL_EVERY = 300.0
+"""Seconds between two full collections."""
 
 
 def settle_heap() -> None:
-    """Once a server process listens: what exists now (modules, the servers) stays for
-    the process's life, so the cyclic collector is told to pass it over (``gc.freeze``),
-    and its full passes, which walk every live object — 66–79 ms at 1,000 live games
-    here, every two seconds or so, the long tail of the move round trip — come a hundred
-    times less often.  A finished game is freed by reference counting (it leaves no
-    cycle: server.py), so the rare full pass has little to find.  The young generations
-    are collected as before."""
+    """Once a server process listens, in its loop: what exists now (modules, the servers)
+    stays for the process's life, so the cyclic collector is told to pass it over
+    (``gc.freeze``), and the collector runs on the loop's clock instead of on counts of
+    allocations.  Python triggers a young collection when allocations outrun
+    deallocations by 700; a game's moves allocate and free about as much, so the young
+    generation grew between triggers to what took 40–80 ms of CPU to walk, and every
+    such pass was a stall of every game (the long tail of the move round trip at 1,000
+    games).  Walked every 20 ms it is small each time; a finished game leaves no cycle
+    (server.py), so the full pass, which walks every live object, comes every five
+    minutes."""
     gc.collect()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_EVERY)
+    gc.disable()
+    _Collector(asyncio.get_running_loop()).arm()
+
+
+class _Collector:
+    """``settle_heap``'s collections on the loop's timer."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.young = 0
+        self.full_at = loop.time() + FULL_EVERY
+
+    def arm(self) -> None:
+        self.loop.call_later(YOUNG_EVERY, self.collect)
+
+    def collect(self) -> None:
+        self.young += 1
+        if self.loop.time() >= self.full_at:
+            gc.collect()
+            self.full_at = self.loop.time() + FULL_EVERY
+        else:
+            gc.collect(1 if self.young % MIDDLE_EVERY == 0 else 0)
+        self.arm()
 
 
 def running() -> str:
