@@ -61,7 +61,7 @@ def factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
     return None
 
 
-YOUNG_EVERY = 0.02
+YOUNG_EVERY = 0.01
 """Seconds between two collections of the young generation once a server listens."""
 MIDDLE_EVERY = 10
 """Young collections between two of the middle generation."""
@@ -77,7 +77,7 @@ def settle_heap() -> None:
     deallocations by 700; a game's moves allocate and free about as much, so the young
     generation grew between triggers to what took 40–80 ms of CPU to walk, and every
     such pass was a stall of every game (the long tail of the move round trip at 1,000
-    games).  Walked every 20 ms it is small each time; a finished game leaves no cycle
+    games).  Walked every 10 ms it is small each time; a finished game leaves no cycle
     (server.py), so the full pass, which walks every live object, comes every five
     minutes."""
     gc.collect()
