@@ -144,9 +144,7 @@ def run(args: argparse.Namespace) -> int:
     check_rules("referee player", args.game, args.rules)
     if args.kind == "openspiel-mcts" and (args.game != "awari" or args.rules not in (None, ABAPA_RULES)):
         raise UsageError("referee player: openspiel-mcts plays Awari under the abapa rules only")
-    player = make_player(
-        args.kind, args.budget, args.seed, args.depth, args.tb, KEEP if args.keep is None else args.keep
-    )
+    player = make_player(args.kind, args.budget, args.seed, args.depth, args.tb, args.keep)
     try:
         with Client.connect(
             args.game, args.host, args.server, args.port, rules=args.rules, timeout=args.timeout

@@ -2,7 +2,7 @@
 black from the start, the solve's certified opening (the winning first move and an
 answer to every reply); below it, the compiled solver's move that keeps the position's
 value — within the move's budget of nodes, or, where our last move kept a win or a
-draw, within what the caller allows for keeping it (no bound without a clock).
+draw, within what the caller allows for keeping it (perfect_player.py: ``--keep``).
 Elsewhere (a position the solver cannot finish in time, or a lost one, where every
 move loses) it has no move, and the perfect player searches."""
 

@@ -178,7 +178,7 @@ def test_a_finished_game_is_freed_without_the_cyclic_collector(game: str) -> Non
             for client in (first, second):  # read to the end: the server closes both
                 while await asyncio.wait_for(client.reader.read(4096), 10):
                     pass
-            for _ in range(100):  # until the server has seen both connections close
+            for _ in range(1000):  # until the server has seen both connections close (10 s at most)
                 if sessions[0]() is None:
                     break
                 await asyncio.sleep(0.01)
