@@ -416,12 +416,26 @@ STEPS: tuple[Step, ...] = (
         "(Σ = 48), both "
         "sides, every positions set; apply on the 12 slices of the opponent's pits and three of the own (south "
         "sows 3 from D, 13 from F, north 1 from a); the statement ≡ spec.awari_rules.referee under all 30 sets "
-        "on the empty board, 60 corner states and the 40 witnesses; apply on the other 585 slices: "
-        "`python -m proofs.awari.slices --engine rules` (not in make proofs: README §8.6 says why)",
+        "on the empty board, 60 corner states and the 40 witnesses; apply on the other 585 slices: the next step",
         REFINE,
         contracts=False,
         cluster=True,
         expect=("full scope — all hold",),
+    ),
+    Step(
+        "RulesAwari refines AwariRefUnder: apply on every slice (README §8.6)",
+        "proofs.awari.slices",
+        ("--engine", "rules", "--jobs", "2", "--timeout", "7200", "--complete"),
+        FULL,
+        "the rule set's three numbers symbolic (all 30 combinations in each proof): apply on all 600 slices, "
+        "every AwariBoard (Σ = 48), every positions set, all 12 actions; every slice proven by this run, as "
+        "tasks on an embedded Dask cluster of 2 workers: no verdict is read from the verdict cache "
+        "proofs/awari/verdict-cache-rules.jsonl, which only --cache reads",
+        REFINE,
+        contracts=False,
+        cluster=True,
+        expect=("600 of 600 slices proven",),
+        projected=1000.0,  # 600 slices, 1,979 CPU-s on 2 idle cores (2026-12-05, before its first whole run)
     ),
     Step(
         "generated sessions ≡ the protocol's model (issue #40)",

@@ -224,9 +224,10 @@ def test_the_explorer_asks_z3_by_the_querys_logic() -> None:
 
 
 @pytest.mark.parametrize("solver", symbolic.SOLVERS)
-def test_both_ways_of_asking_z3_give_the_same_verdicts(monkeypatch: pytest.MonkeyPatch, solver: str) -> None:
+def test_every_way_of_asking_z3_gives_the_same_verdicts(monkeypatch: pytest.MonkeyPatch, solver: str) -> None:
     """A slice with the positions' uninterpreted function proven, its paths counted the
-    same, and a wrong statement refuted, whichever way the explorer asks."""
+    same, and a wrong statement refuted, whichever way the explorer asks (the
+    preprocessing's models included: the explorer checks each kept one)."""
     monkeypatch.setattr(symbolic, "SOLVER", solver)
     assert R.apply_slice(0, 0, 1) == 7
     member = z3.Function("seen", z3.BitVecSort(WIDTH), z3.BoolSort())
