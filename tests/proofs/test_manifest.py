@@ -153,6 +153,18 @@ def test_the_awari_wrapped_crosshair_targets_are_two_steps() -> None:
     assert sorted(split) == sorted(t for t in contracts.WRAPPED_AWARI if t not in contracts.NOT_RUN)
 
 
+def test_the_full_run_proves_every_slice_of_both_engines_afresh() -> None:
+    """Issue #55: make proofs proves apply on all 600 slices for ImplAwari and for
+    RulesAwari (the rule set symbolic), each slice in the run itself: --complete, and
+    no --cache, so no verdict is read from a verdict cache."""
+    full = [s for s in manifest.STEPS if "full" in s.runs and s.module == "proofs.awari.slices"]
+    engines = sorted(s.args[s.args.index("--engine") + 1] if "--engine" in s.args else "paper" for s in full)
+    assert engines == ["paper", "rules"]
+    for s in full:
+        assert "--complete" in s.args and "--cache" not in s.args and "--counts" not in s.args
+        assert s.expect == ("600 of 600 slices proven",) and not s.contracts
+
+
 def test_an_interrupted_run_ends_its_steps_and_keeps_what_finished(tmp_path: Path) -> None:
     """SIGTERM (or Ctrl-C) to a run of several steps at once: the running steps end
     with their workers (each step is its own process group), each step that finished
