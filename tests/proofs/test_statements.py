@@ -17,6 +17,7 @@ def test_a_gothello_statement_blind_to_one_capture_direction_fails(monkeypatch: 
     """Planted: the statement's captures never look down the file letter (to (f − 1, r))."""
     adj = {s: [t for t in ts if t != (s[0] - 1, s[1])] for s, ts in GR.ADJ.items()}
     monkeypatch.setattr(GR, "ADJ", adj)
+    monkeypatch.setattr(GR, "_GROWN", {})  # groups grown with the real ADJ must not be reused, nor these kept
     with pytest.raises(AssertionError):
         GR.statement_is_spec_on(GR.witness_cases())
 
@@ -67,3 +68,10 @@ def test_a_spec_whose_move_holds_after_the_end_fails_the_comparison(monkeypatch:
     monkeypatch.setattr(G, "game_over", lambda g: False)
     with pytest.raises(AssertionError):
         GR.statement_is_spec_on([(ended, GR.bit((1, 1)))])
+
+
+def test_the_gothello_statement_is_the_spec_on_the_witnesses() -> None:
+    """The statement as written ≡ the spec on the 60 witness states (captures every way
+    round the placed stone among them): a slip in the statement itself fails here, as
+    in the bounded refinement step (proofs/planted.py plants one)."""
+    assert GR.statement_is_spec_on(GR.witness_cases()) == len(GR.witness_cases())
