@@ -96,8 +96,9 @@ def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
     pass; read with --cache (development) it would."""
     from proofs import manifest
 
-    (step,) = [s for s in manifest.STEPS if s.module == "proofs.awari.slices"]
-    assert "--complete" in step.args and "--cache" not in step.args
+    slice_steps = [s for s in manifest.STEPS if s.module == "proofs.awari.slices"]
+    assert len(slice_steps) == 2  # ImplAwari's and RulesAwari's
+    assert all("--complete" in step.args and "--cache" not in step.args for step in slice_steps)
     ran: list[Slice] = []
 
     def refuted(s: Slice, timeout: float, engine: str = "paper") -> dict[str, Any]:  # a planted bug: every slice fails
