@@ -109,7 +109,7 @@ class Runner:
             while pending and len(running) < width:
                 submit()
             while running:
-                done = [finished.get()]
+                done = [_next_done(finished)]
                 while not finished.empty():
                     done.append(finished.get())
                 for i in sorted(done):
@@ -124,6 +124,23 @@ class Runner:
         finally:
             for handle in running.values():
                 handle.cancel()
+
+
+SIGNAL_POLL = 0.25
+"""Seconds the main thread waits on its tasks at a time.  The kernel may hand a
+signal (Ctrl-C, SIGTERM, SIGHUP) to any thread; Python runs its handler in the main
+thread, but only once that thread runs again, and a wait without end would never
+return to run it (the interrupted run then hung, its games going on)."""
+
+
+def _next_done(finished: queue.SimpleQueue[int]) -> int:
+    """The next finished task's index, waking every SIGNAL_POLL seconds so that a
+    signal delivered to another thread is handled."""
+    while True:
+        try:
+            return finished.get(timeout=SIGNAL_POLL)
+        except queue.Empty:
+            continue
 
 
 def _on_pool(pool: Executor) -> Callable[[Callable[[Any], Any], Any, str], _Handle]:

@@ -6,6 +6,9 @@ stops; the embedded cluster on TLS over loopback; scheduler addresses."""
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +17,7 @@ from contextlib import AbstractContextManager
 import pytest
 
 from impl import tasks
+from tests.support import paths
 
 RUNNERS: dict[str, Callable[[], AbstractContextManager[tasks.Runner]]] = {
     "threads": lambda: tasks.threads(2),
@@ -108,6 +112,58 @@ def test_an_interrupt_cancels_the_rest() -> None:
             list(r.as_done(task, [0, 1, 2, 3], limit=4))
         release.set()
     assert ran in ([0], [0, 1])  # 1 may have started before the interrupt reached the loop
+
+
+SIGNALLED_ELSEWHERE = """
+import signal, threading, time
+from impl import tasks
+
+go, idents = threading.Event(), []
+
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+
+
+def game(n):
+    idents.append(threading.get_ident())
+    go.wait(120)  # a game that goes on until the run ends it
+    return n
+
+
+def kick():
+    while not idents:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    signal.pthread_kill(idents[0], signal.SIGUSR1)  # the kernel's choice: a task's thread, not the main one
+
+
+signal.signal(signal.SIGUSR1, stop)
+threading.Thread(target=kick, daemon=True).start()
+with tasks.threads(2) as runner:
+    try:
+        for _ in runner.as_done(game, [1, 2]):
+            pass
+    except KeyboardInterrupt:
+        print("interrupted")
+    finally:
+        go.set()
+"""
+
+
+def test_a_signal_delivered_to_another_thread_still_interrupts_the_run() -> None:
+    """SIGTERM or SIGHUP may reach any thread; its handler runs in the main thread,
+    which must not sleep through it in as_done (``referee match`` then hung with its
+    games going on: the intermittent sandbox test's cause).  The signal here goes to a
+    task's thread on purpose; the 60 s bound only stops a hang."""
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_ELSEWHERE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(paths.ROOT)},
+    )
+    assert done.stdout.strip() == "interrupted", done.stderr
 
 
 def test_the_embedded_cluster_speaks_tls_on_loopback() -> None:
