@@ -93,12 +93,9 @@ def test_hand_written_proven_lines_change_nothing_make_proofs_reports(
 ) -> None:
     """make proofs' slice step proves every slice itself: a cache of 600 "proven" lines
     for the current fingerprint, written by hand, makes it neither skip a slice nor
-    pass; read with --cache (development) it would."""
-    from proofs import manifest
-
-    slice_steps = [s for s in manifest.STEPS if s.module == "proofs.awari.slices"]
-    assert len(slice_steps) == 2  # ImplAwari's and RulesAwari's
-    assert all("--complete" in step.args and "--cache" not in step.args for step in slice_steps)
+    pass; read with --cache (development) it would.  That both slice steps of make
+    proofs run with --complete and without --cache is tests/proofs/test_manifest.py's
+    ``test_the_full_run_proves_every_slice_of_both_engines_afresh``."""
     ran: list[Slice] = []
 
     def refuted(s: Slice, timeout: float, engine: str = "paper") -> dict[str, Any]:  # a planted bug: every slice fails
