@@ -25,6 +25,8 @@ class ProbeError(Exception):
 
 TRUSTED = "the rule set scores a repetition as uncounted and no earlier position can come again"
 """Why an entry is exact (tablebase/probe.py ``untrusted`` says why one is not)."""
+BOUNDED = "its two bounds agree and no earlier position can come again"
+"""Why the value of a position is exact under an own-row repetition rule (bounds.py)."""
 
 
 def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
@@ -47,17 +49,24 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
     lines.append(f"table: {table.name}, levels 0 … {stones} in {folder}")
     far = "" if distance is None else f"; the side ahead forces it within {distance} plies"
     lines.append(f"entry: {value:+d} for {mover} (its margin on the {stones} stones of the board){far}")
+    pair = table.bounded(board)
+    if pair is not None:
+        lines.append(f"bounds: {pair[0]:+d} … {pair[1]:+d} (the referee's value, a repetition scored worst … best)")
     why = probe.untrusted(table, state)
-    lines.append("exact: yes — " + TRUSTED if why is None else f"exact: no — {why}")
-    found = probe.adjudicate(state, table, checked=True) if why is None else None
+    if why is None:
+        lines.append("exact: yes — " + TRUSTED if pair is None else f"exact: yes, {table.exact(board):+d} — {BOUNDED}")
+    else:
+        lines.append(f"exact: no — {why}")
+    found = probe.adjudicate(state, table)
     if found is not None:
-        result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
-        lines.append(f"perfect play: {result} (the stores {game.score[A.PLAYER.north]}/{game.score[A.PLAYER.south]}"
-                     " north/south, plus the entry)")  # fmt: skip
+        plus = "the exact value" if found.upto is None else "either bound: the same winner"
+        lines.append(f"perfect play: {found.words()} (the stores {game.score[A.PLAYER.north]}/"
+                     f"{game.score[A.PLAYER.south]} north/south, plus {plus})")  # fmt: skip
     values = probe.move_values(table, state)
     best = max(values.values(), default=None)
     said = [f"{notation.format_pit(p)} {v:+d}{' (best)' if v == best else ''}" for p, v in values.items()]
-    lines.append("moves: " + "  ".join(said))
+    whose = "" if table.bounds is None else " (the table's game: a line that never ends scores 0)"
+    lines.append(f"moves{whose}: " + "  ".join(said))
     return lines
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from impl.atomic import why
 from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand, whole_within
-from impl.engines.tablebase import build, check, ckernel, store
+from impl.engines.tablebase import bounds, build, check, ckernel, store
 from impl.engines.tablebase import rules as facts
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
@@ -64,7 +64,8 @@ def add_command(subparsers: Any) -> None:
         "--history-stones",
         type=_stones,
         default=0,
-        help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off)",
+        help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off); "
+        "under paper and abapa, its margin within the bounds",
     )
     solving = p.add_argument_group("solve gothello")
     solving.add_argument(
@@ -240,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
                 build.print_report,
                 on_progress=build.print_progress,
                 stop=asked.is_set,
+                on_bounds=bounds.print_report,
             )
         except OSError as exc:
             return failed("referee tablebase", why(exc))
@@ -269,7 +271,9 @@ def run(args: argparse.Namespace) -> int:
         lambda: check.in_parts(table, args.jobs, _Progress()),  # Bellman and the distances, one engine pass
         lambda: {"the spec's solve": check.check_spec(table, min(args.stones, args.spec_stones))},
     ]
-    if args.history_stones:
+    if args.history_stones and table.bounds is not None:
+        passes.append(lambda: {"the referee's game within the bounds": check.check_bounds(table, args.history_stones)})
+    elif args.history_stones:
         passes.append(lambda: {"the referee's game": check.check_history(table, min(args.stones, args.history_stones))})
     for run_pass in passes:
         start = time.perf_counter()

@@ -1,7 +1,8 @@
 """Adjudication by perfect play (issue #39, items 5 and 6; docs/tablebases.md).
 Awari: ``referee match|tournament --tb DIR --tb-stones N`` ends a game once the board
-holds at most N stones and the table's entry is the referee's exact value there
-(``probe.trusted``), and scores it by the table (``probe.adjudicate``).  Gothello:
+holds at most N stones and the table gives the referee's exact value there
+(``probe.trusted``: the entry under olympiad-1990, agreeing bounds under paper and
+abapa), and scores it by the table (``probe.adjudicate``).  Gothello:
 ``--tb-empties K`` ends a game once at most K points are empty and the exact endgame
 solver (impl/engines/gothello_endgame.py) decides it within its budget.  The record
 says so: ``Termination "adjudication"``, ``Adjudication`` (the rule) and
@@ -91,11 +92,16 @@ class TablebaseRule:
             return None
         side = {A.PLAYER.south: Side.FIRST, A.PLAYER.north: Side.SECOND, None: None}[found.winner]
         mover = player_to_move(state).name
-        result = "a draw" if found.winner is None else f"{found.winner.name} wins by {abs(found.difference)}"
-        value = (
-            f"{result}: {mover} to move, {stones} stones on the board, table value {table.value(board):+d} "
-            f"({self.rules}, exact)"
-        )
+        exact = table.exact(board)
+        if table.bounds is None and exact is not None:
+            said = f"table value {exact:+d} ({self.rules}, exact)"
+        elif exact is not None:
+            said = f"table value {exact:+d} ({self.rules}, exact: its two bounds agree)"
+        else:
+            pair = table.bounded(board)
+            assert pair is not None
+            said = f"table bounds {pair[0]:+d} … {pair[1]:+d} ({self.rules}, the same winner at either)"
+        value = f"{found.words()}: {mover} to move, {stones} stones on the board, {said}"
         return Outcome(side, Termination.ADJUDICATION), f"in the table of ≤ {self.stones} stones", value
 
 
@@ -180,14 +186,14 @@ def rule_of(args: argparse.Namespace, what: str) -> PerfectPlayRule | None:
         raise UsageError(f"{what}: --tb: tables are Awari's; Gothello is adjudicated by --tb-empties K")
     rules = AR.parse_rules(args.rules)
     name = AR.canonical_name(rules)
-    if rules.repetition != AR.RepetitionRule.UNCOUNTED:
-        raise UsageError(
-            f"{what}: --tb: under {name} a repetition is not scored as uncounted, so no entry is the referee's "
-            "exact value (docs/tablebases.md); tables adjudicate olympiad-1990 (repetition=uncounted)"
-        )
     try:
         stones = probe.Table.found(args.tb, rules).stones if args.tb_stones is None else args.tb_stones
-        _table(args.tb.resolve(), name, stones, at_start=True)
+        table = _table(args.tb.resolve(), name, stones, at_start=True)
     except (store.TableError, UnsupportedRules) as exc:
         raise UsageError(f"{what}: --tb: {exc}") from None
+    if table is not None and rules.repetition != AR.RepetitionRule.UNCOUNTED and table.bounds is None:
+        raise UsageError(
+            f"{what}: --tb: under {name} a repetition gives each side its own row, and the table in {args.tb} "
+            "has no bounds (.hi, .lo) to say where an entry is the referee's value: build it again (docs/tablebases.md)"
+        )
     return TablebaseRule(args.tb.resolve(), stones, name)

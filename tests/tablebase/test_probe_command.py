@@ -43,10 +43,17 @@ def test_an_awari_probe_is_the_tables_own(tables: dict[str, Table], tmp_path: Pa
     )
 
 
-def test_under_the_papers_rule_the_entry_is_said_not_exact(tables: dict[str, Table], tmp_path: Path) -> None:
+def test_under_the_papers_rule_the_value_is_exact_where_the_bounds_agree(
+    tables: dict[str, Table], tmp_path: Path
+) -> None:
+    """The entry is the table's game's; the bounds (bounds.py) say the referee's value:
+    here they agree, and perfect play's result follows; where they do not
+    (test_bounds.py's chase round the board), the probe says the entry is not exact."""
     lines = P.awari_lines(POSITION, tables["paper"].folder, AR.parse_rules("paper"))
-    assert lines[3].startswith("exact: no — under paper a repetition gives each side its own row")
-    assert not any(line.startswith("perfect play") for line in lines)
+    assert lines[3] == "bounds: -3 … -3 (the referee's value, a repetition scored worst … best)"
+    assert lines[4] == "exact: yes, -3 — " + P.BOUNDED
+    assert lines[5].startswith("perfect play: north wins by 4")
+    assert lines[6].startswith("moves (the table's game: a line that never ends scores 0): ")
 
 
 def test_a_gothello_probe_is_the_solvers(tmp_path: Path) -> None:

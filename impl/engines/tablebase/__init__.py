@@ -7,5 +7,6 @@ to move's perfect-play margin, level by level (docs/tablebases.md).
 * ``store``  — the level files: header, checksum, atomic write, mmap read;
 * ``build``  — levels from 0 up, resumable, in worker processes;
 * ``check``  — the Bellman pass on the proven engine, the spec solve, the kernel check;
+* ``bounds`` — under an own-row repetition rule, two tables bracketing the referee's value;
 * ``probe``  — lookups, the best move and ``adjudicate``.
 """

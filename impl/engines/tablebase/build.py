@@ -20,7 +20,7 @@ import multiprocessing
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -29,7 +29,7 @@ from typing import Any
 
 from spec import awari_rules as AR
 
-from . import ckernel, kernel, store
+from . import bounds, ckernel, kernel, store
 from .index import level_size
 from .rules import MAX_STONES, slam_rule
 
@@ -283,11 +283,14 @@ def build(
     use_c: bool = True,
     on_progress: Progress | None = None,
     stop: Callable[[], bool] = lambda: False,
+    on_bounds: Callable[[Any], None] | None = None,
 ) -> list[Path]:
     """Build (or resume) the table of ``rules`` for 0 … ``stones`` stones in ``folder``;
-    the level files' paths.  Once ``stop()`` is true (a flag a signal handler sets:
-    a KeyboardInterrupt can be lost in a fork's callbacks) the build ends with
-    Interrupted within a task's time, the levels written kept."""
+    the level files' paths.  Under an own-row repetition rule, its bounds too
+    (bounds.py; ``on_bounds`` gets each level's BoundsReport).  Once ``stop()`` is true
+    (a flag a signal handler sets: a KeyboardInterrupt can be lost in a fork's
+    callbacks) the build ends with Interrupted within a task's time, the levels
+    written kept."""
     gs = slam_rule(rules)
     name = AR.canonical_name(rules)
     if not 0 <= stones <= MAX_STONES:
@@ -323,7 +326,127 @@ def build(
         paths.append(path)
         if report:
             report(LevelReport(n, level_size(n), False, passes, seconds, "C" if lib is not None else "Python"))
+    if bounds.applies(rules):
+        build_bounds(folder, rules, stones, on_bounds, bug, lib is not None, stop, jobs)
     return paths
+
+
+# ─── Bounds (bounds.py) ────────────────────────────────────────────────────────
+
+
+def _pointers(levels: Sequence[mmap.mmap]) -> ctypes.Array[ctypes.c_void_p]:
+    return (ctypes.c_void_p * max(len(levels), 1))(*(_address(m) for m in levels))
+
+
+def solve_bounds_c(
+    n: int,
+    gs: int,
+    lower_hi: Sequence[mmap.mmap],
+    lower_lo: Sequence[mmap.mmap],
+    bug: int = kernel.NO_BUG,
+    jobs: int = 1,
+) -> tuple[bytes, bytes]:
+    """``bounds.solve_level`` by the C kernel: the levels below as mappings of bare values (no
+    header).  The level is doubled — rank r the ``hi`` side, size + r the ``lo`` side;
+    a move from one copy goes to the other — and every margin shifted so that the
+    endless line scores 0: hi's side's margins less n, lo's plus n.  The kernel's
+    attractors then give each copy's value, shifted back: one task per threshold, on
+    ``jobs`` forked workers for a big level (build.py's pool)."""
+    lib = ckernel.load()
+    assert lib is not None
+    size = level_size(n)
+    best_hi, best_lo, outdeg = mmap.mmap(-1, size), mmap.mmap(-1, size), mmap.mmap(-1, size)
+    offsets, spare = mmap.mmap(-1, 4 * (size + 1)), mmap.mmap(-1, 4 * (size + 1))
+    addr = _address
+    edges = lib.tb_edges(n, gs, bug, _pointers(lower_lo), addr(best_hi), addr(outdeg), addr(offsets), 0, size)
+    lib.tb_edges(n, gs, bug, _pointers(lower_hi), addr(best_lo), addr(outdeg), addr(spare), 0, size)
+    if 2 * edges >= 2**32:
+        raise RuntimeError(f"level {n}: {edges:,} moves overflow the bounds' 32-bit predecessor offsets")
+    lib.tb_prefix(addr(offsets), size)
+    spare[:] = offsets  # the cursor of the fill
+    preds = mmap.mmap(-1, max(4 * edges, 1))
+    lib.tb_fill(n, gs, bug, addr(spare), addr(preds), 0, size)
+    spare.close()
+    buffers = {
+        "best": mmap.mmap(-1, 2 * size),
+        "outdeg": mmap.mmap(-1, 2 * size),
+        "offsets": mmap.mmap(-1, 4 * (2 * size + 1)),
+        "preds": mmap.mmap(-1, max(8 * edges, 1)),
+    }
+    buffers["best"][:] = best_hi[:].translate(bounds.shift(-n)) + best_lo[:].translate(bounds.shift(n))
+    buffers["outdeg"][:] = outdeg[:] * 2
+    lib.tb_double(size, addr(offsets), addr(preds), addr(buffers["offsets"]), addr(buffers["preds"]))
+    for m in (best_hi, best_lo, outdeg, offsets, preds):
+        m.close()
+    buffers["key"] = mmap.mmap(-1, 4 * 2 * size)
+    _LEVEL.update(n=n, size=2 * size, **buffers)
+    try:
+        with _pool(jobs, 2 * size) as pool:
+            list(pool(_threshold, range(1, 2 * n + 1)))
+        values, dist = mmap.mmap(-1, 2 * size), mmap.mmap(-1, 4 * size)
+        lib.tb_unpack(_mapped("key"), addr(values), addr(dist), 2 * size)
+    finally:
+        _LEVEL.clear()
+    return values[:size].translate(bounds.shift(n)), values[size:].translate(bounds.shift(-n))
+
+
+def build_bounds(
+    folder: Path,
+    rules: AR.AwariRules,
+    stones: int,
+    report: Callable[[bounds.BoundsReport], None] | None = None,
+    bug: int = kernel.NO_BUG,
+    use_c: bool = True,
+    stop: Callable[[], bool] = lambda: False,
+    jobs: int = 1,
+) -> None:
+    """Build (or resume) the bounds (bounds.py) of ``rules`` for 0 … ``stones`` stones in
+    ``folder``, beside its table: a level on disk whose header and checksum hold is
+    kept.  Level by level (each needs the one below it), a big level's thresholds on
+    ``jobs`` workers."""
+    name = AR.canonical_name(rules)
+    gs = slam_rule(rules)
+    lib = ckernel.load() if use_c else None
+    lowers: dict[str, list[mmap.mmap]] = {kind: [] for kind in bounds.KINDS}
+    for n in range(stones + 1):
+        if stop():
+            raise Interrupted
+        start = time.perf_counter()
+        try:
+            kept = {kind: store.open_level(store.level_path(folder, name, n, kind), name, n) for kind in bounds.KINDS}
+            pair = tuple(kept[kind][store.HEADER_SIZE :] for kind in bounds.KINDS)
+            was_kept = True
+        except store.TableError:
+            pair = _solve_bounds(n, gs, lowers, bug, lib is not None, jobs)
+            for kind, values in zip(bounds.KINDS, pair, strict=True):
+                store.write(folder, name, n, values, kind)
+            was_kept = False
+        for kind, values in zip(bounds.KINDS, pair, strict=True):
+            bare = mmap.mmap(-1, max(len(values), 1))
+            bare[: len(values)] = values
+            lowers[kind].append(bare)
+        if report:
+            hi, lo = pair
+            report(
+                bounds.BoundsReport(n, level_size(n), bounds.exact_count(hi, lo), was_kept, time.perf_counter() - start)
+            )
+
+
+def _solve_bounds(
+    n: int, gs: int, lowers: dict[str, list[mmap.mmap]], bug: int, use_c: bool, jobs: int = 1
+) -> tuple[bytes, bytes]:
+    """Level n's bounds from the levels below (bare values): the C kernel's, or the sweeps'."""
+    if use_c:
+        return solve_bounds_c(n, gs, lowers["hi"], lowers["lo"], bug, jobs)
+
+    def lookup(kind: str) -> kernel.Lookup:
+        return lambda m, r: _signed(lowers[kind][m][r])
+
+    return bounds.solve_level(n, gs, lookup("hi"), lookup("lo"), bug)
+
+
+def _signed(v: int) -> int:
+    return v - 256 if v > 127 else v
 
 
 def print_report(line: LevelReport) -> None:

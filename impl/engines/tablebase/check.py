@@ -10,7 +10,11 @@
   ≤ N stones; ``check_spec`` compares it with the table;
 * ``history_minimax`` — the game as the referee plays it, the positions set and the
   repetition rule included, searched exhaustively from every board of ≤ N stones:
-  where the rule set scores a repetition as uncounted the table must equal it.
+  where the rule set scores a repetition as uncounted the table must equal it;
+* ``check_bounds`` — under an own-row repetition rule, the referee's own margin,
+  searched over the game's lines with the positions set (``referee_margin``, the
+  proven engine), lies within each board's two bounds (bounds.py), and equals them
+  where they agree.
 
 Each returns the list of differences (empty when the check passes), each a line.
 """
@@ -171,6 +175,30 @@ def _distance_board(table: Table, pits: Board, ended: Margin | None, moves: list
     return None
 
 
+def _bounds_board(table: Table, pits: Board, ended: Margin | None, moves: list[EngineMove]) -> str | None:
+    """Both bounds (bounds.py) keep their equations on the proven engine's moves: hi the
+    best over the moves of the stones captured less the child's lo, lo of them less
+    the child's hi (a move that ends the game: its final margin)."""
+    pair = table.bounded(pits)
+    if pair is None:
+        return None
+    lo, hi = pair
+
+    def best(other: int) -> int:
+        if ended is not None:
+            return ended
+        return max(m if after is None else taken - _bound(table, after, other) for _, taken, after, m in moves)
+
+    want = best(1), best(0)  # lo is best against the child's hi, hi against its lo
+    return None if (lo, hi) == want else f"{pits}: bounds {lo} … {hi}, Bellman {want[0]} … {want[1]}"
+
+
+def _bound(table: Table, pits: Board, which: int) -> int:
+    pair = table.bounded(pits)
+    assert pair is not None
+    return pair[which]
+
+
 BoardCheck = Callable[[Table, Board, Margin | None, list[EngineMove]], str | None]
 """A check of one board, given its start-of-turn ending and its moves by the proven
 engine: None, or the line that says what is wrong."""
@@ -225,9 +253,11 @@ def _levels(table: Table, stones: int | None, check: BoardCheck) -> list[str]:
 
 # ─── Both on worker processes ──────────────────────────────────────────────────
 
+BOUNDS = "the bounds' Bellman on the proven engine"
 CHECKS: dict[str, BoardCheck] = {
     "Bellman on the proven engine": _bellman_board,
     "distances make progress": _distance_board,
+    BOUNDS: _bounds_board,
 }
 PART = 250_000
 """Boards a task checks: a few seconds' work, so that the workers stay even."""
@@ -262,15 +292,16 @@ def check_part(part: Part) -> dict[str, list[str]]:
         return {name: [str(exc)] for name in CHECKS}
     if table.distances is not None:
         return _boards_checked(table, part.n, part.lo, part.hi, CHECKS)
-    bellman = {name: check for name, check in CHECKS.items() if check is _bellman_board}
+    bellman = {name: check for name, check in CHECKS.items() if check is not _distance_board}
     return {**_boards_checked(table, part.n, part.lo, part.hi, bellman), "distances make progress": ["no distances"]}
 
 
 def in_parts(table: Table, jobs: int, on_progress: Callable[[int, int], None] | None = None) -> dict[str, list[str]]:
-    """``bellman`` and ``check_distances`` in one pass over every level, as tasks of
-    PART boards on ``jobs`` worker processes through the one task runner
-    (impl/tasks.py): per check, its first MAX_DIFFERENCES differences in rank order.
-    ``on_progress(boards checked, boards)`` as each task ends."""
+    """``bellman``, ``check_distances`` and, where the table has bounds, their
+    equations (BOUNDS) in one pass over every level, as tasks of PART boards on
+    ``jobs`` worker processes through the one task runner (impl/tasks.py): per check,
+    its first MAX_DIFFERENCES differences in rank order.  ``on_progress(boards
+    checked, boards)`` as each task ends."""
     from impl.tasks import processes
 
     parts = [
@@ -297,6 +328,7 @@ def in_parts(table: Table, jobs: int, on_progress: Callable[[int, int], None] | 
     return {
         name: [line for part in parts if part in found for line in found[part][name]][:MAX_DIFFERENCES]
         for name in CHECKS
+        if name != BOUNDS or table.bounds is not None
     }
 
 
@@ -443,4 +475,49 @@ def check_history(table: Table, stones: int) -> list[str]:
                     bad.append(f"{pits} stores {north}/{48 - n - north}: referee {real}, table says {said}")
                     if len(bad) >= MAX_DIFFERENCES:
                         return bad
+    return bad
+
+
+def referee_margin(engine: E.ImplAwari | E.RulesAwari, state: E.AwariState, alpha: int, beta: int) -> Margin:
+    """The mover's final margin in the referee's game from ``state`` (the proven
+    engine's, its positions set and repetition rule included), fail-soft alpha-beta
+    over every line: exact inside (alpha, beta), a bound on the side it fails."""
+    me = E.mover(state)
+    best = -99
+    for pit in engine.legal_moves(state):
+        _, after = engine.apply(state, pit)
+        if engine.is_over(after) or not E.row_stones(after[0]) + E.row_stones(after[1]):
+            value = E.store(after, me) - E.store(after, 1 - me)
+        else:
+            value = -referee_margin(engine, after, -beta, -alpha)
+        if value > best:
+            best = value
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+    return best
+
+
+def check_bounds(table: Table, stones: int) -> list[str]:
+    """On every board of 1 … ``stones`` stones, north to move from stores 0/0 and no
+    positions: lo <= the referee's margin <= hi, each side shown by a null-window
+    search (``referee_margin``), so where lo == hi the margin is the bound."""
+    from impl.engines.awari import engine_for
+
+    engine = engine_for(table.rules)
+    bad = []
+    for n in range(1, min(stones, table.stones) + 1):
+        for pits in boards(n):
+            state = E.table_state(pits)
+            pair = table.bounded(pits)
+            if pair is None:
+                return [f"the {table.name} table in {table.folder} has no bounds"]
+            if engine.is_over(state):
+                continue
+            lo, hi = pair
+            if referee_margin(engine, state, lo - 1, lo) < lo or referee_margin(engine, state, hi, hi + 1) > hi:
+                real = referee_margin(engine, state, -99, 99)
+                bad.append(f"{pits}: the referee's margin {real:+d}, bounds {lo:+d} … {hi:+d}")
+                if len(bad) >= MAX_DIFFERENCES:
+                    return bad
     return bad

@@ -22,6 +22,7 @@ SIGNATURES: Final[Signatures] = {
     "tb_fill": ([_i32, _i32, _i32, _ptr, _ptr, _i64, _i64], None),
     "tb_threshold": ([_i32, _i64, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, _ptr, ctypes.POINTER(_i32)], _i64),
     "tb_unpack": ([_ptr, _ptr, _ptr, _i64], None),
+    "tb_double": ([_i64, _ptr, _ptr, _ptr, _ptr], None),
 }
 """kernel.c's functions, as ctypes calls them."""
 

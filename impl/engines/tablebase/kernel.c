@@ -272,3 +272,19 @@ void tb_unpack(const uint32_t *key, int8_t *values, uint16_t *dist, int64_t size
         dist[r] = (uint16_t)(k & 0xffff);
     }
 }
+
+/* bounds.py's doubled level: rank r the hi copy, size + r the lo copy, every move from
+ * one copy to the other.  (c, hi) is reached from (p, lo), rank size + p; (c, lo) from
+ * (p, hi), rank p.  offsets2 has 2 * size + 1 entries, preds2 2 * edges. */
+void tb_double(int64_t size, const uint32_t *offsets, const uint32_t *preds, uint32_t *offsets2, uint32_t *preds2) {
+    uint32_t edges = offsets[size];
+    for (int64_t r = 0; r < size; r++) {
+        offsets2[r] = offsets[r];
+        offsets2[size + r] = offsets[r] + edges;
+    }
+    offsets2[2 * size] = 2 * edges;
+    for (uint32_t i = 0; i < edges; i++) {
+        preds2[i] = preds[i] + (uint32_t)size;
+        preds2[edges + i] = preds[i];
+    }
+}

@@ -6,11 +6,13 @@ meta, positions) or the spec's AwariGame.  Its table board is the mover's row th
 the opponent's (``index``), its stores are left aside: the entry is the margin the
 mover gains on the n stones of the board (docs/tablebases.md, "What an entry means").
 
-**Where an entry is exact** (docs/tablebases.md, "Repetition"): under a rule set
-that leaves the stones of a repeated position uncounted, for a position none of whose
-earlier positions with the same stones and stores can be reached again from it by
-moves that capture nothing.  Elsewhere ``trusted`` is False and nothing here
-adjudicates or advises.
+**Where an entry is exact** (docs/tablebases.md, "Repetition"): for a position none
+of whose earlier positions with the same stones and stores can be reached again from
+it by moves that capture nothing, under a rule set that leaves the stones of a
+repeated position uncounted (the entry), or under one that gives each side its own
+row where the entry's two bounds agree (bounds.py; the bound is the value).  Elsewhere
+``trusted`` is False and nothing here adjudicates; the best move is given under the
+uncounted rule sets alone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from impl.engines import awari as E
 from spec import awari as A
 from spec import awari_rules as AR
 
-from . import kernel, store
+from . import bounds, kernel, store
 from .index import Board, rank
 from .rules import MAX_STONES, UnsupportedRules, slam_rule
 
@@ -42,7 +44,9 @@ class Table:
     """The levels 0 … ``stones`` of a rule set's table in ``folder``, read into memory
     and verified (store.open_level; store.TableError if one is missing, damaged or not
     this rule set's).  The distances are None when a level has no ``.dist`` file (a
-    table built without the C kernel); a ``.dist`` file there but damaged is refused."""
+    table built without the C kernel); a ``.dist`` file there but damaged is refused.
+    Under an own-row rule set, ``bounds`` are the levels' ``.hi`` and ``.lo`` files
+    (bounds.py), None where a level has none; any there but damaged is refused."""
 
     def __init__(self, folder: Path, rules: AR.AwariRules, stones: int) -> None:
         self.folder = folder
@@ -57,6 +61,16 @@ class Table:
         self.distances: list[mmap.mmap] | None = None
         if all(os.path.lexists(path) for path in dist):
             self.distances = [store.open_level(path, self.name, n, width=2) for n, path in enumerate(dist)]
+        self.bounds: dict[str, list[mmap.mmap]] | None = None
+        if bounds.applies(rules):
+            paths = {
+                kind: [store.level_path(folder, self.name, n, kind) for n in range(stones + 1)] for kind in bounds.KINDS
+            }
+            if all(os.path.lexists(path) for kind in bounds.KINDS for path in paths[kind]):
+                self.bounds = {
+                    kind: [store.open_level(path, self.name, n) for n, path in enumerate(paths[kind])]
+                    for kind in bounds.KINDS
+                }
 
     @classmethod
     def found(cls, folder: Path, rules: AR.AwariRules) -> Table:
@@ -104,6 +118,24 @@ class Table:
 
     def covers(self, pits: Board) -> bool:
         return sum(pits) <= self.stones
+
+    def bounded(self, pits: Board) -> tuple[int, int] | None:
+        """(lo, hi): the bounds of the referee's value of a board entered with nothing
+        of its history able to come again (bounds.py); None without bounds."""
+        if self.bounds is None:
+            return None
+        at = store.HEADER_SIZE + rank(pits)
+        n = sum(pits)
+        return _signed(self.bounds["lo"][n][at]), _signed(self.bounds["hi"][n][at])
+
+    def exact(self, pits: Board) -> int | None:
+        """The referee's value of a board entered with nothing of its history able to
+        come again, where the table knows it: the entry under an uncounted repetition,
+        the bound where both agree under an own-row one; else None."""
+        if self.rules.repetition == AR.RepetitionRule.UNCOUNTED:
+            return self.value(pits)
+        pair = self.bounded(pits)
+        return pair[0] if pair is not None and pair[0] == pair[1] else None
 
 
 # ─── Positions ─────────────────────────────────────────────────────────────────
@@ -157,13 +189,20 @@ def may_repeat(state: AwariState, gs: int) -> bool:
 
 
 def untrusted(table: Table, state: AwariState) -> str | None:
-    """Why the entry of this position is not its exact value in the game being played,
-    in words; None where it is: the board is in the table, the rule set scores a
-    repetition as uncounted, and no earlier position can come again (``may_repeat``)."""
-    if not table.covers(board_of(state)):
+    """Why the table does not give this position's exact value in the game being
+    played, in words; None where it does (``Table.exact``): the board is in the table,
+    the rule set scores a repetition as uncounted or the entry's bounds agree, and no
+    earlier position can come again (``may_repeat``)."""
+    board = board_of(state)
+    if not table.covers(board):
         return f"the board has more stones than the table's {table.stones}"
     if table.rules.repetition != AR.RepetitionRule.UNCOUNTED:
-        return f"under {table.name} a repetition gives each side its own row, not the table's uncounted"
+        own = f"under {table.name} a repetition gives each side its own row"
+        pair = table.bounded(board)
+        if pair is None:
+            return f"{own}, and the table has no bounds (build it again: bounds are built with it)"
+        if pair[0] != pair[1]:
+            return f"{own}, and the entry's bounds differ ({pair[0]:+d} … {pair[1]:+d}): the line that repeats decides"
     if may_repeat(state, table.gs):
         return "an earlier position of the game can come again (its history decides)"
     return None
@@ -204,6 +243,8 @@ def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT |
     a line never repeats a position.  Without distances, a cashing move first, then
     one to a position not seen before (which may go round a cycle without cashing:
     docs/tablebases.md, "The perfect player")."""
+    if table.rules.repetition != AR.RepetitionRule.UNCOUNTED:
+        return None  # the children's entries are the table's game's, not the referee's
     if not checked and not trusted(table, state):
         return None
     values = move_values(table, state)
@@ -231,32 +272,68 @@ def best_move(table: Table, state: AwariState, checked: bool = False) -> A.PIT |
 @dataclass(frozen=True)
 class Adjudicated:
     """An adjudicated game: the winner (None: a draw) and the final difference of the
-    stores, north's less south's, under perfect play (docs/tablebases.md, "Stores")."""
+    stores, north's less south's, under perfect play (docs/tablebases.md, "Stores").
+    Under an own-row rule set where the bounds differ but every value between them
+    gives the same winner, ``difference`` is the winner's least win and ``upto`` its
+    greatest (the repetition's split decides which); None where the value is exact."""
 
     winner: A.PLAYER | None
     difference: int
+    upto: int | None = None
+
+    def words(self) -> str:
+        """ "north wins by 3", "south wins by 2 to 6", "a draw"."""
+        if self.winner is None:
+            return "a draw"
+        far = "" if self.upto is None else f" to {abs(self.upto)}"
+        return f"{self.winner.name} wins by {abs(self.difference)}{far}"
+
+
+def value_range(table: Table, state: AwariState, checked: bool = False) -> tuple[int, int] | None:
+    """(least, greatest) the referee's value of this position can be by the table: the
+    entry twice under an uncounted repetition, the bounds under an own-row one; None
+    where the table cannot say — the board not in it, no bounds, or an earlier
+    position that can come again (``may_repeat``; ``checked``: the caller knows none can)."""
+    board = board_of(state)
+    if not table.covers(board):
+        return None
+    if table.rules.repetition == AR.RepetitionRule.UNCOUNTED:
+        found: tuple[int, int] | None = (table.value(board), table.value(board))
+    else:
+        found = table.bounded(board)
+    if found is None or not (checked or not may_repeat(state, table.gs)):
+        return None
+    return found
 
 
 def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = False) -> Adjudicated | None:
     """The result of perfect play from a position of a real game (its stores and all
     48 stones there), or None where the table does not decide it: the board not in
-    the table, the game over, another rule set's, or the entry not trusted (``trusted``;
-    ``checked``: the caller knows it is).  The mover's final store difference is its
-    stores' difference plus the entry."""
+    the table, the game over, another rule set's, no value (``value_range``;
+    ``checked``: the caller knows no earlier position can come again), or bounds that
+    give different winners.  The mover's final store difference is its stores'
+    difference plus the value (``Table.exact``), or between that with each bound."""
     state = state_of(game) if isinstance(game, A.AwariGame) else game
     board = board_of(state)
     mine, theirs = stores_of(state)
-    if mine + theirs + sum(board) != 48 or not (checked or trusted(table, state)):
+    if mine + theirs + sum(board) != 48:
         return None
+    found = value_range(table, state, checked)
     from impl.engines.awari import engine_for
 
-    if engine_for(table.rules).is_over(state):
+    if found is None or engine_for(table.rules).is_over(state):
         return None
-    final = mine - theirs + table.value(board)
+    low, high = mine - theirs + found[0], mine - theirs + found[1]
+    if (low > 0) != (high > 0) or (low < 0) != (high < 0):
+        return None  # the winner depends on what the repetition gives
     me = E.player_to_move(state)
-    other = A.PLAYER.south if me == A.PLAYER.north else A.PLAYER.north
-    winner = me if final > 0 else other if final < 0 else None
-    return Adjudicated(winner, final if me == A.PLAYER.north else -final)
+    north = me == A.PLAYER.north
+    other = A.PLAYER.south if north else A.PLAYER.north
+    winner = me if low > 0 else other if high < 0 else None
+    least, most = (low, high) if winner == me else (high, low)  # the winner's least win first
+    if not north:
+        least, most = -least, -most
+    return Adjudicated(winner, least, None if low == high else most)
 
 
 def adjudicate_board(

@@ -19,6 +19,10 @@ from .store import TableError
 
 OUTSIDE = "outside the table"
 INEXACT = "in the table, but the entry is not the referee's value here"
+OWN_ROW = (
+    "in the table, but under an own-row repetition rule a move's value is not the referee's "
+    "(referee tablebase probe gives the position's where its bounds agree)"
+)
 
 
 @dataclass(frozen=True)
@@ -102,11 +106,12 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
         if pit is None or engine.is_over(state) or pit not in engine.legal_moves(state):
             break
         side = engine.to_move(state).name
-        exact = trusted(table, state)
+        uncounted = table.rules.repetition == AR.RepetitionRule.UNCOUNTED
+        exact = uncounted and trusted(table, state)
         if not table.covers(board_of(state)):
             found.append(Unvalued(ply, side, pit.name, OUTSIDE))
         elif not (exact or untrusted):
-            found.append(Unvalued(ply, side, pit.name, INEXACT))
+            found.append(Unvalued(ply, side, pit.name, INEXACT if uncounted else OWN_ROW))
         else:
             values = move_values(table, state)
             best = max(values, key=lambda p: values[p])

@@ -43,5 +43,6 @@ def meaning(rules: AR.AwariRules) -> str:
         )
     return (
         "an entry is the value of the table's game (a line that never ends scores 0), not the referee's: "
-        "a repetition gives each side its own row; shown by analyse --untrusted, never used to adjudicate"
+        "a repetition gives each side its own row; the bounds built with it (.hi, .lo) give the referee's value "
+        "where they agree and no earlier position can come again: it adjudicates there"
     )

@@ -31,7 +31,7 @@ from .index import level_size
 MAGIC = b"ZRTB"
 FORMAT = 1
 HEADER_SIZE = 512
-_CODE = ("index.py", "kernel.py", "kernel.c")
+_CODE = ("index.py", "kernel.py", "kernel.c", "bounds.py")
 
 
 class TableError(ValueError):

@@ -1,0 +1,246 @@
+"""Exact values under the papers' own repetition rule (issue #54 item 3; bounds.py):
+the two bounds of the referee's value, the C kernel's equal to the reference sweeps,
+the referee's own margin (the game's lines searched with its positions set) inside
+them on every small board and equal to them where they agree, their equations on the
+proven engine, and adjudication under ``paper`` where they agree — never where they
+do not, nor from a table without them or with one damaged."""
+
+from __future__ import annotations
+
+import mmap
+import shutil
+from pathlib import Path
+
+import pytest
+
+from impl.apps.tbadjudge import TablebaseRule
+from impl.engines import awari as E
+from impl.engines.awari import engine_for
+from impl.engines.tablebase import bounds, build, check, kernel, probe, store
+from impl.engines.tablebase.index import boards, level_size
+from impl.engines.tablebase.rules import slam_rule
+from spec import awari as A
+from spec import awari_rules as AR
+from tests.support.terminal import refused, run_referee
+
+from .conftest import STONES
+from .test_adjudication import THINKER, _into_table
+
+OWN_ROW = ("paper", "abapa")
+
+
+def _levels(name: str, stones: int, use_c: bool, bug: int = kernel.NO_BUG) -> list[tuple[bytes, bytes]]:
+    rules = AR.parse_rules(name)
+    lowers: dict[str, list[mmap.mmap]] = {kind: [] for kind in bounds.KINDS}
+    found = []
+    for n in range(stones + 1):
+        pair = build._solve_bounds(n, slam_rule(rules), lowers, bug, use_c)
+        for kind, values in zip(bounds.KINDS, pair, strict=True):
+            bare = mmap.mmap(-1, max(len(values), 1))
+            bare[: len(values)] = values
+            lowers[kind].append(bare)
+        found.append(pair)
+    return found
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_the_c_kernel_gives_the_reference_sweeps_bounds_byte_for_byte(name: str) -> None:
+    assert _levels(name, 6, use_c=True) == _levels(name, 6, use_c=False)
+
+
+def test_a_planted_capture_changes_the_bounds() -> None:
+    assert _levels("paper", 5, True, kernel.PLANT_CAPTURE) != _levels("paper", 5, True)
+
+
+@pytest.fixture(scope="module")
+def own_row(tmp_path_factory: pytest.TempPathFactory) -> dict[str, probe.Table]:
+    folder = tmp_path_factory.mktemp("own-row")
+    found = {}
+    for name in OWN_ROW:
+        rules = AR.parse_rules(name)
+        build.build(folder, rules, STONES)
+        found[name] = probe.Table(folder, rules, STONES)
+    return found
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_the_referees_margin_lies_within_the_bounds_and_is_them_where_they_agree(
+    own_row: dict[str, probe.Table], name: str
+) -> None:
+    """Every board of 1–3 stones (455), north to move, no positions yet: two null-window
+    searches of the referee's game, lines ending at the first repetition as the rule
+    set scores it, show lo <= its margin <= hi."""
+    assert check.check_bounds(own_row[name], 3) == []
+
+
+def test_the_check_finds_bounds_built_on_a_planted_index_slip(tmp_path: Path) -> None:
+    rules = AR.parse_rules("paper")
+    build.build(tmp_path, rules, 3, bug=kernel.PLANT_INDEX)
+    table = probe.Table(tmp_path, rules, 3)
+    assert check.check_bounds(table, 3)
+    assert check.in_parts(table, 1)[check.BOUNDS]
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_the_bounds_keep_their_equations_on_the_proven_engine(own_row: dict[str, probe.Table], name: str) -> None:
+    found = check.in_parts(own_row[name], 1)
+    assert found[check.BOUNDS] == [] and found["Bellman on the proven engine"] == []
+
+
+def test_the_uncounted_tables_have_no_bounds_nor_their_check(tables: dict[str, probe.Table]) -> None:
+    table = tables["olympiad-1990"]
+    assert table.bounds is None and check.BOUNDS not in check.in_parts(table, 1)
+    assert not list(table.folder.glob("awari-olympiad-1990*.hi"))
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_the_tables_game_lies_within_the_bounds_and_most_boards_are_exact(
+    own_row: dict[str, probe.Table], name: str
+) -> None:
+    """An endless line scored 0 is between the bounds' -n and +n, so the table's own
+    entry is too; and the bounds agree on most boards of every level."""
+    table = own_row[name]
+    for n in range(STONES + 1):
+        exact = 0
+        for pits in boards(n):
+            pair = table.bounded(pits)
+            assert pair is not None and pair[0] <= table.value(pits) <= pair[1], pits
+            exact += pair[0] == pair[1]
+        assert exact > level_size(n) // 2, (n, exact)
+
+
+def test_the_chase_round_the_board_is_not_exact(own_row: dict[str, probe.Table]) -> None:
+    """docs/tablebases.md's witness: a1 f1, north to move, south's row empty — the
+    stones chase round to the same board; the table's game says 0, the referee gives
+    north both by the repetition's own-row rule, and the bounds say so: -2 … +2."""
+    table = own_row["paper"]
+    game = A.AwariGame((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0), (23, 23), A.PLAYER.north, frozenset())
+    state = probe.state_of(game)
+    board = probe.board_of(state)
+    assert table.value(board) == 0 and table.bounded(board) == (-2, 2) and table.exact(board) is None
+    assert probe.adjudicate(state, table) is None
+    assert "the entry's bounds differ (-2 … +2)" in (probe.untrusted(table, state) or "")
+
+
+def test_adjudication_under_paper_uses_the_exact_value_not_the_entry(own_row: dict[str, probe.Table]) -> None:
+    table = own_row["paper"]
+    _, state = _into_table(table)
+    board = probe.board_of(state)
+    found = probe.adjudicate(state, table)
+    value = table.exact(board)
+    assert found is not None and value is not None and table.bounded(board) == (value, value)
+    mine, theirs = probe.stores_of(state)
+    final = mine - theirs + value
+    assert found.difference == (final if E.player_to_move(state) == A.PLAYER.north else -final)
+    # The perfect player advises only where a move's value is the referee's: not here.
+    assert probe.best_move(table, state) is None
+    # With an earlier position that can come again the bounds do not decide.
+    engine = engine_for(table.rules)
+    for pit in engine.legal_moves(state):
+        _, after = engine.apply(state, pit)
+        if not engine.is_over(after) and sum(probe.board_of(after)) == sum(board):
+            back = [q for q in engine.legal_moves(after) if engine.apply(after, q)[1][:3] == state[:3]]
+            if back:
+                assert not probe.trusted(table, after)
+                break
+
+
+def test_a_match_under_paper_is_adjudicated_where_the_bounds_agree(
+    own_row: dict[str, probe.Table], tmp_path: Path
+) -> None:
+    table = own_row["paper"]
+    opening, _ = _into_table(table)
+    book = tmp_path / "book.txt"
+    book.write_text(" ".join(opening) + "\n")
+    done = run_referee("match", f"a={THINKER}", f"b={THINKER}", "--game", "awari", "--games", "2", "--openings",
+                       str(book), "--records", "m", "--rules", "paper", "--tb", str(table.folder), "--tb-stones",
+                       str(STONES), cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.count("adjudicated by the endgame table: ") == 2, done.stdout
+    assert "(paper, exact: its two bounds agree)" in done.stdout
+
+
+def _copy(table: probe.Table, into: Path) -> Path:
+    into.mkdir()
+    for path in table.folder.glob("awari-paper-*"):
+        shutil.copy(path, into / path.name)
+    return into
+
+
+def test_a_paper_table_without_bounds_is_refused_in_one_line(own_row: dict[str, probe.Table], tmp_path: Path) -> None:
+    folder = _copy(own_row["paper"], tmp_path / "tb")
+    (folder / "awari-paper-03.lo").unlink()
+    line = refused(run_referee("match", "random", "random", "--game", "awari", "--rules", "paper", "--tb", str(folder),
+                               cwd=tmp_path))  # fmt: skip
+    assert line.startswith("referee match: --tb: under paper") and "has no bounds" in line
+
+
+def test_a_damaged_bound_is_refused_before_it_judges(own_row: dict[str, probe.Table], tmp_path: Path) -> None:
+    folder = _copy(own_row["paper"], tmp_path / "tb")
+    path = folder / "awari-paper-04.hi"
+    data = bytearray(path.read_bytes())
+    data[store.HEADER_SIZE + 7] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(store.TableError, match="checksum mismatch"):
+        probe.Table(folder, AR.parse_rules("paper"), STONES)
+    line = refused(run_referee("match", "random", "random", "--game", "awari", "--rules", "paper", "--tb", str(folder),
+                               cwd=tmp_path))  # fmt: skip
+    assert "awari-paper-04.hi: checksum mismatch" in line
+
+
+def test_the_probe_command_says_the_bounds_and_the_exact_value(own_row: dict[str, probe.Table], tmp_path: Path) -> None:
+    folder = str(own_row["paper"].folder)
+    done = run_referee("tablebase", "probe", "awari", "a1 f1, 23/23, north", "--out", folder, "--rules", "paper",
+                       cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "bounds: -2 … +2" in done.stdout and "exact: no — under paper" in done.stdout
+    done = run_referee("tablebase", "probe", "awari", "a1 b1 E1, 23/22, south", "--out", folder, "--rules", "paper",
+                       cwd=tmp_path)  # fmt: skip
+    assert "exact: yes, -3 — its two bounds agree" in done.stdout, done.stdout
+    assert "perfect play: north wins by 4" in done.stdout
+
+
+def test_where_the_bounds_differ_the_stores_can_still_decide(
+    own_row: dict[str, probe.Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bounds -2 … +3 on a board of 4 stones: with north (to move) 24 stones to south's
+    20, north's final difference is 2 to 7 whatever the repetition gives, so north
+    wins; with 22/22 it could be a win or a loss, and nothing is adjudicated.  (The
+    bounds' soundness is checked above; here, what adjudication makes of them.)"""
+    table = own_row["paper"]
+    board = (1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0)
+    monkeypatch.setattr(probe.Table, "bounded", lambda self, pits: (-2, 3))
+    ahead = A.AwariGame(board, (24, 20), A.PLAYER.north, frozenset())
+    assert probe.adjudicate(ahead, table) == probe.Adjudicated(A.PLAYER.north, 2, 7)
+    assert probe.Adjudicated(A.PLAYER.north, 2, 7).words() == "north wins by 2 to 7"
+    south = A.AwariGame(board, (20, 24), A.PLAYER.south, frozenset())
+    assert probe.adjudicate(south, table) == probe.Adjudicated(A.PLAYER.south, -2, -7)
+    assert probe.adjudicate(A.AwariGame(board, (22, 22), A.PLAYER.north, frozenset()), table) is None
+    assert probe.adjudicate(A.AwariGame(board, (23, 21), A.PLAYER.north, frozenset()), table) is None  # 0 … 5
+    verdict = TablebaseRule(table.folder, STONES, "paper").verdict(probe.state_of(ahead))
+    assert verdict is not None and verdict[2] == (
+        "north wins by 2 to 7: north to move, 4 stones on the board, table bounds -2 … +3 "
+        "(paper, the same winner at either)"
+    )
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_every_adjudication_is_the_referees_result(own_row: dict[str, probe.Table], name: str) -> None:
+    """Every board of 1–2 stones, north to move, and every split of the other stones
+    between the stores: where the table adjudicates, the referee's own game (the
+    spec's, searched with its positions set, a store of 25 ending it) ends the same."""
+    table = own_row[name]
+    judged = 0
+    for n in (1, 2):
+        for pits in boards(n):
+            for north in range(49 - n):
+                game = A.AwariGame(tuple(pits), (north, 48 - n - north), A.PLAYER.north, frozenset())
+                found = probe.adjudicate(game, table)
+                if found is None:
+                    continue
+                real = check.history_outcome(table.rules, pits, north)
+                said = {A.PLAYER.north: 1, A.PLAYER.south: -1, None: 0}[found.winner]
+                assert said == real, (pits, north, found)
+                judged += 1
+    assert judged
