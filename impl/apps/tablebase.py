@@ -156,7 +156,11 @@ def _stats(args: argparse.Namespace, rules: AR.AwariRules) -> int:
     except store.TableError as exc:
         return failed("referee tablebase", str(exc))
     print(f"{table.name} tables of 0 … {table.stones} stones in {args.out}; counts for the side to move")
-    print(f"{'stones':>6} {'boards':>13} {'wins':>13} {'draws':>13} {'losses':>13} {'best':>5} {'longest':>7}")
+    bounded = table.bounds is not None  # own-row: the boards whose value the bounds fix (docs/tablebases.md)
+    exact_head = f" {'exact':>13}" if bounded else ""
+    print(
+        f"{'stones':>6} {'boards':>13} {'wins':>13} {'draws':>13} {'losses':>13}{exact_head} {'best':>5} {'longest':>7}"
+    )
     for level in stats.table_stats(table):
         longest = "-" if level.longest is None else str(level.longest)
         example = ""
@@ -166,7 +170,8 @@ def _stats(args: argparse.Namespace, rules: AR.AwariRules) -> int:
             example = f"  e.g. {statetext.format_awari(game)}"
         print(
             f"{level.stones:>6} {level.boards:>13,} {level.wins:>13,} {level.draws:>13,} {level.losses:>13,} "
-            f"{level.best:>+5d} {longest:>7}{example}"
+            + (f"{level.exact or 0:>13,} " if bounded else "")
+            + f"{level.best:>+5d} {longest:>7}{example}"
         )
     return 0
 

@@ -32,6 +32,8 @@ def test_the_counts_are_every_entry_read_one_by_one(tables: dict[str, Table], na
         distances = [table.distance(b) or 0 for b in boards(n)]
         assert level.longest == max(distances)
         assert level.longest_board is not None and table.distance(level.longest_board) == level.longest
+        exact = [table.exact(b) is not None for b in boards(n)] if table.bounds is not None else None
+        assert level.exact == (None if exact is None else sum(exact))
 
 
 def test_the_command_prints_a_line_a_level(tables: dict[str, Table], capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,7 +42,8 @@ def test_the_command_prints_a_line_a_level(tables: dict[str, Table], capsys: pyt
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"paper tables of 0 … {STONES} stones in {folder}; counts for the side to move"
     assert len(lines) == 2 + STONES + 1
-    assert lines[3].split()[:5] == ["1", "12", "5", "0", "7"]  # one stone: the mover wins 5 of 12
+    assert lines[1].split()[5] == "exact"  # the paper's bounds: the boards whose value they fix
+    assert lines[3].split()[:6] == ["1", "12", "5", "0", "7", "12"]  # one stone: the mover wins 5 of 12
     assert "e.g. " in lines[-1]
 
 

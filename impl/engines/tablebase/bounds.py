@@ -106,7 +106,7 @@ class BoundsReport:
 
 
 def exact_count(hi: bytes, lo: bytes) -> int:
-    """The boards whose two bounds agree."""
+    """The boards whose two bounds agree (hi - lo is 0 exactly there, and hi >= lo)."""
     return sum(1 for a, b in zip(hi, lo, strict=True) if a == b)
 
 

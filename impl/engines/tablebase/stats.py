@@ -9,7 +9,7 @@ import sys
 from array import array
 from dataclasses import dataclass
 
-from . import store
+from . import bounds, store
 from .index import Board, level_size, unrank
 from .probe import Table
 
@@ -30,6 +30,9 @@ class LevelStats:
     """The most plies the side ahead needs to force its margin (None: no distances)."""
     longest_board: Board | None
     """A board that needs them (the first by rank)."""
+    exact: int | None = None
+    """Under an own-row rule set, the boards whose two bounds agree (bounds.py): the
+    referee's value known there; None for a table without bounds."""
 
 
 def level_stats(table: Table, n: int) -> LevelStats:
@@ -46,7 +49,12 @@ def level_stats(table: Table, n: int) -> LevelStats:
             distances.byteswap()
         longest = max(distances, default=0)
         longest_board = unrank(distances.index(longest), n) if size else None
+    exact = None
+    if table.bounds is not None:
+        hi, lo = (table.bounds[kind][n][store.HEADER_SIZE : store.HEADER_SIZE + size] for kind in ("hi", "lo"))
+        exact = bounds.exact_count(hi, lo)
     return LevelStats(
+        exact=exact,
         stones=n,
         boards=size,
         wins=sum(c for m, c in counts.items() if m > 0),
