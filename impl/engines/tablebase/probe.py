@@ -27,7 +27,7 @@ from impl.engines import awari as E
 from spec import awari as A
 from spec import awari_rules as AR
 
-from . import bounds, kernel, store
+from . import bounds, ckernel, kernel, store
 from .index import Board, rank
 from .rules import MAX_STONES, UnsupportedRules, slam_rule
 
@@ -168,6 +168,20 @@ def may_repeat(state: AwariState, gs: int) -> bool:
     if not earlier:
         return False
     start = board_of(state)
+    lib = ckernel.load()
+    if lib is not None:  # the same search over ranks, each board's moves from the C kernel
+        targets = {rank(b) for b in earlier}
+        seen_ranks = {rank(start)}
+        ranks = deque(seen_ranks)
+        while ranks:
+            r = ranks.popleft()
+            if r in targets or len(seen_ranks) > REACH_LIMIT:
+                return True
+            for _, captured, m, child_rank in ckernel.options(lib, n, gs, kernel.NO_BUG, r)[1]:
+                if m == n and captured == 0 and child_rank not in seen_ranks:
+                    seen_ranks.add(child_rank)
+                    ranks.append(child_rank)
+        return False
     seen = {start}
     queue = deque([start])
     while queue:
@@ -289,43 +303,41 @@ class Adjudicated:
         return f"{self.winner.name} wins by {abs(self.difference)}{far}"
 
 
-def value_range(table: Table, state: AwariState, checked: bool = False) -> tuple[int, int] | None:
-    """(least, greatest) the referee's value of this position can be by the table: the
-    entry twice under an uncounted repetition, the bounds under an own-row one; None
-    where the table cannot say — the board not in it, no bounds, or an earlier
-    position that can come again (``may_repeat``; ``checked``: the caller knows none can)."""
-    board = board_of(state)
+def value_range(table: Table, board: Board) -> tuple[int, int] | None:
+    """(least, greatest) the referee's value of a board entered with nothing of its
+    history able to come again can be by the table: the entry twice under an uncounted
+    repetition, the bounds under an own-row one; None where the table cannot say (the
+    board not in it, no bounds)."""
     if not table.covers(board):
         return None
     if table.rules.repetition == AR.RepetitionRule.UNCOUNTED:
-        found: tuple[int, int] | None = (table.value(board), table.value(board))
-    else:
-        found = table.bounded(board)
-    if found is None or not (checked or not may_repeat(state, table.gs)):
-        return None
-    return found
+        return table.value(board), table.value(board)
+    return table.bounded(board)
 
 
 def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = False) -> Adjudicated | None:
     """The result of perfect play from a position of a real game (its stores and all
     48 stones there), or None where the table does not decide it: the board not in
-    the table, the game over, another rule set's, no value (``value_range``;
-    ``checked``: the caller knows no earlier position can come again), or bounds that
-    give different winners.  The mover's final store difference is its stores'
-    difference plus the value (``Table.exact``), or between that with each bound."""
+    the table, the game over, another rule set's, no value (``value_range``), bounds
+    that give different winners, or an earlier position that can come again
+    (``may_repeat``, asked last: it is the costly test; ``checked``: the caller knows
+    none can).  The mover's final store difference is its stores' difference plus the
+    value (``Table.exact``), or between that with each bound."""
     state = state_of(game) if isinstance(game, A.AwariGame) else game
     board = board_of(state)
     mine, theirs = stores_of(state)
     if mine + theirs + sum(board) != 48:
         return None
-    found = value_range(table, state, checked)
-    from impl.engines.awari import engine_for
-
-    if found is None or engine_for(table.rules).is_over(state):
+    found = value_range(table, board)
+    if found is None:
         return None
     low, high = mine - theirs + found[0], mine - theirs + found[1]
     if (low > 0) != (high > 0) or (low < 0) != (high < 0):
         return None  # the winner depends on what the repetition gives
+    from impl.engines.awari import engine_for
+
+    if engine_for(table.rules).is_over(state) or not (checked or not may_repeat(state, table.gs)):
+        return None
     me = E.player_to_move(state)
     north = me == A.PLAYER.north
     other = A.PLAYER.south if north else A.PLAYER.north
