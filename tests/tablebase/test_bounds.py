@@ -244,3 +244,17 @@ def test_every_adjudication_is_the_referees_result(own_row: dict[str, probe.Tabl
                 assert said == real, (pits, north, found)
                 judged += 1
     assert judged
+
+
+def test_a_levels_files_renamed_into_each_others_places_are_refused(
+    own_row: dict[str, probe.Table], tmp_path: Path
+) -> None:
+    """Each file's header names its kind: the table's game's entries copied over a bound
+    (the same rules, level, size and code) are refused, not read as bounds that judge."""
+    folder = _copy(own_row["paper"], tmp_path / "tb")
+    shutil.copy(folder / "awari-paper-05.tb", folder / "awari-paper-05.hi")
+    with pytest.raises(store.TableError, match=r"awari-paper-05\.hi: built for"):
+        probe.Table(folder, AR.parse_rules("paper"), STONES)
+    shutil.copy(folder / "awari-paper-05.lo", folder / "awari-paper-05.hi")
+    with pytest.raises(store.TableError, match=r"awari-paper-05\.hi: built for"):
+        probe.Table(folder, AR.parse_rules("paper"), STONES)

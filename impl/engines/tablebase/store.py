@@ -2,10 +2,12 @@
 
 A file is a 512-byte header — ``ZRTB`` and a version byte, then one line of JSON
 (game, rules, n, format, boards, sha256 of the values, the fingerprint of the code
-that built them, bytes a board) padded with spaces — then the values: one signed byte
-per board, the side to move's margin, in rank order (index.py).  A ``.dist`` file
-beside it, in the same format, holds each board's distance (two bytes, little-endian):
-the plies within which the side ahead forces its margin (build.py, ``distances``).  Written atomically (a temporary
+that built them, bytes a board, the kind: the file's suffix) padded with spaces — then
+the values: one signed byte per board, the side to move's margin, in rank order
+(index.py).  A ``.dist`` file beside it, in the same format, holds each board's
+distance (two bytes, little-endian): the plies within which the side ahead forces its
+margin (build.py, ``distances``); under an own-row rule set ``.hi`` and ``.lo`` files
+hold its bounds (bounds.py).  Written atomically (a temporary
 file in the same folder, fsynced, then ``os.replace``); read whole into private memory
 and checked against the header's sha256 before any entry is used (issue #49, item 1:
 a damaged table must not judge, and a file changed later must not reach its reader).
@@ -88,6 +90,10 @@ class Header:
     fingerprint: str
     width: int = 1
     """Bytes a board: 1 for the margins (``.tb``), 2 for the distances (``.dist``)."""
+    kind: str = "tb"
+    """What the values are, the file's suffix: ``tb``, ``dist``, or a bound (``hi``,
+    ``lo``: bounds.py) — so that a level's files renamed into each other's places are
+    refused, not read as the other's values."""
 
 
 def level_path(folder: Path, rules: str, n: int, kind: str = "tb") -> Path:
@@ -97,12 +103,12 @@ def level_path(folder: Path, rules: str, n: int, kind: str = "tb") -> Path:
     return folder / f"awari-{safe}-{n:02d}.{kind}"
 
 
-def encode(rules: str, n: int, values: bytes, width: int = 1) -> bytes:
+def encode(rules: str, n: int, values: bytes, width: int = 1, kind: str = "tb") -> bytes:
     """A level file's bytes."""
     if len(values) != level_size(n) * width:
         raise TableError(f"level {n} has {level_size(n)} boards, not {len(values) // width}")
     digest = hashlib.sha256(values).hexdigest()
-    header = Header("awari", rules, n, FORMAT, level_size(n), digest, fingerprint(), width)
+    header = Header("awari", rules, n, FORMAT, level_size(n), digest, fingerprint(), width, kind)
     text = MAGIC + bytes([FORMAT]) + json.dumps(header.__dict__, sort_keys=True).encode() + b"\n"
     if len(text) > HEADER_SIZE:
         raise TableError("header too long")
@@ -115,7 +121,7 @@ def write(folder: Path, rules: str, n: int, values: bytes, kind: str = "tb", wid
     a file: a sandboxed player, run as another user, reads the tables too."""
     path = level_path(folder, rules, n, kind)
     folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, encode(rules, n, values, width))
+    write_atomic(path, encode(rules, n, values, width, kind))
     return path
 
 
@@ -180,8 +186,8 @@ def open_level(path: Path, rules: str, n: int, width: int = 1) -> mmap.mmap:
     fd = _open_regular(path)
     try:
         head, header = _head(fd, path)
-        expected = ("awari", rules, n, level_size(n), fingerprint(), width)
-        found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width)
+        expected = ("awari", rules, n, level_size(n), fingerprint(), width, path.suffix[1:])
+        found = (header.game, header.rules, header.n, header.boards, header.fingerprint, header.width, header.kind)
         if found != expected:
             raise TableError(f"{path}: built for {found}, not {expected}")
         size = HEADER_SIZE + header.boards * width
