@@ -179,6 +179,7 @@ bench: mypyc
 	$(PY) -m bench.web
 	$(PY) -m bench.web --table clock
 	$(PY) -m bench.tablebase
+	$(PY) -m bench.adjudication
 	$(PY) -m bench.arena
 
 clean:

@@ -19,3 +19,15 @@ def test_the_quick_benchmark_prints_every_row(capsys: pytest.CaptureFixture[str]
     assert all(re.search(r"\d+x \|$", rest) for n, rest in rows if int(n) <= 6)  # the ratio where both ran
     assert re.search(r"levels 0 … 10 \([\d,]+ boards\): [\d.]+ s on 1 process, [\d.]+ s on 2", out)
     assert re.search(r"a lookup .*: [\d.]+ µs", out)
+
+
+@pytest.mark.skipif(ckernel.load() is None, reason="no C compiler")
+def test_the_quick_adjudication_benchmark_prints_a_row_a_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import adjudication
+
+    assert adjudication.main(["--quick"]) == 0
+    rows = re.findall(r"^\| ([\w-]+) \| 20 \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ ms \|$",
+                      capsys.readouterr().out, re.M)  # fmt: skip
+    assert [r[0] for r in rows] == list(adjudication.RULE_SETS)
+    for _, reached, judged, by_range, out in rows:
+        assert int(reached) == int(judged) + int(out) and int(by_range) <= int(judged)
