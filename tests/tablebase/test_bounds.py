@@ -258,3 +258,22 @@ def test_a_levels_files_renamed_into_each_others_places_are_refused(
     shutil.copy(folder / "awari-paper-05.lo", folder / "awari-paper-05.hi")
     with pytest.raises(store.TableError, match=r"awari-paper-05\.hi: built for"):
         probe.Table(folder, AR.parse_rules("paper"), STONES)
+
+
+def test_bounds_that_would_not_fit_in_memory_are_refused_before_they_are_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The doubled level is said in one line (NotEnoughMemory, the CLI's line), the
+    level's entries and the bounds below kept; with memory enough, the build resumes."""
+    rules = AR.parse_rules("paper")
+    build.build(tmp_path, rules, 7)
+    (tmp_path / "awari-paper-07.hi").unlink()
+    monkeypatch.setattr(build, "available_memory", lambda: 40 * level_size(7))
+    with pytest.raises(
+        build.NotEnoughMemory, match=r"level 7 needs .* its bounds' doubled level \([\d,]+ moves, twice\)"
+    ):
+        build.build(tmp_path, rules, 7)
+    assert (tmp_path / "awari-paper-06.hi").exists() and (tmp_path / "awari-paper-07.tb").exists()
+    monkeypatch.setattr(build, "available_memory", lambda: None)
+    build.build(tmp_path, rules, 7)
+    assert probe.Table(tmp_path, rules, 7).bounds is not None

@@ -355,6 +355,7 @@ def solve_bounds_c(
     lib = ckernel.load()
     assert lib is not None
     size = level_size(n)
+    _afford(n, 11 * size, "its bounds' options")
     best_hi, best_lo, outdeg = mmap.mmap(-1, size), mmap.mmap(-1, size), mmap.mmap(-1, size)
     offsets, spare = mmap.mmap(-1, 4 * (size + 1)), mmap.mmap(-1, 4 * (size + 1))
     addr = _address
@@ -362,6 +363,10 @@ def solve_bounds_c(
     lib.tb_edges(n, gs, bug, _pointers(lower_hi), addr(best_lo), addr(outdeg), addr(spare), 0, size)
     if 2 * edges >= 2**32:
         raise RuntimeError(f"level {n}: {edges:,} moves overflow the bounds' 32-bit predecessor offsets")
+    # The predecessor lists once and doubled, the doubled arrays, their copies on the
+    # way, the thresholds' scratch per worker (build.py's solve has the same accounting).
+    needed = 12 * edges + (32 + 12 * _workers(jobs, 2 * size)) * size
+    _afford(n, needed, f"its bounds' doubled level ({edges:,} moves, twice)")
     lib.tb_prefix(addr(offsets), size)
     spare[:] = offsets  # the cursor of the fill
     preds = mmap.mmap(-1, max(4 * edges, 1))
