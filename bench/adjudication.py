@@ -17,10 +17,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.engines import machine
+from bench.tablebase import heading
 from impl.apps.tbadjudge import TablebaseRule
 from impl.engines.awari import engine_for
-from impl.engines.tablebase import build, ckernel, probe
+from impl.engines.tablebase import build, probe
 from spec import awari_rules as AR
 
 RULE_SETS = ("paper", "abapa", "olympiad-1990")
@@ -84,12 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="≤ 8 stones, 20 games: a smoke test")
     args = parser.parse_args(argv)
     stones, games = (8, 20) if args.quick else (args.stones, args.games)
-    if ckernel.load() is None:
-        print("no C compiler: the tables of this benchmark are the C kernel's")
+    if not heading(f"Adjudication benchmark: {games} random games a rule set, tables of ≤ {stones} stones"):
         return 1
-    print(f"Adjudication benchmark: {games} random games a rule set, tables of ≤ {stones} stones")
-    print(f"Machine: {machine()}")
-    print()
     print("| rules | games | reached the table | adjudicated | of which by bounds that differ | played out "
           "| mean stones then | a probe |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -42,6 +42,18 @@ def _probe(folder: Path, stones: int, count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
+def heading(title: str) -> bool:
+    """The title and the machine, and a blank line; False (said in one line instead)
+    without a C compiler: the tables' benchmarks measure the C kernel's tables."""
+    if ckernel.load() is None:
+        print("no C compiler: the C kernel and its tables cannot be measured")
+        return False
+    print(title)
+    print(f"Machine: {machine()}")
+    print()
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tablebase", description="tablebase benchmark")
     parser.add_argument("--stones", type=int, default=16, help="the C kernel's build, levels 0 … N (default 16)")
@@ -50,12 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="≤ 10 and ≤ 6 stones: a smoke test")
     args = parser.parse_args(argv)
     stones, py_stones = (10, 6) if args.quick else (args.stones, args.python_stones)
-    if ckernel.load() is None:
-        print("no C compiler: the C kernel cannot be measured")
+    title = f"Tablebase benchmark: {AR.canonical_name(RULES)}, levels built from nothing, values and distances (C)"
+    if not heading(title):
         return 1
-    print(f"Tablebase benchmark: {AR.canonical_name(RULES)}, levels built from nothing, values and distances (C)")
-    print(f"Machine: {machine()}")
-    print()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         c = _levels(root / "c", stones, 1, True)
