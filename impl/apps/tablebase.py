@@ -65,7 +65,8 @@ def add_command(subparsers: Any) -> None:
         type=_stones,
         default=0,
         help="check: the referee's own game, history and stores included, from boards of ≤ N stones (default 0: off); "
-        "under paper and abapa, its margin within the bounds",
+        "under paper and abapa, its margin within the bounds (a search of every line: seconds to 3 stones, "
+        "hours at 4)",
     )
     solving = p.add_argument_group("solve gothello")
     solving.add_argument(
