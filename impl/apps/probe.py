@@ -57,7 +57,7 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
         lines.append("exact: yes — " + TRUSTED if pair is None else f"exact: yes, {table.exact(board):+d} — {BOUNDED}")
     else:
         lines.append(f"exact: no — {why}")
-    found = probe.adjudicate(state, table)
+    found = probe.adjudicate(state, table, checked=why is None)  # why is None: may_repeat already asked
     if found is not None:
         plus = "the exact value" if found.upto is None else "either bound: the same winner"
         lines.append(f"perfect play: {found.words()} (the stores {game.score[A.PLAYER.north]}/"

@@ -267,8 +267,7 @@ def _deaf() -> None:
 
 def _solve_python(n: int, gs: int, lowers: list[mmap.mmap], bug: int) -> tuple[bytes, int]:
     def lookup(m: int, r: int) -> int:
-        v = lowers[m][store.HEADER_SIZE + r]
-        return v - 256 if v > 127 else v
+        return store.signed(lowers[m][store.HEADER_SIZE + r])
 
     return bytes(kernel.solve_level(n, gs, lookup, bug)), 0
 
@@ -445,13 +444,9 @@ def _solve_bounds(
         return solve_bounds_c(n, gs, lowers["hi"], lowers["lo"], bug, jobs)
 
     def lookup(kind: str) -> kernel.Lookup:
-        return lambda m, r: _signed(lowers[kind][m][r])
+        return lambda m, r: store.signed(lowers[kind][m][r])
 
     return bounds.solve_level(n, gs, lookup("hi"), lookup("lo"), bug)
-
-
-def _signed(v: int) -> int:
-    return v - 256 if v > 127 else v
 
 
 def print_report(line: LevelReport) -> None:

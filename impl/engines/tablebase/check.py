@@ -43,10 +43,6 @@ Margin = int
 MAX_DIFFERENCES = 20
 
 
-def _signed(v: int) -> int:
-    return v - 256 if v > 127 else v
-
-
 # ─── The proven engine's view of a table board ─────────────────────────────────
 
 
@@ -77,13 +73,6 @@ def engine_moves(engine: GameEngine, pits: Board) -> tuple[Margin | None, list[E
     return None, found
 
 
-def _kernel_options(n: int, r: int, gs: int, bug: int, use_c: bool) -> tuple[int | None, list[kernel.Option]]:
-    lib = ckernel.load() if use_c else None
-    if lib is not None:
-        return ckernel.options(lib, n, gs, bug, r)
-    return kernel.options(unrank(r, n), gs, bug)
-
-
 def kernel_vs_engine(rules: AR.AwariRules, stones: int, bug: int = kernel.NO_BUG, use_c: bool = True) -> list[str]:
     """The kernel against the proven engine on every board of ≤ ``stones`` stones: the
     same start-of-turn ending and value, the same legal pits, the same captures, and
@@ -104,7 +93,7 @@ def kernel_vs_engine_on(
     bad: list[str] = []
     for pits in sample:
         n = sum(pits)
-        ended, kmoves = _kernel_options(n, rank(pits), gs, bug, use_c)
+        ended, kmoves = ckernel.board_options(n, rank(pits), gs, bug, use_c)
         e_ended, emoves = engine_moves(engine, pits)
         if ended != e_ended or [m[0] for m in kmoves] != [m[0] for m in emoves]:
             bad.append(f"{pits}: kernel {ended} {[m[0] for m in kmoves]}, engine {e_ended} {[m[0] for m in emoves]}")
@@ -115,7 +104,7 @@ def kernel_vs_engine_on(
                 elif m < 0:
                     ok = v == margin
                 else:  # the engine ended the game at the child's turn: the kernel sees the child
-                    child_end, _ = _kernel_options(m, cr, gs, bug, use_c)
+                    child_end, _ = ckernel.board_options(m, cr, gs, bug, use_c)
                     ok = v == taken and child_end is not None and v - child_end == margin
                 if not ok:
                     bad.append(f"{pits} pit {pit}: kernel {(v, m, cr)}, engine {(taken, after, margin)}")

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Final
 
 from ..ccompile import Signatures, library
+from . import kernel
+from .index import unrank
 
 SOURCE = Path(__file__).with_name("kernel.c")
 _i64, _i32, _ptr = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
@@ -41,3 +43,12 @@ def options(lib: ctypes.CDLL, n: int, gs: int, bug: int, r: int) -> tuple[int | 
     if term.value:
         return value.value, []
     return None, [(out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]) for i in range(count)]
+
+
+def board_options(n: int, r: int, gs: int, bug: int, use_c: bool = True) -> tuple[int | None, list[kernel.Option]]:
+    """kernel.py's ``options`` for the board of n stones of rank r: from the C kernel
+    where it is built (and ``use_c``), else from kernel.py itself."""
+    lib = load() if use_c else None
+    if lib is not None:
+        return options(lib, n, gs, bug, r)
+    return kernel.options(unrank(r, n), gs, bug)

@@ -36,10 +36,6 @@ REACH_LIMIT = 500_000
 """Boards a repetition search visits before it gives up (and the entry is not trusted)."""
 
 
-def _signed(v: int) -> int:
-    return v - 256 if v > 127 else v
-
-
 class Table:
     """The levels 0 … ``stones`` of a rule set's table in ``folder``, read into memory
     and verified (store.open_level; store.TableError if one is missing, damaged or not
@@ -103,7 +99,7 @@ class Table:
 
     def at(self, n: int, r: int) -> int:
         """The entry of the board of n stones and rank r."""
-        return _signed(self.levels[n][store.HEADER_SIZE + r])
+        return store.signed(self.levels[n][store.HEADER_SIZE + r])
 
     def value(self, pits: Board) -> int:
         """The entry of a board (mover's row first)."""
@@ -126,16 +122,14 @@ class Table:
             return None
         at = store.HEADER_SIZE + rank(pits)
         n = sum(pits)
-        return _signed(self.bounds["lo"][n][at]), _signed(self.bounds["hi"][n][at])
+        return store.signed(self.bounds["lo"][n][at]), store.signed(self.bounds["hi"][n][at])
 
     def exact(self, pits: Board) -> int | None:
         """The referee's value of a board entered with nothing of its history able to
         come again, where the table knows it: the entry under an uncounted repetition,
         the bound where both agree under an own-row one; else None."""
-        if self.rules.repetition == AR.RepetitionRule.UNCOUNTED:
-            return self.value(pits)
-        pair = self.bounded(pits)
-        return pair[0] if pair is not None and pair[0] == pair[1] else None
+        found = value_range(self, pits)
+        return found[0] if found is not None and found[0] == found[1] else None
 
 
 # ─── Positions ─────────────────────────────────────────────────────────────────
@@ -167,38 +161,17 @@ def may_repeat(state: AwariState, gs: int) -> bool:
     earlier = {board for key in positions if E.same_stores(key, state) and sum(board := E.table_board(key)) == n}
     if not earlier:
         return False
-    start = board_of(state)
-    lib = ckernel.load()
-    if lib is not None:  # the same search over ranks, each board's moves from the C kernel
-        targets = {rank(b) for b in earlier}
-        seen_ranks = {rank(start)}
-        ranks = deque(seen_ranks)
-        while ranks:
-            r = ranks.popleft()
-            if r in targets or len(seen_ranks) > REACH_LIMIT:
-                return True
-            for _, captured, m, child_rank in ckernel.options(lib, n, gs, kernel.NO_BUG, r)[1]:
-                if m == n and captured == 0 and child_rank not in seen_ranks:
-                    seen_ranks.add(child_rank)
-                    ranks.append(child_rank)
-        return False
-    seen = {start}
-    queue = deque([start])
+    targets = {rank(b) for b in earlier}
+    seen = {rank(board_of(state))}
+    queue = deque(seen)
     while queue:
-        board = queue.popleft()
-        if board in earlier:
+        r = queue.popleft()
+        if r in targets or len(seen) > REACH_LIMIT:
             return True
-        if len(seen) > REACH_LIMIT:
-            return True
-        _, moves = kernel.options(board, gs)
-        for pit, captured, m, _ in moves:
-            if m == n and captured == 0:
-                after, last = kernel.sow(board, pit)
-                kernel.capture(after, last, gs)
-                child = tuple(after[6:] + after[:6])
-                if child not in seen:
-                    seen.add(child)
-                    queue.append(child)
+        for _, captured, m, child in ckernel.board_options(n, r, gs, kernel.NO_BUG)[1]:
+            if m == n and captured == 0 and child not in seen:
+                seen.add(child)
+                queue.append(child)
     return False
 
 
@@ -336,7 +309,7 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = Fal
         return None  # the winner depends on what the repetition gives
     from impl.engines.awari import engine_for
 
-    if engine_for(table.rules).is_over(state) or not (checked or not may_repeat(state, table.gs)):
+    if engine_for(table.rules).is_over(state) or (not checked and may_repeat(state, table.gs)):
         return None
     me = E.player_to_move(state)
     north = me == A.PLAYER.north

@@ -96,6 +96,11 @@ class Header:
     refused, not read as the other's values."""
 
 
+def signed(v: int) -> int:
+    """A stored byte (0–255) as the signed margin it holds."""
+    return v - 256 if v > 127 else v
+
+
 def level_path(folder: Path, rules: str, n: int, kind: str = "tb") -> Path:
     """Where level n of a rule set's table lives (the rule set's canonical name, with
     its commas and equals signs made file-name safe)."""
