@@ -49,7 +49,7 @@ def expected_members() -> set[str]:
         for path in (ROOT / top).rglob("*"):
             if "__pycache__" in path.parts or not path.is_file():
                 continue
-            if path.suffix == ".py" or path.name == "py.typed" or "static" in path.parts:
+            if path.suffix in (".py", ".c", ".json") or path.name == "py.typed" or "static" in path.parts:
                 wanted.add(path.relative_to(ROOT).as_posix())
     return wanted
 

@@ -25,7 +25,6 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -34,10 +33,10 @@ from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError
 from impl.engines import gothello_solve as S
 from impl.engines.gothello import ImplGothello
+from impl.engines.gothello_certificate import Position, Uncertified, canonical
+from impl.engines.gothello_certificate import position as _position
 from impl.engines.kernels import GothelloState
 
-Position = tuple[int, int, int]
-"""(the mover's stones, the other's, 1 if the last action was a pass)."""
 START: Final[Position] = (0, 0, 0)
 VERSION: Final = 1
 CHECKPOINT_BYTES: Final = 64 << 20
@@ -245,25 +244,6 @@ def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, se
     return split.root_move if split.value(root, -1, 1) > 0 else None
 
 
-_TRANSFORMS: Final[tuple[Callable[[int, int], tuple[int, int]], ...]] = (
-    lambda f, r: (f, r), lambda f, r: (4 - f, r), lambda f, r: (f, 4 - r), lambda f, r: (4 - f, 4 - r),
-    lambda f, r: (r, f), lambda f, r: (4 - r, f), lambda f, r: (r, 4 - f), lambda f, r: (4 - r, 4 - f),
-)  # fmt: skip
-_SYMMETRIES: Final = tuple(tuple(f * 5 + r for f, r in (t(i // 5, i % 5) for i in range(25))) for t in _TRANSFORMS)
-"""The board's eight symmetries as square maps, here in Python (not the solver's own)."""
-
-
-def canonical(position: Position) -> Position:
-    """The least of a position's eight images: the rules read only adjacency, so images
-    have one value (the split searches one child of each set of images)."""
-
-    def image(board: int, to: tuple[int, ...]) -> int:
-        return sum(1 << to[i] for i in range(25) if board >> i & 1)
-
-    mine, theirs, passed = position
-    return min((image(mine, t), image(theirs, t), passed) for t in _SYMMETRIES)
-
-
 def loses(checkpoint: Checkpoint) -> set[Position]:
     """The leaf positions the checkpoint shows lost for their mover, canonical: a
     fail-soft answer of at most −1 below its window's top (exact, or an upper bound)."""
@@ -303,15 +283,6 @@ def certify_top(checkpoint: Checkpoint, first: int) -> list[tuple[str, str]]:
             raise Uncertified(f"no answer to {engine.format_move(reply)} is a leaf the opponent loses")
         pairs.append((engine.format_move(reply), engine.format_move(answer)))
     return pairs
-
-
-class Uncertified(Exception):
-    """A reply of the top plies without an answer the checkpoint shows winning."""
-
-
-def _position(state: GothelloState) -> Position:
-    """The solver's position of the proven engine's state."""
-    return (state[0], state[1], S.passed(state))
 
 
 def verdict(value: int) -> str:

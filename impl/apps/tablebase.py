@@ -34,11 +34,11 @@ def add_command(subparsers: Any) -> None:
     p = subcommand(subparsers, "tablebase", run)
     p.add_argument(
         "action",
-        choices=["build", "check", "stats", "probe", "solve"],
+        choices=["build", "check", "stats", "probe", "solve", "certify"],
         help="build the levels, check built ones, count their wins, draws and losses, probe one position, "
-        "or solve (gothello)",
+        "solve (gothello), or certify the solve's win deeper on the spec's engine (gothello)",
     )
-    p.add_argument("game", help="awari (build, check, probe) or gothello (probe, solve)")
+    p.add_argument("game", help="awari (build, check, probe) or gothello (probe, solve, certify)")
     p.add_argument(
         "position",
         nargs="?",
@@ -72,8 +72,9 @@ def add_command(subparsers: Any) -> None:
     solving.add_argument(
         "--checkpoint",
         type=Path,
-        default=Path("gothello-solve.json"),
-        help="the leaves answered so far (default ./gothello-solve.json): the same command resumes",
+        default=None,
+        help="the leaves answered so far (default ./gothello-solve.json; certify: ./gothello-certificate.json): "
+        "the same command resumes",
     )
     solving.add_argument(
         "--split",
@@ -97,6 +98,13 @@ def add_command(subparsers: Any) -> None:
     solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
     solving.add_argument(
         "--seed", type=int, default=0, help="shuffle the order of the plies above (0: the solver's): a second pass"
+    )
+    solving.add_argument("--first", default="c3", help="certify: black's first move (default c3)")
+    solving.add_argument(
+        "--plies",
+        type=whole_within(1, 9, "a number of plies"),
+        default=5,
+        help="certify: black's strategy to this ply, odd (default 5)",
     )
     add_rules_argument(p)
 
@@ -133,7 +141,14 @@ def _solve(args: argparse.Namespace) -> int:
 
     solve.interruptible()
     try:
-        solve.solve(args.checkpoint, args.split, args.table_bits, args.exact, args.seed, deepen=args.deepen)
+        solve.solve(
+            args.checkpoint or Path("gothello-solve.json"),
+            args.split,
+            args.table_bits,
+            args.exact,
+            args.seed,
+            deepen=args.deepen,
+        )
     except KeyboardInterrupt:
         return failed(
             "referee tablebase solve", "interrupted; the leaves answered are kept: the same command resumes", 130
@@ -142,6 +157,35 @@ def _solve(args: argparse.Namespace) -> int:
         return failed("referee tablebase solve", why(exc))
     except MemoryError as exc:
         return failed("referee tablebase solve", f"{exc}: a smaller --table-bits")
+    return 0
+
+
+def _certify(args: argparse.Namespace) -> int:
+    if args.game != "gothello":
+        raise UsageError(f"referee tablebase certify: only gothello is certified, not {args.game}")
+    if args.plies % 2 == 0:
+        raise UsageError("referee tablebase certify: --plies is odd (the certificate ends on black's move)")
+    from impl.engines.gothello_solve import NAMES
+
+    if args.first not in NAMES:
+        raise UsageError(f"referee tablebase certify: --first {args.first!r} is not a move")
+    from impl.apps import certify, solve
+
+    solve.interruptible()
+    try:
+        certify.run(args.checkpoint or Path("gothello-certificate.json"), args.first, args.plies, args.table_bits)
+    except KeyboardInterrupt:
+        return failed(
+            "referee tablebase certify", "interrupted; the leaves searched are kept: the same command resumes", 130
+        )
+    except certify.Damaged as exc:
+        raise UsageError(f"referee tablebase certify: {exc}") from None
+    except certify.Uncertified as exc:
+        return failed("referee tablebase certify", f"not certified: {exc}")
+    except OSError as exc:
+        return failed("referee tablebase certify", why(exc))
+    except MemoryError as exc:
+        return failed("referee tablebase certify", f"{exc}: a smaller --table-bits")
     return 0
 
 
@@ -218,12 +262,16 @@ def run(args: argparse.Namespace) -> int:
     are kept). check: the kernel against the proven engine, every entry's Bellman
     equation on that engine, and the spec's own solve of the small levels. solve: 5×5
     Gothello's value from the start, by the compiled solver below a split of the first
-    plies (resumable from --checkpoint). probe: one position's value, whether it is
+    plies (resumable from --checkpoint). certify: black's win followed on the spec's
+    engine through every reply of white's to --plies, the compiled solver's word only
+    below (resumable from --checkpoint). probe: one position's value, whether it is
     exact and why, and every move's value. stats: each level's wins, draws and losses
     for the side to move, its best margin and its longest forced line.
     """
     if args.action == "solve":
         return _solve(args)
+    if args.action == "certify":
+        return _certify(args)
     if args.action == "probe":
         return _probe(args)
     if args.action == "stats":

@@ -1,30 +1,33 @@
 """The perfect player's Gothello (issue #54; docs/tablebases.md, "Gothello solved"): as
-black from the start, the solve's certified opening (the winning first move and an
-answer to every reply); below it, the compiled solver's move that keeps the position's
-value — within the move's budget of nodes, or, where our last move kept a win or a
-draw, within what the caller allows for keeping it (perfect_player.py: ``--keep``).
-Elsewhere (a position the solver cannot finish in time, or a lost one, where every
-move loses) it has no move, and the perfect player searches."""
+black from the start, the certified opening (the committed certificate's book: the
+winning first move and an answer to every reply, to its last ply); below it, the
+compiled solver's move that keeps the position's value — within the move's budget of
+nodes, or, where our last move kept a win or a draw, within what the caller allows
+for keeping it (perfect_player.py: ``--keep``).  Elsewhere (a position the solver
+cannot finish in time, or a lost one, where every move loses) it has no move, and the
+perfect player searches."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 from impl.engines import gothello_solve as S
+from impl.engines.gothello_certificate import COMMITTED, Certificate, Damaged
 from impl.engines.kernels import GothelloState, code
 from impl.engines.notation import parse_gothello
 from spec import gothello as G
 
-FIRST: Final = "a2"
-"""Black's winning first move: the first the solve proved (data/gothello-solve.json)."""
 
-ANSWERS: Final[dict[str, str]] = {
-    "a1": "b1", "a3": "a4", "a4": "b1", "a5": "a3", "b1": "a4", "b2": "a4", "b3": "a3", "b4": "a4", "b5": "a4",
-    "c1": "a3", "c2": "a4", "c3": "a4", "c4": "a4", "c5": "a4", "d1": "a4", "d2": "a4", "d3": "a4", "d4": "a4",
-    "d5": "a4", "e1": "a3", "e2": "a4", "e3": "a4", "e4": "a4", "e5": "a3", "pass": "pass",
-}  # fmt: skip
-"""Black's answer to each reply to FIRST: the certified top of the solve
-(impl/apps/solve.py ``certify_top`` on the committed checkpoint; a test holds them equal)."""
+@cache
+def _certificate() -> Certificate | None:
+    """The committed certificate (its book: black's move at every position of its
+    plies), or None if it cannot be read: the solver then plays from the first move."""
+    try:
+        return Certificate.load(COMMITTED)
+    except (Damaged, OSError):
+        return None
+
 
 NODES_PER_SECOND: Final = 2_000_000
 """The solver's pace assumed for a budget in seconds (3–4 M a second measured on one
@@ -45,11 +48,10 @@ def _names(state: GothelloState) -> list[str]:
 
 
 def _book(played: list[str]) -> str | None:
-    if not played:
-        return FIRST
-    if len(played) == 2 and played[0] == FIRST:
-        return ANSWERS.get(played[1])
-    return None
+    cert = _certificate()
+    if cert is None or cert.opening:
+        return None
+    return cert.first if not played else cert.book.get(" ".join(played))
 
 
 def book(state: GothelloState) -> str | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from impl.apps import solve as V
+from impl.engines import gothello_certificate as GC
 from impl.engines import gothello_endgame as GE
 from impl.engines import gothello_solve as S
 from impl.engines.gothello import ImplGothello
@@ -154,7 +155,7 @@ def test_the_eight_images_are_the_boards_symmetries() -> None:
     assert len(set(images)) == 8 and images[0] == tuple(range(25))
 
 
-def _root(empty: int) -> V.Position:
+def _root(empty: int) -> GC.Position:
     state = GE.sample(random.Random(empty), empty)
     return (state[0], state[1], 0)
 
@@ -320,7 +321,7 @@ def test_the_certificates_symmetries_are_the_solvers() -> None:
     rng = random.Random(5)
     for _ in range(200):
         board = rng.getrandbits(25)
-        ours = {sum(1 << t[i] for i in range(25) if board >> i & 1) for t in V._SYMMETRIES}
+        ours = {sum(1 << t[i] for i in range(25) if board >> i & 1) for t in GC.SYMMETRIES}
         assert ours == {S.image(LIB, t, board) for t in range(8)}
 
 
@@ -341,5 +342,5 @@ def test_the_committed_solves_top_plies_are_certified_on_the_proven_engine() -> 
         state = engine.apply(state, move)[1]
     mine, theirs = state[0], state[1]
     checkpoint.leaves = {k: v for k, v in checkpoint.leaves.items() if not k.startswith(f"{mine:x}:{theirs:x}:0:")}
-    with pytest.raises(V.Uncertified, match="c3"):
+    with pytest.raises(GC.Uncertified, match="c3"):
         V.certify_top(checkpoint, first)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from impl.apps import solve as V
+from impl.engines import gothello_certificate as GC
 from impl.engines import gothello_endgame as GE
 from impl.engines import gothello_solve as S
 from impl.engines.gothello import ImplGothello
@@ -17,7 +17,6 @@ from impl.engines.notation import parse_gothello
 from impl.players import perfect_gothello as P
 from impl.players.perfect_player import KEEP, PerfectPlayer, keeping
 from impl.players.search_player import SearchPlayer
-from tests.support import paths
 
 needs_c = pytest.mark.skipif(S.load() is None, reason="no C compiler here: the compiled solver is not built")
 ENGINE = ImplGothello()
@@ -32,18 +31,22 @@ def _play(*names: str) -> GothelloState:
     return state
 
 
-def test_the_opening_is_the_certified_top_of_the_committed_solve() -> None:
-    checkpoint = V.Checkpoint.load(paths.ROOT / "data" / "gothello-solve.json")
-    assert dict(V.certify_top(checkpoint, V.NAMES.index(P.FIRST))) == P.ANSWERS
-    assert P.NAMES == V.NAMES
+def test_the_opening_is_the_committed_certificates_book() -> None:
+    """As black from the start the player plays the certificate's first move, then its
+    answer to whatever white replied, at every position of the book."""
+    cert = GC.Certificate.load(GC.COMMITTED)
+    assert P.book(ENGINE.initial()) == cert.first
+    for line, answer in sorted(cert.book.items())[:: max(1, len(cert.book) // 40)]:
+        assert P.book(_play(*line.split())) == answer, line
 
 
 def test_the_book_is_followed_only_while_the_game_follows_it() -> None:
-    assert P.book(ENGINE.initial()) == "a2"
-    assert P.book(_play("a2", "c3")) == "a4"
-    assert P.book(_play("a2", "pass")) == "pass"
+    cert = GC.Certificate.load(GC.COMMITTED)
+    longest = max(cert.book, key=lambda line: len(line.split()))
     assert P.book(_play("a1", "c3")) is None  # black left the book
-    assert P.book(_play("a2", "c3", "a4", "e5")) is None  # below it
+    deeper = _play(*longest.split(), cert.book[longest])
+    reply = next(m for m in ENGINE.legal_moves(deeper))
+    assert P.book(ENGINE.apply(deeper, reply)[1]) is None  # below its last ply
 
 
 def _value(state: GothelloState) -> int:
@@ -80,12 +83,12 @@ def test_the_solvers_move_keeps_the_value(empty: int) -> None:
 def test_out_of_budget_the_perfect_player_searches() -> None:
     """A position the solver cannot finish in the move's nodes: no solved move, and the
     perfect player's move is the search player's."""
-    state = _play("a2", "c3", "a4", "e5")
+    state = _play("a2", "c3", "a4", "e5")  # not the book's: black's first move is c3
     assert P.GothelloPerfect(bits=16).move(state, seconds=1e-6) is None
     player = PerfectPlayer(budget=0.05)
     move = parse_gothello(player.think("gothello", state, 0.05, ENGINE))
     assert move in ENGINE.legal_moves(state) and player.from_table == 0
-    assert player.think("gothello", ENGINE.initial(), 0.05, ENGINE) == "a2" and player.from_table == 1
+    assert player.think("gothello", ENGINE.initial(), 0.05, ENGINE) == "c3" and player.from_table == 1
 
 
 def _won_line(rng: random.Random, empty: int) -> tuple[P.GothelloPerfect, GothelloState]:
