@@ -115,8 +115,9 @@ class Split:
         self.root_move: int | None = None
         """The action of the best child at the top ply in the last search of it."""
 
-    def children(self, position: Position) -> list[tuple[int, Position]]:
-        """(action, child) in the solver's order; one of each set of symmetric images."""
+    def children(self, position: Position, shuffled: bool = True) -> list[tuple[int, Position]]:
+        """(action, child) in the solver's order, or ``--seed``'s shuffle of it; one of
+        each set of symmetric images."""
         mine, theirs, passed = position
         found: list[tuple[int, int, Position]] = []
         seen: set[tuple[int, int]] = set()
@@ -136,7 +137,7 @@ class Split:
         ordered = [(square, child) for _, square, child in found]
         if not passed:
             ordered.append((S.PASS, (theirs, mine, 1)))
-        if self.rng is not None:
+        if self.rng is not None and shuffled:
             self.rng.shuffle(ordered)
         return ordered
 
@@ -189,7 +190,11 @@ class Split:
         best = margin(position) if passed else -26
         if best >= beta:
             return best
-        for action, child in self.children(position):
+        # Below a leaf (``--deepen``) in the solver's order: the shuffle's stream is then
+        # drawn by the plies above alone, which a resumed solve replays as they were run
+        # (a deepened leaf read from the checkpoint is not searched again, and would
+        # otherwise have drawn from the stream the first time and not the second).
+        for action, child in self.children(position, shuffled=deepen == self.deepen):
             value = -self.value(child, -beta, -max(alpha, best), depth - 1, deepen)
             if value > best:
                 best = value

@@ -202,6 +202,28 @@ def test_a_deepened_leaf_is_made_of_smaller_ones_each_kept(
     assert json.loads(checkpoint.read_text())["leaves"] == leaves
 
 
+@needs_c
+def test_a_deepened_shuffled_solve_resumed_anywhere_asks_the_leaves_it_asked() -> None:
+    """--seed with --deepen: cut the leaves answered at any point and resume, and the
+    solve asks exactly the leaves the whole run asked (the shuffle is drawn by the
+    plies above the leaves alone; drawn below a deepened leaf too, a resumed solve that
+    reads that leaf's answer drew less and went on in another order, at most cuts)."""
+    root = _root(12)
+    assert LIB is not None
+
+    def run(leaves: dict[str, int]) -> tuple[int, dict[str, int]]:
+        checkpoint = V.Checkpoint(Path("unused.json"), dict(leaves))
+        checkpoint.save = lambda: None  # type: ignore[method-assign]
+        split = V.Split(S.CSolver(LIB, BITS), checkpoint, 1, 7, say=False, deepen=1)
+        return V.mtdf(split, root, split.value(root, -1, 1)), checkpoint.leaves
+
+    value, whole = run({})
+    order = list(whole)  # as answered
+    for cut in range(0, len(order), max(1, len(order) // 12)):
+        again, resumed = run({k: whole[k] for k in order[:cut]})
+        assert (again, set(resumed)) == (value, set(whole)), cut
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return run_referee("tablebase", *args, cwd=cwd, timeout=120)
 
