@@ -13,7 +13,7 @@ from impl.engines import gothello_solve as GS
 from impl.engines import notation, statetext
 from impl.engines.awari import engine_for
 from impl.engines.gothello import ImplGothello
-from impl.engines.tablebase import probe, store
+from impl.engines.tablebase import history, probe, store
 from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
@@ -29,8 +29,10 @@ BOUNDED = "its two bounds agree and no earlier position can come again"
 """Why the value of a position is exact under an own-row repetition rule (bounds.py)."""
 
 
-def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
-    """The probe of an Awari position in the table of ``rules`` in ``folder``."""
+def awari_lines(text: str, folder: Path, rules: AR.AwariRules, budget: int = history.BUDGET) -> list[str]:
+    """The probe of an Awari position in the table of ``rules`` in ``folder``; where
+    the bounds differ and nothing of the history can come again, the referee's own
+    value searched within ``budget`` nodes."""
     game = statetext.parse_awari(text)  # statetext.NotationError: the caller's usage error
     state = probe.state_of(game)
     board = probe.board_of(state)
@@ -58,8 +60,18 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules) -> list[str]:
     else:
         lines.append(f"exact: no — {why}")
     found = probe.adjudicate(state, table, checked=why is None)  # why is None: may_repeat already asked
+    plus = "the exact value" if found is None or found.upto is None else "either bound: the same winner"
+    if why is not None and pair is not None and pair[0] != pair[1] and not probe.may_repeat(state, table.gs):
+        searched = history.Referee(table, budget)
+        referee = searched.value(board)
+        if referee is None:
+            lines.append(f"searched: not settled within {budget:,} nodes (--budget): the bounds stand")
+        else:
+            lines.append(f"searched: {referee:+d} for {mover} — the referee's value, every line to its first "
+                         f"repetition ({searched.nodes:,} nodes)")  # fmt: skip
+            mine, theirs = probe.stores_of(state)
+            found, plus = probe.result_of(state, mine - theirs + referee, mine - theirs + referee), "the searched value"
     if found is not None:
-        plus = "the exact value" if found.upto is None else "either bound: the same winner"
         lines.append(f"perfect play: {found.words()} (the stores {game.score[A.PLAYER.north]}/"
                      f"{game.score[A.PLAYER.south]} north/south, plus {plus})")  # fmt: skip
     values = probe.move_values(table, state)

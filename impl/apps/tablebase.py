@@ -17,7 +17,7 @@ from typing import Any
 
 from impl.atomic import why
 from impl.cli import UsageError, add_rules_argument, count, failed, positive, subcommand, whole_within
-from impl.engines.tablebase import bounds, build, check, ckernel, store
+from impl.engines.tablebase import bounds, build, check, ckernel, history, store
 from impl.engines.tablebase import rules as facts
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
@@ -47,8 +47,8 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--budget",
         type=positive,
-        default=PROBE_BUDGET,
-        help=f"probe gothello: nodes at most (default {PROBE_BUDGET:,})",
+        help=f"probe: nodes at most (gothello: the solver's, default {PROBE_BUDGET:,}; awari under paper or abapa: "
+        f"the referee's own search where the bounds differ, default {history.BUDGET:,})",
     )
     p.add_argument(
         "--stones",
@@ -121,9 +121,9 @@ def _probe(args: argparse.Namespace) -> int:
         raise UsageError("referee tablebase probe: the position is needed, e.g. 'a1 b1 F2 A4, 20/20, south'")
     try:
         if args.game == "awari":
-            lines = probe.awari_lines(args.position, args.out, _rules(args))
+            lines = probe.awari_lines(args.position, args.out, _rules(args), args.budget or history.BUDGET)
         elif args.game == "gothello":
-            lines = probe.gothello_lines(args.position, args.budget)
+            lines = probe.gothello_lines(args.position, args.budget or PROBE_BUDGET)
         else:
             raise UsageError(f"referee tablebase probe: {args.game!r} is neither awari nor gothello")
     except probe.ProbeError as exc:

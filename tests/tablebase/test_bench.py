@@ -31,3 +31,16 @@ def test_the_quick_adjudication_benchmark_prints_a_row_a_rule_set(capsys: pytest
     assert [r[0] for r in rows] == list(adjudication.RULE_SETS)
     for _, reached, judged, by_range, out in rows:
         assert int(reached) == int(judged) + int(out) and int(by_range) <= int(judged)
+
+
+@pytest.mark.skipif(ckernel.load() is None, reason="no C compiler")
+def test_the_quick_referee_values_benchmark_prints_a_row_a_level(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import referee_values
+
+    assert referee_values.main(["--quick", "--budget", "1000"]) == 0
+    rows = re.findall(r"^\| (\d) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| [\d.]+% \| [\d,]+ \| [\d.]+ s \|$",
+                      capsys.readouterr().out, re.M)  # fmt: skip
+    assert [int(r[0]) for r in rows] == [1, 2, 3]
+    for _, size, agree, settled, left in rows:
+        assert int(size.replace(",", "")) == sum(int(x.replace(",", "")) for x in (agree, settled, left))
+    assert rows[0][2] == "12"  # a single stone: the bounds always agree

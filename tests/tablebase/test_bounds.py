@@ -16,7 +16,7 @@ import pytest
 from impl.apps.tbadjudge import TablebaseRule
 from impl.engines import awari as E
 from impl.engines.awari import engine_for
-from impl.engines.tablebase import bounds, build, check, kernel, probe, store
+from impl.engines.tablebase import bounds, build, check, history, kernel, probe, store
 from impl.engines.tablebase.index import boards, level_size
 from impl.engines.tablebase.rules import slam_rule
 from spec import awari as A
@@ -195,6 +195,14 @@ def test_the_probe_command_says_the_bounds_and_the_exact_value(own_row: dict[str
                        cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "bounds: -2 … +2" in done.stdout and "exact: no — under paper" in done.stdout
+    # The referee's own value, by the search of every line to its first repetition:
+    # north chases the stones round and claims both (docs/tablebases.md's witness).
+    assert "searched: +2 for north — the referee's value" in done.stdout
+    assert "perfect play: north wins by 2 (the stores 23/23 north/south, plus the searched value)" in done.stdout
+    done = run_referee("tablebase", "probe", "awari", "a1 f1, 23/23, north", "--out", folder, "--rules", "paper",
+                       "--budget", "1", cwd=tmp_path)  # fmt: skip
+    assert "searched: not settled within 1 nodes (--budget): the bounds stand" in done.stdout
+    assert "perfect play" not in done.stdout
     done = run_referee("tablebase", "probe", "awari", "a1 b1 E1, 23/22, south", "--out", folder, "--rules", "paper",
                        cwd=tmp_path)  # fmt: skip
     assert "exact: yes, -3 — its two bounds agree" in done.stdout, done.stdout
@@ -277,3 +285,36 @@ def test_bounds_that_would_not_fit_in_memory_are_refused_before_they_are_made(
     monkeypatch.setattr(build, "available_memory", lambda: None)
     build.build(tmp_path, rules, 7)
     assert probe.Table(tmp_path, rules, 7).bounds is not None
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_the_referees_value_searched_with_the_bounds_is_the_whole_searchs(
+    own_row: dict[str, probe.Table], name: str
+) -> None:
+    """history.Referee (a capture's child by its own value, remembered; null windows
+    between the bounds) gives every board of 1–2 stones and 20 of 3 whose bounds
+    differ the margin of check.referee_margin's search of every line, history and all."""
+    table = own_row[name]
+    engine = engine_for(table.rules)
+    referee = history.Referee(table)
+    open_three = [p for p in boards(3) if len(set(table.bounded(p) or ())) == 2][:20]
+    assert len(open_three) == 20
+    for pits in [*boards(1), *boards(2), *open_three]:
+        state = E.table_state(pits)
+        got = referee.value(pits)
+        if engine.is_over(state):
+            assert got == table.value(pits)
+            continue
+        assert got == check.referee_margin(engine, state, -99, 99), pits
+    assert referee.nodes > 0
+
+
+def test_the_referees_value_past_its_budget_is_not_known(own_row: dict[str, probe.Table]) -> None:
+    table = own_row["paper"]
+    pits = next(p for p in boards(3) if (pair := table.bounded(p)) is not None and pair[0] != pair[1])
+    assert history.Referee(table, budget=1).value(pits) is None
+    whole = history.Referee(table)
+    value = whole.value(pits)
+    assert value is not None and whole.nodes > 1
+    lo, hi = table.bounded(pits) or (0, 0)
+    assert lo <= value <= hi

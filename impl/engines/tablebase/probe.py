@@ -311,6 +311,11 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = Fal
 
     if engine_for(table.rules).is_over(state) or (not checked and may_repeat(state, table.gs)):
         return None
+    return result_of(state, low, high)
+
+
+def result_of(state: AwariState, low: int, high: int) -> Adjudicated:
+    """The result whose mover's final store difference is low … high (one sign)."""
     me = E.player_to_move(state)
     north = me == A.PLAYER.north
     other = A.PLAYER.south if north else A.PLAYER.north

@@ -1,0 +1,112 @@
+"""The referee's own value of a board under an own-row rule set (``paper``, ``abapa``):
+the search over the lines that do not repeat that docs/tablebases.md ("Exact values
+under the papers' rule") describes, with the table's bounds as its window.
+
+``Referee.value(board)`` is the mover's final margin in the referee's game from
+``board`` with stores 0/0 and an empty positions set, under perfect play: every line
+of the proven engine's game, its positions set growing and the first repetition
+ending the game as the rule set says (AwariRef's NoMove with the rule set's scoring).
+Two facts keep it small:
+
+* after a capture no earlier position can come again (the stones only fall), so the
+  rest of the game is worth the captured child's own value with an empty history —
+  searched once and remembered, not once per line that reaches it;
+* that value lies between the table's bounds lo ≤ v ≤ hi (bounds.py), and is the
+  bound where they agree; elsewhere null windows between them find it.
+
+A board's search may be given a budget of nodes; past it the value is not known
+(``None``), and the bounds stand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from impl.engines import awari as E
+from impl.engines.awari import engine_for
+
+from .index import Board
+from .probe import Table
+
+BUDGET: Final = 1_000_000
+"""Nodes a probe's search of one board may visit by default (about half a minute here)."""
+
+
+class OutOfNodes(Exception):
+    """The board's budget of nodes is spent."""
+
+
+@dataclass
+class Referee:
+    """The referee's values of one table's boards (module docstring), remembered."""
+
+    table: Table
+    budget: int | None = None
+    """Nodes a board's own search may visit (those of the captured children it asks
+    for the first time included); None: no bound."""
+    known: dict[Board, int] = field(default_factory=dict)
+    nodes: int = 0
+    """Nodes visited in all."""
+
+    def __post_init__(self) -> None:
+        if self.table.bounds is None:
+            raise ValueError(f"the {self.table.name} table has no bounds")
+        self.engine = engine_for(self.table.rules)
+        self._stop: int | None = None
+
+    def value(self, pits: Board) -> int | None:
+        """The referee's margin for the mover from ``pits`` (stores 0/0, no history);
+        None if the budget ran out first."""
+        if pits in self.known:
+            return self.known[pits]
+        self._stop = None if self.budget is None else self.nodes + self.budget
+        try:
+            return self._value(pits)
+        except OutOfNodes:
+            return None
+        finally:
+            self._stop = None
+
+    def _value(self, pits: Board) -> int:
+        found = self.known.get(pits)
+        if found is not None:
+            return found
+        pair = self.table.bounded(pits)
+        assert pair is not None
+        low, high = pair
+        state = E.table_state(pits)
+        if low < high and not self.engine.is_over(state):
+            while low < high:  # the value is in low … high: halve it by a null window
+                test = (low + high + 1) // 2
+                got = self._search(state, test - 1, test)
+                if got >= test:
+                    low = max(test, min(got, high))
+                else:
+                    high = min(test - 1, max(got, low))
+        self.known[pits] = low
+        return low
+
+    def _search(self, state: E.AwariState, alpha: int, beta: int) -> int:
+        """check.referee_margin's fail-soft search, a capture's child by ``_value``."""
+        self.nodes += 1
+        if self._stop is not None and self.nodes > self._stop:
+            raise OutOfNodes
+        me = E.mover(state)
+        stones = sum(E.table_board(state))
+        best = -99
+        for pit in self.engine.legal_moves(state):
+            _, after = self.engine.apply(state, pit)
+            gained = E.store(after, me) - E.store(after, 1 - me)
+            left = sum(E.table_board(after))
+            if self.engine.is_over(after) or not left:
+                value = gained
+            elif left < stones:  # a capture: nothing of the history can come again
+                value = gained - self._value(E.table_board(after))
+            else:
+                value = -self._search(after, -beta, -alpha)
+            if value > best:
+                best = value
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    break
+        return best
