@@ -159,8 +159,11 @@ def run(path: Path, first: str, plies: int, bits: int, say: bool = True) -> Chec
     """Build (or resume) the certificate at ``path`` with the compiled solver, then
     check it on the spec's engine; print both.  Without a compiler, check only."""
     cert = Certificate.load(path, first, plies)
-    if (cert.first, cert.plies) != (first, plies) and (cert.book or cert.lost):
-        raise Damaged(f"{path}: a certificate of {cert.first} to ply {cert.plies}, not of {first} to ply {plies}")
+    if (cert.first, cert.plies) != (first, plies):  # a file there, of another certificate
+        raise Damaged(
+            f"{path}: a certificate of {cert.first} to ply {cert.plies}, not of {first} to ply {plies} "
+            "(--first, --plies)"
+        )
     lib = S.load()
     if lib is not None:
         builder = Builder(S.CSolver(lib, bits), cert, say)

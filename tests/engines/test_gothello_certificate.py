@@ -116,6 +116,12 @@ def test_certify_asks_for_its_own_game_and_options(tmp_path: Path) -> None:
     assert "is not a move" in refused(_cli("gothello", "--first", "z9", cwd=tmp_path))
     done = _cli("gothello", "--checkpoint", "/dev/zero", "--table-bits", "10", cwd=tmp_path)
     assert "/dev/zero" in refused(done)
+    # A file of another certificate is not taken for this one (nor built over).
+    other = tmp_path / "other.json"
+    other.write_bytes(COMMITTED.read_bytes())
+    done = _cli("gothello", "--checkpoint", str(other), "--first", "a2", "--table-bits", "10", cwd=tmp_path)
+    assert "a certificate of c3 to ply 5, not of a2 to ply 5" in refused(done)
+    assert other.read_bytes() == COMMITTED.read_bytes()
 
 
 def test_the_committed_certificate_holds_on_the_spec() -> None:

@@ -87,7 +87,8 @@ class Referee:
         return low
 
     def _search(self, state: E.AwariState, alpha: int, beta: int) -> int:
-        """check.referee_margin's fail-soft search, a capture's child by ``_value``."""
+        """check.referee_margin's fail-soft search, a capture's child by ``_value``
+        (that one, without the savings, is kept apart: it is the reference this is tested against)."""
         self.nodes += 1
         if self._stop is not None and self.nodes > self._stop:
             raise OutOfNodes
