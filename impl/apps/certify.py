@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ctypes
 import sys
-import time
 from pathlib import Path
 
 from impl.engines import gothello_solve as S
@@ -53,8 +52,7 @@ class Builder:
         """White, to move in ``state``, loses: the game over with black ahead, or the
         solver's null window (−1, 0) fails low (the leaf's answer kept)."""
         if _IMPL.is_over(state):
-            black, white = _IMPL.counts(state)
-            return black > white
+            return _black_ahead(state)
         where = position(state)
         k = key(where)
         known = self.cert.lost.get(k)
@@ -83,8 +81,8 @@ class Builder:
             if name == booked:
                 return (0, 0)
             after = _IMPL.apply(state, move)[1]
-            if not _IMPL.is_over(after) and self.cert.lost.get(key(position(after)), 0) <= -1:
-                return (1, 0)  # an image of a leaf already shown lost: free
+            if self.known_lost(after):
+                return (1, 0)  # free
             if name == hint:
                 return (2, 0)
             black, white = _IMPL.counts(after)
@@ -95,21 +93,21 @@ class Builder:
     def free(self, state: GothelloState, played: str) -> bool:
         """Black has a move here whose answer costs no search: the book's, or one to a
         position (or an image of one) already shown lost."""
-        for move in _IMPL.legal_moves(state):
-            after = _IMPL.apply(state, move)[1]
-            if _IMPL.format_move(move) == self.cert.book.get(played) or (
-                not _IMPL.is_over(after) and self.cert.lost.get(key(position(after)), 0) <= -1
-            ):
-                return True
-        return False
+        booked = self.cert.book.get(played)
+        return any(
+            _IMPL.format_move(move) == booked or self.known_lost(_IMPL.apply(state, move)[1])
+            for move in _IMPL.legal_moves(state)
+        )
+
+    def known_lost(self, after: GothelloState) -> bool:
+        """White, to move in ``after``, is already shown lost there (or at an image of it)."""
+        return not _IMPL.is_over(after) and self.cert.lost.get(key(position(after)), 0) <= -1
 
     def search(self, where: Position, alpha: int, beta: int) -> int:
         """The compiled solver's fail-soft answer, its nodes and CPU time counted."""
-        before, start = int(self.solver.lib.gs_nodes()), time.process_time()
-        value = self.solver.search_interruptible(where[0], where[1], where[2], alpha, beta)
-        assert value is not None  # no budget
-        self.cert.nodes += int(self.solver.lib.gs_nodes()) - before
-        self.cert.seconds += time.process_time() - start
+        value, nodes, seconds = self.solver.measured(where, alpha, beta)
+        self.cert.nodes += nodes
+        self.cert.seconds += seconds
         return value
 
     def black(self, state: GothelloState, played: tuple[str, ...]) -> None:
@@ -135,8 +133,7 @@ class Builder:
             _, after = _IMPL.apply(state, reply)
             name = _IMPL.format_move(reply)
             if _IMPL.is_over(after):
-                black, white = _IMPL.counts(after)
-                if black <= white:
+                if not _black_ahead(after):
                     raise Uncertified(f"after {' '.join(played)} {name}: black is not ahead")
                 continue
             self.black(after, (*played, name))
@@ -153,6 +150,11 @@ class Builder:
         else:
             self.white(after, (*self.opening, self.cert.first))
         self.cert.save()
+
+
+def _black_ahead(state: GothelloState) -> bool:
+    black, white = _IMPL.counts(state)
+    return black > white
 
 
 def run(path: Path, first: str, plies: int, bits: int, say: bool = True) -> Checked:

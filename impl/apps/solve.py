@@ -157,10 +157,7 @@ class Split:
                 print(f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {made:+d} from the leaves below it",
                       file=sys.stderr, flush=True)  # fmt: skip
             return made
-        before, start = self.solver.lib.gs_nodes(), time.process_time()
-        value = self.solver.search_interruptible(position[0], position[1], position[2], alpha, beta)
-        assert value is not None  # no budget
-        nodes, seconds = int(self.solver.lib.gs_nodes()) - int(before), time.process_time() - start
+        value, nodes, seconds = self.solver.measured(position, alpha, beta)
         self.checkpoint.leaves[key] = value
         self.checkpoint.nodes += nodes
         self.checkpoint.seconds += seconds

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
@@ -106,6 +107,15 @@ class CSolver:
                 worker.join(ABORT_WAIT)
             raise
         return found[0]
+
+    def measured(self, where: tuple[int, int, int], alpha: int, beta: int) -> tuple[int, int, float]:
+        """``search_interruptible`` of a position (mine, theirs, passed) by a solver
+        without a budget: its answer, the nodes it visited and the CPU seconds it took
+        (a long solve's accounting: the split's leaves, the certificate's)."""
+        before, start = int(self.lib.gs_nodes()), time.process_time()
+        value = self.search_interruptible(where[0], where[1], where[2], alpha, beta)
+        assert value is not None, "measured: a solver without a budget"
+        return value, int(self.lib.gs_nodes()) - before, time.process_time() - start
 
     def _begin(self) -> None:
         self._start = int(self.lib.gs_nodes())
