@@ -29,22 +29,26 @@ RULE_SETS = ("paper", "abapa", "olympiad-1990")
 @dataclass(frozen=True)
 class Coverage:
     """Random games under one rule set: how many reached the table, how many it
-    adjudicated (and of those, by bounds that differ but give one winner), the mean
-    stones on the board when it did, and the probes' count and mean seconds."""
+    adjudicated (and of those, by bounds that differ but give one winner, and by the
+    referee's own value searched where they do not), the mean stones on the board when
+    it did, and the probes' count, mean and longest seconds."""
 
     rules: str
     games: int
     reached: int
     adjudicated: int
     by_range: int
+    by_search: int
     mean_stones: float
     probes: int
     probe_seconds: float
+    longest: float
 
     def row(self) -> str:
         return (
             f"| {self.rules} | {self.games} | {self.reached} | {self.adjudicated} | {self.by_range} | "
-            f"{self.reached - self.adjudicated} | {self.mean_stones:.1f} | {1000 * self.probe_seconds:.2f} ms |"
+            f"{self.by_search} | {self.reached - self.adjudicated} | {self.mean_stones:.1f} | "
+            f"{1000 * self.probe_seconds:.2f} ms | {1000 * self.longest:.0f} ms |"
         )
 
 
@@ -52,9 +56,9 @@ def coverage(folder: Path, name: str, stones: int, games: int) -> Coverage:
     """``games`` random games (seeds 0 …) under ``name``, adjudicated by its table in ``folder``."""
     engine = engine_for(AR.parse_rules(name))
     rule = TablebaseRule(folder.resolve(), stones, name)
-    reached = judged = by_range = probes = 0
+    reached = judged = by_range = by_search = probes = 0
     at: list[int] = []
-    spent = 0.0
+    spent = longest = 0.0
     for seed in range(games):
         rng = random.Random(seed)
         state = engine.initial()
@@ -65,15 +69,18 @@ def coverage(folder: Path, name: str, stones: int, games: int) -> Coverage:
                 probes += 1
                 start = time.perf_counter()
                 verdict = rule.verdict(state)
-                spent += time.perf_counter() - start
+                took = time.perf_counter() - start
+                spent, longest = spent + took, max(longest, took)
                 if verdict is not None:
                     judged += 1
                     by_range += " to " in verdict[2].split(":")[0]
+                    by_search += "searched" in verdict[2]
                     at.append(sum(probe.board_of(state)))
                     break
             state = engine.apply(state, rng.choice(list(engine.legal_moves(state))))[1]
         reached += entered
-    return Coverage(name, games, reached, judged, by_range, sum(at) / max(len(at), 1), probes, spent / max(probes, 1))
+    mean = sum(at) / max(len(at), 1)
+    return Coverage(name, games, reached, judged, by_range, by_search, mean, probes, spent / max(probes, 1), longest)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,9 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     stones, games = (8, 20) if args.quick else (args.stones, args.games)
     if not heading(f"Adjudication benchmark: {games} random games a rule set, tables of ≤ {stones} stones"):
         return 1
-    print("| rules | games | reached the table | adjudicated | of which by bounds that differ | played out "
-          "| mean stones then | a probe |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| rules | games | reached the table | adjudicated | of which by bounds that differ | by the search "
+          "| played out | mean stones then | a probe | the longest |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as scratch:
         folder = args.tables or Path(scratch)
         for name in RULE_SETS:

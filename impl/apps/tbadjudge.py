@@ -2,7 +2,9 @@
 Awari: ``referee match|tournament --tb DIR --tb-stones N`` ends a game once the board
 holds at most N stones and the table gives the referee's exact value there
 (``probe.trusted``: the entry under olympiad-1990, agreeing bounds under paper and
-abapa), and scores it by the table (``probe.adjudicate``).  Gothello:
+abapa), and scores it by the table (``probe.adjudicate``); under paper and abapa,
+where the bounds leave the winner open, by the referee's own value of the board,
+searched within a budget (``history.adjudicate``).  Gothello:
 ``--tb-empties K`` ends a game once at most K points are empty and the exact endgame
 solver (impl/engines/gothello_endgame.py) decides it within its budget.  The record
 says so: ``Termination "adjudication"``, ``Adjudication`` (the rule) and
@@ -21,7 +23,7 @@ from impl.cli import UsageError, count
 from impl.engines import gothello_endgame as GE
 from impl.engines.awari import player_to_move
 from impl.engines.kernels import AwariState, GothelloState
-from impl.engines.tablebase import probe, store
+from impl.engines.tablebase import history, probe, store
 from impl.engines.tablebase.rules import UnsupportedRules
 from impl.game import Outcome, Side, Termination
 from spec import awari as A
@@ -39,6 +41,7 @@ def tag_of(record: str) -> str:
 
 _tables: dict[tuple[Path, str, int], probe.Table | store.TableError] = {}
 _opening = threading.Lock()
+_values: dict[tuple[Path, str, int], history.Values] = {}
 
 
 def _table(folder: Path, rules: str, stones: int, at_start: bool = False) -> probe.Table | None:
@@ -60,6 +63,12 @@ def _table(folder: Path, rules: str, stones: int, at_start: bool = False) -> pro
                 print(f"referee: --tb: {exc}; the games are played out, none adjudicated by the table", file=sys.stderr)
             _tables[key] = found
     return found if isinstance(found, probe.Table) else None
+
+
+def _searched(folder: Path, rules: str, stones: int, table: probe.Table) -> history.Values:
+    """The referee's values searched so far for one table, shared by the process's games."""
+    with _opening:
+        return _values.setdefault((folder, rules, stones), history.Values(table))
 
 
 @dataclass(frozen=True)
@@ -88,12 +97,22 @@ class TablebaseRule:
         if table is None:
             return None
         found = probe.adjudicate(state, table)
+        searched = None
+        if found is None and table.bounds is not None:
+            searched = history.adjudicate(state, _searched(self.folder, self.rules, self.stones, table))
+            found = None if searched is None else searched.result
         if found is None:
             return None
         side = {A.PLAYER.south: Side.FIRST, A.PLAYER.north: Side.SECOND, None: None}[found.winner]
         mover = player_to_move(state).name
         exact = table.exact(board)
-        if table.bounds is None and exact is not None:
+        if searched is not None:
+            low, high = table.bounded(board) or (0, 0)
+            said = (
+                f"the referee's value {searched.value:+d} ({self.rules}, searched to every line's first "
+                f"repetition: table bounds {low:+d} … {high:+d})"
+            )
+        elif table.bounds is None and exact is not None:
             said = f"table value {exact:+d} ({self.rules}, exact)"
         elif exact is not None:
             said = f"table value {exact:+d} ({self.rules}, exact: its two bounds agree)"

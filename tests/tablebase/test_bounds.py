@@ -318,3 +318,83 @@ def test_the_referees_value_past_its_budget_is_not_known(own_row: dict[str, prob
     assert value is not None and whole.nodes > 1
     lo, hi = table.bounded(pits) or (0, 0)
     assert lo <= value <= hi
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_where_the_bounds_leave_the_winner_open_the_search_adjudicates_the_referees_result(
+    own_row: dict[str, probe.Table], name: str
+) -> None:
+    """Every board of 1–2 stones whose bounds differ, north to move, with every split of
+    the other stones between the stores that the bounds leave open: the searched value
+    adjudicates it and the verdict says so.  On three boards, the split that makes it a
+    draw and one that makes it a win or a loss: the referee's own game (the spec's,
+    exhaustively, a store of 25 ending it; 1.5 s a split) ends with the same winner.
+    (history.Referee's value is the whole search's: the test above.)"""
+    table = own_row[name]
+    values = history.Values(table)
+    rule = TablebaseRule(table.folder, STONES, name)
+    engine = engine_for(table.rules)
+    judged: list[tuple[tuple[int, ...], int, history.Searched]] = []
+    for n in (1, 2):
+        for pits in boards(n):
+            pair = table.bounded(pits)
+            if pair is None or pair[0] == pair[1]:
+                continue
+            for north in range(49 - n):
+                game = A.AwariGame(tuple(pits), (north, 48 - n - north), A.PLAYER.north, frozenset())
+                if probe.adjudicate(game, table) is not None or engine.is_over(probe.state_of(game)):
+                    continue  # the bounds decide it (the test above), or a store of 25 has
+                found = history.adjudicate(probe.state_of(game), values)
+                assert found is not None, (pits, north)
+                assert pair[0] <= found.value <= pair[1]
+                verdict = rule.verdict(probe.state_of(game))
+                assert verdict is not None and f"the referee's value {found.value:+d} ({name}, searched" in verdict[2]
+                judged.append((tuple(pits), north, found))
+    assert len({pits for pits, _, _ in judged}) >= 3
+    checked = 0
+    for pits in sorted({p for p, _, _ in judged})[:3]:
+        splits = [(north, found) for p, north, found in judged if p == pits]
+        draw = [(north, found) for north, found in splits if north - (48 - sum(pits) - north) == -found.value]
+        won = [(north, found) for north, found in splits if (north, found) not in draw]
+        for north, found in draw[:1] + won[:1]:
+            said = {A.PLAYER.north: 1, A.PLAYER.south: -1, None: 0}[found.result.winner]
+            assert said == check.history_outcome(table.rules, pits, north), (pits, north, found)
+            checked += 1
+    assert checked >= 5
+
+
+def test_the_search_adjudicates_nothing_past_its_budget_nor_where_a_position_can_come_again(
+    own_row: dict[str, probe.Table],
+) -> None:
+    """A board whose search ran out is left to the players (and not searched again); a
+    board whose bounds leave the winner open but whose earlier position can come again
+    is never searched: its history decides."""
+    table = own_row["paper"]
+    pits = next(p for p in boards(3) if (pair := table.bounded(p)) is not None and pair[0] != pair[1])
+    lo = (table.bounded(pits) or (0, 0))[0]
+    north = (48 - 3 - lo) // 2  # north leads the stores by about -lo: the low bound makes it a draw
+    game = A.AwariGame(tuple(pits), (north, 45 - north), A.PLAYER.north, frozenset())
+    assert probe.adjudicate(game, table) is None
+    poor = history.Values(table, budget=1)
+    assert history.adjudicate(probe.state_of(game), poor) is None
+    assert pits in poor.open and poor.value(pits) == (None, 0)
+    rich = history.Values(table)
+    assert history.adjudicate(probe.state_of(game), rich) is not None
+    engine = engine_for(table.rules)
+    repeating = []
+    for board in boards(3):
+        for north in range(46):
+            state = probe.state_of(A.AwariGame(tuple(board), (north, 45 - north), A.PLAYER.north, frozenset()))
+            if engine.is_over(state):
+                continue
+            for pit in engine.legal_moves(state):
+                after = engine.apply(state, pit)[1]  # its positions hold the board before
+                if sum(probe.board_of(after)) == 3 and not engine.is_over(after) and probe.may_repeat(after, table.gs):
+                    repeating.append(after)
+        if len(repeating) > 20:
+            break
+    open_ones = [after for after in repeating if probe.adjudicate(after, table) is None]
+    assert open_ones
+    for after in open_ones:
+        assert history.adjudicate(after, rich) is None
+        assert rich.value(probe.board_of(after))[0] is not None  # its board alone is settled

@@ -15,7 +15,9 @@ Two facts keep it small:
   bound where they agree; elsewhere null windows between them find it.
 
 A board's search may be given a budget of nodes; past it the value is not known
-(``None``), and the bounds stand."""
+(``None``), and the bounds stand.  ``Values`` shares what the searches found among the
+games of one process, and ``adjudicate`` scores a real game's position by it where the
+bounds alone leave the winner open (``--tb`` under ``paper`` and ``abapa``)."""
 
 from __future__ import annotations
 
@@ -25,11 +27,22 @@ from typing import Final
 from impl.engines import awari as E
 from impl.engines.awari import engine_for
 
+from . import probe
 from .index import Board
-from .probe import Table
+from .probe import Adjudicated, Table
 
 BUDGET: Final = 1_000_000
 """Nodes a probe's search of one board may visit by default (about half a minute here)."""
+
+ADJUDICATION_STONES: Final = 3
+"""Adjudication searches boards of at most this many stones: every one of them settles
+(docs/tablebases.md, ``bench.referee_values``); on level 4 most run out of any budget,
+and a search that runs out would cost its seconds at every new board of a game."""
+
+ADJUDICATION_BUDGET: Final = 100_000
+"""Nodes adjudication's search of one board may visit, its captured children's first
+searches included: five times what the costliest board of <= 3 stones takes searched
+from nothing (17,836 nodes, half a second here), a guard should that ever change."""
 
 
 class OutOfNodes(Exception):
@@ -111,3 +124,62 @@ class Referee:
                 if alpha >= beta:
                     break
         return best
+
+
+@dataclass
+class Values:
+    """The referee's values of one table's boards found so far, shared by the games of
+    a process: each search is its own ``Referee`` over the shared ``known`` (a value,
+    once stored, is final, and a dict's single reads and writes are atomic, so threads
+    need no lock), and a board whose search ran out of ``budget`` is not asked again."""
+
+    table: Table
+    budget: int = ADJUDICATION_BUDGET
+    stones: int = ADJUDICATION_STONES
+    """Boards of more stones are not searched."""
+    known: dict[Board, int] = field(default_factory=dict)
+    open: set[Board] = field(default_factory=set)
+
+    def value(self, pits: Board) -> tuple[int | None, int]:
+        """The referee's margin for the mover from ``pits`` (None: more stones than
+        ``stones``, or not within the budget, now or before) and the nodes this call visited."""
+        if pits in self.open or sum(pits) > self.stones:
+            return None, 0
+        referee = Referee(self.table, self.budget, self.known)
+        found = referee.value(pits)
+        if found is None:
+            self.open.add(pits)
+        return found, referee.nodes
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A position scored by the referee's searched value: the result, the mover's
+    margin on the board (``value``) and the nodes the search visited."""
+
+    result: Adjudicated
+    value: int
+    nodes: int
+
+
+def adjudicate(state: E.AwariState, values: Values) -> Searched | None:
+    """The result of perfect play from a real game's position (stores and all 48 stones
+    there) where the table's bounds give different winners (``probe.adjudicate``
+    decides the others): by the referee's own value of its board, searched, where no
+    earlier position can come again (``probe.may_repeat``) and the search settles
+    within the budget; None elsewhere."""
+    table = values.table
+    board = probe.board_of(state)
+    mine, theirs = probe.stores_of(state)
+    pair = probe.value_range(table, board)
+    if pair is None or table.bounds is None or mine + theirs + sum(board) != 48:
+        return None
+    low, high = mine - theirs + pair[0], mine - theirs + pair[1]
+    if (low > 0) == (high > 0) and (low < 0) == (high < 0):
+        return None  # one winner either way: the bounds decide it
+    if engine_for(table.rules).is_over(state) or probe.may_repeat(state, table.gs):
+        return None
+    found, nodes = values.value(board)
+    if found is None:
+        return None
+    return Searched(probe.result_of(state, mine - theirs + found, mine - theirs + found), found, nodes)
