@@ -177,6 +177,8 @@ def adjudicate(state: E.AwariState, values: Values) -> Searched | None:
     low, high = mine - theirs + pair[0], mine - theirs + pair[1]
     if (low > 0) == (high > 0) and (low < 0) == (high < 0):
         return None  # one winner either way: the bounds decide it
+    if sum(board) > values.stones or board in values.open:
+        return None  # not searched: asked before may_repeat, the costly test
     if engine_for(table.rules).is_over(state) or probe.may_repeat(state, table.gs):
         return None
     found, nodes = values.value(board)
