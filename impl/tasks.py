@@ -71,6 +71,12 @@ class Runner:
         self.dashboard_link = link
         """The Dask client's dashboard address (served only if asked for); else empty."""
 
+    def submit(self, run: Callable[[T], R], task: T, key: str = "") -> _Handle:
+        """``run(task)`` on the runner, now: a future (``result``, ``cancel``,
+        ``add_done_callback``).  For a caller that orders its own tasks (``as_done``
+        runs a list); ``run`` a module-level function, as there."""
+        return self._submit(run, task, key)
+
     @property
     def capacity(self) -> int:
         """How many tasks run at once: the pool's workers, the cluster's threads."""

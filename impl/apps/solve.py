@@ -13,7 +13,16 @@ the order of the plies above: with a fresh checkpoint, a second solve that share
 nothing with the first (not its table, not its order) — the independent pass.
 
 The question is the first player's final margin's sign (``--exact``: the margin, by
-MTD(f), null windows converging): black wins, loses or draws under perfect play."""
+MTD(f), null windows converging): black wins, loses or draws under perfect play.
+
+With ``--jobs J`` (or a Dask cluster, ``--scheduler``) the leaves are answered by
+worker processes through the one task runner (impl/tasks.py), each worker with its own
+table, and at a position whose children are all leaves the younger brothers wait: the
+first child alone, then — the window null, so every later child's window the same —
+the rest J at a time, in order, taken as the sequential search would take them and
+cut where it would cut.  The leaves asked are the sequential search's, given the same
+answers, so the checkpoint replays and resumes alike; a leaf answered past a cut is
+kept too."""
 
 from __future__ import annotations
 
@@ -29,13 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from impl import tasks
+from impl.apps import leaves
+from impl.apps.solve_top import certify_top
 from impl.atomic import read_bounded, why, write_atomic
 from impl.cli import UsageError
 from impl.engines import gothello_solve as S
-from impl.engines.gothello import ImplGothello
-from impl.engines.gothello_certificate import Position, Uncertified, canonical
-from impl.engines.gothello_certificate import position as _position
-from impl.engines.kernels import GothelloState
+from impl.engines.gothello_certificate import Position, Uncertified
 
 START: Final[Position] = (0, 0, 0)
 VERSION: Final = 1
@@ -74,14 +83,14 @@ class Checkpoint:
             raise Damaged(f"{path}: not a solve checkpoint ({exc})") from None
         if not (isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("leaves"), dict)):
             raise Damaged(f"{path}: not a solve checkpoint of version {VERSION}")
-        leaves = data["leaves"]
-        if not all(isinstance(k, str) and type(v) is int and -26 <= v <= 26 for k, v in leaves.items()):
+        answers = data["leaves"]
+        if not all(isinstance(k, str) and type(v) is int and -26 <= v <= 26 for k, v in answers.items()):
             raise Damaged(f"{path}: a leaf that is not a margin")
         nodes, seconds = data.get("nodes", 0), data.get("seconds", 0.0)
         result = data.get("result", {})
         if type(nodes) is not int or not isinstance(seconds, int | float) or not isinstance(result, dict):
             raise Damaged(f"{path}: bad totals")
-        return cls(path, dict(leaves), nodes, float(seconds), result)
+        return cls(path, dict(answers), nodes, float(seconds), result)
 
     def save(self) -> None:
         data = {
@@ -102,9 +111,19 @@ class Split:
     """The plies above the leaves (module docstring)."""
 
     def __init__(
-        self, solver: S.CSolver, checkpoint: Checkpoint, depth: int, seed: int, say: bool, deepen: int = 0
+        self,
+        solver: S.CSolver,
+        checkpoint: Checkpoint,
+        depth: int,
+        seed: int,
+        say: bool,
+        deepen: int = 0,
+        runner: tasks.Runner | None = None,
+        bits: int = S.BITS,
     ) -> None:
         self.solver, self.checkpoint, self.depth = solver, checkpoint, depth
+        self.flight = None if runner is None else leaves.Flight(runner, bits)
+        """The leaves on the runner (None: answered here, by ``solver``)."""
         self.deepen = deepen
         """Plies searched here below a leaf the checkpoint does not hold: its answer is
         then made of smaller leaves, each kept as it comes (an interrupted solve loses
@@ -157,19 +176,10 @@ class Split:
                 print(f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {made:+d} from the leaves below it",
                       file=sys.stderr, flush=True)  # fmt: skip
             return made
-        value, nodes, seconds = self.solver.measured(position, alpha, beta)
-        self.checkpoint.leaves[key] = value
-        self.checkpoint.nodes += nodes
-        self.checkpoint.seconds += seconds
+        value, nodes, seconds = self.answered(position, alpha, beta, key)
+        self.record(key, value, nodes, seconds)
+        self.harvest()  # after: this leaf's own answer is there too, and is not kept twice
         self.checkpoint.save()
-        self.computed += 1
-        if self.say:
-            print(
-                f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {value:+d}  {nodes:,} nodes, {seconds:.1f} s"
-                f"  (total {self.checkpoint.nodes:,} nodes, {self.checkpoint.seconds / 60:.1f} CPU-min)",
-                file=sys.stderr,
-                flush=True,
-            )
         return value
 
     def value(
@@ -191,7 +201,11 @@ class Split:
         # drawn by the plies above alone, which a resumed solve replays as they were run
         # (a deepened leaf read from the checkpoint is not searched again, and would
         # otherwise have drawn from the stream the first time and not the second).
-        for action, child in self.children(position, shuffled=deepen == self.deepen):
+        kids = self.children(position, shuffled=deepen == self.deepen)
+        brothers = self.flight is not None and depth == 1 and deepen == 0  # its children are leaves
+        for i, (action, child) in enumerate(kids):
+            if brothers and i > 0 and beta - max(alpha, best) == 1:
+                self.ahead([c for _, c in kids[i:]], -beta, 1 - beta)  # the younger brothers, in the null window
             value = -self.value(child, -beta, -max(alpha, best), depth - 1, deepen)
             if value > best:
                 best = value
@@ -199,7 +213,53 @@ class Split:
                     self.root_move = action
                 if best >= beta:
                     break
+        if brothers:  # past a cut, or the window never null: none of these is waited on
+            self.drop([child for _, child in kids], -beta, 1 - beta)
         return best
+
+    def ahead(self, children: list[Position], alpha: int, beta: int) -> None:
+        """Keep the runner's capacity of ``children``'s leaves in flight, in order: those
+        not answered and not games over."""
+        assert self.flight is not None
+        wanted = [
+            (key, child)
+            for child in children
+            if (child[0] | child[1]) != S.FULL
+            and (key := Checkpoint.key(child, alpha, beta)) not in self.checkpoint.leaves
+        ]
+        for key, child in wanted[: self.flight.runner.capacity]:
+            self.flight.send(key, child, alpha, beta)
+
+    def drop(self, children: list[Position], alpha: int, beta: int) -> None:
+        """The leaves of ``children`` in this window that no one will wait on (past a cut)."""
+        if self.flight is not None:
+            self.flight.drop([Checkpoint.key(child, alpha, beta) for child in children])
+
+    def harvest(self) -> None:
+        """Keep the answers that came for leaves no one waits on any more (past a cut)."""
+        for key, (value, nodes, seconds) in [] if self.flight is None else self.flight.strays():
+            if key not in self.checkpoint.leaves:
+                self.record(key, value, nodes, seconds)
+
+    def record(self, key: str, value: int, nodes: int, seconds: float) -> None:
+        self.checkpoint.leaves[key] = value
+        self.checkpoint.nodes += nodes
+        self.checkpoint.seconds += seconds
+        self.computed += 1
+        if self.say:
+            alpha, beta = key.split(":")[3:]
+            print(
+                f"leaf {len(self.checkpoint.leaves)}: ({alpha}, {beta}) → {value:+d}  {nodes:,} nodes, {seconds:.1f} s"
+                f"  (total {self.checkpoint.nodes:,} nodes, {self.checkpoint.seconds / 60:.1f} CPU-min)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def answered(self, position: Position, alpha: int, beta: int, key: str) -> leaves.Answer:
+        """The leaf's answer: here by the solver, or by the runner (waiting for it)."""
+        if self.flight is None:
+            return self.solver.measured(position, alpha, beta)
+        return self.flight.take(key, position, alpha, beta)
 
 
 def mtdf(split: Split, root: Position, guess: int) -> int:
@@ -246,47 +306,6 @@ def winning_first_move(solver: S.CSolver, checkpoint: Checkpoint, depth: int, se
     return split.root_move if split.value(root, -1, 1) > 0 else None
 
 
-def loses(checkpoint: Checkpoint) -> set[Position]:
-    """The leaf positions the checkpoint shows lost for their mover, canonical: a
-    fail-soft answer of at most −1 below its window's top (exact, or an upper bound)."""
-    lost = set()
-    for key, value in checkpoint.leaves.items():
-        mine, theirs, passed, _, beta = key.split(":")
-        if value <= -1 and value < int(beta):
-            lost.add(canonical((int(mine, 16), int(theirs, 16), int(passed))))
-    return lost
-
-
-def certify_top(checkpoint: Checkpoint, first: int) -> list[tuple[str, str]]:
-    """The top of the proof, checked apart from the search: from the start, ``first``
-    by the proven engine (impl/engines/gothello.py, not the solver's placement), then
-    every reply that engine allows the opponent, each answered by a move of the first
-    player that ends the game with more stones (the papers' GothelloGameOver: two
-    passes) or reaches a position (the opponent to move, three plies down: the default
-    split's leaves) the checkpoint shows the opponent loses, itself or an image of it
-    under the board's symmetries (``canonical``).  The (reply, answer)
-    pairs; Uncertified names the first reply with no such answer."""
-    engine, lost = ImplGothello(), loses(checkpoint)
-    opening = engine.parse_move(NAMES[first])
-    assert opening is not None
-    _, after_first = engine.apply(engine.initial(), opening)
-
-    def wins(state: GothelloState) -> bool:
-        if engine.is_over(state):
-            black, white = engine.counts(state)
-            return black > white
-        return canonical(_position(state)) in lost
-
-    pairs = []
-    for reply in engine.legal_moves(after_first):
-        _, after_reply = engine.apply(after_first, reply)
-        answer = next((m for m in engine.legal_moves(after_reply) if wins(engine.apply(after_reply, m)[1])), None)
-        if answer is None:
-            raise Uncertified(f"no answer to {engine.format_move(reply)} is a leaf the opponent loses")
-        pairs.append((engine.format_move(reply), engine.format_move(answer)))
-    return pairs
-
-
 def verdict(value: int) -> str:
     return "black (the first player) wins" if value > 0 else "white wins" if value < 0 else "a draw"
 
@@ -300,9 +319,13 @@ def solve(
     say: bool = True,
     root: Position = START,
     deepen: int = 0,
+    jobs: int = 1,
+    scheduler: str | None = None,
 ) -> int:
     """Run (or resume) the solve of ``root`` (the start); print the result; its value
-    (the sign, or with ``exact`` the margin), for the first player to move."""
+    (the sign, or with ``exact`` the margin), for the first player to move.  The
+    leaves are answered here (``jobs`` 1), by ``jobs`` worker processes, or by the
+    Dask cluster at ``scheduler`` (module docstring)."""
     lib = S.load()
     if lib is None:
         raise UsageError("referee tablebase solve: no C compiler here to build the solver")
@@ -310,17 +333,21 @@ def solve(
         checkpoint = Checkpoint.load(checkpoint_path)
     except (Damaged, OSError) as exc:
         raise UsageError(f"referee tablebase solve: {why(exc) if isinstance(exc, OSError) else exc}") from None
-    solver = S.CSolver(lib, bits)
-    split = Split(solver, checkpoint, depth, seed, say, deepen)
-    if say:
-        where = "the start" if root == START else "a position"
-        print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries",
-              file=sys.stderr, flush=True)  # fmt: skip
-    if checkpoint.leaves and say:
-        print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
+    here = jobs <= 1 and scheduler is None
+    solver = S.CSolver(lib, bits if here else leaves.WALKER_BITS)  # the workers' tables hold the leaves
     wall = time.perf_counter()
-    sign = split.value(root, -1, 1)
-    value = mtdf(split, root, sign) if exact else (1 if sign > 0 else -1 if sign < 0 else 0)
+    with leaves.runner(jobs, scheduler) as runner:
+        split = Split(solver, checkpoint, depth, seed, say, deepen, runner, bits)
+        if say:
+            where = "the start" if root == START else "a position"
+            by = "here" if runner is None else f"by {runner.capacity} workers, a table each"
+            print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries, "
+                  f"the leaves {by}", file=sys.stderr, flush=True)  # fmt: skip
+        if checkpoint.leaves and say:
+            print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
+        sign = split.value(root, -1, 1)
+        value = mtdf(split, root, sign) if exact else (1 if sign > 0 else -1 if sign < 0 else 0)
+    split.harvest()  # leaves answered past a cut while the last ones ran
     checkpoint.result = {
         "value": value,
         "exact": exact,
@@ -352,7 +379,8 @@ def solve(
                     + ", ".join(f"{r} {a}" for r, a in pairs)
                     + ")"
                 )
-    print("the table's line from the start: " + " ".join(line(solver, root)))
+    if here:  # the workers' tables are gone with them
+        print("the table's line from the start: " + " ".join(line(solver, root)))
     return value
 
 

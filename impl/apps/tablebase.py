@@ -20,6 +20,7 @@ from impl.cli import UsageError, add_rules_argument, count, failed, positive, su
 from impl.engines.tablebase import bounds, build, check, ckernel, history, store
 from impl.engines.tablebase import rules as facts
 from impl.engines.tablebase.probe import Table
+from impl.tasks import scheduler_address
 from spec import awari_rules as AR
 
 
@@ -56,7 +57,12 @@ def add_command(subparsers: Any) -> None:
         help=f"build, check, stats: levels 0 … N stones (N ≤ {facts.MAX_STONES}; stats: every level there by default)",
     )
     p.add_argument("--out", type=Path, default=Path("tables"), help="the tables' folder (default ./tables)")
-    p.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: the CPUs)")
+    p.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: the CPUs); solve: each with its own table of --table-bits",
+    )
     p.add_argument(
         "--spec-stones", type=_stones, default=4, help="check: solve boards of ≤ N stones on the spec too (default 4)"
     )
@@ -96,6 +102,15 @@ def add_command(subparsers: Any) -> None:
         help="the solver's table: 2^(N+1) entries of 16 bytes (default 24)",
     )
     solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
+    solving.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        default=None,
+        metavar="ADDRESS",
+        help="solve: the leaves answered by the Dask cluster at tcp://HOST:PORT (its workers with this "
+        "repository at this commit and a C compiler), not by --jobs local processes (each a table of "
+        "--table-bits; 1: here)",
+    )
     solving.add_argument(
         "--seed", type=int, default=0, help="shuffle the order of the plies above (0: the solver's): a second pass"
     )
@@ -137,7 +152,7 @@ def _probe(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     if args.game != "gothello":
         raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
-    from impl.apps import solve
+    from impl.apps import leaves, solve
 
     solve.interruptible()
     try:
@@ -148,7 +163,11 @@ def _solve(args: argparse.Namespace) -> int:
             args.exact,
             args.seed,
             deepen=args.deepen,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
         )
+    except leaves.WorkerFailed as exc:
+        return failed("referee tablebase solve", f"{exc}; the leaves answered are kept: the same command resumes", 1)
     except KeyboardInterrupt:
         return failed(
             "referee tablebase solve", "interrupted; the leaves answered are kept: the same command resumes", 130

@@ -15,17 +15,24 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
+import psutil
 import pytest
 
+from impl import tasks
+from impl.apps import leaves as L
 from impl.apps import solve as V
+from impl.apps import solve_top
 from impl.engines import gothello_certificate as GC
 from impl.engines import gothello_endgame as GE
 from impl.engines import gothello_solve as S
 from impl.engines.gothello import ImplGothello
 from impl.engines.kernels import GothelloState, dilate, place
+from impl.tasks import Runner
 from spec import gothello as G
 from tests.support import paths
 from tests.support.terminal import refused, run_referee
@@ -224,6 +231,86 @@ def test_a_deepened_shuffled_solve_resumed_anywhere_asks_the_leaves_it_asked() -
         assert (again, set(resumed)) == (value, set(whole)), cut
 
 
+@needs_c
+@pytest.mark.parametrize(("seed", "deepen", "split"), [(0, 0, 2), (7, 1, 1)])
+def test_workers_answer_the_leaves_the_sequential_search_would_ask(
+    tmp_path: Path, seed: int, deepen: int, split: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--jobs 2: the leaves answered by two worker processes (a table each), the
+    younger brothers of a leaf parent in flight together: the value is the solver's,
+    and the sequential search replaying that checkpoint finds every leaf it asks there
+    (the leaves asked are the sequential search's, given the same answers)."""
+    root = _root(13)
+    want = GE.Solver(budget=None).value((root[0], root[1], 0, None))
+    checkpoint = tmp_path / "solve.json"
+    assert V.solve(checkpoint, split, BITS, True, seed, say=False, root=root, deepen=deepen, jobs=2) == want
+    data = json.loads(checkpoint.read_text())
+    assert data["nodes"] > 0 and data["leaves"]
+    capsys.readouterr()
+    assert V.solve(checkpoint, split, BITS, True, seed, say=False, root=root, deepen=deepen) == want
+    assert "(0 computed now" in capsys.readouterr().out
+    assert json.loads(checkpoint.read_text())["leaves"] == data["leaves"]
+
+
+@needs_c
+def test_a_dask_cluster_answers_the_leaves_too(tmp_path: Path) -> None:
+    """The leaves on Dask (an embedded cluster of one worker process, as --scheduler's
+    would be): the solver's value, and the sequential replay asks nothing new."""
+    root = _root(12)
+    want = GE.Solver(budget=None).value((root[0], root[1], 0, None))
+    checkpoint = V.Checkpoint(tmp_path / "d.json")
+    assert LIB is not None
+    with tasks.dask(None, 1) as runner:
+        split = V.Split(S.CSolver(LIB, L.WALKER_BITS), checkpoint, 2, 7, say=False, runner=runner, bits=BITS)
+        assert V.mtdf(split, root, split.value(root, -1, 1)) == want
+    again = V.Split(S.CSolver(LIB, BITS), V.Checkpoint(tmp_path / "r.json", dict(checkpoint.leaves)), 2, 7, say=False)
+    assert V.mtdf(again, root, again.value(root, -1, 1)) == want and again.computed == 0
+
+
+@needs_c
+def test_a_leaf_answered_past_a_cut_is_kept_and_counted_once(tmp_path: Path) -> None:
+    """Speculation's answers (younger brothers answered when an older one cut) go to the
+    checkpoint with their nodes, each leaf counted once: on a runner that answers each
+    leaf as it is submitted (three in flight), the checkpoint holds leaves the
+    sequential replay never asks, and its nodes are the sum of every answer given."""
+    root = _root(13)
+    given: list[L.Answer] = []
+
+    def at_once(run: Callable[[Any], Any], task: Any, key: str) -> Future[Any]:
+        done: Future[Any] = Future()
+        done.set_result(run(task))
+        given.append(done.result())
+        return done
+
+    checkpoint = V.Checkpoint(tmp_path / "c.json")
+    assert LIB is not None
+    split = V.Split(S.CSolver(LIB, L.WALKER_BITS), checkpoint, 2, 0, say=False, runner=Runner(at_once, lambda: 3))
+    assert split.flight is not None
+    split.flight.bits = BITS
+    value = V.mtdf(split, root, split.value(root, -1, 1))
+    split.harvest()
+    assert split.computed == len(checkpoint.leaves) == len(given)
+    assert checkpoint.nodes == sum(nodes for _, nodes, _ in given)
+    replay = V.Checkpoint(tmp_path / "r.json", dict(checkpoint.leaves))
+    asked: list[str] = []
+    replay.leaves = _Watched(checkpoint.leaves, asked)
+    again = V.Split(S.CSolver(LIB, BITS), replay, 2, 0, say=False)
+    assert V.mtdf(again, root, again.value(root, -1, 1)) == value
+    assert again.computed == 0 and set(asked) < set(checkpoint.leaves)  # some answered past a cut
+
+
+class _Watched(dict[str, int]):
+    """A checkpoint's leaves that note each key asked."""
+
+    def __init__(self, leaves: dict[str, int], asked: list[str]) -> None:
+        super().__init__(leaves)
+        self.asked = asked
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.append(key)
+        return super().get(key, default)
+
+
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return run_referee("tablebase", *args, cwd=cwd, timeout=120)
 
@@ -252,11 +339,23 @@ def test_solve_and_build_ask_for_their_own_game_and_options(tmp_path: Path) -> N
 
 
 @needs_c
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: Path, signum: int) -> None:
+@pytest.mark.parametrize(("signum", "jobs"), [(signal.SIGINT, 1), (signal.SIGTERM, 1), (signal.SIGTERM, 2)])
+def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: Path, signum: int, jobs: int) -> None:
     """The start's first leaf takes minutes: Ctrl-C (or SIGTERM) in it ends the solve
-    within seconds, status 130, one line, the checkpoint as it was (readable)."""
-    argv = [sys.executable, "-m", "impl.cli", "tablebase", "solve", "gothello", "--table-bits", "12"]
+    within seconds, status 130, one line, the checkpoint as it was (readable); with
+    workers (--jobs 2), none of them is left searching."""
+    argv = [
+        sys.executable,
+        "-m",
+        "impl.cli",
+        "tablebase",
+        "solve",
+        "gothello",
+        "--table-bits",
+        "12",
+        "--jobs",
+        str(jobs),
+    ]
     env = {"PYTHONPATH": str(paths.ROOT), "PATH": "/usr/bin:/bin"}
     with subprocess.Popen(
         argv,
@@ -273,12 +372,16 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
             assert run.stderr is not None
             first = run.stderr.readline()  # said once its handlers are in place and it searches
             assert first.startswith("solving "), first
-            time.sleep(1)
+            time.sleep(1 if jobs == 1 else 5)  # spawned workers import the project first
+            workers = psutil.Process(run.pid).children(recursive=True)
+            assert len(workers) >= (0 if jobs == 1 else 1)
             run.send_signal(signum)
             _, err = run.communicate(timeout=60)
         finally:
             run.kill()  # never left running: the start's solve takes hours
     assert run.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, alive
     checkpoint = tmp_path / "gothello-solve.json"
     assert not checkpoint.exists() or V.Checkpoint.load(checkpoint).result == {}
 
@@ -331,7 +434,7 @@ def test_the_independent_pass_is_certified_too(name: str, first: str) -> None:
     the board's symmetries."""
     checkpoint = V.Checkpoint.load(paths.ROOT / "data" / name)
     assert checkpoint.result["value"] == 1 and checkpoint.result["seed"] != 0
-    pairs = V.certify_top(checkpoint, V.NAMES.index(first))
+    pairs = solve_top.certify_top(checkpoint, V.NAMES.index(first))
     assert len(pairs) == 25
 
 
@@ -353,7 +456,7 @@ def test_the_committed_solves_top_plies_are_certified_on_the_proven_engine() -> 
     leaf of one answer, that reply is named uncertified."""
     checkpoint = V.Checkpoint.load(paths.ROOT / "data" / "gothello-solve.json")
     first = V.NAMES.index("a2")
-    pairs = V.certify_top(checkpoint, first)
+    pairs = solve_top.certify_top(checkpoint, first)
     assert len(pairs) == 25 and ("pass", "pass") in pairs
     reply, answer = next(p for p in pairs if p[0] == "c3")
     engine = ImplGothello()
@@ -365,4 +468,4 @@ def test_the_committed_solves_top_plies_are_certified_on_the_proven_engine() -> 
     mine, theirs = state[0], state[1]
     checkpoint.leaves = {k: v for k, v in checkpoint.leaves.items() if not k.startswith(f"{mine:x}:{theirs:x}:0:")}
     with pytest.raises(GC.Uncertified, match="c3"):
-        V.certify_top(checkpoint, first)
+        solve_top.certify_top(checkpoint, first)

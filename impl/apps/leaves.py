@@ -1,0 +1,121 @@
+"""Where ``referee tablebase solve gothello`` answers its leaves when it is given workers
+(``--jobs J``, ``--scheduler``; issue #54, docs/tablebases.md "Workers"): the task a
+worker runs, the runner, and the leaves in flight with their answers as they come.
+The walk that decides which leaves to ask, and keeps their answers, is impl/apps/solve.py."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any, Final
+
+from impl import tasks
+from impl.engines import gothello_solve as S
+from impl.engines.gothello_certificate import Position
+
+LeafTask = tuple[int, int, int, int, int, int]
+"""A leaf for a worker: (mine, theirs, passed, alpha, beta, table bits)."""
+Answer = tuple[int, int, float]
+"""A leaf's answer: the fail-soft value, the nodes and the CPU seconds it took."""
+
+WALKER_BITS: Final = 10
+"""The table of the process that walks the plies above when workers answer the leaves:
+only its placement and symmetry functions are used."""
+
+
+class WorkerFailed(Exception):
+    """A worker could not answer a leaf (it died, or its cluster failed it)."""
+
+
+_SOLVERS: dict[int, S.CSolver] = {}
+
+
+def answer(task: LeafTask) -> Answer:
+    """A worker's answer for one leaf, by its process's own compiled solver and table
+    (made at its first leaf, kept for the next)."""
+    mine, theirs, passed, alpha, beta, bits = task
+    solver = _SOLVERS.get(bits)
+    if solver is None:
+        lib = S.load()
+        if lib is None:
+            raise RuntimeError("no C compiler on this worker to build the solver")
+        solver = _SOLVERS[bits] = S.CSolver(lib, bits)
+    return solver.measured((mine, theirs, passed), alpha, beta)
+
+
+@contextmanager
+def runner(jobs: int, scheduler: str | None) -> Iterator[tasks.Runner | None]:
+    """Where the leaves are answered: None (in the solve's own process), ``jobs``
+    spawned processes, or the Dask cluster at ``scheduler``.  An interrupt kills the
+    local workers at once (their running leaves are lost, as the one running in the
+    solve's process would be): a pool's orderly end would wait for searches of minutes."""
+    if scheduler is not None:
+        with tasks.dask(scheduler, 0) as cluster:
+            yield cluster
+        return
+    if jobs <= 1:
+        yield None
+        return
+    with tasks.processes(jobs) as pool:
+        try:
+            yield pool
+        except BaseException:
+            for child in multiprocessing.active_children():
+                child.kill()
+            raise
+
+
+class Flight:
+    """The leaves submitted to a runner, by key, and their answers as they arrive —
+    kept until taken by whoever waits on them, or handed on as strays once no one
+    does (a leaf answered past a cut: still a valid answer)."""
+
+    def __init__(self, runner: tasks.Runner, bits: int) -> None:
+        self.runner, self.bits = runner, bits
+        self.pending: dict[str, Any] = {}
+        """Leaves submitted and not yet taken nor dropped: their futures."""
+        self.arrived: dict[str, Answer] = {}
+        """Answers as they arrive (set by the runner's threads; a dict's single writes
+        need no lock)."""
+
+    def send(self, key: str, position: Position, alpha: int, beta: int) -> None:
+        """Submit the leaf unless it is in flight already."""
+        if key in self.pending:
+            return
+        handle = self.runner.submit(answer, (*position, alpha, beta, self.bits))
+
+        def arrived(done: Any) -> None:
+            with suppress(BaseException):  # cancelled, or failed: whoever waits on it says so
+                self.arrived[key] = done.result()
+
+        handle.add_done_callback(arrived)
+        self.pending[key] = handle
+
+    def take(self, key: str, position: Position, alpha: int, beta: int) -> Answer:
+        """The leaf's answer, waiting for it (sent now if it was not)."""
+        self.send(key, position, alpha, beta)
+        handle = self.pending.pop(key)
+        while True:
+            try:
+                found: Answer = handle.result(timeout=tasks.SIGNAL_POLL)
+                return found
+            except TimeoutError:
+                continue
+            except MemoryError:
+                raise
+            except Exception as exc:  # a worker killed (out of memory?), a cluster's failure
+                raise WorkerFailed(f"a worker failed on a leaf ({type(exc).__name__}: {exc})") from None
+
+    def drop(self, keys: list[str]) -> None:
+        """No one will wait on these: cancelled where not begun; an answer that still
+        comes is a stray."""
+        for key in keys:
+            handle = self.pending.pop(key, None)
+            if handle is not None:
+                handle.cancel()
+
+    def strays(self) -> list[tuple[str, Answer]]:
+        """The answers arrived for leaves no one waits on (taken ones included: the
+        caller keeps each key once)."""
+        return [(key, self.arrived.pop(key)) for key in [k for k in list(self.arrived) if k not in self.pending]]
