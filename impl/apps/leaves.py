@@ -6,9 +6,10 @@ The walk that decides which leaves to ask, and keeps their answers, is impl/apps
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, Final
+from typing import Any
 
 from impl import tasks
 from impl.engines import gothello_solve as S
@@ -19,10 +20,6 @@ LeafTask = tuple[int, int, int, int, int, int]
 Answer = tuple[int, int, float]
 """A leaf's answer: the fail-soft value, the nodes and the CPU seconds it took."""
 
-WALKER_BITS: Final = 10
-"""The table of the process that walks the plies above when workers answer the leaves:
-only its placement and symmetry functions are used."""
-
 
 class WorkerFailed(Exception):
     """A worker could not answer a leaf (it died, or its cluster failed it)."""
@@ -31,33 +28,64 @@ class WorkerFailed(Exception):
 _SOLVERS: dict[int, S.CSolver] = {}
 
 
-def answer(task: LeafTask) -> Answer:
-    """A worker's answer for one leaf, by its process's own compiled solver and table
-    (made at its first leaf, kept for the next)."""
-    mine, theirs, passed, alpha, beta, bits = task
+def _solver(bits: int) -> S.CSolver:
+    """This worker process's compiled solver and table (made once, kept for every leaf)."""
     solver = _SOLVERS.get(bits)
     if solver is None:
         lib = S.load()
         if lib is None:
             raise RuntimeError("no C compiler on this worker to build the solver")
         solver = _SOLVERS[bits] = S.CSolver(lib, bits)
-    return solver.measured((mine, theirs, passed), alpha, beta)
+    return solver
+
+
+def answer(task: LeafTask) -> Answer:
+    """A worker's answer for one leaf, by its process's own solver and table."""
+    mine, theirs, passed, alpha, beta, bits = task
+    return _solver(bits).measured((mine, theirs, passed), alpha, beta)
+
+
+def ready(bits: int) -> int:
+    """A worker made ready (its library built, its table allocated): its process id."""
+    _solver(bits)
+    return os.getpid()
+
+
+def warm(runner: tasks.Runner, bits: int) -> None:
+    """Every worker of ``runner`` started and ready before the first leaf, so that a
+    table too large for a worker, or a worker without a compiler, is said at once."""
+    for handle in [runner.submit(ready, bits) for _ in range(runner.capacity)]:
+        wait(handle)
+
+
+def wait(handle: Any) -> Any:
+    """A task's result, waking every SIGNAL_POLL seconds so that an interrupt is
+    handled; a worker's failure (but a table too large: MemoryError) as WorkerFailed."""
+    while True:
+        try:
+            return handle.result(timeout=tasks.SIGNAL_POLL)
+        except TimeoutError:
+            continue
+        except MemoryError:
+            raise
+        except Exception as exc:  # a worker killed (out of memory?), a cluster's failure
+            raise WorkerFailed(f"a worker failed ({type(exc).__name__}: {exc})") from None
 
 
 @contextmanager
-def runner(jobs: int, scheduler: str | None) -> Iterator[tasks.Runner | None]:
-    """Where the leaves are answered: None (in the solve's own process), ``jobs``
-    spawned processes, or the Dask cluster at ``scheduler``.  An interrupt kills the
+def runner(workers: int, scheduler: str | None) -> Iterator[tasks.Runner | None]:
+    """Where the leaves are answered besides the solve's own process: nowhere (None),
+    ``workers`` spawned processes, or the Dask cluster at ``scheduler``.  An interrupt kills the
     local workers at once (their running leaves are lost, as the one running in the
     solve's process would be): a pool's orderly end would wait for searches of minutes."""
     if scheduler is not None:
         with tasks.dask(scheduler, 0) as cluster:
             yield cluster
         return
-    if jobs <= 1:
+    if workers < 1:
         yield None
         return
-    with tasks.processes(jobs) as pool:
+    with tasks.processes(workers) as pool:
         try:
             yield pool
         except BaseException:
@@ -95,17 +123,8 @@ class Flight:
     def take(self, key: str, position: Position, alpha: int, beta: int) -> Answer:
         """The leaf's answer, waiting for it (sent now if it was not)."""
         self.send(key, position, alpha, beta)
-        handle = self.pending.pop(key)
-        while True:
-            try:
-                found: Answer = handle.result(timeout=tasks.SIGNAL_POLL)
-                return found
-            except TimeoutError:
-                continue
-            except MemoryError:
-                raise
-            except Exception as exc:  # a worker killed (out of memory?), a cluster's failure
-                raise WorkerFailed(f"a worker failed on a leaf ({type(exc).__name__}: {exc})") from None
+        found: Answer = wait(self.pending.pop(key))
+        return found
 
     def drop(self, keys: list[str]) -> None:
         """No one will wait on these: cancelled where not begun; an answer that still

@@ -15,14 +15,15 @@ nothing with the first (not its table, not its order) — the independent pass.
 The question is the first player's final margin's sign (``--exact``: the margin, by
 MTD(f), null windows converging): black wins, loses or draws under perfect play.
 
-With ``--jobs J`` (or a Dask cluster, ``--scheduler``) the leaves are answered by
-worker processes through the one task runner (impl/tasks.py), each worker with its own
-table, and at a position whose children are all leaves the younger brothers wait: the
-first child alone, then — the window null, so every later child's window the same —
-the rest J at a time, in order, taken as the sequential search would take them and
-cut where it would cut.  The leaves asked are the sequential search's, given the same
-answers, so the checkpoint replays and resumes alike; a leaf answered past a cut is
-kept too."""
+With ``--jobs J`` (``--scheduler``: on a Dask cluster) J-1 worker processes answer
+leaves ahead through the one task runner (impl/apps/leaves.py), each with its own
+table: at a position whose children are all leaves the younger brothers wait — the
+first child alone, then, the window null (so every later child's window the same),
+each child here while the workers answer the next ones, taken as the sequential
+search would take them and cut where it would cut.  The leaves asked are the
+sequential search's, given the same answers, so the checkpoint replays and resumes
+alike; a leaf answered past a cut is kept too.  (On one machine it does not pay:
+docs/tablebases.md, "Workers".)"""
 
 from __future__ import annotations
 
@@ -205,7 +206,7 @@ class Split:
         brothers = self.flight is not None and depth == 1 and deepen == 0  # its children are leaves
         for i, (action, child) in enumerate(kids):
             if brothers and i > 0 and beta - max(alpha, best) == 1:
-                self.ahead([c for _, c in kids[i:]], -beta, 1 - beta)  # the younger brothers, in the null window
+                self.ahead([c for _, c in kids[i + 1 :]], -beta, 1 - beta)  # the younger brothers, null window
             value = -self.value(child, -beta, -max(alpha, best), depth - 1, deepen)
             if value > best:
                 best = value
@@ -256,10 +257,11 @@ class Split:
             )
 
     def answered(self, position: Position, alpha: int, beta: int, key: str) -> leaves.Answer:
-        """The leaf's answer: here by the solver, or by the runner (waiting for it)."""
-        if self.flight is None:
-            return self.solver.measured(position, alpha, beta)
-        return self.flight.take(key, position, alpha, beta)
+        """The leaf's answer: by a worker where it is in flight (waiting for it), else
+        here, by this process's solver and table."""
+        if self.flight is not None and key in self.flight.pending:
+            return self.flight.take(key, position, alpha, beta)
+        return self.solver.measured(position, alpha, beta)
 
 
 def mtdf(split: Split, root: Position, guess: int) -> int:
@@ -333,14 +335,15 @@ def solve(
         checkpoint = Checkpoint.load(checkpoint_path)
     except (Damaged, OSError) as exc:
         raise UsageError(f"referee tablebase solve: {why(exc) if isinstance(exc, OSError) else exc}") from None
-    here = jobs <= 1 and scheduler is None
-    solver = S.CSolver(lib, bits if here else leaves.WALKER_BITS)  # the workers' tables hold the leaves
+    solver = S.CSolver(lib, bits)
     wall = time.perf_counter()
-    with leaves.runner(jobs, scheduler) as runner:
+    with leaves.runner(jobs - 1, scheduler) as runner:
+        if runner is not None:
+            leaves.warm(runner, bits)
         split = Split(solver, checkpoint, depth, seed, say, deepen, runner, bits)
         if say:
             where = "the start" if root == START else "a position"
-            by = "here" if runner is None else f"by {runner.capacity} workers, a table each"
+            by = "here" if runner is None else f"here and by {runner.capacity} workers ahead, a table each"
             print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries, "
                   f"the leaves {by}", file=sys.stderr, flush=True)  # fmt: skip
         if checkpoint.leaves and say:
@@ -379,8 +382,7 @@ def solve(
                     + ", ".join(f"{r} {a}" for r, a in pairs)
                     + ")"
                 )
-    if here:  # the workers' tables are gone with them
-        print("the table's line from the start: " + " ".join(line(solver, root)))
+    print("the table's line from the start: " + " ".join(line(solver, root)))
     return value
 
 

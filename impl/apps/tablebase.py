@@ -60,8 +60,10 @@ def add_command(subparsers: Any) -> None:
     p.add_argument(
         "--jobs",
         type=positive,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: the CPUs); solve: each with its own table of --table-bits",
+        default=None,
+        help="worker processes (build, check: default the CPUs); solve: this process and J-1 workers answering "
+        "leaves ahead, each with its own table of --table-bits (default 1: on one machine it does not pay, "
+        "docs/tablebases.md)",
     )
     p.add_argument(
         "--spec-stones", type=_stones, default=4, help="check: solve boards of ≤ N stones on the spec too (default 4)"
@@ -163,7 +165,7 @@ def _solve(args: argparse.Namespace) -> int:
             args.exact,
             args.seed,
             deepen=args.deepen,
-            jobs=args.jobs,
+            jobs=args.jobs or 1,
             scheduler=args.scheduler,
         )
     except leaves.WorkerFailed as exc:
@@ -310,7 +312,7 @@ def run(args: argparse.Namespace) -> int:
                 args.out,
                 rules,
                 args.stones,
-                args.jobs,
+                args.jobs or os.cpu_count() or 1,
                 build.print_report,
                 on_progress=build.print_progress,
                 stop=asked.is_set,
@@ -341,7 +343,9 @@ def run(args: argparse.Namespace) -> int:
             "kernel = proven engine": check.kernel_vs_engine(rules, min(args.stones, 8))
             + check.kernel_vs_engine_on(rules, check.lap_sample())  # pits of 11 and more: laps
         },
-        lambda: check.in_parts(table, args.jobs, _Progress()),  # Bellman and the distances, one engine pass
+        lambda: check.in_parts(
+            table, args.jobs or os.cpu_count() or 1, _Progress()
+        ),  # Bellman and the distances, one engine pass
         lambda: {"the spec's solve": check.check_spec(table, min(args.stones, args.spec_stones))},
     ]
     if args.history_stones and table.bounds is not None:

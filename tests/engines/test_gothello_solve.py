@@ -236,8 +236,8 @@ def test_a_deepened_shuffled_solve_resumed_anywhere_asks_the_leaves_it_asked() -
 def test_workers_answer_the_leaves_the_sequential_search_would_ask(
     tmp_path: Path, seed: int, deepen: int, split: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--jobs 2: the leaves answered by two worker processes (a table each), the
-    younger brothers of a leaf parent in flight together: the value is the solver's,
+    """--jobs 2: the leaves answered here and, a leaf parent's younger brothers ahead,
+    by a worker process (a table of its own): the value is the solver's,
     and the sequential search replaying that checkpoint finds every leaf it asks there
     (the leaves asked are the sequential search's, given the same answers)."""
     root = _root(13)
@@ -261,7 +261,7 @@ def test_a_dask_cluster_answers_the_leaves_too(tmp_path: Path) -> None:
     checkpoint = V.Checkpoint(tmp_path / "d.json")
     assert LIB is not None
     with tasks.dask(None, 1) as runner:
-        split = V.Split(S.CSolver(LIB, L.WALKER_BITS), checkpoint, 2, 7, say=False, runner=runner, bits=BITS)
+        split = V.Split(S.CSolver(LIB, BITS), checkpoint, 2, 7, say=False, runner=runner, bits=BITS)
         assert V.mtdf(split, root, split.value(root, -1, 1)) == want
     again = V.Split(S.CSolver(LIB, BITS), V.Checkpoint(tmp_path / "r.json", dict(checkpoint.leaves)), 2, 7, say=False)
     assert V.mtdf(again, root, again.value(root, -1, 1)) == want and again.computed == 0
@@ -271,8 +271,8 @@ def test_a_dask_cluster_answers_the_leaves_too(tmp_path: Path) -> None:
 def test_a_leaf_answered_past_a_cut_is_kept_and_counted_once(tmp_path: Path) -> None:
     """Speculation's answers (younger brothers answered when an older one cut) go to the
     checkpoint with their nodes, each leaf counted once: on a runner that answers each
-    leaf as it is submitted (three in flight), the checkpoint holds leaves the
-    sequential replay never asks, and its nodes are the sum of every answer given."""
+    leaf as it is submitted (three ahead), the checkpoint holds leaves the sequential
+    replay never asks, and its nodes are the sum of every answer given, here or there."""
     root = _root(13)
     given: list[L.Answer] = []
 
@@ -284,9 +284,15 @@ def test_a_leaf_answered_past_a_cut_is_kept_and_counted_once(tmp_path: Path) -> 
 
     checkpoint = V.Checkpoint(tmp_path / "c.json")
     assert LIB is not None
-    split = V.Split(S.CSolver(LIB, L.WALKER_BITS), checkpoint, 2, 0, say=False, runner=Runner(at_once, lambda: 3))
-    assert split.flight is not None
-    split.flight.bits = BITS
+    here = S.CSolver(LIB, BITS)
+    measured = here.measured
+
+    def counted(where: GC.Position, alpha: int, beta: int) -> L.Answer:
+        given.append(measured(where, alpha, beta))
+        return given[-1]
+
+    here.measured = counted  # type: ignore[method-assign]
+    split = V.Split(here, checkpoint, 2, 0, say=False, runner=Runner(at_once, lambda: 3), bits=BITS)
     value = V.mtdf(split, root, split.value(root, -1, 1))
     split.harvest()
     assert split.computed == len(checkpoint.leaves) == len(given)
