@@ -343,7 +343,8 @@ def solve(
         split = Split(solver, checkpoint, depth, seed, say, deepen, runner, bits)
         if say:
             where = "the start" if root == START else "a position"
-            by = "here" if runner is None else f"here and by {runner.capacity} workers ahead, a table each"
+            many = 0 if runner is None else runner.capacity
+            by = "here" if not many else f"here and ahead by {many} worker{'s' * (many > 1)}, a table each"
             print(f"solving 5×5 Gothello from {where}: {depth} plies split, a table of 2^{bits + 1} entries, "
                   f"the leaves {by}", file=sys.stderr, flush=True)  # fmt: skip
         if checkpoint.leaves and say:
