@@ -210,8 +210,8 @@ def deliver(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *a
 def _adjudicator(rules: Adjudication | None, outcome: GameOutcome) -> tuple[Callable[[Session], None], ...]:
     """A session hook judging each position by ``rules`` as the move that made it is
     accepted, and ending the game at that very position.  The ply count and the lead
-    are judged on the loop (a few microseconds); the table's probe (up to
-    seconds: ``probe.may_repeat``'s search; docs/tablebases.md measures it) in a thread, the session held
+    are judged on the loop (a few microseconds); the table's probe (milliseconds:
+    ``probe.may_repeat``'s search; docs/tablebases.md measures it) in a thread, the session held
     meanwhile (``Session.hold``): the move was relayed and the opponent thinks, but
     its reply waits for the verdict, charged to its clock only up to its arrival.  So
     no player outruns the table, however fast (issue #54: a random player once

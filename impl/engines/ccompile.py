@@ -22,11 +22,10 @@ def cache_dir() -> Path:
     return Path(base) / "zreferee" / "tablebase"
 
 
-def compiled(source: Path, stem: str) -> ctypes.CDLL | None:
-    """``source`` built once per text as ``<stem>-<digest>.so`` and loaded; None
-    without a compiler or where it does not build."""
-    text = source.read_bytes()
-    digest = hashlib.sha256(text).hexdigest()[:16]
+def compiled(source: Path, stem: str, includes: Sequence[Path] = ()) -> ctypes.CDLL | None:
+    """``source`` built once per text (its and the files it ``#include``s, ``includes``)
+    as ``<stem>-<digest>.so`` and loaded; None without a compiler or where it does not build."""
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in (source, *includes))).hexdigest()[:16]
     target = cache_dir() / f"{stem}-{digest}.so"
     if not target.exists():
         compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
@@ -51,13 +50,15 @@ Signatures = Mapping[str, tuple[Sequence[type[Any]], type[Any] | None]]
 """A library's functions: name → (argument types, result type), as ctypes takes them."""
 
 
-def library(source: Path, stem: str, switch: str, signatures: Signatures) -> ctypes.CDLL | None:
-    """``compiled(source, stem)`` with its functions' types set from ``signatures``;
-    None without it, or when the environment variable ``switch`` is ``python`` (the
-    Python fallback asked for)."""
+def library(
+    source: Path, stem: str, switch: str, signatures: Signatures, includes: Sequence[Path] = ()
+) -> ctypes.CDLL | None:
+    """``compiled(source, stem, includes)`` with its functions' types set from
+    ``signatures``; None without it, or when the environment variable ``switch`` is
+    ``python`` (the Python fallback asked for)."""
     if os.environ.get(switch, "c") == "python":
         return None
-    lib = compiled(source, stem)
+    lib = compiled(source, stem, includes)
     if lib is None:
         return None
     for name, (argtypes, restype) in signatures.items():

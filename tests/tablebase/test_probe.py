@@ -104,9 +104,10 @@ def test_adjudicate_from_the_pieces(tables: dict[str, Table]) -> None:
 def test_the_repetition_search_by_the_c_kernel_is_the_pythons(
     tables: dict[str, Table], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``may_repeat`` searches over ranks with the C kernel's moves where it is built
-    (4 times faster at 16 stones) and over boards in Python without: the same answer at
-    every position of 30 random games whose board has at most 8 stones, history and all."""
+    """``may_repeat`` searches in C where it builds (reach.c's ``tb_reach``) and over
+    kernel.py's moves in Python without: the same answer at every position of 30 random
+    games whose board has at most 8 stones, history and all — and the same again with a
+    limit of 40 boards, past which both give up alike (answering that it may)."""
     import random
 
     from impl.engines.awari import engine_for
@@ -123,6 +124,12 @@ def test_the_repetition_search_by_the_c_kernel_is_the_pythons(
                 positions.append(state)
             state = engine.apply(state, rng.choice(list(engine.legal_moves(state))))[1]
     by_c = [probe.may_repeat(s, table.gs) for s in positions]
+    monkeypatch.setattr(probe, "REACH_LIMIT", 40)
+    limited_c = [probe.may_repeat(s, table.gs) for s in positions]
     monkeypatch.setattr(ckernel, "load", lambda: None)
+    monkeypatch.setattr(ckernel, "load_reach", lambda: None)
+    assert limited_c == [probe.may_repeat(s, table.gs) for s in positions]
+    monkeypatch.setattr(probe, "REACH_LIMIT", 500_000)
     assert by_c == [probe.may_repeat(s, table.gs) for s in positions]
     assert True in by_c and False in by_c
+    assert sum(limited_c) > sum(by_c)  # the limit was reached somewhere

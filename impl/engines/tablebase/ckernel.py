@@ -52,3 +52,27 @@ def board_options(n: int, r: int, gs: int, bug: int, use_c: bool = True) -> tupl
     if lib is not None:
         return options(lib, n, gs, bug, r)
     return kernel.options(unrank(r, n), gs, bug)
+
+
+REACH_SOURCE = Path(__file__).with_name("reach.c")
+REACH_SIGNATURES: Final[Signatures] = {
+    "tb_level_size": ([_i32], _i64),
+    "tb_reach": ([_i32, _i32, _i32, _i64, _ptr, _i32, _i64, _ptr, _ptr], _i32),
+}
+
+
+@cache
+def load_reach() -> ctypes.CDLL | None:
+    """reach.c (kernel.c included), built once per text of both; None without a compiler."""
+    return library(REACH_SOURCE, "reach", "ZREFEREE_TABLEBASE_KERNEL", REACH_SIGNATURES, (SOURCE,))
+
+
+def reaches(lib: ctypes.CDLL, n: int, gs: int, bug: int, start: int, targets: set[int], limit: int) -> bool:
+    """probe.may_repeat's search in the kernel: the board of n stones of rank ``start``
+    reaches a rank of ``targets`` by moves that capture nothing (or more than ``limit``
+    boards are seen first)."""
+    ordered = sorted(targets)
+    wanted = (ctypes.c_int64 * max(len(ordered), 1))(*ordered)
+    seen = (ctypes.c_uint8 * ((lib.tb_level_size(n) + 7) // 8))()
+    queue = (ctypes.c_int64 * (limit + 8))()
+    return bool(lib.tb_reach(n, gs, bug, start, wanted, len(ordered), limit, seen, queue))
