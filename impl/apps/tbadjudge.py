@@ -108,8 +108,9 @@ class TablebaseRule:
         exact = table.exact(board)
         if searched is not None:
             low, high = table.bounded(board) or (0, 0)
+            whose = "this game's lines, its history included," if searched.in_game else "every line"
             said = (
-                f"the referee's value {searched.value:+d} ({self.rules}, searched to every line's first "
+                f"the referee's value {searched.value:+d} ({self.rules}, searched over {whose} to the first "
                 f"repetition: table bounds {low:+d} … {high:+d})"
             )
         elif table.bounds is None and exact is not None:

@@ -363,12 +363,12 @@ def test_where_the_bounds_leave_the_winner_open_the_search_adjudicates_the_refer
     assert checked >= 5
 
 
-def test_the_search_adjudicates_nothing_past_its_budget_nor_where_a_position_can_come_again(
+def test_the_search_adjudicates_nothing_past_its_budget_and_the_history_where_it_can_repeat(
     own_row: dict[str, probe.Table],
 ) -> None:
     """A board whose search ran out is left to the players (and not searched again); a
-    board whose bounds leave the winner open but whose earlier position can come again
-    is never searched: its history decides."""
+    position whose earlier one can come again is not judged by its board's remembered
+    value but by the search of its own game, its history included."""
     table = own_row["paper"]
     pits = next(p for p in boards(3) if (pair := table.bounded(p)) is not None and pair[0] != pair[1])
     lo = (table.bounded(pits) or (0, 0))[0]
@@ -396,5 +396,49 @@ def test_the_search_adjudicates_nothing_past_its_budget_nor_where_a_position_can
     open_ones = [after for after in repeating if probe.adjudicate(after, table) is None]
     assert open_ones
     for after in open_ones:
-        assert history.adjudicate(after, rich) is None
-        assert rich.value(probe.board_of(after))[0] is not None  # its board alone is settled
+        found = history.adjudicate(after, rich)
+        final = rich.in_game(after)[0]
+        mine, theirs = probe.stores_of(after)
+        assert found is not None and final is not None and found.value == final - (mine - theirs)
+        assert history.Values(table, budget=1).in_game(after)[0] is None
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_where_the_history_can_repeat_the_games_own_search_adjudicates_the_referees_result(
+    own_row: dict[str, probe.Table], name: str
+) -> None:
+    """Boards of 2 stones with the stores near even, a few moves played that capture
+    nothing (so an earlier position can come again, and the bounds say nothing): the
+    search of the game's own lines, history and stores as they are, adjudicates, and the
+    spec's exhaustive search of the same game (check.game_outcome) ends with the same
+    winner, on eight such positions."""
+    import random
+
+    table = own_row[name]
+    engine = engine_for(table.rules)
+    values = history.Values(table)
+    rng = random.Random(1)
+    found = []
+    for pits in boards(2):
+        for north in range(20, 27, 3):
+            state = probe.state_of(A.AwariGame(tuple(pits), (north, 46 - north), A.PLAYER.north, frozenset()))
+            for _ in range(3):
+                stay = [m for m in engine.legal_moves(state) if sum(probe.board_of(engine.apply(state, m)[1])) == 2]
+                if engine.is_over(state) or not stay:
+                    break
+                state = engine.apply(state, rng.choice(stay))[1]
+                if (
+                    not engine.is_over(state)
+                    and probe.may_repeat(state, table.gs)
+                    and not probe.adjudicate(state, table)
+                ):
+                    found.append(state)
+    assert len(found) >= 8
+    for state in rng.sample(found, 8):
+        searched = history.adjudicate(state, values)
+        assert searched is not None
+        game = engine.to_spec(state)
+        said = {game.to_move: 1, A.opponent(game.to_move): -1, None: 0}[searched.result.winner]
+        assert said == check.game_outcome(table.rules, game), (game, searched)
+        verdict = TablebaseRule(table.folder, STONES, name).verdict(state)
+        assert verdict is not None and "searched over this game's lines, its history included" in verdict[2]

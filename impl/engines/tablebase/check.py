@@ -415,11 +415,17 @@ def check_spec(table: Table, stones: int) -> list[str]:
 
 
 def history_outcome(rules: AR.AwariRules, pits: Board, north_store: int) -> int:
+    """``game_outcome`` from ``pits`` with north to move, north's store ``north_store``
+    and south's the rest of the 48, no positions yet."""
+    south = 48 - sum(pits) - north_store
+    return game_outcome(rules, A.AwariGame(tuple(pits), (north_store, south), A.PLAYER.north, frozenset()))
+
+
+def game_outcome(rules: AR.AwariRules, game: A.AwariGame) -> int:
     """The game as the referee plays it — the positions set growing, a repetition
     ending it as the rule set says, a store of 25 ending it (WinMargin) — searched
-    exhaustively from ``pits`` with north to move, north's store ``north_store`` and
-    south's the rest of the 48, no positions yet: 1, 0 or -1 as north wins, draws or
-    loses under perfect play."""
+    exhaustively on the spec from ``game``, its history included: 1, 0 or -1 as its
+    mover wins, draws or loses under perfect play."""
 
     def search(g: A.AwariGame) -> int:
         """+1 / 0 / -1: g.to_move wins, draws, loses."""
@@ -436,8 +442,7 @@ def history_outcome(rules: AR.AwariRules, pits: Board, north_store: int) -> int:
                 break
         return best
 
-    south = 48 - sum(pits) - north_store
-    return search(A.AwariGame(tuple(pits), (north_store, south), A.PLAYER.north, frozenset()))
+    return search(game)
 
 
 def _sign(x: int) -> int:

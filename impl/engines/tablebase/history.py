@@ -80,6 +80,18 @@ class Referee:
         finally:
             self._stop = None
 
+    def in_game(self, state: E.AwariState) -> int | None:
+        """The mover's final store difference from a real game's position — its stores
+        and its history as they are, an earlier position able to come again — by the
+        whole window's search; None if the budget ran out first."""
+        self._stop = None if self.budget is None else self.nodes + self.budget
+        try:
+            return self._search(state, -49, 49)
+        except OutOfNodes:
+            return None
+        finally:
+            self._stop = None
+
     def _value(self, pits: Board) -> int:
         found = self.known.get(pits)
         if found is not None:
@@ -151,36 +163,51 @@ class Values:
             self.open.add(pits)
         return found, referee.nodes
 
+    def in_game(self, state: E.AwariState) -> tuple[int | None, int]:
+        """``Referee.in_game`` within the budget (boards of more than ``stones`` stones
+        not searched: None) and the nodes it visited; not remembered (the history is
+        the game's), but the captured children it values are."""
+        if sum(E.table_board(state)) > self.stones:
+            return None, 0
+        referee = Referee(self.table, self.budget, self.known)
+        return referee.in_game(state), referee.nodes
+
 
 @dataclass(frozen=True)
 class Searched:
     """A position scored by the referee's searched value: the result, the mover's
-    margin on the board (``value``) and the nodes the search visited."""
+    margin on the board (``value``), the nodes the search visited, and whether it was
+    the game's own search, history included (else the board's, remembered)."""
 
     result: Adjudicated
     value: int
     nodes: int
+    in_game: bool = False
 
 
 def adjudicate(state: E.AwariState, values: Values) -> Searched | None:
     """The result of perfect play from a real game's position (stores and all 48 stones
-    there) where the table's bounds give different winners (``probe.adjudicate``
-    decides the others): by the referee's own value of its board, searched, where no
-    earlier position can come again (``probe.may_repeat``) and the search settles
-    within the budget; None elsewhere."""
+    there, at most ``values.stones`` on the board) that ``probe.adjudicate`` leaves
+    open: where an earlier position can come again (``probe.may_repeat``), by a search
+    of this game's own lines, its history and stores as they are; where none can and
+    the bounds give different winners, by the referee's own value of its board,
+    searched and remembered; None where the search runs out of its budget."""
     table = values.table
     board = probe.board_of(state)
     mine, theirs = probe.stores_of(state)
     pair = probe.value_range(table, board)
     if pair is None or table.bounds is None or mine + theirs + sum(board) != 48:
         return None
+    if sum(board) > values.stones or engine_for(table.rules).is_over(state):
+        return None
+    if probe.may_repeat(state, table.gs):  # the history decides: this game's own search
+        final, nodes = values.in_game(state)
+        if final is None:
+            return None
+        return Searched(probe.result_of(state, final, final), final - (mine - theirs), nodes, in_game=True)
     low, high = mine - theirs + pair[0], mine - theirs + pair[1]
     if (low > 0) == (high > 0) and (low < 0) == (high < 0):
-        return None  # one winner either way: the bounds decide it
-    if sum(board) > values.stones or board in values.open:
-        return None  # not searched: asked before may_repeat, the costly test
-    if engine_for(table.rules).is_over(state) or probe.may_repeat(state, table.gs):
-        return None
+        return None  # one winner either way: the bounds decide it (probe.adjudicate)
     found, nodes = values.value(board)
     if found is None:
         return None
