@@ -26,11 +26,14 @@ def test_the_quick_adjudication_benchmark_prints_a_row_a_rule_set(capsys: pytest
     from bench import adjudication
 
     assert adjudication.main(["--quick"]) == 0
-    rows = re.findall(r"^\| ([\w-]+) \| 20 \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ ms \|$",
-                      capsys.readouterr().out, re.M)  # fmt: skip
+    rows = re.findall(
+        r"^\| ([\w-]+) \| 20 \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ ms \| \d+ ms \|$",
+        capsys.readouterr().out,
+        re.M,
+    )
     assert [r[0] for r in rows] == list(adjudication.RULE_SETS)
-    for _, reached, judged, by_range, out in rows:
-        assert int(reached) == int(judged) + int(out) and int(by_range) <= int(judged)
+    for _, reached, judged, by_range, by_search, out in rows:
+        assert int(reached) == int(judged) + int(out) and int(by_range) + int(by_search) <= int(judged)
 
 
 @pytest.mark.skipif(ckernel.load() is None, reason="no C compiler")
