@@ -1,7 +1,8 @@
 """What workers buy the Gothello solve (``referee tablebase solve --jobs``): the same
 exact solve of sample positions (``--empties`` empty points, the split and deepening
-of the start's exact solve) with its leaves answered here (one table) and by
-``--jobs`` worker processes (a table each), each from a fresh checkpoint: the wall
+of the start's exact solve) with its leaves answered here (``--jobs 1``, one table)
+and with ``--jobs J`` (J − 1 worker processes ahead, a table each), each from a
+fresh checkpoint: the wall
 time, the solver's nodes and CPU, the leaves asked, and the ratio of the walls, all
 measured in this run (docs/tablebases.md, "Workers").  Run it on an idle machine:
 the ratio is that of the cores free.

@@ -326,7 +326,7 @@ def solve(
 ) -> int:
     """Run (or resume) the solve of ``root`` (the start); print the result; its value
     (the sign, or with ``exact`` the margin), for the first player to move.  The
-    leaves are answered here (``jobs`` 1), by ``jobs`` worker processes, or by the
+    leaves are answered here, and ahead by ``jobs`` − 1 worker processes or by the
     Dask cluster at ``scheduler`` (module docstring)."""
     lib = S.load()
     if lib is None:

@@ -109,9 +109,8 @@ def add_command(subparsers: Any) -> None:
         type=scheduler_address,
         default=None,
         metavar="ADDRESS",
-        help="solve: the leaves answered by the Dask cluster at tcp://HOST:PORT (its workers with this "
-        "repository at this commit and a C compiler), not by --jobs local processes (each a table of "
-        "--table-bits; 1: here)",
+        help="solve: the workers answering leaves ahead are the Dask cluster's at tcp://HOST:PORT (with this "
+        "repository at this commit and a C compiler), not --jobs local processes",
     )
     solving.add_argument(
         "--seed", type=int, default=0, help="shuffle the order of the plies above (0: the solver's): a second pass"
@@ -149,6 +148,11 @@ def _probe(args: argparse.Namespace) -> int:
         raise UsageError(f"referee tablebase probe: {exc}") from None
     print("\n".join(lines))
     return 0
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    """build's and check's worker processes: --jobs, else the CPUs (solve's default is 1)."""
+    return int(args.jobs or os.cpu_count() or 1)
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -312,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
                 args.out,
                 rules,
                 args.stones,
-                args.jobs or os.cpu_count() or 1,
+                _jobs(args),
                 build.print_report,
                 on_progress=build.print_progress,
                 stop=asked.is_set,
@@ -343,9 +347,7 @@ def run(args: argparse.Namespace) -> int:
             "kernel = proven engine": check.kernel_vs_engine(rules, min(args.stones, 8))
             + check.kernel_vs_engine_on(rules, check.lap_sample())  # pits of 11 and more: laps
         },
-        lambda: check.in_parts(
-            table, args.jobs or os.cpu_count() or 1, _Progress()
-        ),  # Bellman and the distances, one engine pass
+        lambda: check.in_parts(table, _jobs(args), _Progress()),  # Bellman and the distances, one engine pass
         lambda: {"the spec's solve": check.check_spec(table, min(args.stones, args.spec_stones))},
     ]
     if args.history_stones and table.bounds is not None:

@@ -2,9 +2,9 @@
 Awari: ``referee match|tournament --tb DIR --tb-stones N`` ends a game once the board
 holds at most N stones and the table gives the referee's exact value there
 (``probe.trusted``: the entry under olympiad-1990, agreeing bounds under paper and
-abapa), and scores it by the table (``probe.adjudicate``); under paper and abapa,
-where the bounds leave the winner open, by the referee's own value of the board,
-searched within a budget (``history.adjudicate``).  Gothello:
+abapa), and scores it by the table (``probe.adjudicate``); under paper and abapa, on
+a board of <= 3 stones the table leaves open, by the referee's own search, of the
+board or of the game's own lines where its history can repeat (``history.adjudicate``).  Gothello:
 ``--tb-empties K`` ends a game once at most K points are empty and the exact endgame
 solver (impl/engines/gothello_endgame.py) decides it within its budget.  The record
 says so: ``Termination "adjudication"``, ``Adjudication`` (the rule) and

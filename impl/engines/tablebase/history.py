@@ -205,9 +205,8 @@ def adjudicate(state: E.AwariState, values: Values) -> Searched | None:
         if final is None:
             return None
         return Searched(probe.result_of(state, final, final), final - (mine - theirs), nodes, in_game=True)
-    low, high = mine - theirs + pair[0], mine - theirs + pair[1]
-    if (low > 0) == (high > 0) and (low < 0) == (high < 0):
-        return None  # one winner either way: the bounds decide it (probe.adjudicate)
+    if probe.one_winner(mine - theirs + pair[0], mine - theirs + pair[1]):
+        return None  # the bounds decide it (probe.adjudicate)
     found, nodes = values.value(board)
     if found is None:
         return None

@@ -308,13 +308,18 @@ def adjudicate(game: A.AwariGame | AwariState, table: Table, checked: bool = Fal
     if found is None:
         return None
     low, high = mine - theirs + found[0], mine - theirs + found[1]
-    if (low > 0) != (high > 0) or (low < 0) != (high < 0):
+    if not one_winner(low, high):
         return None  # the winner depends on what the repetition gives
     from impl.engines.awari import engine_for
 
     if engine_for(table.rules).is_over(state) or (not checked and may_repeat(state, table.gs)):
         return None
     return result_of(state, low, high)
+
+
+def one_winner(low: int, high: int) -> bool:
+    """Every final store difference in low … high gives the same result (win, draw or loss)."""
+    return (low > 0) == (high > 0) and (low < 0) == (high < 0)
 
 
 def result_of(state: AwariState, low: int, high: int) -> Adjudicated:
