@@ -378,7 +378,7 @@ def test_an_interrupted_solve_stops_at_once_and_keeps_its_checkpoint(tmp_path: P
             assert run.stderr is not None
             first = run.stderr.readline()  # said once its handlers are in place and it searches
             assert first.startswith("solving "), first
-            time.sleep(1 if jobs == 1 else 5)  # spawned workers import the project first
+            time.sleep(1)  # into the search: workers are started and warmed before that line
             workers = psutil.Process(run.pid).children(recursive=True)
             assert len(workers) >= (0 if jobs == 1 else 1)
             run.send_signal(signum)
