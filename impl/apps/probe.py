@@ -49,7 +49,7 @@ def awari_lines(text: str, folder: Path, rules: AR.AwariRules, budget: int = his
     value = table.value(board)
     distance = table.distance(board)
     lines.append(f"table: {table.name}, levels 0 … {stones} in {folder}")
-    far = "" if distance is None else f"; the side ahead forces it within {distance} plies"
+    far = "" if distance is None or not value else f"; the side ahead forces it within {distance} plies"
     lines.append(f"entry: {value:+d} for {mover} (its margin on the {stones} stones of the board){far}")
     pair = table.bounded(board)
     if pair is not None:

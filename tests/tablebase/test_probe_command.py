@@ -43,6 +43,17 @@ def test_an_awari_probe_is_the_tables_own(tables: dict[str, Table], tmp_path: Pa
     )
 
 
+def test_an_even_entry_names_no_side_ahead(tables: dict[str, Table]) -> None:
+    """An entry of 0 has no side ahead, so no distance is claimed for it (its
+    distance is 0 by definition: docs/tablebases.md); a won entry's is said."""
+    folder, rules = tables["olympiad-1990"].folder, AR.parse_rules("olympiad-1990")
+    assert (
+        P.awari_lines("a1 A1, 23/23, south", folder, rules)[2]
+        == "entry: +0 for south (its margin on the 2 stones of the board)"
+    )
+    assert P.awari_lines("f1 A1, 23/23, south", folder, rules)[2].endswith("; the side ahead forces it within 3 plies")
+
+
 def test_under_the_papers_rule_the_value_is_exact_where_the_bounds_agree(
     tables: dict[str, Table], tmp_path: Path
 ) -> None:
