@@ -121,7 +121,7 @@ def _stones(words: list[str], cells: dict[G.SQUARE, G.SQUAREVAL]) -> None:
             continue
         square = notation.parse_gothello(word)
         if not isinstance(square, G.move):
-            raise NotationError(f"{word!r} is not a square a1-e5 (or a colour b, w)")
+            raise NotationError(f"{word!r} is not a square a1-e5 (or a colour b, w; the side to move: black, white)")
         if colour is None:
             raise NotationError(f"the colour of {word} is missing: write 'b {word}' or 'w {word}'")
         if square.square in cells:

@@ -88,6 +88,7 @@ def test_bad_probes_are_one_line(tables: dict[str, Table], tmp_path: Path) -> No
         (("awari", "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south", "--out", folder, "--rules", "olympiad-1990"),
          1, "needs the levels 0 … 48"),
         (("gothello", "b z9, black"), 2, "z9"),
+        (("gothello", "b c3 w c4, green"), 2, "the side to move: black, white"),
         (("chess", "x"), 2, "neither awari nor gothello"),
     ]  # fmt: skip
     for argv, status, said in cases:
