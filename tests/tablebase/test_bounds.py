@@ -16,7 +16,7 @@ import pytest
 from impl.apps.tbadjudge import TablebaseRule
 from impl.engines import awari as E
 from impl.engines.awari import engine_for
-from impl.engines.tablebase import bounds, build, check, history, kernel, probe, store
+from impl.engines.tablebase import bounds, build, check, history, kernel, probe, review, store
 from impl.engines.tablebase.index import boards, level_size
 from impl.engines.tablebase.rules import slam_rule
 from spec import awari as A
@@ -442,3 +442,72 @@ def test_where_the_history_can_repeat_the_games_own_search_adjudicates_the_refer
         assert said == check.game_outcome(table.rules, game), (game, searched)
         verdict = TablebaseRule(table.folder, STONES, name).verdict(state)
         assert verdict is not None and "searched over this game's lines, its history included" in verdict[2]
+
+
+def _down_to_the_last_stones(rules: AR.AwariRules) -> list[str]:
+    """A game from the start, its moves mostly captures (seeded), that has plies played
+    from boards of at most ``history.ADJUDICATION_STONES`` stones."""
+    import random
+
+    engine = engine_for(rules)
+    for seed in range(100):
+        rng = random.Random(seed)
+        state, moves, low = engine.initial(), [], 0
+        while not engine.is_over(state):
+            stones = sum(probe.board_of(state))
+            options = engine.legal_moves(state)
+            takes = [m for m in options if sum(probe.board_of(engine.apply(state, m)[1])) < stones]
+            move = rng.choice(takes if takes and rng.random() < 0.9 else options)
+            low += stones <= history.ADJUDICATION_STONES
+            moves.append(move.name)
+            state = engine.apply(state, move)[1]
+        if low >= 2:
+            return moves
+    raise AssertionError("no seed's game got down to the last stones")
+
+
+@pytest.mark.parametrize("name", OWN_ROW)
+def test_analyse_values_the_last_plies_by_the_referees_search(own_row: dict[str, probe.Table], name: str) -> None:
+    """Under an own-row rule set a move's table value is not the referee's, but on boards
+    of at most 3 stones the review (``referee analyse``, the web view's replay) values
+    each ply by the referee's own search of the game, its stores and history as they
+    are: every move's worth equal to the reference search of the proven engine
+    (check.referee_margin, every line, the positions set included); the plies above
+    say why they are not valued; a search past its budget values nothing."""
+    table = own_row[name]
+    engine = engine_for(table.rules)
+    moves = _down_to_the_last_stones(table.rules)
+    reports = review.review(table, moves)
+    assert len(reports) == len(moves)
+    state, searched, short = engine.initial(), 0, 0
+    for report, move in zip(reports, moves, strict=True):
+        played = engine.parse_move(move)
+        assert played is not None
+        stones = sum(probe.board_of(state))
+        if stones > STONES:
+            assert isinstance(report, review.Unvalued) and report.why == review.OUTSIDE
+        elif stones > history.ADJUDICATION_STONES:
+            assert isinstance(report, review.Unvalued) and report.why == review.OWN_ROW
+        else:
+            me, (mine, theirs) = E.mover(state), probe.stores_of(state)
+            worth = {}
+            for pit in engine.legal_moves(state):
+                after = engine.apply(state, pit)[1]
+                if engine.is_over(after) or not sum(probe.board_of(after)):
+                    worth[pit.name] = E.store(after, me) - E.store(after, 1 - me)
+                else:
+                    worth[pit.name] = -check.referee_margin(engine, after, -49, 49)
+            best = max(worth.values())
+            assert isinstance(report, review.MoveReport) and report.exact, report
+            assert (report.before, report.played, report.best_value) == (
+                best - (mine - theirs),
+                worth[move] - (mine - theirs),
+                best - (mine - theirs),
+            )
+            assert worth[report.best] == best
+            poor = review._searched(report.ply, report.side, played, state, history.Values(table, budget=1))
+            assert poor == report or poor == review.Unvalued(report.ply, report.side, move, review.OUT_OF_NODES)
+            short += poor != report  # no guess where a search was needed
+            searched += 1
+        state = engine.apply(state, played)[1]
+    assert searched >= 2 and short >= 1

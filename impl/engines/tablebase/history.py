@@ -26,6 +26,7 @@ from typing import Final
 
 from impl.engines import awari as E
 from impl.engines.awari import engine_for
+from spec import awari as A
 
 from . import probe
 from .index import Board
@@ -111,25 +112,43 @@ class Referee:
         self.known[pits] = low
         return low
 
+    def moves(self, state: E.AwariState) -> dict[A.PIT, int] | None:
+        """Each legal move's worth to the mover of a real game's position — its final
+        store difference after the move, perfect play after, the stores and history as
+        they are (``in_game`` is the best of them); None if the budget ran out first."""
+        self._stop = None if self.budget is None else self.nodes + self.budget
+        me, stones = E.mover(state), sum(E.table_board(state))
+        try:
+            return {pit: self._child(state, me, stones, pit, -49, 49) for pit in self.engine.legal_moves(state)}
+        except OutOfNodes:
+            return None
+        finally:
+            self._stop = None
+
+    def _child(self, state: E.AwariState, me: int, stones: int, pit: A.PIT, alpha: int, beta: int) -> int:
+        """The mover's (``me``) final store difference after ``pit`` from ``state`` of
+        ``stones`` stones: the game over, a capture's child by its remembered value
+        (nothing of the history can come again: the stones only fall), else the child's
+        search in the window (fail-soft)."""
+        _, after = self.engine.apply(state, pit)
+        gained = E.store(after, me) - E.store(after, 1 - me)
+        left = sum(E.table_board(after))
+        if self.engine.is_over(after) or not left:
+            return gained
+        if left < stones:
+            return gained - self._value(E.table_board(after))
+        return -self._search(after, -beta, -alpha)
+
     def _search(self, state: E.AwariState, alpha: int, beta: int) -> int:
         """check.referee_margin's fail-soft search, a capture's child by ``_value``
         (that one, without the savings, is kept apart: it is the reference this is tested against)."""
         self.nodes += 1
         if self._stop is not None and self.nodes > self._stop:
             raise OutOfNodes
-        me = E.mover(state)
-        stones = sum(E.table_board(state))
+        me, stones = E.mover(state), sum(E.table_board(state))
         best = -99
         for pit in self.engine.legal_moves(state):
-            _, after = self.engine.apply(state, pit)
-            gained = E.store(after, me) - E.store(after, 1 - me)
-            left = sum(E.table_board(after))
-            if self.engine.is_over(after) or not left:
-                value = gained
-            elif left < stones:  # a capture: nothing of the history can come again
-                value = gained - self._value(E.table_board(after))
-            else:
-                value = -self._search(after, -beta, -alpha)
+            value = self._child(state, me, stones, pit, alpha, beta)
             if value > best:
                 best = value
                 alpha = max(alpha, best)
@@ -171,6 +190,14 @@ class Values:
             return None, 0
         referee = Referee(self.table, self.budget, self.known)
         return referee.in_game(state), referee.nodes
+
+    def moves(self, state: E.AwariState) -> tuple[dict[A.PIT, int] | None, int]:
+        """``Referee.moves`` within the budget (boards of more than ``stones`` stones
+        not searched: None) and the nodes it visited."""
+        if sum(E.table_board(state)) > self.stones:
+            return None, 0
+        referee = Referee(self.table, self.budget, self.known)
+        return referee.moves(state), referee.nodes
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,24 @@ from pathlib import Path
 from typing import Any
 
 from impl.engines.awari import AwariState, engine_for
+from spec import awari as A
 from spec import awari_rules as AR
 
-from .probe import Table, board_of, move_values, trusted
+from . import history
+from .probe import Table, board_of, move_values, stores_of, trusted
 from .rules import UnsupportedRules, slam_rule
 from .store import TableError
 
 OUTSIDE = "outside the table"
 INEXACT = "in the table, but the entry is not the referee's value here"
 OWN_ROW = (
-    "in the table, but under an own-row repetition rule a move's value is not the referee's "
-    "(referee tablebase probe gives the position's where its bounds agree)"
+    f"in the table, but under an own-row repetition rule a move's value is not the referee's "
+    f"(its own search values boards of at most {history.ADJUDICATION_STONES} stones; "
+    f"referee tablebase probe gives the position's where its bounds agree)"
+)
+OUT_OF_NODES = (
+    f"under an own-row repetition rule, and the referee's own search ran out of its "
+    f"{history.ADJUDICATION_BUDGET:,} nodes"
 )
 
 
@@ -97,10 +104,14 @@ def table_for(folder: Path, rules: str) -> Table:
 def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[MoveReport | Unvalued]:
     """Each ply of a game from the start (``moves`` in the papers' notation), valued
     where the board is in the table and its entry is exact there (``untrusted``: in
-    the table at all, marked inexact); stops at a move the rules refuse."""
+    the table at all, marked inexact) — under an own-row rule set, on boards of at most
+    ``history.ADJUDICATION_STONES`` stones, by the referee's own search of the game's
+    lines, its stores and history as they are (``history.Values.moves``, as
+    adjudication); stops at a move the rules refuse."""
     engine = engine_for(table.rules)
     state: AwariState = engine.initial()
     found: list[MoveReport | Unvalued] = []
+    searched = history.Values(table) if table.bounds is not None else None
     for ply, text in enumerate(moves, 1):
         pit = engine.parse_move(text)
         if pit is None or engine.is_over(state) or pit not in engine.legal_moves(state):
@@ -110,6 +121,8 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
         exact = uncounted and trusted(table, state)
         if not table.covers(board_of(state)):
             found.append(Unvalued(ply, side, pit.name, OUTSIDE))
+        elif searched is not None and sum(board_of(state)) <= searched.stones:
+            found.append(_searched(ply, side, pit, state, searched))
         elif not (exact or untrusted):
             found.append(Unvalued(ply, side, pit.name, INEXACT if uncounted else OWN_ROW))
         else:
@@ -119,3 +132,17 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
             found.append(MoveReport(ply, side, pit.name, before, values[pit], best.name, values[best], exact))
         _, state = engine.apply(state, pit)
     return found
+
+
+def _searched(ply: int, side: str, pit: A.PIT, state: AwariState, values: history.Values) -> MoveReport | Unvalued:
+    """A ply under an own-row rule set valued by the referee's own search: each move's
+    final store difference, less the stores' now (the margin on the board's stones)."""
+    worth, _ = values.moves(state)
+    if worth is None:
+        return Unvalued(ply, side, pit.name, OUT_OF_NODES)
+    mine, theirs = stores_of(state)
+    best = max(worth, key=lambda p: worth[p])
+    ahead = mine - theirs
+    return MoveReport(
+        ply, side, pit.name, worth[best] - ahead, worth[pit] - ahead, best.name, worth[best] - ahead, True
+    )
