@@ -14,6 +14,7 @@ import pytest
 from impl.apps import certify as C
 from impl.engines import gothello_certificate as GC
 from impl.engines import gothello_solve as S
+from tests.support import paths
 from tests.support.terminal import refused, run_referee
 
 LIB = S.load()
@@ -133,3 +134,26 @@ def test_the_committed_certificate_holds_on_the_spec() -> None:
     # Every position of black's at the last ply ends in a leaf or a finished game, as
     # does black's pass after white's at the second (the 25 of the third ply go on).
     assert checked.white >= 25 * 20 and checked.leaves + checked.over == checked.black - 25
+
+
+SEVENTH = paths.ROOT / "data" / "gothello-certificate-7.json"
+"""The certificate to the seventh ply made here (docs/tablebases.md, "Gothello solved")."""
+
+
+def test_the_seventh_ply_certificate_is_one() -> None:
+    """Its form and counts, read as the check reads it: black's c3 to ply 7, a move of
+    black's after each of white's 11,650 replies, 1,606 leaves (up to symmetry) each
+    shown lost for white, the solver's totals those of its one run."""
+    cert = GC.Certificate.load(SEVENTH)
+    assert (cert.first, cert.opening, cert.plies) == ("c3", "", 7)
+    assert len(cert.book) == 11_650 and len(cert.lost) == 1_606
+    assert set(cert.lost.values()) == {-1}
+    assert cert.nodes == 1_134_060_184
+
+
+@pytest.mark.deep
+def test_the_seventh_ply_certificate_holds_on_the_spec() -> None:
+    """Followed on the spec's engine alone (3 min here): every reply of white's to the
+    seventh ply answered, every leaf lost for white, every finished game black's."""
+    checked = GC.check(GC.Certificate.load(SEVENTH))
+    assert (checked.black, checked.white, checked.leaves, checked.over) == (11_651, 11_650, 10_545, 553)
