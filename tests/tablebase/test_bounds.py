@@ -505,9 +505,21 @@ def test_analyse_values_the_last_plies_by_the_referees_search(own_row: dict[str,
                 best - (mine - theirs),
             )
             assert worth[report.best] == best
-            poor = review._searched(report.ply, report.side, played, state, history.Values(table, budget=1))
+            poor, _ = review._searched(report.ply, report.side, played, state, history.Values(table, budget=1))
             assert poor == report or poor == review.Unvalued(report.ply, report.side, move, review.OUT_OF_NODES)
             short += poor != report  # no guess where a search was needed
             searched += 1
         state = engine.apply(state, played)[1]
     assert searched >= 2 and short >= 1
+
+
+def test_a_records_search_is_bounded(own_row: dict[str, probe.Table], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plies of one record share ``review.REVIEW_NODES`` of search: once spent, the
+    rest of its plies of the last stones say so instead of being searched."""
+    table = own_row["paper"]
+    moves = _down_to_the_last_stones(table.rules)
+    monkeypatch.setattr(review, "REVIEW_NODES", 1)
+    low = [r for r in review.review(table, moves) if isinstance(r, review.MoveReport) or r.why == review.SPENT]
+    kinds = ["searched" if isinstance(r, review.MoveReport) else "spent" for r in low]
+    first = kinds.index("spent")  # searched, then spent to the end
+    assert kinds == ["searched"] * first + ["spent"] * (len(kinds) - first)

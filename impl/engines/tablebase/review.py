@@ -30,6 +30,10 @@ OUT_OF_NODES = (
     f"under an own-row repetition rule, and the referee's own search ran out of its "
     f"{history.ADJUDICATION_BUDGET:,} nodes"
 )
+REVIEW_NODES = 2_000_000
+"""Nodes the referee's own search may visit for one record, its plies together (about a
+minute here): a game can shuffle its last stones for hundreds of plies, each searched."""
+SPENT = f"under an own-row repetition rule, and the record's {REVIEW_NODES:,} nodes of search are spent"
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,7 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
     state: AwariState = engine.initial()
     found: list[MoveReport | Unvalued] = []
     searched = history.Values(table) if table.bounds is not None else None
+    spent = 0
     for ply, text in enumerate(moves, 1):
         pit = engine.parse_move(text)
         if pit is None or engine.is_over(state) or pit not in engine.legal_moves(state):
@@ -122,7 +127,12 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
         if not table.covers(board_of(state)):
             found.append(Unvalued(ply, side, pit.name, OUTSIDE))
         elif searched is not None and sum(board_of(state)) <= searched.stones:
-            found.append(_searched(ply, side, pit, state, searched))
+            if spent >= REVIEW_NODES:
+                found.append(Unvalued(ply, side, pit.name, SPENT))
+            else:
+                report, nodes = _searched(ply, side, pit, state, searched)
+                found.append(report)
+                spent += nodes
         elif not (exact or untrusted):
             found.append(Unvalued(ply, side, pit.name, INEXACT if uncounted else OWN_ROW))
         else:
@@ -134,15 +144,17 @@ def review(table: Table, moves: Sequence[str], untrusted: bool = False) -> list[
     return found
 
 
-def _searched(ply: int, side: str, pit: A.PIT, state: AwariState, values: history.Values) -> MoveReport | Unvalued:
-    """A ply under an own-row rule set valued by the referee's own search: each move's
-    final store difference, less the stores' now (the margin on the board's stones)."""
-    worth, _ = values.moves(state)
+def _searched(
+    ply: int, side: str, pit: A.PIT, state: AwariState, values: history.Values
+) -> tuple[MoveReport | Unvalued, int]:
+    """A ply under an own-row rule set valued by the referee's own search — each move's
+    final store difference, less the stores' now (the margin on the board's stones) —
+    and the nodes it visited."""
+    worth, nodes = values.moves(state)
     if worth is None:
-        return Unvalued(ply, side, pit.name, OUT_OF_NODES)
+        return Unvalued(ply, side, pit.name, OUT_OF_NODES), nodes
     mine, theirs = stores_of(state)
     best = max(worth, key=lambda p: worth[p])
     ahead = mine - theirs
-    return MoveReport(
-        ply, side, pit.name, worth[best] - ahead, worth[pit] - ahead, best.name, worth[best] - ahead, True
-    )
+    low = worth[best] - ahead
+    return MoveReport(ply, side, pit.name, low, worth[pit] - ahead, best.name, low, True), nodes
