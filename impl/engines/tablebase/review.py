@@ -156,5 +156,5 @@ def _searched(
     mine, theirs = stores_of(state)
     best = max(worth, key=lambda p: worth[p])
     ahead = mine - theirs
-    low = worth[best] - ahead
-    return MoveReport(ply, side, pit.name, low, worth[pit] - ahead, best.name, low, True), nodes
+    top = worth[best] - ahead  # the position's value: its best move's
+    return MoveReport(ply, side, pit.name, top, worth[pit] - ahead, best.name, top, True), nodes
