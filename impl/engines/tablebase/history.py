@@ -21,8 +21,9 @@ bounds alone leave the winner open (``--tb`` under ``paper`` and ``abapa``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from impl.engines import awari as E
 from impl.engines.awari import engine_for
@@ -44,6 +45,9 @@ ADJUDICATION_BUDGET: Final = 100_000
 """Nodes adjudication's search of one board may visit, its captured children's first
 searches included: five times what the costliest board of <= 3 stones takes searched
 from nothing (17,836 nodes, half a second here), a guard should that ever change."""
+
+
+T = TypeVar("T")
 
 
 class OutOfNodes(Exception):
@@ -73,25 +77,13 @@ class Referee:
         None if the budget ran out first."""
         if pits in self.known:
             return self.known[pits]
-        self._stop = None if self.budget is None else self.nodes + self.budget
-        try:
-            return self._value(pits)
-        except OutOfNodes:
-            return None
-        finally:
-            self._stop = None
+        return self._budgeted(lambda: self._value(pits))
 
     def in_game(self, state: E.AwariState) -> int | None:
         """The mover's final store difference from a real game's position — its stores
         and its history as they are, an earlier position able to come again — by the
         whole window's search; None if the budget ran out first."""
-        self._stop = None if self.budget is None else self.nodes + self.budget
-        try:
-            return self._search(state, -49, 49)
-        except OutOfNodes:
-            return None
-        finally:
-            self._stop = None
+        return self._budgeted(lambda: self._search(state, -49, 49))
 
     def _value(self, pits: Board) -> int:
         found = self.known.get(pits)
@@ -116,10 +108,16 @@ class Referee:
         """Each legal move's worth to the mover of a real game's position — its final
         store difference after the move, perfect play after, the stores and history as
         they are (``in_game`` is the best of them); None if the budget ran out first."""
-        self._stop = None if self.budget is None else self.nodes + self.budget
         me, stones = E.mover(state), sum(E.table_board(state))
+        return self._budgeted(
+            lambda: {pit: self._child(state, me, stones, pit, -49, 49) for pit in self.engine.legal_moves(state)}
+        )
+
+    def _budgeted(self, search: Callable[[], T]) -> T | None:
+        """``search()`` within ``budget`` nodes from now (None: it ran out first)."""
+        self._stop = None if self.budget is None else self.nodes + self.budget
         try:
-            return {pit: self._child(state, me, stones, pit, -49, 49) for pit in self.engine.legal_moves(state)}
+            return search()
         except OutOfNodes:
             return None
         finally:
