@@ -28,80 +28,29 @@ docs/tablebases.md, "Workers".)"""
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import platform
 import random
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from impl import tasks
 from impl.apps import leaves
+from impl.apps.solve_checkpoint import VERSION as VERSION
+from impl.apps.solve_checkpoint import Checkpoint as Checkpoint
+from impl.apps.solve_checkpoint import Damaged as Damaged
 from impl.apps.solve_top import certify_top
-from impl.atomic import read_bounded, why, write_atomic
+from impl.atomic import why
 from impl.cli import UsageError
 from impl.engines import gothello_solve as S
 from impl.engines.gothello_certificate import Position, Uncertified
 
 START: Final[Position] = (0, 0, 0)
-VERSION: Final = 1
-CHECKPOINT_BYTES: Final = 64 << 20
-"""The largest checkpoint read (a few hundred bytes a leaf)."""
 NAMES: Final = S.NAMES
 """The protocol's square names by action code, and pass."""
-
-
-class Damaged(Exception):
-    """A checkpoint that is not one of ours."""
-
-
-@dataclass
-class Checkpoint:
-    """The leaves answered so far: ``"mine:theirs:passed:alpha:beta"`` (hex boards)
-    → the compiled solver's fail-soft answer; and the nodes and CPU seconds spent."""
-
-    path: Path
-    leaves: dict[str, int] = field(default_factory=dict)
-    nodes: int = 0
-    seconds: float = 0.0
-    result: dict[str, object] = field(default_factory=dict)
-
-    @staticmethod
-    def key(position: Position, alpha: int, beta: int) -> str:
-        return f"{position[0]:x}:{position[1]:x}:{position[2]}:{alpha}:{beta}"
-
-    @classmethod
-    def load(cls, path: Path) -> Checkpoint:
-        try:
-            data = json.loads(read_bounded(path, CHECKPOINT_BYTES))
-        except FileNotFoundError:
-            return cls(path)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise Damaged(f"{path}: not a solve checkpoint ({exc})") from None
-        if not (isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("leaves"), dict)):
-            raise Damaged(f"{path}: not a solve checkpoint of version {VERSION}")
-        answers = data["leaves"]
-        if not all(isinstance(k, str) and type(v) is int and -26 <= v <= 26 for k, v in answers.items()):
-            raise Damaged(f"{path}: a leaf that is not a margin")
-        nodes, seconds = data.get("nodes", 0), data.get("seconds", 0.0)
-        result = data.get("result", {})
-        if type(nodes) is not int or not isinstance(seconds, int | float) or not isinstance(result, dict):
-            raise Damaged(f"{path}: bad totals")
-        return cls(path, dict(answers), nodes, float(seconds), result)
-
-    def save(self) -> None:
-        data = {
-            "version": VERSION,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
-            "result": self.result,
-            "leaves": self.leaves,
-        }
-        write_atomic(self.path, json.dumps(data, indent=0, sort_keys=True) + "\n")
 
 
 def margin(position: Position) -> int:

@@ -105,6 +105,12 @@ def add_command(subparsers: Any) -> None:
     )
     solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
     solving.add_argument(
+        "--bounds",
+        action="store_true",
+        help="solve: search nothing; print what the checkpoint's answers prove over --split + --deepen plies "
+        "of the proven engine (the start's bounds, each first move's, the principal variation as far as proven)",
+    )
+    solving.add_argument(
         "--scheduler",
         type=scheduler_address,
         default=None,
@@ -158,6 +164,8 @@ def _jobs(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     if args.game != "gothello":
         raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
+    if args.bounds:
+        return _bounds(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen)
     from impl.apps import leaves, solve
 
     solve.interruptible()
@@ -182,6 +190,26 @@ def _solve(args: argparse.Namespace) -> int:
         return failed("referee tablebase solve", why(exc))
     except MemoryError as exc:
         return failed("referee tablebase solve", f"{exc}: a smaller --table-bits")
+    return 0
+
+
+def _bounds(path: Path, plies: int) -> int:
+    """``solve --bounds``: what the checkpoint at ``path`` proves (impl/apps/solve_bounds.py)."""
+    from impl.apps import solve, solve_bounds
+
+    if not path.exists():
+        raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
+    try:
+        checkpoint = solve.Checkpoint.load(path)
+    except solve.Damaged as exc:
+        raise UsageError(f"referee tablebase solve: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"referee tablebase solve: {why(exc)}") from None
+    try:
+        found = solve_bounds.report(checkpoint.leaves, plies)
+    except solve_bounds.Contradiction as exc:
+        return failed("referee tablebase solve", f"{path}: {exc}")
+    print(f"what {path} proves: " + "\n".join(found.lines(plies)))
     return 0
 
 

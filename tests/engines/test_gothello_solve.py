@@ -327,6 +327,9 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (b"{not json", "not a solve checkpoint"),
         (json.dumps({"version": 1, "leaves": {"1:2:0:-1:1": 99}}).encode(), "a leaf that is not a margin"),
         (json.dumps({"version": 9, "leaves": {}}).encode(), "not a solve checkpoint of version 1"),
+        (json.dumps({"version": 1, "leaves": {"zz:2:0:-1:1": 0}}).encode(), "is not a leaf's position and window"),
+        (json.dumps({"version": 1, "leaves": {"3:1:0:-1:1": 0}}).encode(), "is not a leaf's position and window"),
+        (json.dumps({"version": 1, "leaves": {"1:2:0:1:-1": 0}}).encode(), "is not a leaf's position and window"),
     ],
 )
 def test_a_damaged_checkpoint_is_one_line_and_status_2(tmp_path: Path, content: bytes, said: str) -> None:
