@@ -49,7 +49,8 @@ def add_command(subparsers: Any) -> None:
         "--budget",
         type=positive,
         help=f"probe: nodes at most (gothello: the solver's, default {PROBE_BUDGET:,}; awari under paper or abapa: "
-        f"the referee's own search where the bounds differ, default {history.BUDGET:,})",
+        f"the referee's own search where the bounds differ, default {history.BUDGET:,}); solve --bounds: "
+        "positions at most (default 200,000)",
     )
     p.add_argument(
         "--stones",
@@ -165,7 +166,7 @@ def _solve(args: argparse.Namespace) -> int:
     if args.game != "gothello":
         raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
     if args.bounds:
-        return _bounds(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen)
+        return _bounds(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen, args.budget)
     from impl.apps import leaves, solve
 
     solve.interruptible()
@@ -193,7 +194,7 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bounds(path: Path, plies: int) -> int:
+def _bounds(path: Path, plies: int, budget: int | None) -> int:
     """``solve --bounds``: what the checkpoint at ``path`` proves (impl/apps/solve_bounds.py)."""
     from impl.apps import solve, solve_bounds
 
@@ -206,9 +207,11 @@ def _bounds(path: Path, plies: int) -> int:
     except OSError as exc:
         raise UsageError(f"referee tablebase solve: {why(exc)}") from None
     try:
-        found = solve_bounds.report(checkpoint.leaves, plies)
+        found = solve_bounds.report(checkpoint.leaves, plies, positions=budget or solve_bounds.POSITIONS)
     except solve_bounds.Contradiction as exc:
         return failed("referee tablebase solve", f"{path}: {exc}")
+    except solve_bounds.TooLarge as exc:
+        return failed("referee tablebase solve", f"--bounds: {exc}")
     print(f"what {path} proves: " + "\n".join(found.lines(plies)))
     return 0
 

@@ -93,7 +93,7 @@ def test_the_committed_solves_prove_what_they_say() -> None:
     exact = B.report(V.Checkpoint.load(DATA / "gothello-solve-exact.json").leaves, 4)
     assert exact.start[0] >= 3
     b3 = next(m for m in exact.moves if m.name == "b3")
-    assert b3.bounds == (3, 3) and b3.line[:2] == ("b3", "c3")
+    assert b3.bounds == (3, 3) and b3.line[0] == "b3" and len(b3.line) >= 2
 
 
 def _cli(*args: str, cwd: Path) -> tuple[int, str, str]:
@@ -107,7 +107,7 @@ def test_bounds_prints_what_the_checkpoint_proves(tmp_path: Path) -> None:
     assert (status, err) == (0, "")
     assert "the top 4 plies on the proven engine" in out
     assert re.search(r"^the start, black to move: (≥ \+[3-9]|\+[3-9] exactly) \(black wins by", out, re.M), out
-    assert "  b3    +3 exactly   b3 c3" in out
+    assert "  b3    +3 exactly   b3 " in out
     assert json.loads((tmp_path / "e.json").read_text()) == json.loads((DATA / "gothello-solve-exact.json").read_text())
 
 
@@ -122,3 +122,14 @@ def test_bounds_refuses_what_is_not_a_consistent_checkpoint(tmp_path: Path) -> N
     (tmp_path / "two.json").write_text(json.dumps({"version": 1, "leaves": leaves}))
     status, out, err = _cli("--checkpoint", "two.json", cwd=tmp_path)
     assert (status, out) == (1, "") and len(err.splitlines()) == 1 and "admit no value" in err
+
+
+def test_a_report_past_its_positions_stops_and_says_so(tmp_path: Path) -> None:
+    """Plies over the answers grow ~20-fold each: past ``POSITIONS`` the report stops
+    (one line, status 1) rather than run for hours."""
+    with pytest.raises(B.TooLarge):
+        B.Proof({}, 4, positions=1_000).bounds(B.state_of((0, 0, 0)))
+    shutil.copy(DATA / "gothello-solve.json", tmp_path / "s.json")
+    status, out, err = _cli("--checkpoint", "s.json", "--split", "6", "--deepen", "6", "--budget", "500", cwd=tmp_path)
+    assert (status, out) == (1, "") and len(err.splitlines()) == 1
+    assert "more than 500 positions over 12 plies: fewer plies (or a larger --budget)" in err
