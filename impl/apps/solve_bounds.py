@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
+from impl.apps.solve_checkpoint import Checkpoint, Damaged
+from impl.atomic import why
+from impl.cli import UsageError, failed
 from impl.engines.gothello import ImplGothello
 from impl.engines.gothello_certificate import Position, canonical
 from impl.engines.gothello_certificate import position as _position
@@ -217,3 +221,24 @@ def report(leaves: Mapping[str, int], plies: int, root: Position = (0, 0, 0), po
     state = ImplGothello().initial() if root == (0, 0, 0) else state_of(root)
     start = proof.bounds(state)
     return Report(start, tuple(proof.moves(state)), tuple(proof.line(state)), len(leaves))
+
+
+def run(path: Path, plies: int, budget: int | None) -> int:
+    """``referee tablebase solve gothello --bounds``: print what the checkpoint at
+    ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions."""
+    if not path.exists():
+        raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
+    try:
+        checkpoint = Checkpoint.load(path)
+    except Damaged as exc:
+        raise UsageError(f"referee tablebase solve: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"referee tablebase solve: {why(exc)}") from None
+    try:
+        found = report(checkpoint.leaves, plies, positions=budget or POSITIONS)
+    except Contradiction as exc:
+        return failed("referee tablebase solve", f"{path}: {exc}")
+    except TooLarge as exc:
+        return failed("referee tablebase solve", f"--bounds: {exc}")
+    print(f"what {path} proves: " + "\n".join(found.lines(plies)))
+    return 0

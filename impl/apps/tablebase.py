@@ -166,7 +166,9 @@ def _solve(args: argparse.Namespace) -> int:
     if args.game != "gothello":
         raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
     if args.bounds:
-        return _bounds(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen, args.budget)
+        from impl.apps import solve_bounds
+
+        return solve_bounds.run(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen, args.budget)
     from impl.apps import leaves, solve
 
     solve.interruptible()
@@ -191,28 +193,6 @@ def _solve(args: argparse.Namespace) -> int:
         return failed("referee tablebase solve", why(exc))
     except MemoryError as exc:
         return failed("referee tablebase solve", f"{exc}: a smaller --table-bits")
-    return 0
-
-
-def _bounds(path: Path, plies: int, budget: int | None) -> int:
-    """``solve --bounds``: what the checkpoint at ``path`` proves (impl/apps/solve_bounds.py)."""
-    from impl.apps import solve, solve_bounds
-
-    if not path.exists():
-        raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
-    try:
-        checkpoint = solve.Checkpoint.load(path)
-    except solve.Damaged as exc:
-        raise UsageError(f"referee tablebase solve: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"referee tablebase solve: {why(exc)}") from None
-    try:
-        found = solve_bounds.report(checkpoint.leaves, plies, positions=budget or solve_bounds.POSITIONS)
-    except solve_bounds.Contradiction as exc:
-        return failed("referee tablebase solve", f"{path}: {exc}")
-    except solve_bounds.TooLarge as exc:
-        return failed("referee tablebase solve", f"--bounds: {exc}")
-    print(f"what {path} proves: " + "\n".join(found.lines(plies)))
     return 0
 
 
