@@ -435,6 +435,19 @@ def test_the_committed_solve_replays_to_its_result_without_a_search(tmp_path: Pa
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
 
 
+@needs_c
+def test_the_committed_exact_solve_replays_to_black_by_3_without_a_search(tmp_path: Path) -> None:
+    """data/gothello-solve-exact.json (docs/tablebases.md, "The margin") holds every
+    leaf its MTD(f) asked: the same command on a copy says +3 again and computes none."""
+    copy = tmp_path / "exact.json"
+    copy.write_bytes((paths.ROOT / "data" / "gothello-solve-exact.json").read_bytes())
+    data = json.loads(copy.read_text())
+    result = data["result"]
+    assert (result["exact"], result["depth"], result["seed"]) == (True, 3, 7)
+    assert V.solve(copy, 3, 16, True, 7, say=False, deepen=1) == result["value"] == 3
+    assert json.loads(copy.read_text())["leaves"] == data["leaves"]
+
+
 @pytest.mark.parametrize(("name", "first"), [("gothello-solve-pass2.json", "c3")])
 def test_the_independent_pass_is_certified_too(name: str, first: str) -> None:
     """The second solve (another order, a fresh table: docs/tablebases.md) came to the
