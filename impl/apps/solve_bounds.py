@@ -18,7 +18,8 @@ from typing import Final
 from impl.apps.solve_checkpoint import Checkpoint, Damaged
 from impl.atomic import why
 from impl.cli import UsageError, failed
-from impl.engines.gothello import ImplGothello
+from impl.engines import gothello_solve as S
+from impl.engines.gothello import PASS, ImplGothello
 from impl.engines.gothello_certificate import Position, canonical
 from impl.engines.gothello_certificate import position as _position
 from impl.engines.kernels import GothelloState
@@ -28,8 +29,6 @@ Bounds = tuple[int, int]
 less the other's."""
 UNKNOWN: Final[Bounds] = (-26, 26)
 """The solver's infinities: a margin lies within ±25."""
-FULL: Final = (1 << 25) - 1
-
 
 POSITIONS: Final = 200_000
 """The positions a report may visit by default (over the exact solve's checkpoint the
@@ -51,12 +50,14 @@ def answered(leaves: Mapping[str, int]) -> dict[Position, Bounds]:
     v ≤ alpha, below where v ≥ beta, and is the value between them."""
     found: dict[Position, Bounds] = {}
     for key, v in leaves.items():
-        mine, theirs, passed, alpha, beta = key.split(":")
-        where = canonical((int(mine, 16), int(theirs, 16), int(passed)))
+        parsed = Checkpoint.parse(key)
+        assert parsed is not None, key  # Checkpoint.load refuses a malformed key
+        position, alpha, beta = parsed
+        where = canonical(position)
         lo, hi = found.get(where, UNKNOWN)
-        if v <= int(alpha):
+        if v <= alpha:
             hi = min(hi, v)
-        elif v >= int(beta):
+        elif v >= beta:
             lo = max(lo, v)
         else:
             lo, hi = max(lo, v), min(hi, v)
@@ -70,7 +71,7 @@ def state_of(position: Position) -> GothelloState:
     """The proven engine's state of a solver's position, its mover black (the names
     only; a position's value reads neither colour nor any history but its last pass)."""
     mine, theirs, passed = position
-    return (mine, theirs, 0, (25, None) if passed else None)
+    return (mine, theirs, 0, (PASS, None) if passed else None)
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Proof:
         mine, theirs = state[0].bit_count(), state[1].bit_count()
         if self.engine.is_over(state):  # GothelloGameOver leaves to_move the one who passed last
             return theirs - mine
-        return mine - theirs if (state[0] | state[1]) == FULL else None
+        return mine - theirs if (state[0] | state[1]) == S.FULL else None
 
     def bounds(self, state: GothelloState, plies: int | None = None) -> Bounds:
         """The mover's bounds: the answers' for the position, narrowed by its
@@ -218,7 +219,7 @@ def report(leaves: Mapping[str, int], plies: int, root: Position = (0, 0, 0), po
     """What the answers ``leaves`` prove over ``plies`` plies from ``root`` (the start),
     visiting at most ``positions`` positions (else TooLarge)."""
     proof = Proof(answered(leaves), plies, positions)
-    state = ImplGothello().initial() if root == (0, 0, 0) else state_of(root)
+    state = state_of(root)  # of the start: the engine's initial state
     start = proof.bounds(state)
     return Report(start, tuple(proof.moves(state)), tuple(proof.line(state)), len(leaves))
 

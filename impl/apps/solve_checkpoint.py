@@ -17,6 +17,9 @@ VERSION: Final = 1
 CHECKPOINT_BYTES: Final = 64 << 20
 """The largest checkpoint read (a few hundred bytes a leaf)."""
 
+_KEY: Final = re.compile(r"([0-9a-f]{1,7}):([0-9a-f]{1,7}):([01]):(-?[0-9]{1,2}):(-?[0-9]{1,2})")
+"""``Checkpoint.key``'s form (``Checkpoint.parse`` checks the ranges)."""
+
 
 class Damaged(Exception):
     """A checkpoint that is not one of ours."""
@@ -37,6 +40,18 @@ class Checkpoint:
     def key(position: Position, alpha: int, beta: int) -> str:
         return f"{position[0]:x}:{position[1]:x}:{position[2]}:{alpha}:{beta}"
 
+    @staticmethod
+    def parse(key: str) -> tuple[Position, int, int] | None:
+        """``key``'s position and window; None unless it has the form ``key`` writes:
+        two disjoint boards of 25 points, a pass flag, a window within ±26."""
+        found = _KEY.fullmatch(key)
+        if found is None:
+            return None
+        mine, theirs, alpha, beta = int(found[1], 16), int(found[2], 16), int(found[4]), int(found[5])
+        if mine >= 1 << 25 or theirs >= 1 << 25 or mine & theirs or not -26 <= alpha < beta <= 26:
+            return None
+        return (mine, theirs, int(found[3])), alpha, beta
+
     @classmethod
     def load(cls, path: Path) -> Checkpoint:
         try:
@@ -50,7 +65,7 @@ class Checkpoint:
         answers = data["leaves"]
         if not all(isinstance(k, str) and type(v) is int and -26 <= v <= 26 for k, v in answers.items()):
             raise Damaged(f"{path}: a leaf that is not a margin")
-        bad = next((k for k in answers if not _is_key(k)), None)
+        bad = next((k for k in answers if Checkpoint.parse(k) is None), None)
         if bad is not None:
             raise Damaged(f"{path}: {bad[:40]!r} is not a leaf's position and window")
         nodes, seconds = data.get("nodes", 0), data.get("seconds", 0.0)
@@ -68,15 +83,3 @@ class Checkpoint:
             "leaves": self.leaves,
         }
         write_atomic(self.path, json.dumps(data, indent=0, sort_keys=True) + "\n")
-
-
-_KEY: Final = re.compile(r"([0-9a-f]{1,7}):([0-9a-f]{1,7}):([01]):(-?[0-9]{1,2}):(-?[0-9]{1,2})")
-
-
-def _is_key(key: str) -> bool:
-    """``Checkpoint.key``'s form: two disjoint boards of 25 points, a pass flag, a window."""
-    found = _KEY.fullmatch(key)
-    if found is None:
-        return False
-    mine, theirs, alpha, beta = int(found[1], 16), int(found[2], 16), int(found[4]), int(found[5])
-    return mine < 1 << 25 and theirs < 1 << 25 and not mine & theirs and -26 <= alpha < beta <= 26

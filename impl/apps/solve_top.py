@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from impl.apps import solve_checkpoint
 from impl.engines import gothello_solve as S
 from impl.engines.gothello import ImplGothello
 from impl.engines.gothello_certificate import Position, Uncertified, canonical
@@ -26,9 +27,11 @@ def loses(checkpoint: Checkpoint) -> set[Position]:
     fail-soft answer of at most −1 below its window's top (exact, or an upper bound)."""
     lost = set()
     for key, value in checkpoint.leaves.items():
-        mine, theirs, passed, _, beta = key.split(":")
-        if value <= -1 and value < int(beta):
-            lost.add(canonical((int(mine, 16), int(theirs, 16), int(passed))))
+        parsed = solve_checkpoint.Checkpoint.parse(key)
+        assert parsed is not None, key  # Checkpoint.load refuses a malformed key
+        position, _, beta = parsed
+        if value <= -1 and value < beta:
+            lost.add(canonical(position))
     return lost
 
 

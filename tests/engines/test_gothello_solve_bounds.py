@@ -70,9 +70,10 @@ def test_a_whole_split_solve_proves_its_value_and_every_bound_holds(tmp_path: Pa
     want = _solved(root)
     checkpoint = tmp_path / "solve.json"
     assert V.solve(checkpoint, 2, 16, True, seed, say=False, root=root) == want
-    found = B.report(V.Checkpoint.load(checkpoint).leaves, 2, root)
+    leaves = V.Checkpoint.load(checkpoint).leaves
+    found = B.report(leaves, 2, root)
     assert found.start == (want, want)
-    proof = B.Proof(B.answered(V.Checkpoint.load(checkpoint).leaves), 2)
+    proof = B.Proof(B.answered(leaves), 2)
     children = dict(proof.children(B.state_of(root)))
     for move in found.moves:
         value = -_solved(GC.position(children[move.name]))
