@@ -272,11 +272,14 @@ def solve(
     deepen: int = 0,
     jobs: int = 1,
     scheduler: str | None = None,
+    at_least: int | None = None,
 ) -> int:
     """Run (or resume) the solve of ``root`` (the start); print the result; its value
     (the sign, or with ``exact`` the margin), for the first player to move.  The
     leaves are answered here, and ahead by ``jobs`` − 1 worker processes or by the
-    Dask cluster at ``scheduler`` (module docstring)."""
+    Dask cluster at ``scheduler`` (module docstring).  With ``at_least`` N, one null
+    window only, (N − 1, N): the value is the fail-soft answer, ≥ N (a lower bound of
+    the margin) where the margin reaches N, else < N (an upper bound)."""
     lib = S.load()
     if lib is None:
         raise UsageError("referee tablebase solve: no C compiler here to build the solver")
@@ -298,6 +301,8 @@ def solve(
                   f"the leaves {by}", file=sys.stderr, flush=True)  # fmt: skip
         if checkpoint.leaves and say:
             print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
+        if at_least is not None:
+            return tested(split, checkpoint, root, at_least, wall, {"depth": depth, "seed": seed, "table_bits": bits})
         sign = split.value(root, -1, 1)
         value = mtdf(split, root, sign) if exact else (1 if sign > 0 else -1 if sign < 0 else 0)
     split.harvest()  # leaves answered past a cut while the last ones ran
@@ -333,6 +338,24 @@ def solve(
                     + ")"
                 )
     print("the table's line from the start: " + " ".join(line(solver, root)))
+    return value
+
+
+def tested(split: Split, checkpoint: Checkpoint, root: Position, n: int, wall: float, how: dict[str, object]) -> int:
+    """``solve``'s one null window (N − 1, N) at ``root``: saved and printed as a bound."""
+    value = split.value(root, n - 1, n)
+    split.harvest()
+    bound = f"≥ {value:+d}" if value >= n else f"≤ {value:+d}"
+    checkpoint.result = {"at_least": n, "bound": bound, "value": value, "exact": False, **how, "machine":
+                         f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+                         "python": platform.python_version()}  # fmt: skip
+    checkpoint.save()
+    holds = "reaches" if value >= n else "does not reach"
+    print(f"5×5 Gothello from the start: black's margin {holds} {n:+d} (it is {bound})")
+    print(f"leaves: {len(checkpoint.leaves):,} ({split.computed:,} computed now, the rest from the checkpoint)")
+    print(
+        f"nodes: {checkpoint.nodes:,}; CPU: {checkpoint.seconds:,.0f} s; wall now: {time.perf_counter() - wall:,.0f} s"
+    )
     return value
 
 

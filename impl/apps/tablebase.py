@@ -106,6 +106,14 @@ def add_command(subparsers: Any) -> None:
     )
     solving.add_argument("--exact", action="store_true", help="the margin, not only who wins")
     solving.add_argument(
+        "--at-least",
+        type=whole_within(-25, 25, "a margin"),
+        default=None,
+        metavar="N",
+        help="solve: only whether black's margin reaches N (one null window; with N and N+1 in two runs, "
+        "a check of an --exact margin that shares none of its search)",
+    )
+    solving.add_argument(
         "--bounds",
         action="store_true",
         help="solve: search nothing; print what the checkpoint's answers prove over --split + --deepen plies "
@@ -182,6 +190,7 @@ def _solve(args: argparse.Namespace) -> int:
             deepen=args.deepen,
             jobs=args.jobs or 1,
             scheduler=args.scheduler,
+            at_least=args.at_least,
         )
     except leaves.WorkerFailed as exc:
         return failed("referee tablebase solve", f"{exc}; the leaves answered are kept: the same command resumes", 1)

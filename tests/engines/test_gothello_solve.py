@@ -183,6 +183,25 @@ def test_the_split_solve_gives_the_solvers_value_and_resumes(tmp_path: Path, see
 
 
 @needs_c
+@pytest.mark.parametrize("seed", [0, 11])
+def test_one_null_window_bounds_the_margin_on_its_side(tmp_path: Path, seed: int) -> None:
+    """``--at-least N``: a fail-soft answer ≥ N where the margin reaches N (a lower
+    bound of it), else < N and an upper bound; N and N + 1 in two runs fix it."""
+    root = _root(12)
+    want = GE.Solver(budget=None).value((root[0], root[1], 0, None))
+    assert want is not None
+    for n in (want - 2, want, want + 1, want + 3):
+        path = tmp_path / f"test{n}.json"
+        got = V.solve(path, 2, BITS, False, seed, say=False, root=root, deepen=1, at_least=n)
+        assert (got >= n) == (want >= n) and (got <= want if got >= n else got >= want)
+        data = json.loads(path.read_text())
+        assert (data["result"]["at_least"], data["result"]["value"], data["result"]["seed"]) == (n, got, seed)
+        # Resumed, it asks no new leaf and says the same.
+        assert V.solve(path, 2, BITS, False, seed, say=False, root=root, deepen=1, at_least=n) == got
+        assert json.loads(path.read_text())["leaves"] == data["leaves"]
+
+
+@needs_c
 @pytest.mark.parametrize("seed", [0, 7])
 def test_a_deepened_leaf_is_made_of_smaller_ones_each_kept(
     tmp_path: Path, seed: int, capsys: pytest.CaptureFixture[str]
