@@ -224,9 +224,11 @@ def report(leaves: Mapping[str, int], plies: int, root: Position = (0, 0, 0), po
     return Report(start, tuple(proof.moves(state)), tuple(proof.line(state)), len(leaves))
 
 
-def run(path: Path, plies: int, budget: int | None) -> int:
+def run(path: Path, plies: int, budget: int | None, line_bits: int | None = None) -> int:
     """``referee tablebase solve gothello --bounds``: print what the checkpoint at
-    ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions."""
+    ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions; with
+    ``line_bits`` (``--line``), go on with the principal variation to the game's end by
+    the compiled solver with a table of that size (impl/apps/solve_line.py)."""
     if not path.exists():
         raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
     try:
@@ -241,5 +243,12 @@ def run(path: Path, plies: int, budget: int | None) -> int:
         return failed("referee tablebase solve", f"{path}: {exc}")
     except TooLarge as exc:
         return failed("referee tablebase solve", f"--bounds: {exc}")
-    print(f"what {path} proves: " + "\n".join(found.lines(plies)))
-    return 0
+    print(f"what {path} proves: " + "\n".join(found.lines(plies)), flush=True)
+    if line_bits is None:
+        return 0
+    lo, hi = found.start
+    if lo != hi:
+        return failed("referee tablebase solve", "--line: the start's value is not proven yet, so no line keeps it")
+    from impl.apps import solve_line
+
+    return solve_line.run(found.line, lo, line_bits)

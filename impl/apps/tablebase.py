@@ -120,6 +120,12 @@ def add_command(subparsers: Any) -> None:
         "of the proven engine (the start's bounds, each first move's, the principal variation as far as proven)",
     )
     solving.add_argument(
+        "--line",
+        action="store_true",
+        help="solve --bounds: go on with the principal variation past what the answers prove, to the game's end, "
+        "each ply proven by the compiled solver (a table of --table-bits)",
+    )
+    solving.add_argument(
         "--scheduler",
         type=scheduler_address,
         default=None,
@@ -176,7 +182,8 @@ def _solve(args: argparse.Namespace) -> int:
     if args.bounds:
         from impl.apps import solve_bounds
 
-        return solve_bounds.run(args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen, args.budget)
+        path, plies = args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen
+        return solve_bounds.run(path, plies, args.budget, args.table_bits if args.line else None)
     from impl.apps import leaves, solve
 
     solve.interruptible()

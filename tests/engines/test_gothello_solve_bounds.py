@@ -134,3 +134,40 @@ def test_a_report_past_its_positions_stops_and_says_so(tmp_path: Path) -> None:
     status, out, err = _cli("--checkpoint", "s.json", "--split", "6", "--deepen", "6", "--budget", "500", cwd=tmp_path)
     assert (status, out) == (1, "") and len(err.splitlines()) == 1
     assert "more than 500 positions over 12 plies: fewer plies (or a larger --budget)" in err
+
+
+@needs_c
+@pytest.mark.parametrize("empty", [9, 11])
+def test_the_line_gone_on_with_keeps_the_value_to_the_games_end(empty: int) -> None:
+    """``--line``: each ply one of the Python solver's best moves, the margin kept to the
+    game's end; a value that is not the position's has no line."""
+    from impl.apps import solve_line as L
+    from impl.engines.gothello import ImplGothello
+
+    lib, engine, rng = S.load(), ImplGothello(), random.Random(empty)
+    assert lib is not None
+    for _ in range(3):
+        state = GE.sample(rng, empty)
+        python = GE.Solver(budget=None).solve(state)
+        assert python is not None
+        proof, value = B.Proof({}, 0), python.value
+        plies = list(L.extended(S.CSolver(lib, 16), proof, state, value))
+        assert plies and [p.value for p in plies] == [value * (-1) ** i for i in range(len(plies))]
+        for ply in plies:
+            best = GE.Solver(budget=None).solve(state)
+            assert best is not None and ply.name in {engine.format_move(m) for m in best.best}, ply
+            state = dict(proof.children(state))[ply.name]
+        assert proof.over(state) == value * (-1) ** len(plies)
+        with pytest.raises(L.Unproven):
+            list(L.extended(S.CSolver(lib, 16), proof, GE.sample(random.Random(empty), empty), value + 1))
+
+
+def test_bounds_line_needs_the_starts_value_proven(tmp_path: Path) -> None:
+    """The sign solve proves black wins, not by how much: no line keeps a value not
+    known (one line, status 1, after the report)."""
+    shutil.copy(DATA / "gothello-solve.json", tmp_path / "s.json")
+    status, out, err = _cli("--checkpoint", "s.json", "--line", "--table-bits", "12", cwd=tmp_path)
+    assert status == 1 and "the start, black to move: ≥ +1" in out
+    assert err.splitlines() == [
+        "referee tablebase solve: --line: the start's value is not proven yet, so no line keeps it"
+    ]
