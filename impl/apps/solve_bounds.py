@@ -10,7 +10,7 @@ while they meet, they give the principal variation as far as it is proven."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -224,11 +224,11 @@ def report(leaves: Mapping[str, int], plies: int, root: Position = (0, 0, 0), po
     return Report(start, tuple(proof.moves(state)), tuple(proof.line(state)), len(leaves))
 
 
-def run(path: Path, plies: int, budget: int | None, line_bits: int | None = None) -> int:
+def run(path: Path, plies: int, budget: int | None, then: Callable[[Report], int] | None = None) -> int:
     """``referee tablebase solve gothello --bounds``: print what the checkpoint at
-    ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions; with
-    ``line_bits`` (``--line``), go on with the principal variation to the game's end by
-    the compiled solver with a table of that size (impl/apps/solve_line.py)."""
+    ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions; then
+    ``then`` of the report, its status the command's (``--line``:
+    impl/apps/solve_line.py)."""
     if not path.exists():
         raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
     try:
@@ -244,11 +244,4 @@ def run(path: Path, plies: int, budget: int | None, line_bits: int | None = None
     except TooLarge as exc:
         return failed("referee tablebase solve", f"--bounds: {exc}")
     print(f"what {path} proves: " + "\n".join(found.lines(plies)), flush=True)
-    if line_bits is None:
-        return 0
-    lo, hi = found.start
-    if lo != hi:
-        return failed("referee tablebase solve", "--line: the start's value is not proven yet, so no line keeps it")
-    from impl.apps import solve_line
-
-    return solve_line.run(found.line, lo, line_bits)
+    return 0 if then is None else then(found)

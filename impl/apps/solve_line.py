@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from impl.apps.solve_bounds import Proof, state_of
+from impl.apps.solve_bounds import Proof, Report, state_of
 from impl.cli import UsageError, failed
 from impl.engines import gothello_solve as S
 from impl.engines.gothello_certificate import position
@@ -72,9 +72,14 @@ def extended(
             raise Unproven(f"no move keeps {value:+d} for the side to move")
 
 
-def run(proven: tuple[str, ...], value: int, bits: int) -> int:
-    """``solve --bounds --line``: the line ``proven`` from the start (black's margin
-    ``value``), gone on with to the game's end; each ply's cost on stderr as it comes."""
+def run(report: Report, bits: int) -> int:
+    """``solve --bounds --line``: the report's proven line from the start gone on with
+    to the game's end, by a solver with a table of 2^(bits+1) entries; each ply's cost
+    on stderr as it comes."""
+    value, most = report.start
+    if value != most:
+        return failed("referee tablebase solve", "--line: the start's value is not proven yet, so no line keeps it")
+    proven = report.line
     lib = S.load()
     if lib is None:
         raise UsageError("referee tablebase solve: no C compiler here to build the solver")

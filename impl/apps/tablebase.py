@@ -179,11 +179,14 @@ def _jobs(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     if args.game != "gothello":
         raise UsageError(f"referee tablebase solve: only gothello is solved, not {args.game}")
+    if (args.line and not args.bounds) or (args.at_least is not None and (args.exact or args.bounds)):
+        raise UsageError("referee tablebase solve: --line goes with --bounds, --at-least with neither it nor --exact")
     if args.bounds:
-        from impl.apps import solve_bounds
+        from impl.apps import solve_bounds, solve_line
 
+        then = (lambda report: solve_line.run(report, args.table_bits)) if args.line else None
         path, plies = args.checkpoint or Path("gothello-solve.json"), args.split + args.deepen
-        return solve_bounds.run(path, plies, args.budget, args.table_bits if args.line else None)
+        return solve_bounds.run(path, plies, args.budget, then)
     from impl.apps import leaves, solve
 
     solve.interruptible()

@@ -364,6 +364,11 @@ def test_solve_and_build_ask_for_their_own_game_and_options(tmp_path: Path) -> N
     assert "--stones N is needed" in refused(done)
     done = _cli("solve", "gothello", "--checkpoint", "/dev/zero", "--table-bits", "10", cwd=tmp_path)
     assert "/dev/zero" in refused(done)
+    for mixed in (["--line"], ["--at-least", "3", "--exact"], ["--at-least", "3", "--bounds"]):
+        done = _cli("solve", "gothello", *mixed, cwd=tmp_path)
+        assert "--line goes with --bounds, --at-least with neither it nor --exact" in refused(done), mixed
+    assert "is not a margin from -25 to 25" in refused(_cli("solve", "gothello", "--at-least", "26", cwd=tmp_path))
+    assert not list(tmp_path.iterdir())  # no checkpoint begun
 
 
 @needs_c

@@ -171,3 +171,22 @@ def test_bounds_line_needs_the_starts_value_proven(tmp_path: Path) -> None:
     assert err.splitlines() == [
         "referee tablebase solve: --line: the start's value is not proven yet, so no line keeps it"
     ]
+
+
+def test_the_documented_principal_variation_is_a_game_black_wins_by_3_on_the_spec() -> None:
+    """docs/tablebases.md's line to the game's end, played on the spec's engine: every
+    move legal, the game over after the last, black 3 stones ahead — the solve's margin."""
+    from impl.engines.spec_engine import SpecGothello
+
+    page = (paths.ROOT / "docs" / "tablebases.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*The principal variation, to the game's end:\*\* `([^`]+)`", page)
+    assert found is not None
+    spec = SpecGothello()
+    state = spec.initial()
+    for name in found.group(1).split():
+        move = spec.parse_move(name)
+        assert move is not None and not spec.is_over(state) and spec.why_illegal(state, move) is None, name
+        state = spec.apply(state, move)[1]
+    assert spec.is_over(state)
+    black, white = spec.counts(state)
+    assert (black, white) == (13, 10) and black - white == 3
