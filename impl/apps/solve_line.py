@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from impl.apps.solve import interruptible
 from impl.apps.solve_bounds import Proof, Report, state_of
 from impl.cli import UsageError, failed
 from impl.engines import gothello_solve as S
@@ -95,10 +96,13 @@ def run(report: Report, bits: int) -> int:
               file=sys.stderr, flush=True)  # fmt: skip
         mover ^= 1
 
+    interruptible()
     try:
         plies = list(extended(S.CSolver(lib, bits), proof, state, value if len(proven) % 2 == 0 else -value, said))
     except Unproven as exc:
         return failed("referee tablebase solve", f"--line: {exc}")
+    except KeyboardInterrupt:
+        return failed("referee tablebase solve", "--line: interrupted", 130)
     except MemoryError as exc:
         return failed("referee tablebase solve", f"{exc}: a smaller --table-bits")
     names = " ".join((*proven, *(p.name for p in plies)))

@@ -11,6 +11,10 @@ import json
 import random
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,3 +194,27 @@ def test_the_documented_principal_variation_is_a_game_black_wins_by_3_on_the_spe
     assert spec.is_over(state)
     black, white = spec.counts(state)
     assert (black, white) == (13, 10) and black - white == 3
+
+
+@needs_c
+def test_bounds_line_interrupted_stops_at_once_in_one_line(tmp_path: Path) -> None:
+    """The line's first ply past the answers takes most of a minute: SIGTERM in it ends
+    the command within seconds, status 130, one line, no traceback."""
+    shutil.copy(DATA / "gothello-solve-exact.json", tmp_path / "e.json")
+    argv = [sys.executable, "-m", "impl.cli", "tablebase", "solve", "gothello", "--bounds", "--line"]
+    argv += ["--checkpoint", "e.json", "--deepen", "1", "--table-bits", "14"]
+    env = {"PYTHONPATH": str(paths.ROOT), "PATH": "/usr/bin:/bin"}
+    with subprocess.Popen(
+        argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as run:
+        try:
+            assert run.stdout is not None
+            for said in run.stdout:  # the report, then the line's search
+                if said.startswith("the principal variation as far as proven"):
+                    break
+            time.sleep(1)
+            run.send_signal(signal.SIGTERM)
+            _, err = run.communicate(timeout=60)
+        finally:
+            run.kill()
+    assert run.returncode == 130 and err == "referee tablebase solve: --line: interrupted\n", err
