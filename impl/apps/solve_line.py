@@ -51,9 +51,7 @@ def extended(
     game's end, each proven by the child's null window (module docstring); Unproven
     where none keeps it."""
     while proof.over(state) is None:
-        nodes, seconds = 0, 0.0
-        _, n, s = solver.measured(position(state), value - 1, value)  # for the order only
-        nodes, seconds = nodes + n, seconds + s
+        _, nodes, seconds = solver.measured(position(state), value - 1, value)  # for the order only
         moves = proof.children(state)
         for i in best_first(solver, moves, state):
             name, child = moves[i]
