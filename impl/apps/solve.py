@@ -226,24 +226,32 @@ def mtdf(split: Split, root: Position, guess: int) -> int:
     return g
 
 
+def best_action(solver: S.CSolver, position: Position) -> int | None:
+    """The best action the table holds for ``position`` (in its own frame); None if it
+    holds none."""
+    lo, hi, best = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    mine, theirs, passed = position
+    if not solver.lib.gs_entry(mine, theirs, passed, ctypes.byref(lo), ctypes.byref(hi), ctypes.byref(best)):
+        return None
+    return best.value if best.value >= 0 else None
+
+
 def line(solver: S.CSolver, position: Position, plies: int = 30) -> list[str]:
     """The table's best line from ``position``: each ply's best action as the table
     holds it, while it holds one."""
     lib, moves = solver.lib, []
     for _ in range(plies):
-        lo, hi, best = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        best = best_action(solver, position)
+        if best is None:
+            break
+        moves.append(NAMES[best])
         mine, theirs, passed = position
-        if not lib.gs_entry(mine, theirs, passed, ctypes.byref(lo), ctypes.byref(hi), ctypes.byref(best)):
-            break
-        if best.value < 0:
-            break
-        moves.append(NAMES[best.value])
-        if best.value == S.PASS:
+        if best == S.PASS:
             if passed:
                 break
             position = (theirs, mine, 1)
         else:
-            after = S.after_placing(lib, mine, theirs, best.value)
+            after = S.after_placing(lib, mine, theirs, best)
             assert after is not None
             position = (after[1], after[0], 0)
     return moves
@@ -301,26 +309,14 @@ def solve(
                   f"the leaves {by}", file=sys.stderr, flush=True)  # fmt: skip
         if checkpoint.leaves and say:
             print(f"resuming: {len(checkpoint.leaves)} leaves known", file=sys.stderr, flush=True)
+        how: dict[str, object] = {"depth": depth, "seed": seed, "table_bits": bits}
         if at_least is not None:
-            return tested(split, checkpoint, root, at_least, wall, {"depth": depth, "seed": seed, "table_bits": bits})
+            return tested(split, checkpoint, root, at_least, wall, how)
         sign = split.value(root, -1, 1)
         value = mtdf(split, root, sign) if exact else (1 if sign > 0 else -1 if sign < 0 else 0)
     split.harvest()  # leaves answered past a cut while the last ones ran
-    checkpoint.result = {
-        "value": value,
-        "exact": exact,
-        "depth": depth,
-        "seed": seed,
-        "table_bits": bits,
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
-        "python": platform.python_version(),
-    }
-    checkpoint.save()
-    print(f"5×5 Gothello from the start: {verdict(sign)}" + (f", by {abs(value)} stones" if exact else ""))
-    print(f"leaves: {len(checkpoint.leaves):,} ({split.computed:,} computed now, the rest from the checkpoint)")
-    print(
-        f"nodes: {checkpoint.nodes:,}; CPU: {checkpoint.seconds:,.0f} s; wall now: {time.perf_counter() - wall:,.0f} s"
-    )
+    said = f"5×5 Gothello from the start: {verdict(sign)}" + (f", by {abs(value)} stones" if exact else "")
+    settled(split, checkpoint, wall, {"value": value, "exact": exact, **how}, said)
     if sign > 0:  # the root's loop replayed: every leaf it asks is in the checkpoint now
         first = winning_first_move(solver, checkpoint, depth, seed, root)
         print(f"a winning first move: {'(none)' if first is None else NAMES[first]}")
@@ -346,17 +342,23 @@ def tested(split: Split, checkpoint: Checkpoint, root: Position, n: int, wall: f
     value = split.value(root, n - 1, n)
     split.harvest()
     bound = f"≥ {value:+d}" if value >= n else f"≤ {value:+d}"
-    checkpoint.result = {"at_least": n, "bound": bound, "value": value, "exact": False, **how, "machine":
-                         f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
-                         "python": platform.python_version()}  # fmt: skip
-    checkpoint.save()
     holds = "reaches" if value >= n else "does not reach"
-    print(f"5×5 Gothello from the start: black's margin {holds} {n:+d} (it is {bound})")
+    said = f"5×5 Gothello from the start: black's margin {holds} {n:+d} (it is {bound})"
+    settled(split, checkpoint, wall, {"at_least": n, "bound": bound, "value": value, "exact": False, **how}, said)
+    return value
+
+
+def settled(split: Split, checkpoint: Checkpoint, wall: float, result: dict[str, object], said: str) -> None:
+    """A solve's end: ``result`` saved with the machine it ran on; ``said``, then the
+    leaves, nodes and time it took."""
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}"
+    checkpoint.result = {**result, "machine": machine, "python": platform.python_version()}
+    checkpoint.save()
+    print(said)
     print(f"leaves: {len(checkpoint.leaves):,} ({split.computed:,} computed now, the rest from the checkpoint)")
     print(
         f"nodes: {checkpoint.nodes:,}; CPU: {checkpoint.seconds:,.0f} s; wall now: {time.perf_counter() - wall:,.0f} s"
     )
-    return value
 
 
 def interruptible() -> None:

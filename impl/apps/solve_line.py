@@ -8,12 +8,11 @@ to be tried first; the proof of each ply is the child's own window, (−v, −v 
 
 from __future__ import annotations
 
-import ctypes
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from impl.apps.solve import interruptible
+from impl.apps.solve import best_action, interruptible
 from impl.apps.solve_bounds import Proof, Report, state_of
 from impl.cli import UsageError, failed
 from impl.engines import gothello_solve as S
@@ -37,10 +36,8 @@ class Ply:
 
 def best_first(solver: S.CSolver, moves: list[tuple[str, GothelloState]], state: GothelloState) -> list[int]:
     """The indices of ``moves`` with the table's best action for ``state`` first."""
-    lo, hi, best = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-    mine, theirs, passed = position(state)
-    found = solver.lib.gs_entry(mine, theirs, passed, ctypes.byref(lo), ctypes.byref(hi), ctypes.byref(best))
-    name = S.NAMES[best.value] if found and best.value >= 0 else None
+    best = best_action(solver, position(state))
+    name = None if best is None else S.NAMES[best]
     return sorted(range(len(moves)), key=lambda i: moves[i][0] != name)
 
 
