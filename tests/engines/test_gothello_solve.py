@@ -472,6 +472,20 @@ def test_the_committed_exact_solve_replays_to_black_by_3_without_a_search(tmp_pa
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
 
 
+@needs_c
+def test_the_committed_check_below_4_replays_without_a_search(tmp_path: Path) -> None:
+    """data/gothello-solve-below4.json (docs/tablebases.md, "A check of the margin that
+    shares nothing with it"): its one null window (3, 4), by seed 11 and a table of its
+    own, says again that black's margin is at most +3 and computes no leaf."""
+    copy = tmp_path / "below4.json"
+    copy.write_bytes((paths.ROOT / "data" / "gothello-solve-below4.json").read_bytes())
+    data = json.loads(copy.read_text())
+    result = data["result"]
+    assert (result["at_least"], result["exact"], result["depth"], result["seed"]) == (4, False, 3, 11)
+    assert V.solve(copy, 3, 16, False, 11, say=False, deepen=1, at_least=4) == result["value"] == 3
+    assert json.loads(copy.read_text())["leaves"] == data["leaves"]
+
+
 @pytest.mark.parametrize(("name", "first"), [("gothello-solve-pass2.json", "c3")])
 def test_the_independent_pass_is_certified_too(name: str, first: str) -> None:
     """The second solve (another order, a fresh table: docs/tablebases.md) came to the
