@@ -7,12 +7,18 @@ and the errata write states (impl/engines/statetext.py)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
+from impl.apps import solve_bounds as SB
+from impl.apps.solve_checkpoint import Checkpoint, Damaged
+from impl.atomic import why as _why
+from impl.cli import UsageError
 from impl.engines import gothello_endgame as GE
 from impl.engines import gothello_solve as GS
 from impl.engines import notation, statetext
 from impl.engines.awari import engine_for
 from impl.engines.gothello import ImplGothello
+from impl.engines.kernels import GothelloState
 from impl.engines.tablebase import history, probe, store
 from spec import awari as A
 from spec import awari_rules as AR
@@ -86,18 +92,38 @@ def _signed(value: int | None) -> str:
     return "?" if value is None else f"{value:+d}"
 
 
-def gothello_lines(text: str, budget: int) -> list[str]:
-    """The exact solve of a Gothello position (the compiled solver where it builds)."""
+COMMITTED_SOLVE: Final = Path(__file__).resolve().parents[2] / "data" / "gothello-solve-exact.json"
+"""The exact solve's answers (docs/tablebases.md, "The margin"), read by a Gothello
+probe by default where the repository is at hand (not in the wheel)."""
+SOLVE_PLIES: Final = 4
+"""The exact solve's split and deepening: its answers are of positions 4 plies deep."""
+
+
+def answers(given: Path | None) -> Path | None:
+    """The answers a Gothello probe reads: ``--checkpoint``, else the committed exact
+    solve where the repository is at hand."""
+    return given or (COMMITTED_SOLVE if COMMITTED_SOLVE.is_file() else None)
+
+
+def gothello_lines(text: str, budget: int, answers: Path | None = None) -> list[str]:
+    """The value of a Gothello position: by a solve's ``answers`` (a checkpoint: the
+    bounds ``--bounds`` reads) where they prove it, else by an exact solve (the
+    compiled solver where it builds); the answers' bounds where the solve runs out."""
     game = statetext.parse_gothello(text)
     engine = ImplGothello()
     state = engine.from_spec(game)
     lines = [f"position: {statetext.format_gothello(game)} ({game.to_move.name} to move, {GE.empties(state)} empty)"]
     if engine.is_over(state):
         return [*lines, "the game is over here: nothing to probe"]
+    read, proven = ([], False) if answers is None else _from_answers(game, state, answers)
+    if proven:
+        return [*lines, *read]
     compiled = GS.solver(budget=budget)
     solver = compiled if compiled is not None else GE.Solver(budget)
     solution = solver.solve(state)
     if solution is None:
+        if read:
+            return [*lines, *read, f"solver: not solved within {budget:,} nodes (--budget): the bounds stand"]
         raise ProbeError(f"not solved within {budget:,} nodes (--budget)")
     kind = "compiled" if compiled is not None else "Python (no C compiler)"
     lines.append(f"solver: {kind}, {solution.nodes:,} nodes")
@@ -115,3 +141,57 @@ def gothello_lines(text: str, budget: int) -> list[str]:
     ]
     lines.append("moves: " + "  ".join(said))
     return lines
+
+
+def _from_answers(game: G.GothelloGame, state: GothelloState, path: Path) -> tuple[list[str], bool]:
+    """What a solve's answers at ``path`` prove of ``state`` and of each move, over the
+    plies left above them (solve_bounds.Proof), and whether they prove its value;
+    no lines if they know nothing of it."""
+    if not path.exists():  # Checkpoint.load: a solve's fresh start
+        raise UsageError(f"referee tablebase probe: {path}: no such checkpoint")
+    try:
+        checkpoint = Checkpoint.load(path)
+    except Damaged as exc:
+        raise UsageError(f"referee tablebase probe: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"referee tablebase probe: {_why(exc)}") from None
+    plies = max(0, SOLVE_PLIES - (state[0] | state[1]).bit_count())
+    try:
+        proof = SB.Proof(SB.answered(checkpoint.leaves), plies)
+        value = proof.bounds(state)
+        moves = {m: proof.bounds(child, max(plies - 1, 0)) for m, child in proof.children(state)}
+    except (SB.Contradiction, SB.TooLarge) as exc:
+        raise ProbeError(f"{path}: {exc}") from None
+    if value == SB.UNKNOWN and all(bounds == SB.UNKNOWN for bounds in moves.values()):
+        return [], False
+    mover, other = game.to_move.name, G.opponent(game.to_move).name
+    lo, hi = value
+    if lo == hi:
+        said = "a draw" if lo == 0 else f"{mover if lo > 0 else other} wins by {abs(lo)}"
+    elif lo > 0 or hi < 0:
+        said = f"{mover if lo > 0 else other} wins by at least {lo if lo > 0 else -hi}"
+    else:
+        said = "not decided by them"
+    proven = "the value, proven by the answers" if lo == hi else "bounds by the answers"
+    shown = f"{lo:+d}" if lo == hi else SB.shown(value)
+    return [
+        f"answers: {path} ({len(checkpoint.leaves):,} of a solve's), read over {plies} plies of the proven engine",
+        f"value: {shown} for {mover} (its stones less the other's at the end); {said} — {proven}",
+        "moves (the answers' bounds): "
+        + "  ".join(
+            f"{m} {_compact(-b[1], -b[0])}{' (best)' if lo == hi == -b[0] == -b[1] else ''}" for m, b in moves.items()
+        ),
+    ], lo == hi
+
+
+def _compact(lo: int, hi: int) -> str:
+    """A move's bounds, short: a value, a range, one side, or ``?``."""
+    if lo == hi:
+        return f"{lo:+d}"
+    if (lo, hi) == (-SB.UNKNOWN[1], SB.UNKNOWN[1]):
+        return "?"
+    if hi == SB.UNKNOWN[1]:
+        return f"≥{lo:+d}"
+    if lo == -SB.UNKNOWN[1]:
+        return f"≤{hi:+d}"
+    return f"{lo:+d}…{hi:+d}"

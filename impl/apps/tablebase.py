@@ -83,7 +83,7 @@ def add_command(subparsers: Any) -> None:
         type=Path,
         default=None,
         help="the leaves answered so far (default ./gothello-solve.json; certify: ./gothello-certificate.json): "
-        "the same command resumes",
+        "the same command resumes; probe gothello: a solve's answers read first (default the repository's exact solve)",
     )
     solving.add_argument(
         "--split",
@@ -160,7 +160,7 @@ def _probe(args: argparse.Namespace) -> int:
         if args.game == "awari":
             lines = probe.awari_lines(args.position, args.out, _rules(args), args.budget or history.BUDGET)
         elif args.game == "gothello":
-            lines = probe.gothello_lines(args.position, args.budget or PROBE_BUDGET)
+            lines = probe.gothello_lines(args.position, args.budget or PROBE_BUDGET, probe.answers(args.checkpoint))
         else:
             raise UsageError(f"referee tablebase probe: {args.game!r} is neither awari nor gothello")
     except probe.ProbeError as exc:

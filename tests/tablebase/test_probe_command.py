@@ -15,6 +15,7 @@ from impl.engines.gothello import ImplGothello
 from impl.engines.tablebase import probe
 from impl.engines.tablebase.probe import Table
 from spec import awari_rules as AR
+from tests.support import paths
 from tests.support.terminal import refused, run_referee
 
 POSITION = "a1 b1 E1, 23/22, south"
@@ -80,6 +81,43 @@ def test_a_gothello_probe_is_the_solvers(tmp_path: Path) -> None:
     assert [b.split()[0] for b in best] == [notation.format_gothello(m) for m in solution.best]
 
 
+def test_the_gothello_start_is_probed_by_the_committed_exact_solve(tmp_path: Path) -> None:
+    """Where the solver cannot reach (the start: 25 empty points), the committed exact
+    solve's answers prove the value (docs/tablebases.md, "The margin"): +3 for the
+    mover, b3 and its images best; after b3 white's c3 keeps it; no solver runs."""
+    assert P.COMMITTED_SOLVE.is_file()
+    done = _referee("gothello", "black", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith(f"answers: {P.COMMITTED_SOLVE} (2,114 of a solve's)")
+    said = "its stones less the other's at the end); black wins by 3 — the value, proven by the answers"
+    assert lines[2] == f"value: +3 for black ({said}"
+    best = [word.split()[0] for word in lines[3].split(": ", 1)[1].split("  ") if word.endswith("(best)")]
+    assert best == ["b3", "c2", "c4", "d3"]  # b3 and its images; a pass loses by 3:
+    assert "pass -3" in lines[3] and len(lines) == 4
+    after = _referee("gothello", "b b3, white", cwd=tmp_path).stdout.splitlines()
+    assert after[2].startswith("value: -3 for white") and "c3 -3 (best)" in after[3]
+
+
+def test_a_gothello_probe_reads_the_answers_it_is_given(tmp_path: Path) -> None:
+    """``--checkpoint``: the first solve's answers prove only black's win at the start;
+    the solver, past its budget, leaves those bounds standing (status 0)."""
+    first = paths.ROOT / "data" / "gothello-solve.json"
+    done = _referee("gothello", "black", "--checkpoint", str(first), "--budget", "1000", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert (
+        lines[2].startswith("value: ≥ +1 for black") and "black wins by at least 1 — bounds by the answers" in lines[2]
+    )
+    assert lines[-1] == "solver: not solved within 1,000 nodes (--budget): the bounds stand"
+
+
+def _not_a_checkpoint(folder: Path) -> Path:
+    path = folder / "notes.json"
+    path.write_text('{"leaves": []}')
+    return path
+
+
 def test_bad_probes_are_one_line(tables: dict[str, Table], tmp_path: Path) -> None:
     folder = str(tables["olympiad-1990"].folder)
     cases = [
@@ -90,6 +128,8 @@ def test_bad_probes_are_one_line(tables: dict[str, Table], tmp_path: Path) -> No
         (("gothello", "b z9, black"), 2, "z9"),
         (("gothello", "b c3 w c4, green"), 2, "the side to move: black, white"),
         (("chess", "x"), 2, "neither awari nor gothello"),
+        (("gothello", "black", "--checkpoint", str(_not_a_checkpoint(tmp_path))), 2, "not a solve checkpoint"),
+        (("gothello", "black", "--checkpoint", str(tmp_path / "none.json")), 2, "none.json"),
     ]  # fmt: skip
     for argv, status, said in cases:
         done = _referee(*argv, cwd=tmp_path)
