@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Final
 
 from impl.apps import solve_bounds as SB
-from impl.apps.solve_checkpoint import Checkpoint, Damaged
-from impl.atomic import why as _why
-from impl.cli import UsageError
 from impl.engines import gothello_endgame as GE
 from impl.engines import gothello_solve as GS
 from impl.engines import notation, statetext
@@ -147,14 +144,7 @@ def _from_answers(game: G.GothelloGame, state: GothelloState, path: Path) -> tup
     """What a solve's answers at ``path`` prove of ``state`` and of each move, over the
     plies left above them (solve_bounds.Proof), and whether they prove its value;
     no lines if they know nothing of it."""
-    if not path.exists():  # Checkpoint.load: a solve's fresh start
-        raise UsageError(f"referee tablebase probe: {path}: no such checkpoint")
-    try:
-        checkpoint = Checkpoint.load(path)
-    except Damaged as exc:
-        raise UsageError(f"referee tablebase probe: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"referee tablebase probe: {_why(exc)}") from None
+    checkpoint = SB.existing(path, "referee tablebase probe")
     plies = max(0, SOLVE_PLIES - (state[0] | state[1]).bit_count())
     try:
         proof = SB.Proof(SB.answered(checkpoint.leaves), plies)

@@ -224,19 +224,26 @@ def report(leaves: Mapping[str, int], plies: int, root: Position = (0, 0, 0), po
     return Report(start, tuple(proof.moves(state)), tuple(proof.line(state)), len(leaves))
 
 
+def existing(path: Path, command: str) -> Checkpoint:
+    """The checkpoint at ``path`` for a command that only reads it (where
+    ``Checkpoint.load`` would start a solve afresh): missing, unreadable or not a
+    checkpoint is ``command``'s one line and status 2."""
+    if not path.exists():
+        raise UsageError(f"{command}: {path}: no such checkpoint")
+    try:
+        return Checkpoint.load(path)
+    except Damaged as exc:
+        raise UsageError(f"{command}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"{command}: {why(exc)}") from None
+
+
 def run(path: Path, plies: int, budget: int | None, then: Callable[[Report], int] | None = None) -> int:
     """``referee tablebase solve gothello --bounds``: print what the checkpoint at
     ``path`` proves over ``plies`` plies, visiting at most ``budget`` positions; then
     ``then`` of the report, its status the command's (``--line``:
     impl/apps/solve_line.py)."""
-    if not path.exists():
-        raise UsageError(f"referee tablebase solve: {path}: no such checkpoint")
-    try:
-        checkpoint = Checkpoint.load(path)
-    except Damaged as exc:
-        raise UsageError(f"referee tablebase solve: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"referee tablebase solve: {why(exc)}") from None
+    checkpoint = existing(path, "referee tablebase solve")
     try:
         found = report(checkpoint.leaves, plies, positions=budget or POSITIONS)
     except Contradiction as exc:
