@@ -3,7 +3,8 @@
 value of the move played, the best move, and the blunders.  An Awari record against
 an endgame table (``--tb DIR``, from where the board is in the table); a Gothello
 record by the exact solver (impl/engines/gothello_endgame.py, from where at most
-``--empties`` points are empty)."""
+``--empties`` points are empty), and before that where a solve's answers prove the
+values (``--checkpoint``; the committed exact solve's by default: impl/apps/probe.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from impl import pgn
+from impl.apps import solve_bounds as SB
+from impl.apps.probe import SOLVE_PLIES, answers
 from impl.cli import UsageError, subcommand
 from impl.engines import gothello_endgame as GE
 from impl.engines.gothello import GothelloState, ImplGothello
@@ -94,9 +97,12 @@ class GothelloReport:
         return f"{head}: before {self.before:+d}, after {self.played:+d} (best {' '.join(self.best)}){verdict}"
 
 
-def analyse_gothello(record: pgn.PgnGame, within: int, budget: int | None) -> list[GothelloReport]:
+def analyse_gothello(
+    record: pgn.PgnGame, within: int, budget: int | None, proof: SB.Proof | None = None
+) -> list[GothelloReport]:
     """Every ply of a Gothello record, solved where the position has at most
-    ``within`` empty points and the solve stays within ``budget`` nodes."""
+    ``within`` empty points and the solve stays within ``budget`` nodes; above them
+    valued where a solve's answers (``proof``) prove the values."""
     engine = ImplGothello()
     solver = GE.Solver(budget)
     state: GothelloState = engine.initial()
@@ -105,7 +111,10 @@ def analyse_gothello(record: pgn.PgnGame, within: int, budget: int | None) -> li
         move = engine.parse_move(token.move)
         assert move is not None  # the reader checked every move
         side, text = engine.to_move(state).name, engine.format_move(move)
-        if GE.empties(state) > within:
+        proven = None if proof is None or GE.empties(state) <= within else _proven(proof, state, text)
+        if proven is not None:
+            found.append(GothelloReport(ply, side, text, *proven))
+        elif GE.empties(state) > within:
             found.append(GothelloReport(ply, side, text, None, None, (), f"more than {within} empty points"))
         else:
             solution = solver.solve(state)
@@ -119,9 +128,40 @@ def analyse_gothello(record: pgn.PgnGame, within: int, budget: int | None) -> li
     return found
 
 
-def _print_gothello(path: Path, record: pgn.PgnGame, within: int, budget: int | None) -> None:
-    print(f"{path}: gothello, solver of ≤ {within} empty points")
-    reports = analyse_gothello(record, within, budget)
+def _proven(proof: SB.Proof, state: GothelloState, move: str) -> tuple[int, int, tuple[str, ...]] | None:
+    """The mover's value before ``move``, the move's, and the moves that keep the value,
+    where the answers prove both values over the plies left above them (as probe reads
+    them); else None."""
+    plies = max(0, SOLVE_PLIES - (state[0] | state[1]).bit_count())
+    try:
+        lo, hi = proof.bounds(state, plies)
+        after = {name: proof.bounds(child, max(plies - 1, 0)) for name, child in proof.children(state)}
+    except SB.TooLarge:
+        return None
+    played = after[move]
+    if lo != hi or played[0] != played[1]:
+        return None
+    return lo, -played[0], tuple(name for name, bounds in after.items() if bounds == (-lo, -lo))
+
+
+def _answers(given: Path | None) -> SB.Proof | None:
+    """The bounds of the answers a Gothello analysis reads (``probe.answers``), if any."""
+    read = answers(given)
+    if read is None:
+        return None
+    try:
+        return SB.Proof(SB.answered(SB.existing(read, "referee analyse").leaves), SOLVE_PLIES)
+    except SB.Contradiction as exc:
+        raise UsageError(f"referee analyse: {read}: {exc}") from None
+
+
+def _print_gothello(path: Path, record: pgn.PgnGame, within: int, budget: int | None, proof: SB.Proof | None) -> None:
+    read = "" if proof is None else ", before them a solve's answers"
+    print(f"{path}: gothello, solver of ≤ {within} empty points{read}")
+    try:
+        reports = analyse_gothello(record, within, budget, proof)
+    except SB.Contradiction as exc:
+        raise UsageError(f"referee analyse: the solve's answers: {exc}") from None
     print_plies([(r.ply, r.line(), r.why) for r in reports])
     blunders = [r for r in reports if r.loss]
     print(f"  blunders: {', '.join(f'ply {r.ply} {r.move} (-{r.loss})' for r in blunders) or 'none'}")
@@ -146,6 +186,13 @@ def add_command(subparsers: Any) -> None:
         default=GE.BUDGET,
         metavar="NODES",
         help=f"Gothello: the nodes one solve may visit before the position is out of reach (default {GE.BUDGET:,})",
+    )
+    p.add_argument(
+        "--checkpoint",
+        type=Path,
+        metavar="FILE",
+        help="Gothello: a solve's answers, which value the first plies where they prove them "
+        "(default: the committed exact solve, in a checkout of the repository)",
     )
     p.add_argument(
         "--untrusted",
@@ -179,10 +226,12 @@ def run(args: argparse.Namespace) -> int:
     move; then the blunders (moves worth less than the best).
     """
     tables: dict[str, Table] = {}
+    proof: SB.Proof | None = None
     for path in args.records:
         record = load(path, "referee analyse")
         if record.game == "gothello":
-            _print_gothello(path, record, args.empties, args.budget)
+            proof = proof or _answers(args.checkpoint)  # read once, its bounds shared by the records
+            _print_gothello(path, record, args.empties, args.budget, proof)
             continue
         if args.tb is None:
             raise UsageError(f"referee analyse: {path}: an Awari record needs --tb DIR (an endgame table)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from impl.apps.analyse import GothelloReport, analyse_gothello
 from impl.engines import gothello_endgame as GE
 from impl.engines.gothello import ImplGothello
 from impl.game import Outcome, Side, Termination
+from tests.support import paths
 from tests.support.plies import plies
 
 
@@ -78,13 +80,56 @@ def test_the_command_prints_values_reach_and_blunders(tmp_path: Path, capsys: py
     path = _record(tmp_path, 1)
     assert cli.main(["analyse", str(path), "--empties", "10"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{path}: gothello, solver of ≤ 10 empty points\n")
+    assert out.startswith(f"{path}: gothello, solver of ≤ 10 empty points, before them a solve's answers\n")
     assert "outside the solver's reach (more than 10 empty points)" in out
     assert "before " in out and "(best " in out and "\n  blunders: " in out
     reports = _reports(path, 10, GE.BUDGET)
     for r in reports:
         if r.before is not None:
             assert "  " + r.line() + "\n" in out
+
+
+def _line_record(tmp_path: Path, moves: list[str]) -> Path:
+    path = tmp_path / "line.pgn"
+    tags = [("Event", "test"), ("Game", "gothello"), ("Result", "*")]
+    path.write_text(pgn.write(pgn.build("gothello", tags, moves, None, Outcome(Side.FIRST, Termination.MOVE))))
+    return path
+
+
+def _documented_line() -> list[str]:
+    page = (paths.ROOT / "docs" / "tablebases.md").read_text(encoding="utf-8")
+    found = re.search(r"\*\*The principal variation, to the game's end:\*\* `([^`]+)`", page)
+    assert found is not None
+    return found.group(1).split()
+
+
+def test_the_first_plies_are_valued_by_the_committed_solves_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The documented line: its first four plies, past the solver's reach, are valued
+    by the exact solve's answers (docs/tablebases.md, "The margin") — each keeps +3
+    and is among the best — and agree with the solver where it takes over (ply 13)."""
+    assert cli.main(["analyse", str(_line_record(tmp_path, _documented_line()))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:5] == [
+        "  ply   1 black b3: before +3, after +3 (best b3 c2 c4 d3)",
+        "  ply   2 white c3: before -3, after -3 (best c3)",
+        "  ply   3 black c2: before +3, after +3 (best c2 c4)",
+        "  ply   4 white a4: before -3, after -3 (best a4 d1)",
+    ]
+    assert out[5] == f"  plies 5–12: not covered: outside the solver's reach (more than {GE.K} empty points)"
+    assert out[6].startswith("  ply  13 black b5: before +3, after +3") and out[-1] == "  blunders: none"
+
+
+def test_a_first_move_the_answers_only_bound_is_not_valued(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """a1 is worth at most +3 by the answers, not a value: the ply is not covered (no
+    invented value); ``--checkpoint`` names the answers, and a missing one is one line."""
+    record = str(_line_record(tmp_path, ["a1", "b3"]))
+    assert cli.main(["analyse", record]) == 0
+    assert "plies 1–2: not covered: outside the solver's reach" in capsys.readouterr().out
+    assert cli.main(["analyse", record, "--checkpoint", str(tmp_path / "none.json")]) == 2
+    err = capsys.readouterr().err
+    assert "none.json: no such checkpoint" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
