@@ -15,7 +15,7 @@ from typing import Any
 
 from impl import pgn
 from impl.apps import solve_bounds as SB
-from impl.apps.probe import SOLVE_PLIES, answers
+from impl.apps.probe import SOLVE_PLIES, answers, around
 from impl.cli import UsageError, subcommand
 from impl.engines import gothello_endgame as GE
 from impl.engines.gothello import GothelloState, ImplGothello
@@ -132,16 +132,14 @@ def _proven(proof: SB.Proof, state: GothelloState, move: str) -> tuple[int, int,
     """The mover's value before ``move``, the move's, and the moves that keep the value,
     where the answers prove both values over the plies left above them (as probe reads
     them); else None."""
-    plies = max(0, SOLVE_PLIES - (state[0] | state[1]).bit_count())
     try:
-        lo, hi = proof.bounds(state, plies)
-        after = {name: proof.bounds(child, max(plies - 1, 0)) for name, child in proof.children(state)}
+        _, (lo, hi), after = around(proof, state)
     except SB.TooLarge:
         return None
     played = after[move]
     if lo != hi or played[0] != played[1]:
         return None
-    return lo, -played[0], tuple(name for name, bounds in after.items() if bounds == (-lo, -lo))
+    return lo, played[0], tuple(name for name, bounds in after.items() if bounds == (lo, lo))
 
 
 def _answers(given: Path | None) -> SB.Proof | None:

@@ -140,48 +140,50 @@ def gothello_lines(text: str, budget: int, answers: Path | None = None) -> list[
     return lines
 
 
-def _from_answers(game: G.GothelloGame, state: GothelloState, path: Path) -> tuple[list[str], bool]:
-    """What a solve's answers at ``path`` prove of ``state`` and of each move, over the
-    plies left above them (solve_bounds.Proof), and whether they prove its value;
-    no lines if they know nothing of it."""
-    checkpoint = SB.existing(path, "referee tablebase probe")
+def around(proof: SB.Proof, state: GothelloState) -> tuple[int, SB.Bounds, dict[str, SB.Bounds]]:
+    """What a solve's answers (``proof``) prove at ``state``, read over the plies left
+    above them (``SOLVE_PLIES`` less the stones on the board): those plies, the
+    mover's bounds, and the mover's bounds after each move (its name's)."""
     plies = max(0, SOLVE_PLIES - (state[0] | state[1]).bit_count())
+    value = proof.bounds(state, plies)
+    moves = {}
+    for name, child in proof.children(state):
+        lo, hi = proof.bounds(child, max(plies - 1, 0))
+        moves[name] = (-hi, -lo)
+    return plies, value, moves
+
+
+def _from_answers(game: G.GothelloGame, state: GothelloState, path: Path) -> tuple[list[str], bool]:
+    """What a solve's answers at ``path`` prove of ``state`` and of each move
+    (``around``), and whether they prove its value; no lines if they know nothing of it."""
+    checkpoint = SB.existing(path, "referee tablebase probe")
     try:
-        proof = SB.Proof(SB.answered(checkpoint.leaves), plies)
-        value = proof.bounds(state)
-        moves = {m: proof.bounds(child, max(plies - 1, 0)) for m, child in proof.children(state)}
+        plies, value, moves = around(SB.Proof(SB.answered(checkpoint.leaves), SOLVE_PLIES), state)
     except (SB.Contradiction, SB.TooLarge) as exc:
         raise ProbeError(f"{path}: {exc}") from None
     if value == SB.UNKNOWN and all(bounds == SB.UNKNOWN for bounds in moves.values()):
         return [], False
-    mover, other = game.to_move.name, G.opponent(game.to_move).name
     lo, hi = value
-    if lo == hi:
-        said = "a draw" if lo == 0 else f"{mover if lo > 0 else other} wins by {abs(lo)}"
-    elif lo > 0 or hi < 0:
-        said = f"{mover if lo > 0 else other} wins by at least {lo if lo > 0 else -hi}"
-    else:
-        said = "not decided by them"
+    said = SB.verdict(value, game.to_move.name, G.opponent(game.to_move).name)
     proven = "the value, proven by the answers" if lo == hi else "bounds by the answers"
     shown = f"{lo:+d}" if lo == hi else SB.shown(value)
     return [
         f"answers: {path} ({len(checkpoint.leaves):,} of a solve's), read over {plies} plies of the proven engine",
-        f"value: {shown} for {mover} (its stones less the other's at the end); {said} — {proven}",
+        f"value: {shown} for {game.to_move.name} (its stones less the other's at the end); {said} — {proven}",
         "moves (the answers' bounds): "
-        + "  ".join(
-            f"{m} {_compact(-b[1], -b[0])}{' (best)' if lo == hi == -b[0] == -b[1] else ''}" for m, b in moves.items()
-        ),
+        + "  ".join(f"{m} {_compact(b)}{' (best)' if lo == hi and b == value else ''}" for m, b in moves.items()),
     ], lo == hi
 
 
-def _compact(lo: int, hi: int) -> str:
+def _compact(bounds: SB.Bounds) -> str:
     """A move's bounds, short: a value, a range, one side, or ``?``."""
+    lo, hi = bounds
     if lo == hi:
         return f"{lo:+d}"
-    if (lo, hi) == (-SB.UNKNOWN[1], SB.UNKNOWN[1]):
+    if bounds == SB.UNKNOWN:
         return "?"
     if hi == SB.UNKNOWN[1]:
         return f"≥{lo:+d}"
-    if lo == -SB.UNKNOWN[1]:
+    if lo == SB.UNKNOWN[0]:
         return f"≤{hi:+d}"
     return f"{lo:+d}…{hi:+d}"

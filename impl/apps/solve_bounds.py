@@ -181,13 +181,13 @@ def shown(bounds: Bounds) -> str:
     return f"{lo:+d} … {hi:+d}"
 
 
-def verdict(bounds: Bounds) -> str:
-    """Who wins, where the bounds say."""
+def verdict(bounds: Bounds, mover: str = "black", other: str = "white") -> str:
+    """Who wins, where the mover's bounds say."""
     lo, hi = bounds
     if lo > 0:
-        return "black wins" + (f" by {lo}" if lo == hi else f" by at least {lo}")
+        return f"{mover} wins" + (f" by {lo}" if lo == hi else f" by at least {lo}")
     if hi < 0:
-        return "white wins" + (f" by {-hi}" if lo == hi else f" by at least {-hi}")
+        return f"{other} wins" + (f" by {-hi}" if lo == hi else f" by at least {-hi}")
     if lo == hi == 0:
         return "a draw"
     return "not decided yet"
