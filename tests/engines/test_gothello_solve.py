@@ -486,6 +486,20 @@ def test_the_committed_check_below_4_replays_without_a_search(tmp_path: Path) ->
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
 
 
+def test_the_committed_check_reaching_3_replays_without_a_search(tmp_path: Path) -> None:
+    """data/gothello-solve-reaches3.json, the other half of the check: its null window
+    (2, 3), by seed 11 and a table of its own, says again that black's margin is at
+    least +3 and computes no leaf."""
+    copy = tmp_path / "reaches3.json"
+    copy.write_bytes((paths.ROOT / "data" / "gothello-solve-reaches3.json").read_bytes())
+    data = json.loads(copy.read_text())
+    result = data["result"]
+    assert (result["at_least"], result["exact"], result["depth"], result["seed"]) == (3, False, 3, 11)
+    assert result["bound"] == "≥ +3"
+    assert V.solve(copy, 3, 16, False, 11, say=False, deepen=1, at_least=3) == result["value"] == 3
+    assert json.loads(copy.read_text())["leaves"] == data["leaves"]
+
+
 @pytest.mark.parametrize(("name", "first"), [("gothello-solve-pass2.json", "c3")])
 def test_the_independent_pass_is_certified_too(name: str, first: str) -> None:
     """The second solve (another order, a fresh table: docs/tablebases.md) came to the

@@ -532,5 +532,8 @@ def test_connections_handed_from_process_to_process_are_still_the_programs(tmp_p
     sorted: each pass chases the new holders (once, none was found in 3 passes and
     14 of the 23 over the cap went to the viewer's address)."""
     with run_view(tmp_path, WRAPS["pid-namespace"], HOP) as (port, _, said):
-        assert json.loads(said.get(timeout=UNTIL)) == [200] * CAP + [503] * (40 - CAP)
+        # Which CAP of the 40 are admitted is the order the passes find their holders
+        # in (all 40 are asked at once here); how many is the guarantee.  Any over the
+        # cap admitted would be 200 beyond CAP: sorted as the viewer's address.
+        assert sorted(json.loads(said.get(timeout=UNTIL))) == [200] * CAP + [503] * (40 - CAP)
         assert viewer_tries(port) == [200] * 10
