@@ -122,7 +122,8 @@ def test_bad_probes_are_one_line(tables: dict[str, Table], tmp_path: Path) -> No
     folder = str(tables["olympiad-1990"].folder)
     cases = [
         (("awari", "a1 b1, 20/20, south", "--out", folder, "--rules", "olympiad-1990"), 2, "holds 48 stones"),
-        (("awari", "--out", folder), 2, "the position is needed"),
+        (("awari", "--out", folder), 2, "the position is needed, e.g. 'a1 b1 F2 A4, 20/20, south'"),
+        (("gothello",), 2, "the position is needed, e.g. 'b a2 c3 w a1, black' or 'black' (the start)"),
         (("awari", "a4 b4 c4 d4 e4 f4 A4 B4 C4 D4 E4 F4, 0/0, south", "--out", folder, "--rules", "olympiad-1990"),
          1, "needs the levels 0 … 48"),
         (("gothello", "b z9, black"), 2, "z9"),
