@@ -21,6 +21,15 @@ from spec import awari as A
 from spec import awari_rules as AR
 from spec import gothello as G
 
+EXAMPLES: Final = {"awari": "'a1 b1 F2 A4, 20/20, south'", "gothello": "'b a2 c3 w a1, black' or 'black' (the start)"}
+"""A position of each game as the probe reads it."""
+
+
+def example(game: str) -> str:
+    """A position of ``game`` as the probe reads it (both games' for another name),
+    for the message that asks for one."""
+    return EXAMPLES.get(game, " or ".join(EXAMPLES.values()))
+
 
 class ProbeError(Exception):
     """The position cannot be probed; the message says why."""

@@ -150,18 +150,12 @@ PROBE_BUDGET = 100_000_000
 """Nodes a Gothello probe may visit (about half a minute compiled)."""
 
 
-EXAMPLES = {"awari": "'a1 b1 F2 A4, 20/20, south'", "gothello": "'b a2 c3 w a1, black' or 'black' (the start)"}
-"""A position of each game as probe reads it (impl/engines/statetext.py), for the
-message that asks for one."""
-
-
 def _probe(args: argparse.Namespace) -> int:
     from impl.apps import probe
     from impl.engines.statetext import NotationError
 
     if args.position is None:
-        example = EXAMPLES.get(args.game, " or ".join(EXAMPLES.values()))
-        raise UsageError(f"referee tablebase probe: the position is needed, e.g. {example}")
+        raise UsageError(f"referee tablebase probe: the position is needed, e.g. {probe.example(args.game)}")
     try:
         if args.game == "awari":
             lines = probe.awari_lines(args.position, args.out, _rules(args), args.budget or history.BUDGET)
