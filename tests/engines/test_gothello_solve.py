@@ -473,30 +473,24 @@ def test_the_committed_exact_solve_replays_to_black_by_3_without_a_search(tmp_pa
 
 
 @needs_c
-def test_the_committed_check_below_4_replays_without_a_search(tmp_path: Path) -> None:
-    """data/gothello-solve-below4.json (docs/tablebases.md, "A check of the margin that
-    shares nothing with it"): its one null window (3, 4), by seed 11 and a table of its
-    own, says again that black's margin is at most +3 and computes no leaf."""
-    copy = tmp_path / "below4.json"
-    copy.write_bytes((paths.ROOT / "data" / "gothello-solve-below4.json").read_bytes())
-    data = json.loads(copy.read_text())
-    result = data["result"]
-    assert (result["at_least"], result["exact"], result["depth"], result["seed"]) == (4, False, 3, 11)
-    assert V.solve(copy, 3, 16, False, 11, say=False, deepen=1, at_least=4) == result["value"] == 3
-    assert json.loads(copy.read_text())["leaves"] == data["leaves"]
-
-
-def test_the_committed_check_reaching_3_replays_without_a_search(tmp_path: Path) -> None:
-    """data/gothello-solve-reaches3.json, the other half of the check: its null window
+@pytest.mark.parametrize(
+    ("name", "at_least", "bound"),
+    [("gothello-solve-below4.json", 4, "≤ +3"), ("gothello-solve-reaches3.json", 3, "≥ +3")],
+)
+def test_the_committed_checks_of_the_margin_replay_without_a_search(
+    name: str, at_least: int, bound: str, tmp_path: Path
+) -> None:
+    """data/gothello-solve-below4.json and -reaches3.json (docs/tablebases.md, "A check
+    of the margin that shares nothing with it"): each one null window, (3, 4) and
     (2, 3), by seed 11 and a table of its own, says again that black's margin is at
-    least +3 and computes no leaf."""
-    copy = tmp_path / "reaches3.json"
-    copy.write_bytes((paths.ROOT / "data" / "gothello-solve-reaches3.json").read_bytes())
+    most +3 and at least +3, and computes no leaf."""
+    copy = tmp_path / name
+    copy.write_bytes((paths.ROOT / "data" / name).read_bytes())
     data = json.loads(copy.read_text())
     result = data["result"]
-    assert (result["at_least"], result["exact"], result["depth"], result["seed"]) == (3, False, 3, 11)
-    assert result["bound"] == "≥ +3"
-    assert V.solve(copy, 3, 16, False, 11, say=False, deepen=1, at_least=3) == result["value"] == 3
+    assert (result["at_least"], result["exact"], result["depth"], result["seed"]) == (at_least, False, 3, 11)
+    assert result["bound"] == bound
+    assert V.solve(copy, 3, 16, False, 11, say=False, deepen=1, at_least=at_least) == result["value"] == 3
     assert json.loads(copy.read_text())["leaves"] == data["leaves"]
 
 
